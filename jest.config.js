@@ -1,0 +1,9 @@
+/** PGlite loads its WASM through a dynamic import(); the test script sets --experimental-vm-modules for it. */
+module.exports = {
+  testEnvironment: 'node',
+  roots: ['<rootDir>/src', '<rootDir>/projections', '<rootDir>/test'],
+  testRegex: '\\.(spec|e2e-spec)\\.ts$',
+  transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json' }] },
+  moduleFileExtensions: ['ts', 'js', 'json'],
+  testTimeout: 60000,
+};
