@@ -1,0 +1,58 @@
+import type { Sql } from './sql';
+
+/** What a command handler hands to `append`: plain JSON, no class instances. */
+export interface NewEvent {
+  type: string;
+  data: Record<string, unknown>;
+  metadata: EventMetadata;
+}
+
+export interface EventMetadata {
+  schemaVersion: number;
+  correlationId?: string;
+  causationId?: string;
+  actor?: { keyId: string; role: string };
+  merchantId?: string;
+  [key: string]: unknown;
+}
+
+/** An event as it reads back from the log; every field here is covered by `hash`. */
+export interface StoredEvent {
+  position: number;
+  entryId: string;
+  streamId: string;
+  streamRevision: number;
+  type: string;
+  data: Record<string, unknown>;
+  metadata: EventMetadata;
+  recordedAt: string;
+  prevHash: string;
+  hash: string;
+}
+
+/**
+ * `number`: the stream's current revision must be exactly this (0 for a stream that does not exist yet).
+ * `'any'`: no check.
+ */
+export type ExpectedRevision = number | 'any';
+
+export interface AppendOptions {
+  expectedRevision: ExpectedRevision;
+  /** Runs inside the append transaction after the events are written, e.g. to save an idempotency record. */
+  inTransaction?: (tx: Sql, events: StoredEvent[]) => Promise<void>;
+}
+
+export interface ChainHead {
+  position: number;
+  hash: string;
+}
+
+export abstract class EventStore {
+  abstract append(streamId: string, events: NewEvent[], options: AppendOptions): Promise<StoredEvent[]>;
+  abstract readStream(streamId: string): Promise<StoredEvent[]>;
+  /** Events with position >= fromPosition, in order, at most `limit` of them. */
+  abstract readAll(fromPosition: number, limit: number): Promise<StoredEvent[]>;
+  /** Called after each commit with the events it made durable; returns the unsubscribe function. */
+  abstract subscribe(listener: (events: StoredEvent[]) => void): () => void;
+  abstract head(): Promise<ChainHead>;
+}
