@@ -1,0 +1,85 @@
+import { Global, Inject, Logger, Module, type DynamicModule, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { Clock, SystemClock } from '../common/clock';
+import { PROJECTORS } from '../../projections';
+import type { Projector } from '../../projections/projector';
+import { AsyncProjectionRunner, prepareProjections } from '../../projections/runner';
+import { EventStore } from './event-store.port';
+import { migrate } from './migrations';
+import { PgDatabase } from './pg-database';
+import { PgliteDatabase } from './pglite-database';
+import { SqlEventStore } from './sql-event-store';
+import { DATABASE, type Database } from './sql';
+
+export interface EventStoreOptions {
+  /** postgres:// URL; without it, the embedded PGlite database. */
+  databaseUrl?: string;
+  /** PGlite's directory; undefined keeps the database in memory (tests). */
+  dataDir?: string;
+  projectors?: readonly Projector[];
+  asyncPollMs?: number;
+}
+
+/** Opens the configured database, brings its schema and read models up to date. */
+export async function openDatabase(options: EventStoreOptions): Promise<Database> {
+  const db = options.databaseUrl ? new PgDatabase(options.databaseUrl) : await PgliteDatabase.open(options.dataDir);
+  try {
+    await migrate(db);
+    await prepareProjections(db, options.projectors ?? PROJECTORS);
+  } catch (error) {
+    await db.close();
+    throw error;
+  }
+  return db;
+}
+
+@Global()
+@Module({})
+export class EventStoreModule implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger('EventStore');
+
+  constructor(
+    @Inject(DATABASE) private readonly db: Database,
+    private readonly runner: AsyncProjectionRunner,
+    @Inject('EVENT_STORE_OPTIONS') private readonly options: EventStoreOptions,
+  ) {}
+
+  static forRoot(options: EventStoreOptions): DynamicModule {
+    const projectors = options.projectors ?? PROJECTORS;
+    return {
+      module: EventStoreModule,
+      providers: [
+        { provide: 'EVENT_STORE_OPTIONS', useValue: options },
+        { provide: DATABASE, useFactory: () => openDatabase({ ...options, projectors }) },
+        { provide: Clock, useClass: SystemClock },
+        {
+          provide: EventStore,
+          inject: [DATABASE, Clock],
+          useFactory: (db: Database, clock: Clock) => new SqlEventStore(db, clock, projectors),
+        },
+        {
+          provide: AsyncProjectionRunner,
+          inject: [DATABASE, EventStore],
+          useFactory: (db: Database, store: EventStore) => {
+            const logger = new Logger('Projections');
+            const runner = new AsyncProjectionRunner(db, projectors, (name, error) =>
+              logger.error({ projector: name, err: error }, 'async projector failed; retrying on next wake'),
+            );
+            store.subscribe(() => runner.wake());
+            return runner;
+          },
+        },
+      ],
+      exports: [DATABASE, Clock, EventStore, AsyncProjectionRunner],
+    };
+  }
+
+  onApplicationBootstrap(): void {
+    this.runner.start(this.options.asyncPollMs ?? 1000);
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.runner.stop();
+    await this.db.close();
+    this.logger.log('database closed');
+  }
+}

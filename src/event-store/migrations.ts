@@ -1,0 +1,57 @@
+import type { Database } from './sql';
+
+/**
+ * Versioned, append-only list: a migration once released is never edited, only followed by another.
+ * Read models are not here: projectors own their tables (see projections/).
+ */
+export const MIGRATIONS: { version: number; name: string; statements: string[] }[] = [
+  {
+    version: 1,
+    name: 'event log, chain head, projection checkpoints',
+    statements: [
+      `create table events (
+        position bigint primary key,
+        entry_id uuid not null unique,
+        stream_id text not null,
+        stream_revision int not null check (stream_revision >= 1),
+        event_type text not null,
+        data jsonb not null,
+        metadata jsonb not null,
+        recorded_at timestamptz not null,
+        prev_hash char(64) not null,
+        hash char(64) not null,
+        unique (stream_id, stream_revision)
+      )`,
+      'create index events_type_idx on events (event_type, position)',
+      `create table event_store_head (
+        id boolean primary key default true check (id),
+        position bigint not null,
+        hash char(64) not null
+      )`,
+      `insert into event_store_head (id, position, hash) values (true, 0, repeat('0', 64))`,
+      `create table projection_checkpoints (
+        name text primary key,
+        version int not null,
+        position bigint not null,
+        updated_at timestamptz not null
+      )`,
+    ],
+  },
+];
+
+/** A fixed key: two service processes starting on one database apply each migration once. */
+const MIGRATION_LOCK = 7_140_503_211;
+
+export async function migrate(db: Database): Promise<void> {
+  for (const m of MIGRATIONS) {
+    await db.transaction(async (tx) => {
+      await tx.query('select pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
+      await tx.query(`create table if not exists schema_migrations (
+        version int primary key, name text not null, applied_at timestamptz not null default now())`);
+      const done = await tx.query('select 1 from schema_migrations where version = $1', [m.version]);
+      if (done.length > 0) return;
+      for (const statement of m.statements) await tx.query(statement);
+      await tx.query('insert into schema_migrations (version, name) values ($1, $2)', [m.version, m.name]);
+    });
+  }
+}
