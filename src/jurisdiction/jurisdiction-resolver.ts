@@ -1,0 +1,378 @@
+import { JurisdictionNotFoundError, JurisdictionValidationError } from './jurisdiction.errors';
+import {
+  JURISDICTION_LEVELS,
+  JurisdictionLevel,
+  JurisdictionRule,
+  RULE_STATUSES,
+  STATE_CODE,
+  isIsoDate,
+  parseJurisdictionRule,
+  ruleVersionKey,
+} from './jurisdiction-rule';
+import { foldCityName, foldCountyName } from './name-folding';
+import { SeedData, ZipRecord } from './seed-loader';
+
+export interface LocationQuery {
+  zip_code?: string;
+  state?: string;
+  county?: string;
+  city?: string;
+  /** ISO date of the transaction; rules are chosen as in force on it. */
+  date: string;
+}
+
+export interface PlaceQuery {
+  state: string;
+  county?: string;
+  city?: string;
+}
+
+export type ResolutionWarningCode =
+  'STATE_ZIP_MISMATCH' | 'UNKNOWN_ZIP_FALLBACK' | 'NO_LOCATION_FALLBACK' | 'UNKNOWN_COUNTY' | 'CITY_WITHOUT_COUNTY';
+
+/** Every warning means the jurisdiction is not fully verified: the transaction is WARN. */
+export interface ResolutionWarning {
+  code: ResolutionWarningCode;
+  message: string;
+}
+
+export type NotAppliedReason = 'not_yet_in_force' | 'not_a_rounding_rule' | 'other_scope' | 'not_enacted' | 'superseded';
+
+export interface HierarchyEntry {
+  level: JurisdictionLevel;
+  applied: boolean;
+  not_applied_reason?: NotAppliedReason;
+  rule: JurisdictionRule;
+}
+
+export interface ResolvedLocation {
+  zip: string | null;
+  state: string | null;
+  county: string | null;
+  city: string | null;
+  county_fips: string | null;
+}
+
+export interface JurisdictionResolution {
+  /** The applied rule in full: its legislation, source and notes go with every decision that used it. */
+  rule: JurisdictionRule;
+  level: JurisdictionLevel;
+  jurisdiction_id: string;
+  /** Most local first: city, county, state, federal; only places that have entries. */
+  hierarchy: HierarchyEntry[];
+  warnings: ResolutionWarning[];
+  location: ResolvedLocation;
+}
+
+export interface RuleFilter {
+  status?: string;
+  state?: string;
+}
+
+/**
+ * Counties that lie wholly inside one city, so every address in them is in that city
+ * whatever its postal name: a Brooklyn ZIP is in New York City, whose ordinances the
+ * seeds key by borough.
+ */
+const COUNTIES_WITHIN_ONE_CITY: ReadonlyMap<string, string> = new Map([
+  ['NY|newyork', 'New York City'],
+  ['NY|kings', 'New York City'],
+  ['NY|queens', 'New York City'],
+  ['NY|bronx', 'New York City'],
+  ['NY|richmond', 'New York City'],
+  ['PA|philadelphia', 'Philadelphia'],
+  ['CA|sanfrancisco', 'San Francisco'],
+]);
+const WHOLE_CITY_KEYS = new Map([...COUNTIES_WITHIN_ONE_CITY].map(([county, city]) => [county, foldCityName(city)]));
+
+const FEDERAL_PLACE = '||';
+const APPLICABLE_SERIES = 'rounding|retail';
+
+interface Place {
+  level: JurisdictionLevel;
+  key: string;
+}
+
+interface KnownCounty {
+  name: string;
+  fips: string;
+}
+
+/** Where a resolution looks for rules, and what it tells the caller about the location. */
+interface Located {
+  places: Place[];
+  location: ResolvedLocation;
+  warnings: ResolutionWarning[];
+}
+
+function placeKey(state: string | null, countyKey: string, cityKey: string): string {
+  return `${state ?? ''}|${countyKey}|${cityKey}`;
+}
+
+function seriesKey(rule: JurisdictionRule): string {
+  return `${rule.rule_type}|${rule.scope}`;
+}
+
+function isInForce(rule: JurisdictionRule, date: string): boolean {
+  return rule.effective_date === null || rule.effective_date <= date;
+}
+
+/** Versions are sorted by effective date (null first): the last one in force wins, else the next one due. */
+function versionOn(versions: readonly JurisdictionRule[], date: string): JurisdictionRule {
+  for (let i = versions.length - 1; i >= 0; i--) if (isInForce(versions[i], date)) return versions[i];
+  return versions[0];
+}
+
+function reasonNotApplicable(rule: JurisdictionRule, date: string): NotAppliedReason | undefined {
+  if (!isInForce(rule, date)) return 'not_yet_in_force';
+  if (rule.rule_type !== 'rounding') return 'not_a_rounding_rule';
+  if (rule.scope !== 'retail') return 'other_scope';
+  if (rule.status !== 'enacted') return 'not_enacted';
+  return undefined;
+}
+
+function blankToUndefined(value: string | undefined): string | undefined {
+  const trimmed = value?.trim();
+  return trimmed ? trimmed : undefined;
+}
+
+function checkDate(date: string): void {
+  if (!isIsoDate(date))
+    throw new JurisdictionValidationError('INVALID_DATE', 'date', `date must be an ISO date (YYYY-MM-DD), got ${String(date)}`);
+}
+
+/** Accepts any case ("az"), as path parameters arrive. */
+function normalizeState(state: string): string {
+  const code = typeof state === 'string' ? state.trim().toUpperCase() : '';
+  if (!STATE_CODE.test(code)) {
+    throw new JurisdictionValidationError('INVALID_STATE', 'state', `state must be a two-letter state code, got ${String(state)}`);
+  }
+  return code;
+}
+
+/**
+ * ZIP and rule indexes with the rule versions recorded so far. Pure: the caller feeds it
+ * seeds at start and admin rule changes as they are replayed, and passes the date in.
+ */
+export class JurisdictionResolver {
+  private readonly zips: ReadonlyMap<string, ZipRecord>;
+  /** zip -> folded county and city keys, computed once so a lookup only reads maps. */
+  private readonly zipKeys = new Map<string, { county: string; city: string }>();
+  private readonly counties = new Map<string, Map<string, KnownCounty>>();
+  private readonly cities = new Map<string, Map<string, string>>();
+  private readonly states = new Set<string>();
+  /** place key -> rule_type|scope -> versions by effective date. */
+  private readonly rules = new Map<string, Map<string, JurisdictionRule[]>>();
+
+  constructor(seeds: Pick<SeedData, 'zips' | 'rules'>) {
+    this.zips = seeds.zips;
+    const foldCounty = memoize(foldCountyName);
+    const foldCity = memoize(foldCityName);
+    for (const record of seeds.zips.values()) {
+      const keys = { county: foldCounty(record.county), city: foldCity(record.city) };
+      this.zipKeys.set(record.zip, keys);
+      this.states.add(record.state);
+      mapIn(this.counties, record.state).set(keys.county, { name: record.county, fips: record.county_fips });
+      mapIn(this.cities, `${record.state}|${keys.county}`).set(keys.city, record.city);
+    }
+    for (const rule of seeds.rules) this.store(rule);
+  }
+
+  zip(zip: string): ZipRecord | undefined {
+    return this.zips.get(zip);
+  }
+
+  /** Records a new rule version (or replaces one with the same place, type, scope and effective date). */
+  upsertRule(raw: unknown): JurisdictionRule {
+    const rule = parseJurisdictionRule(raw);
+    if (rule.state !== null && !this.states.has(rule.state)) {
+      throw new JurisdictionValidationError('UNKNOWN_STATE', 'state', `no jurisdiction data for state ${rule.state}`);
+    }
+    this.store(rule);
+    return rule;
+  }
+
+  resolve(query: LocationQuery): JurisdictionResolution {
+    checkDate(query.date);
+    const located = query.zip_code !== undefined ? this.locateZip(query) : this.locateNames(query);
+    return this.cascade(located, query.date);
+  }
+
+  /** For GET /jurisdiction/{state}[/{county}[/{city}]]: city falls back to county, county to state. */
+  ruleFor(place: PlaceQuery, date: string): JurisdictionResolution {
+    const state = normalizeState(place.state);
+    if (!this.states.has(state)) throw new JurisdictionNotFoundError(`no jurisdiction data for state ${state}`);
+    return this.resolve({ state, county: place.county, city: place.city, date });
+  }
+
+  /** Every recorded version, federal first, then by place and effective date. */
+  listRules(filter: RuleFilter = {}): JurisdictionRule[] {
+    const { status } = filter;
+    if (status !== undefined && !(RULE_STATUSES as readonly string[]).includes(status)) {
+      throw new JurisdictionValidationError('INVALID_STATUS', 'status', `status must be one of ${RULE_STATUSES.join(', ')}`);
+    }
+    const state = filter.state === undefined ? undefined : normalizeState(filter.state);
+    const all = [...this.rules.values()].flatMap((series) => [...series.values()].flat());
+    return all
+      .filter((rule) => (status === undefined || rule.status === status) && (state === undefined || rule.state === state))
+      .sort(
+        (a, b) =>
+          JURISDICTION_LEVELS.indexOf(a.jurisdiction_level) - JURISDICTION_LEVELS.indexOf(b.jurisdiction_level) ||
+          a.lookup_key.localeCompare(b.lookup_key) ||
+          seriesKey(a).localeCompare(seriesKey(b)) ||
+          (a.effective_date ?? '').localeCompare(b.effective_date ?? ''),
+      );
+  }
+
+  private store(rule: JurisdictionRule): void {
+    const key = placeKey(
+      rule.state,
+      rule.county === null ? '' : foldCountyName(rule.county),
+      rule.city === null ? '' : foldCityName(rule.city),
+    );
+    const versions = mapIn(this.rules, key).get(seriesKey(rule)) ?? [];
+    const kept = versions.filter((version) => ruleVersionKey(version) !== ruleVersionKey(rule));
+    // Frozen: resolutions hand out the stored record itself.
+    kept.push(Object.freeze({ ...rule, source: Object.freeze([...rule.source]) as string[] }));
+    kept.sort((a, b) => (a.effective_date ?? '').localeCompare(b.effective_date ?? ''));
+    mapIn(this.rules, key).set(seriesKey(rule), kept);
+  }
+
+  private locateZip(query: LocationQuery): Located {
+    const zip = query.zip_code!;
+    if (!/^\d{5}$/.test(zip)) {
+      throw new JurisdictionValidationError(
+        'INVALID_ZIP_CODE',
+        'zip_code',
+        `zip_code must be exactly 5 digits (ZIP+4 is not accepted), got ${JSON.stringify(zip)}`,
+      );
+    }
+    const claimedState = blankToUndefined(query.state) === undefined ? undefined : normalizeState(query.state!);
+    const record = this.zips.get(zip);
+    if (!record) {
+      return {
+        places: [],
+        location: { zip, state: null, county: null, city: null, county_fips: null },
+        warnings: [{ code: 'UNKNOWN_ZIP_FALLBACK', message: `ZIP ${zip} is not in the ZIP data; the federal default applies` }],
+      };
+    }
+    const keys = this.zipKeys.get(zip)!;
+    const warnings: ResolutionWarning[] = [];
+    if (claimedState !== undefined && claimedState !== record.state) {
+      warnings.push({
+        code: 'STATE_ZIP_MISMATCH',
+        message: `state ${claimedState} disagrees with ZIP ${zip}, which is in ${record.state}; the ZIP's rule applies`,
+      });
+    }
+    return {
+      places: this.placesFor(record.state, keys.county, keys.city),
+      location: { zip, state: record.state, county: record.county, city: record.city, county_fips: record.county_fips },
+      warnings,
+    };
+  }
+
+  private locateNames(query: LocationQuery): Located {
+    const county = blankToUndefined(query.county);
+    const city = blankToUndefined(query.city);
+    if (blankToUndefined(query.state) === undefined) {
+      return {
+        places: [],
+        location: { zip: null, state: null, county: null, city: null, county_fips: null },
+        warnings: [{ code: 'NO_LOCATION_FALLBACK', message: 'no zip_code or state given; the federal default applies' }],
+      };
+    }
+    const state = normalizeState(query.state!);
+    if (!this.states.has(state)) {
+      throw new JurisdictionValidationError('UNKNOWN_STATE', 'state', `no jurisdiction data for state ${state}`);
+    }
+    const location: ResolvedLocation = { zip: null, state, county: null, city: null, county_fips: null };
+    const warnings: ResolutionWarning[] = [];
+    if (county === undefined) {
+      if (city !== undefined) {
+        warnings.push({ code: 'CITY_WITHOUT_COUNTY', message: `city ${city} was ignored: a city is matched within its county` });
+      }
+      return { places: this.placesFor(state, '', ''), location, warnings };
+    }
+
+    const known = this.findCounty(state, county);
+    const countyKey = known?.key ?? foldCountyName(county);
+    location.county = known?.county.name ?? county;
+    location.county_fips = known?.county.fips ?? null;
+    if (!known) {
+      warnings.push({ code: 'UNKNOWN_COUNTY', message: `county ${county} is not in the ZIP data for ${state}; it cannot be verified` });
+    }
+    const cityKey = city === undefined ? '' : foldCityName(city);
+    if (city !== undefined) location.city = this.cities.get(`${state}|${countyKey}`)?.get(cityKey) ?? city;
+    return { places: this.placesFor(state, countyKey, cityKey), location, warnings };
+  }
+
+  /** An independent city may be named without its lowercase " city" ("Virginia Beach") when no county shares the name. */
+  private findCounty(state: string, county: string): { key: string; county: KnownCounty } | undefined {
+    const counties = this.counties.get(state);
+    for (const key of [foldCountyName(county), foldCountyName(`${county} city`)]) {
+      const found = counties?.get(key);
+      if (found) return { key, county: found };
+    }
+    return undefined;
+  }
+
+  private placesFor(state: string, countyKey: string, cityKey: string): Place[] {
+    const places: Place[] = [];
+    if (countyKey) {
+      const cityKeys = new Set<string>();
+      if (cityKey) cityKeys.add(cityKey);
+      const wholeCity = WHOLE_CITY_KEYS.get(`${state}|${countyKey}`);
+      if (wholeCity) cityKeys.add(wholeCity);
+      for (const key of cityKeys) places.push({ level: 'city', key: placeKey(state, countyKey, key) });
+      places.push({ level: 'county', key: placeKey(state, countyKey, '') });
+    }
+    places.push({ level: 'state', key: placeKey(state, '', '') });
+    return places;
+  }
+
+  private cascade({ places, location, warnings }: Located, date: string): JurisdictionResolution {
+    const candidates = [...places, { level: 'federal' as const, key: FEDERAL_PLACE }].flatMap(({ level, key }) =>
+      [...(this.rules.get(key)?.values() ?? [])].map((versions) => {
+        const rule = versionOn(versions, date);
+        return { level, rule, reason: reasonNotApplicable(rule, date) };
+      }),
+    );
+    const mostLocal = candidates.findIndex((candidate) => candidate.reason === undefined);
+    const chosen = mostLocal >= 0 ? mostLocal : federalDefault(candidates, date);
+    const hierarchy = candidates.map(({ level, rule, reason }, i): HierarchyEntry =>
+      i === chosen ? { level, applied: true, rule } : { level, applied: false, not_applied_reason: reason ?? 'superseded', rule },
+    );
+    const { level, rule } = candidates[chosen];
+    return { rule, level, jurisdiction_id: rule.jurisdiction_id, hierarchy, warnings, location };
+  }
+}
+
+/** Nothing enacted applies: the federal record does, whatever its status (Treasury guidance, voluntary). */
+function federalDefault(candidates: readonly { level: JurisdictionLevel; rule: JurisdictionRule }[], date: string): number {
+  const index = candidates.findIndex(
+    ({ level, rule }) => level === 'federal' && seriesKey(rule) === APPLICABLE_SERIES && isInForce(rule, date),
+  );
+  if (index < 0) throw new Error(`no federal rounding rule in force on ${date}`);
+  return index;
+}
+
+function mapIn<K, V extends Map<unknown, unknown>>(map: Map<K, V>, key: K): V {
+  let inner = map.get(key);
+  if (!inner) {
+    inner = new Map() as V;
+    map.set(key, inner);
+  }
+  return inner;
+}
+
+function memoize(fold: (name: string) => string): (name: string) => string {
+  const cache = new Map<string, string>();
+  return (name) => {
+    let key = cache.get(name);
+    if (key === undefined) {
+      key = fold(name);
+      cache.set(name, key);
+    }
+    return key;
+  };
+}

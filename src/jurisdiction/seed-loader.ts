@@ -1,0 +1,177 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import Papa from 'papaparse';
+import { JurisdictionRule, RuleValidationError, STATE_CODE, isIsoDate, parseJurisdictionRule, ruleVersionKey } from './jurisdiction-rule';
+
+export interface ZipRecord {
+  zip: string;
+  state: string;
+  county: string;
+  city: string;
+  county_fips: string;
+}
+
+/** One entry of seeds/tip-credit-rules.json; `state` 'US' is the FLSA rule. Amounts are dollars per hour. */
+export interface TipCreditRule {
+  state: string;
+  minimum_wage: number | null;
+  tipped_minimum_cash_wage: number | null;
+  max_tip_credit: number | null;
+  tip_credit_allowed: boolean | null;
+  notes: string;
+  effective_date: string | null;
+  source: string[];
+}
+
+export interface SeedData {
+  zips: ReadonlyMap<string, ZipRecord>;
+  rules: readonly JurisdictionRule[];
+  tipCreditRules: ReadonlyMap<string, TipCreditRule>;
+}
+
+export const SEED_FILES = {
+  zips: 'zip-codes.csv',
+  rules: 'jurisdiction-rules.json',
+  tipCredit: 'tip-credit-rules.json',
+} as const;
+
+/**
+ * A seed file the service must not start with. `row` is the CSV line (header = 1)
+ * or the 1-based position in a JSON array.
+ */
+export class SeedValidationError extends Error {
+  readonly code = 'INVALID_SEED';
+  constructor(
+    readonly file: string,
+    readonly row: number | null,
+    readonly problem: string,
+  ) {
+    const where = row === null ? '' : file.endsWith('.csv') ? ` line ${row}` : ` record ${row}`;
+    super(`${file}${where}: ${problem}`);
+  }
+}
+
+/** The folder holding package.json, found the same way from src/ (ts-jest, ts-node) and from dist/src/. */
+export function projectRoot(from: string = __dirname): string {
+  for (let dir = from; ; dir = dirname(dir)) {
+    if (existsSync(join(dir, 'package.json'))) return dir;
+    if (dirname(dir) === dir) throw new Error(`no package.json above ${from}`);
+  }
+}
+
+export function defaultSeedDir(): string {
+  return join(projectRoot(), 'seeds');
+}
+
+const ZIP_COLUMNS = ['zip', 'state', 'county', 'city', 'county_fips'] as const;
+const FIVE_DIGITS = /^\d{5}$/;
+/** Trimmed, non-empty, one line: anything else is a broken export. */
+const PLACE_NAME = /^\S(?:[^\x00-\x1f]*\S)?$/;
+
+function zipProblem(row: string[]): string | null {
+  if (row.length !== ZIP_COLUMNS.length) return `has ${row.length} fields, expected ${ZIP_COLUMNS.length}`;
+  const [zip, state, county, city, fips] = row;
+  if (!FIVE_DIGITS.test(zip)) return `zip "${zip}" is not 5 digits`;
+  if (!STATE_CODE.test(state)) return `state "${state}" is not a two-letter upper-case code`;
+  if (!PLACE_NAME.test(county)) return `county "${county}" is empty or not trimmed`;
+  if (!PLACE_NAME.test(city)) return `city "${city}" is empty or not trimmed`;
+  if (!FIVE_DIGITS.test(fips)) return `county_fips "${fips}" is not 5 digits`;
+  return null;
+}
+
+function loadZips(dir: string): Map<string, ZipRecord> {
+  const file = SEED_FILES.zips;
+  const parsed = Papa.parse<string[]>(readFileSync(join(dir, file), 'utf8'), { delimiter: ',', header: false });
+  const [header, ...rows] = parsed.data;
+  if (header?.join(',') !== ZIP_COLUMNS.join(',')) {
+    throw new SeedValidationError(file, 1, `header must be ${ZIP_COLUMNS.join(',')}`);
+  }
+  if (rows.length > 0 && rows[rows.length - 1].join('') === '') rows.pop(); // the final newline
+  const zips = new Map<string, ZipRecord>();
+  const lineOf = new Map<string, number>();
+  rows.forEach((row, i) => {
+    const line = i + 2;
+    const problem = zipProblem(row);
+    if (problem) throw new SeedValidationError(file, line, problem);
+    const [zip, state, county, city, county_fips] = row;
+    if (zips.has(zip)) throw new SeedValidationError(file, line, `zip ${zip} already appears on line ${lineOf.get(zip)}`);
+    zips.set(zip, { zip, state, county, city, county_fips });
+    lineOf.set(zip, line);
+  });
+  return zips;
+}
+
+function readJsonArray(dir: string, file: string): unknown[] {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(readFileSync(join(dir, file), 'utf8'));
+  } catch (error) {
+    throw new SeedValidationError(file, null, `is not valid JSON (${(error as Error).message})`);
+  }
+  if (!Array.isArray(parsed)) throw new SeedValidationError(file, null, 'must hold a JSON array');
+  return parsed;
+}
+
+function loadRules(dir: string): JurisdictionRule[] {
+  const file = SEED_FILES.rules;
+  const seen = new Map<string, number>();
+  const rules = readJsonArray(dir, file).map((raw, i) => {
+    const record = i + 1;
+    let rule: JurisdictionRule;
+    try {
+      rule = parseJurisdictionRule(raw);
+    } catch (error) {
+      if (!(error instanceof RuleValidationError)) throw error;
+      throw new SeedValidationError(file, record, `(${lookupKeyOf(raw)}) ${error.message}`);
+    }
+    const key = ruleVersionKey(rule);
+    if (seen.has(key)) throw new SeedValidationError(file, record, `(${rule.lookup_key}) repeats record ${seen.get(key)}`);
+    seen.set(key, record);
+    return rule;
+  });
+  if (!rules.some((rule) => rule.jurisdiction_level === 'federal')) {
+    throw new SeedValidationError(file, null, 'has no federal (US) rule to fall back to');
+  }
+  return rules;
+}
+
+function lookupKeyOf(raw: unknown): string {
+  const key = (raw as { lookup_key?: unknown } | null)?.lookup_key;
+  return typeof key === 'string' ? key : '(no lookup_key)';
+}
+
+const nullableAmount = (v: unknown) => v === null || (typeof v === 'number' && Number.isFinite(v) && v >= 0);
+const TIP_CREDIT_CHECKS: Record<keyof TipCreditRule, (v: unknown) => boolean> = {
+  state: (v) => v === 'US' || (typeof v === 'string' && STATE_CODE.test(v)),
+  minimum_wage: nullableAmount,
+  tipped_minimum_cash_wage: nullableAmount,
+  max_tip_credit: nullableAmount,
+  tip_credit_allowed: (v) => v === null || typeof v === 'boolean',
+  notes: (v) => typeof v === 'string',
+  effective_date: (v) => v === null || isIsoDate(v),
+  source: (v) => Array.isArray(v) && v.every((url) => typeof url === 'string'),
+};
+const TIP_CREDIT_FIELDS = Object.keys(TIP_CREDIT_CHECKS) as (keyof TipCreditRule)[];
+
+function loadTipCreditRules(dir: string): Map<string, TipCreditRule> {
+  const file = SEED_FILES.tipCredit;
+  const rules = new Map<string, TipCreditRule>();
+  readJsonArray(dir, file).forEach((raw, i) => {
+    const record = i + 1;
+    const entry = (typeof raw === 'object' && raw !== null ? raw : {}) as Record<string, unknown>;
+    const unknown = Object.keys(entry).filter((field) => !(TIP_CREDIT_FIELDS as string[]).includes(field));
+    const invalid = TIP_CREDIT_FIELDS.filter((field) => !(field in entry) || !TIP_CREDIT_CHECKS[field](entry[field]));
+    if (unknown.length > 0) throw new SeedValidationError(file, record, `unknown fields ${unknown.join(', ')}`);
+    if (invalid.length > 0) throw new SeedValidationError(file, record, `missing or invalid ${invalid.join(', ')}`);
+    const rule = Object.fromEntries(TIP_CREDIT_FIELDS.map((field) => [field, entry[field]])) as unknown as TipCreditRule;
+    if (rules.has(rule.state)) throw new SeedValidationError(file, record, `state ${rule.state} appears twice`);
+    rules.set(rule.state, rule);
+  });
+  if (!rules.has('US')) throw new SeedValidationError(file, null, 'has no US (FLSA) entry');
+  return rules;
+}
+
+/** Reads and checks every seed file; any bad row stops the load with the file and row in the message. */
+export function loadSeeds(dir: string = defaultSeedDir()): SeedData {
+  return { zips: loadZips(dir), rules: loadRules(dir), tipCreditRules: loadTipCreditRules(dir) };
+}
