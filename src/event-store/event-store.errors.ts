@@ -1,15 +1,18 @@
+import { DomainError } from '../common/errors/domain-error';
+
 /** The stream moved on since the caller read it: a typed conflict the handler retries or turns into a 409. */
-export class RevisionConflictError extends Error {
-  readonly code = 'REVISION_CONFLICT';
+export class RevisionConflictError extends DomainError {
   constructor(
     readonly streamId: string,
     readonly expectedRevision: number,
     readonly actualRevision: number,
   ) {
-    super(`stream ${streamId} is at revision ${actualRevision}, expected ${expectedRevision}`);
+    super('CONCURRENT_MODIFICATION', `The record changed while this request was processed; retry it`, 409);
   }
 }
 
-export class UnstorableValueError extends Error {
-  readonly code = 'VALIDATION_ERROR';
+export class UnstorableValueError extends DomainError {
+  constructor(message: string) {
+    super('VALIDATION_ERROR', message, 400);
+  }
 }
