@@ -1,0 +1,81 @@
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+import { HttpStatus, type NestApplicationOptions } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import type { TestingModule } from '@nestjs/testing';
+import type { FastifyInstance } from 'fastify';
+import { Logger } from 'nestjs-pino';
+import { AppModule } from './app.module';
+import { DomainError } from './common/errors/domain-error';
+import { HttpErrorFilter } from './common/errors/http-error.filter';
+import { createValidationPipe } from './common/errors/validation.pipe';
+import type { AppConfig } from './config/config';
+import { RouteCatalog } from './health/route-catalog';
+
+export const API_PREFIX = 'api/v1';
+
+/** "100 kB" in decimal bytes: a body of 101 kB is over the limit in either reading of the unit. */
+export const BODY_LIMIT_BYTES = 100_000;
+
+/** A client's x-request-id is kept only if it is safe to echo in a header and write into a log line. */
+const SANE_REQUEST_ID = /^[\w.:-]{1,128}$/;
+
+/**
+ * Builds the service on Fastify with its whole HTTP configuration, initialised but not listening.
+ * `testingModule`: a compiled module built on `AppModule.forRoot(config)`, for tests that add
+ * controllers or override providers (see test/support/test-app.ts).
+ */
+export async function createApp(config: AppConfig, testingModule?: TestingModule): Promise<NestFastifyApplication> {
+  const adapter = new FastifyAdapter({ bodyLimit: BODY_LIMIT_BYTES, genReqId: requestId });
+  // bodyParser false: Nest's own parsers would also accept form bodies; the API takes JSON only.
+  // abortOnError false: a failed start must reach main.ts as an error, not abort the process.
+  const options: NestApplicationOptions = { bufferLogs: true, bodyParser: false, abortOnError: false };
+  const app = testingModule
+    ? testingModule.createNestApplication<NestFastifyApplication>(adapter, options)
+    : await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config), adapter, options);
+
+  app.useLogger(app.get(Logger));
+  app.setGlobalPrefix(API_PREFIX);
+  app.useGlobalFilters(new HttpErrorFilter());
+  app.useGlobalPipes(createValidationPipe());
+
+  const fastify = app.getHttpAdapter().getInstance();
+  acceptJsonBodiesOnly(fastify);
+  const routes = app.get(RouteCatalog);
+  // Registered before app.init() adds the routes, so /version lists what the router really serves.
+  fastify.addHook('onRoute', (route) => routes.record(route.method, route.url));
+  fastify.addHook('onRequest', (request, reply, done) => {
+    void reply.header('x-request-id', request.id);
+    done();
+  });
+
+  await app.init();
+  return app;
+}
+
+function requestId(request: IncomingMessage): string {
+  const given = request.headers['x-request-id'];
+  return typeof given === 'string' && SANE_REQUEST_ID.test(given) ? given : randomUUID();
+}
+
+/** Replaces Fastify's parsers (which also take text/plain) so every error comes out as `{error, message}`. */
+function acceptJsonBodiesOnly(fastify: FastifyInstance): void {
+  fastify.removeAllContentTypeParsers();
+  const parseJson = fastify.getDefaultJsonParser('error', 'error');
+  const invalidJson = () => new DomainError('INVALID_JSON', 'Request body is not valid JSON', HttpStatus.BAD_REQUEST);
+  const options = { parseAs: 'string' as const, bodyLimit: BODY_LIMIT_BYTES };
+  fastify.addContentTypeParser('application/json', options, (request, body: string, done) => {
+    // An empty body counts as none: the route's validation then says which fields are missing.
+    if (body.length === 0) return done(null, undefined);
+    parseJson(request, body, (error, value) => (error ? done(invalidJson()) : done(null, value)));
+  });
+  // Also reached when a body comes without any Content-Type.
+  const unsupported = () =>
+    new DomainError(
+      'UNSUPPORTED_MEDIA_TYPE',
+      'Send the request body as JSON with Content-Type: application/json',
+      HttpStatus.UNSUPPORTED_MEDIA_TYPE,
+    );
+  fastify.addContentTypeParser('*', (_request, _payload, done) => done(unsupported(), undefined));
+}

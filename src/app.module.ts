@@ -1,0 +1,47 @@
+import { Module, RequestMethod, type DynamicModule } from '@nestjs/common';
+import { CqrsModule } from '@nestjs/cqrs';
+import { LoggerModule } from 'nestjs-pino';
+import { AppConfig } from './config/config';
+import { EventStoreModule } from './event-store/event-store.module';
+import { ENFORCED_RULES, type EnforcedRule } from './health/enforced-rules';
+import { HealthModule } from './health/health.module';
+
+/** Every feature of the service; add a new feature module here. */
+const FEATURE_MODULES = [HealthModule];
+
+@Module({})
+export class AppModule {
+  /** Global, so that any module can inject `AppConfig` and `ENFORCED_RULES`. */
+  static forRoot(config: AppConfig): DynamicModule {
+    return {
+      module: AppModule,
+      global: true,
+      imports: [
+        LoggerModule.forRoot({
+          // Nest puts the global prefix before this path: a request outside /api/v1 gets its 404
+          // without an access log line.
+          forRoutes: [{ path: '/{*path}', method: RequestMethod.ALL }],
+          pinoHttp: {
+            level: config.logLevel,
+            // Lines logged during a request carry its reqId; only the completion line adds the request and response.
+            quietReqLogger: true,
+            customLogLevel: (_request, response, error) =>
+              error || response.statusCode >= 500 ? 'error' : response.statusCode >= 400 ? 'warn' : 'info',
+            redact: {
+              paths: ['req.headers["x-api-key"]', 'req.headers.authorization', 'req.headers.cookie'],
+              censor: '[redacted]',
+            },
+          },
+        }),
+        CqrsModule.forRoot(),
+        EventStoreModule.forRoot({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }),
+        ...FEATURE_MODULES,
+      ],
+      providers: [
+        { provide: AppConfig, useValue: config },
+        { provide: ENFORCED_RULES, useValue: [] satisfies EnforcedRule[] },
+      ],
+      exports: [AppConfig, ENFORCED_RULES],
+    };
+  }
+}

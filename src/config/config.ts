@@ -1,0 +1,85 @@
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+/** Shorter admin keys are too easy to guess for a key that can do everything. */
+const MIN_ADMIN_KEY_LENGTH = 16;
+
+/**
+ * The service's configuration, read once from the environment at start.
+ * The class is also the injection token: inject `AppConfig` by type.
+ */
+export class AppConfig {
+  readonly port: number;
+  /** Unset: the embedded PGlite database under `dataDir`. */
+  readonly databaseUrl?: string;
+  readonly dataDir: string;
+  /** Unset: rate-limit counters live in memory. */
+  readonly redisUrl?: string;
+  readonly adminApiKey?: string;
+  readonly logLevel: LogLevel;
+
+  constructor(values: AppConfig) {
+    Object.assign(this, values);
+    Object.freeze(this);
+  }
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((problem) => `  - ${problem}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+/** Validates every variable and throws one `ConfigError` naming all the bad ones. An empty value counts as unset. */
+export function loadConfig(env: Record<string, string | undefined> = process.env): AppConfig {
+  const problems: string[] = [];
+  const read = <T>(name: string, parse: (raw: string) => T, fallback: T, { secret = false } = {}): T => {
+    const raw = env[name];
+    if (raw === undefined || raw === '') return fallback;
+    try {
+      return parse(raw);
+    } catch (problem) {
+      // A URL can hold a password: a secret's value never goes into the message.
+      const shown = secret ? '' : ` is ${JSON.stringify(raw)} but`;
+      problems.push(`${name}${shown} ${(problem as Error).message}`);
+      return fallback;
+    }
+  };
+
+  const config = new AppConfig({
+    port: read('PORT', parsePort, 3000),
+    databaseUrl: read('DATABASE_URL', urlWithScheme('postgres', 'postgresql'), undefined, { secret: true }),
+    dataDir: read('DATA_DIR', (raw) => raw, './data'),
+    redisUrl: read('REDIS_URL', urlWithScheme('redis', 'rediss'), undefined, { secret: true }),
+    adminApiKey: read('ADMIN_API_KEY', parseAdminKey, undefined, { secret: true }),
+    logLevel: read('LOG_LEVEL', parseLogLevel, 'info'),
+  });
+  if (problems.length > 0) throw new ConfigError(problems);
+  return config;
+}
+
+function invalid(requirement: string): never {
+  throw new Error(requirement);
+}
+
+function parsePort(raw: string): number {
+  const port = Number(raw);
+  return /^\d+$/.test(raw) && port >= 1 && port <= 65535 ? port : invalid('must be an integer from 1 to 65535');
+}
+
+function urlWithScheme(...schemes: string[]): (raw: string) => string {
+  const requirement = `must be a URL starting with ${schemes.map((scheme) => `${scheme}://`).join(' or ')}`;
+  return (raw) => (URL.canParse(raw) && schemes.includes(new URL(raw).protocol.slice(0, -1)) ? raw : invalid(requirement));
+}
+
+function parseAdminKey(raw: string): string {
+  return raw.length >= MIN_ADMIN_KEY_LENGTH && !/\s/.test(raw)
+    ? raw
+    : invalid(`must be at least ${MIN_ADMIN_KEY_LENGTH} characters without whitespace`);
+}
+
+function parseLogLevel(raw: string): LogLevel {
+  const known = (LOG_LEVELS as readonly string[]).includes(raw);
+  return known ? (raw as LogLevel) : invalid(`must be one of ${LOG_LEVELS.join(', ')}`);
+}

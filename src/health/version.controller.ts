@@ -1,0 +1,34 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { Controller, Get } from '@nestjs/common';
+import { RouteCatalog, type Endpoint } from './route-catalog';
+
+/** The version of the interface (spec/interface-spec.md), distinct from the engine's own release version. */
+export const API_VERSION = '3.6.0';
+
+export interface VersionReport {
+  api_version: string;
+  engine_version: string;
+  endpoints: Endpoint[];
+}
+
+@Controller()
+export class VersionController {
+  private readonly engineVersion = readEngineVersion();
+
+  constructor(private readonly routes: RouteCatalog) {}
+
+  @Get('version')
+  version(): VersionReport {
+    return { api_version: API_VERSION, engine_version: this.engineVersion, endpoints: this.routes.list() };
+  }
+}
+
+/** The nearest package.json above this file: the project root both from `src/` (ts-jest) and from `dist/src/`. */
+function readEngineVersion(): string {
+  for (let dir = __dirname; ; dir = dirname(dir)) {
+    const file = join(dir, 'package.json');
+    if (existsSync(file)) return (JSON.parse(readFileSync(file, 'utf8')) as { version: string }).version;
+    if (dirname(dir) === dir) throw new Error(`no package.json above ${__dirname}`);
+  }
+}

@@ -1,0 +1,39 @@
+import { Logger } from 'nestjs-pino';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { createApp } from './app.factory';
+import { ConfigError, loadConfig, type AppConfig } from './config/config';
+
+async function main(): Promise<void> {
+  let config: AppConfig;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    // The operator needs the list of bad variables, not a stack trace.
+    console.error(error.message);
+    process.exit(1);
+  }
+  const app = await createApp(config);
+  // Not app.enableShutdownHooks(): Nest re-raises the signal once closed, so the process would end
+  // killed by SIGTERM instead of exiting 0.
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) process.once(signal, () => void shutdown(app, signal));
+  await app.listen({ port: config.port, host: '0.0.0.0' });
+}
+
+/** Stops accepting, lets in-flight requests finish, then closes the database (EventStoreModule's shutdown hook). */
+async function shutdown(app: NestFastifyApplication, signal: string): Promise<void> {
+  const logger = app.get(Logger);
+  logger.log(`${signal} received, shutting down`);
+  try {
+    await app.close();
+    process.exit(0);
+  } catch (error) {
+    logger.error(error);
+    process.exit(1);
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});
