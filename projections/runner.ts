@@ -86,10 +86,11 @@ async function lockFor(tx: Sql, p: Projector): Promise<void> {
   if (p.mode === 'inline') {
     await tx.query('select 1 from event_store_head where id for update');
   } else {
+    // Version 0 marks a read model whose tables do not exist yet, so that prepareProjections builds it.
     await tx.query(
-      `insert into projection_checkpoints (name, version, position, updated_at) values ($1, $2, 0, now())
+      `insert into projection_checkpoints (name, version, position, updated_at) values ($1, 0, 0, now())
        on conflict (name) do nothing`,
-      [p.name, p.version],
+      [p.name],
     );
     await tx.query('select 1 from projection_checkpoints where name = $1 for update', [p.name]);
   }

@@ -1,0 +1,11 @@
+/** Ends the run with one plain line, `tests: N passed, N failed, N skipped`, that any CI can read. */
+class SummaryReporter {
+  onRunComplete(_contexts, results) {
+    const skipped = results.numPendingTests + results.numTodoTests;
+    process.stdout.write(
+      `\ntests: ${results.numPassedTests} passed, ${results.numFailedTests} failed, ${skipped} skipped\n`,
+    );
+  }
+}
+
+module.exports = SummaryReporter;
