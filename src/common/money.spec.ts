@@ -29,6 +29,16 @@ describe('dollarsToCents', () => {
     },
   );
 
+  it('names the field in the 400 details', () => {
+    expect(() => dollarsToCents(-1, 'tip_amount')).toThrow(
+      expect.objectContaining({
+        code: 'VALIDATION_ERROR',
+        status: 400,
+        details: [{ field: 'tip_amount', messages: ['tip_amount must be a finite, non-negative number of dollars, got -1'] }],
+      }),
+    );
+  });
+
   it('gives back c for c / 100, for every integer c', () => {
     fc.assert(fc.property(fc.integer({ min: 0, max: EXACT_CENTS }), (c) => dollarsToCents(c / 100) === c));
   });
@@ -73,7 +83,7 @@ describe('centsToDollarsString', () => {
   });
 
   it('rejects a fraction of a cent', () => {
-    expect(() => centsToDollarsString(1.5)).toThrow(MoneyError);
+    expect(() => centsToDollarsString(1.5)).toThrow(RangeError);
   });
 
   it('round-trips with dollarsToCents for non-negative cents', () => {

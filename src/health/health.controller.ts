@@ -1,7 +1,9 @@
 import { Controller, Get, Header, Inject, Res } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
+import { Public } from '../auth/roles.decorator';
 import { EventStore } from '../event-store/event-store.port';
 import { DATABASE, type Database } from '../event-store/sql';
+import { JurisdictionResolver, type DataSummary } from '../jurisdiction/jurisdiction-resolver';
 import { ENFORCED_RULES, type EnforcedRule } from './enforced-rules';
 
 /** A database that does not answer within this is reported unreachable rather than hanging the probe. */
@@ -13,6 +15,7 @@ export interface HealthReport {
   chain: { head_position: number | null };
   uptime_seconds: number;
   enforced_rules: readonly EnforcedRule[];
+  jurisdiction_data: DataSummary;
 }
 
 @Controller()
@@ -21,10 +24,12 @@ export class HealthController {
     @Inject(DATABASE) private readonly db: Database,
     private readonly store: EventStore,
     @Inject(ENFORCED_RULES) private readonly enforcedRules: readonly EnforcedRule[],
+    private readonly jurisdictions: JurisdictionResolver,
   ) {}
 
   /** 503 when degraded, so a load balancer takes the instance out of rotation. */
   @Get('health')
+  @Public()
   @Header('Cache-Control', 'no-store')
   async health(@Res({ passthrough: true }) reply: FastifyReply): Promise<HealthReport> {
     const database = await this.probeDatabase();
@@ -37,6 +42,7 @@ export class HealthController {
       chain: { head_position: headPosition },
       uptime_seconds: Math.floor(process.uptime()),
       enforced_rules: this.enforcedRules,
+      jurisdiction_data: this.jurisdictions.summary(),
     };
   }
 

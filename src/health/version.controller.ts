@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { Controller, Get } from '@nestjs/common';
+import { Public } from '../auth/roles.decorator';
 import { RouteCatalog, type Endpoint } from './route-catalog';
 
 /** The version of the interface (spec/interface-spec.md), distinct from the engine's own release version. */
@@ -19,6 +20,7 @@ export class VersionController {
   constructor(private readonly routes: RouteCatalog) {}
 
   @Get('version')
+  @Public()
   version(): VersionReport {
     return { api_version: API_VERSION, engine_version: this.engineVersion, endpoints: this.routes.list() };
   }

@@ -207,6 +207,13 @@ describe('rule versions', () => {
     expect(repealed.listRules({ state: 'AZ' }).map((r) => r.effective_date)).toEqual([null, '2027-01-01']);
   });
 
+  it('checks a rule without recording it', () => {
+    const fresh = new JurisdictionResolver(seeds);
+    expect(fresh.checkRule(ruleAt({ state: 'AZ', county: 'Maricopa' })).lookup_key).toBe('AZ-Maricopa');
+    expect(fresh.resolve({ zip_code: '85004', date: DATE }).level).toBe('state');
+    expect(() => fresh.checkRule(ruleAt({ state: 'ZZ' }))).toThrow(expect.objectContaining({ reason: 'UNKNOWN_STATE', status: 400 }));
+  });
+
   it('validates a recorded rule field by field', () => {
     const invalid = () => resolver.upsertRule({ ...ruleAt({ state: 'AZ' }), rounding_mode: 'to_quarter', extra: 1 });
     expect(invalid).toThrow(RuleValidationError);
@@ -218,7 +225,17 @@ describe('rule versions', () => {
         ],
       }),
     );
-    expect(() => resolver.upsertRule(ruleAt({ state: 'ZZ' }))).toThrow(expect.objectContaining({ code: 'UNKNOWN_STATE' }));
+    expect(invalid).toThrow(
+      expect.objectContaining({
+        code: 'VALIDATION_ERROR',
+        status: 400,
+        details: [
+          { field: 'extra', messages: ['extra is not a rule field'] },
+          { field: 'rounding_mode', messages: [expect.stringMatching(/^rounding_mode must be one of/)] },
+        ],
+      }),
+    );
+    expect(() => resolver.upsertRule(ruleAt({ state: 'ZZ' }))).toThrow(expect.objectContaining({ reason: 'UNKNOWN_STATE' }));
   });
 
   it('hands out frozen records', () => {
@@ -255,14 +272,14 @@ describe('warnings and fallbacks', () => {
 
   it.each(['1234', '123456', '12345-6789', 'abcde', ' 85004', ''])('rejects the malformed ZIP %p', (zip) => {
     expect(() => resolver.resolve({ zip_code: zip, date: DATE })).toThrow(
-      expect.objectContaining({ code: 'INVALID_ZIP_CODE', field: 'zip_code' }),
+      expect.objectContaining({ reason: 'INVALID_ZIP_CODE', field: 'zip_code' }),
     );
   });
 
   it('rejects a malformed date or state', () => {
-    expect(() => resolver.resolve({ zip_code: '85004', date: '2026-13-01' })).toThrow(expect.objectContaining({ code: 'INVALID_DATE' }));
-    expect(() => resolver.resolve({ state: 'Arizona', date: DATE })).toThrow(expect.objectContaining({ code: 'INVALID_STATE' }));
-    expect(() => resolver.resolve({ state: 'ZZ', date: DATE })).toThrow(expect.objectContaining({ code: 'UNKNOWN_STATE' }));
+    expect(() => resolver.resolve({ zip_code: '85004', date: '2026-13-01' })).toThrow(expect.objectContaining({ reason: 'INVALID_DATE' }));
+    expect(() => resolver.resolve({ state: 'Arizona', date: DATE })).toThrow(expect.objectContaining({ reason: 'INVALID_STATE' }));
+    expect(() => resolver.resolve({ state: 'ZZ', date: DATE })).toThrow(expect.objectContaining({ reason: 'UNKNOWN_STATE' }));
   });
 
   it('warns about a county not in the data, and about a city given without its county', () => {
@@ -304,7 +321,26 @@ describe('lookups for the HTTP endpoints', () => {
 
   it('ruleFor an unknown state is not found; a malformed one is invalid', () => {
     expect(() => resolver.ruleFor({ state: 'ZZ' }, DATE)).toThrow(JurisdictionNotFoundError);
+    expect(() => resolver.ruleFor({ state: 'ZZ' }, DATE)).toThrow(expect.objectContaining({ code: 'NOT_FOUND', status: 404 }));
     expect(() => resolver.ruleFor({ state: 'A1' }, DATE)).toThrow(JurisdictionValidationError);
+    expect(() => resolver.ruleFor({ state: 'A1' }, DATE)).toThrow(
+      expect.objectContaining({ code: 'VALIDATION_ERROR', status: 400, details: [{ field: 'state', messages: [expect.any(String)] }] }),
+    );
+  });
+
+  it('ruleForZip resolves a known ZIP; one missing from the data is not found rather than a fallback', () => {
+    expect(resolver.ruleForZip('85004', DATE).jurisdiction_id).toBe('US-AZ');
+    expect(() => resolver.ruleForZip('20500', DATE)).toThrow(JurisdictionNotFoundError);
+    expect(() => resolver.ruleForZip('2050', DATE)).toThrow(expect.objectContaining({ reason: 'INVALID_ZIP_CODE' }));
+  });
+
+  it('summarizes the data for /health: the newest as_of and the counts', () => {
+    expect(resolver.summary()).toEqual({ as_of: '2026-09-01', zip_codes: 33_791, rules: 64 });
+    expect(withRules({ state: 'AZ', county: 'Maricopa', as_of: '2026-10-15' }).summary()).toEqual({
+      as_of: '2026-10-15',
+      zip_codes: 33_791,
+      rules: 65,
+    });
   });
 
   it('lists every rule, filtered by status and state', () => {
@@ -313,7 +349,7 @@ describe('lookups for the HTTP endpoints', () => {
     expect(resolver.listRules({ status: 'pending' }).map((r) => r.lookup_key)).toEqual(['FL', 'HI', 'IA', 'MO', 'OK', 'OR']);
     expect(resolver.listRules({ state: 'ny' }).map((r) => r.jurisdiction_level)).toEqual(['state', 'city', 'city', 'city', 'city', 'city']);
     expect(resolver.listRules({ status: 'enacted', state: 'AZ' })).toHaveLength(1);
-    expect(() => resolver.listRules({ status: 'repealed' })).toThrow(expect.objectContaining({ code: 'INVALID_STATUS' }));
+    expect(() => resolver.listRules({ status: 'repealed' })).toThrow(expect.objectContaining({ reason: 'INVALID_STATUS' }));
   });
 
   it('finds a ZIP record by a map lookup', () => {

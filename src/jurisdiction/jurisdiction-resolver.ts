@@ -64,6 +64,12 @@ export interface JurisdictionResolution {
   location: ResolvedLocation;
 }
 
+export interface DataSummary {
+  as_of: string | null;
+  zip_codes: number;
+  rules: number;
+}
+
 export interface RuleFilter {
   status?: string;
   state?: string;
@@ -182,14 +188,27 @@ export class JurisdictionResolver {
     return this.zips.get(zip);
   }
 
-  /** Records a new rule version (or replaces one with the same place, type, scope and effective date). */
-  upsertRule(raw: unknown): JurisdictionRule {
+  /** Checks a rule as upsertRule does without recording it, so a change is known good before it is appended to the log. */
+  checkRule(raw: unknown): JurisdictionRule {
     const rule = parseJurisdictionRule(raw);
     if (rule.state !== null && !this.states.has(rule.state)) {
       throw new JurisdictionValidationError('UNKNOWN_STATE', 'state', `no jurisdiction data for state ${rule.state}`);
     }
+    return rule;
+  }
+
+  /** Records a new rule version (or replaces one with the same place, type, scope and effective date). */
+  upsertRule(raw: unknown): JurisdictionRule {
+    const rule = this.checkRule(raw);
     this.store(rule);
     return rule;
+  }
+
+  /** What /health reports: the newest `as_of` of any rule version, and how much data there is. */
+  summary(): DataSummary {
+    const rules = this.allRules();
+    const asOf = rules.flatMap((rule) => rule.as_of ?? []).sort().at(-1) ?? null;
+    return { as_of: asOf, zip_codes: this.zips.size, rules: rules.length };
   }
 
   resolve(query: LocationQuery): JurisdictionResolution {
@@ -205,6 +224,13 @@ export class JurisdictionResolver {
     return this.resolve({ state, county: place.county, city: place.city, date });
   }
 
+  /** For GET /jurisdiction/zip/{zip_code}: a ZIP missing from the data is not found here, though a sale there falls back to federal. */
+  ruleForZip(zip: string, date: string): JurisdictionResolution {
+    const resolution = this.resolve({ zip_code: zip, date });
+    if (resolution.location.state === null) throw new JurisdictionNotFoundError(`ZIP ${zip} is not in the ZIP data`);
+    return resolution;
+  }
+
   /** Every recorded version, federal first, then by place and effective date. */
   listRules(filter: RuleFilter = {}): JurisdictionRule[] {
     const { status } = filter;
@@ -212,8 +238,7 @@ export class JurisdictionResolver {
       throw new JurisdictionValidationError('INVALID_STATUS', 'status', `status must be one of ${RULE_STATUSES.join(', ')}`);
     }
     const state = filter.state === undefined ? undefined : normalizeState(filter.state);
-    const all = [...this.rules.values()].flatMap((series) => [...series.values()].flat());
-    return all
+    return this.allRules()
       .filter((rule) => (status === undefined || rule.status === status) && (state === undefined || rule.state === state))
       .sort(
         (a, b) =>
@@ -222,6 +247,10 @@ export class JurisdictionResolver {
           seriesKey(a).localeCompare(seriesKey(b)) ||
           (a.effective_date ?? '').localeCompare(b.effective_date ?? ''),
       );
+  }
+
+  private allRules(): JurisdictionRule[] {
+    return [...this.rules.values()].flatMap((series) => [...series.values()].flat());
   }
 
   private store(rule: JurisdictionRule): void {

@@ -1,3 +1,4 @@
+import { DomainError, type FieldError } from '../common/errors/domain-error';
 import { ROUNDING_MODES, RoundingMode } from '../rounding/rounding-engine';
 
 export const JURISDICTION_LEVELS = ['federal', 'state', 'county', 'city'] as const;
@@ -44,12 +45,17 @@ export interface FieldProblem {
   message: string;
 }
 
-/** All that is wrong with one rule, so an admin or a seed author fixes it in one pass. */
-export class RuleValidationError extends Error {
-  readonly code = 'INVALID_RULE';
+/** All that is wrong with one rule, so an admin or a seed author fixes it in one pass: 400 with one detail per field. */
+export class RuleValidationError extends DomainError {
   constructor(readonly problems: FieldProblem[]) {
-    super(problems.map((p) => `${p.field}: ${p.message}`).join('; '));
+    super('VALIDATION_ERROR', problems.map((p) => `${p.field}: ${p.message}`).join('; '), 400, fieldErrors(problems));
   }
+}
+
+function fieldErrors(problems: FieldProblem[]): FieldError[] {
+  const byField = new Map<string, string[]>();
+  for (const { field, message } of problems) byField.set(field, [...(byField.get(field) ?? []), `${field} ${message}`]);
+  return [...byField].map(([field, messages]) => ({ field, messages }));
 }
 
 export const STATE_CODE = /^[A-Z]{2}$/;

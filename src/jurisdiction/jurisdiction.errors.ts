@@ -1,17 +1,24 @@
-export type JurisdictionValidationCode = 'INVALID_ZIP_CODE' | 'INVALID_STATE' | 'UNKNOWN_STATE' | 'INVALID_DATE' | 'INVALID_STATUS';
+import { DomainError } from '../common/errors/domain-error';
 
-/** A location or filter the caller must fix: the HTTP layer answers 400 with `field` in the details. */
-export class JurisdictionValidationError extends Error {
+export type JurisdictionValidationReason = 'INVALID_ZIP_CODE' | 'INVALID_STATE' | 'UNKNOWN_STATE' | 'INVALID_DATE' | 'INVALID_STATUS';
+
+/**
+ * A location or filter the caller must fix: 400 `VALIDATION_ERROR` with `field` in the details.
+ * `reason` tells callers such as the transaction handler which check failed without parsing the message.
+ */
+export class JurisdictionValidationError extends DomainError {
   constructor(
-    readonly code: JurisdictionValidationCode,
+    readonly reason: JurisdictionValidationReason,
     readonly field: string,
     message: string,
   ) {
-    super(message);
+    super('VALIDATION_ERROR', message, 400, [{ field, messages: [message] }]);
   }
 }
 
-/** A well-formed state code with no jurisdiction data: the HTTP layer answers 404. */
-export class JurisdictionNotFoundError extends Error {
-  readonly code = 'JURISDICTION_NOT_FOUND';
+/** A well-formed state code or ZIP with no jurisdiction data: 404 `NOT_FOUND`, like any unknown resource. */
+export class JurisdictionNotFoundError extends DomainError {
+  constructor(message: string) {
+    super('NOT_FOUND', message, 404);
+  }
 }

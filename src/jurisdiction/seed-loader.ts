@@ -48,6 +48,7 @@ export class SeedValidationError extends Error {
   ) {
     const where = row === null ? '' : file.endsWith('.csv') ? ` line ${row}` : ` record ${row}`;
     super(`${file}${where}: ${problem}`);
+    this.name = 'SeedValidationError';
   }
 }
 

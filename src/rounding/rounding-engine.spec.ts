@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { ENFORCED_RULES, ROUNDING_MODES, RoundingMode, TenderError, roundCents, roundTender } from './rounding-engine';
+import { ENFORCED_ROUNDING_RULES, ROUNDING_MODES, RoundingMode, TenderError, roundCents, roundTender } from './rounding-engine';
 
 const NICKEL_MODES: RoundingMode[] = ['nearest_nickel', 'symmetrical_rounding', 'swedish_rounding'];
 const cents = fc.integer({ min: -1_000_000_000, max: 1_000_000_000 });
@@ -163,7 +163,10 @@ describe('roundTender', () => {
         ],
       });
     expect(mismatch).toThrow(TenderError);
-    expect(mismatch).toThrow(expect.objectContaining({ code: 'TENDER_MISMATCH', field: 'tenders' }));
+    expect(mismatch).toThrow(expect.objectContaining({ reason: 'TENDER_MISMATCH', field: 'tenders' }));
+    expect(mismatch).toThrow(
+      expect.objectContaining({ code: 'VALIDATION_ERROR', status: 400, details: [{ field: 'tenders', messages: [expect.any(String)] }] }),
+    );
   });
 
   it('rejects negative or fractional tenders and amounts', () => {
@@ -176,9 +179,9 @@ describe('roundTender', () => {
           { type: 'card', amount_cents: -100 },
         ],
       });
-    expect(negative).toThrow(expect.objectContaining({ code: 'INVALID_AMOUNT', field: 'tenders[1].amount_cents' }));
+    expect(negative).toThrow(expect.objectContaining({ reason: 'INVALID_AMOUNT', field: 'tenders.1.amount_cents' }));
     expect(() => roundTender({ ...sale, tax_total_cents: 8.5, payment_method: 'cash' })).toThrow(
-      expect.objectContaining({ code: 'INVALID_AMOUNT', field: 'tax_total_cents' }),
+      expect.objectContaining({ reason: 'INVALID_AMOUNT', field: 'tax_total_cents' }),
     );
   });
 
@@ -204,7 +207,7 @@ describe('roundTender', () => {
   });
 
   it('lists each enforced rule with a citation', () => {
-    expect(ENFORCED_RULES).toContainEqual({ citation: '7 CFR 278.2', rule: 'EBT tenders are never rounded' });
-    for (const rule of ENFORCED_RULES) expect(rule.citation.length).toBeGreaterThan(0);
+    expect(ENFORCED_ROUNDING_RULES).toContainEqual({ citation: '7 CFR 278.2', rule: 'EBT tenders are never rounded' });
+    for (const rule of ENFORCED_ROUNDING_RULES) expect(rule.citation.length).toBeGreaterThan(0);
   });
 });

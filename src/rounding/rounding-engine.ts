@@ -1,7 +1,10 @@
 /**
  * Cash rounding arithmetic on integer cents. Pure: no Nest, no DB, no clock.
- * The rules it enforces are listed in ENFORCED_RULES so /health can cite them.
+ * The rules it enforces are listed in ENFORCED_ROUNDING_RULES so /health can cite them.
  */
+
+import { DomainError } from '../common/errors/domain-error';
+import type { EnforcedRule } from '../health/enforced-rules';
 
 export const ROUNDING_MODES = [
   'swedish_rounding',
@@ -18,11 +21,6 @@ export type RoundingMode = (typeof ROUNDING_MODES)[number];
 export const TENDER_TYPES = ['cash', 'card', 'ebt', 'mobile'] as const;
 export type TenderType = (typeof TENDER_TYPES)[number];
 
-export interface EnforcedRule {
-  citation: string;
-  rule: string;
-}
-
 const EBT_RULE: EnforcedRule = { citation: '7 CFR 278.2', rule: 'EBT tenders are never rounded' };
 const NON_CASH_RULE: EnforcedRule = {
   citation: 'Ala. Act 2026-548 (HB 545); Wash. SHB 2334',
@@ -30,7 +28,7 @@ const NON_CASH_RULE: EnforcedRule = {
 };
 
 /** Only what roundTender and roundCents really do; each citation is from seeds/SOURCES.md. */
-export const ENFORCED_RULES: readonly EnforcedRule[] = [
+export const ENFORCED_ROUNDING_RULES: readonly EnforcedRule[] = [
   EBT_RULE,
   NON_CASH_RULE,
   { citation: 'Ala. Act 2026-548 (HB 545)', rule: 'In a split tender only the cash portion is rounded' },
@@ -121,16 +119,16 @@ export interface TenderCalculation {
   exemptions?: TenderExemption[];
 }
 
-export type TenderErrorCode = 'TENDER_MISMATCH' | 'INVALID_AMOUNT' | 'INVALID_TENDER';
+export type TenderErrorReason = 'TENDER_MISMATCH' | 'INVALID_AMOUNT' | 'INVALID_TENDER';
 
-/** A request the HTTP layer answers with 400; `code` is stable. */
-export class TenderError extends Error {
+/** A sale the caller must fix: 400 `VALIDATION_ERROR` naming the field; `reason` is stable. */
+export class TenderError extends DomainError {
   constructor(
-    readonly code: TenderErrorCode,
+    readonly reason: TenderErrorReason,
     readonly field: string,
     message: string,
   ) {
-    super(message);
+    super('VALIDATION_ERROR', message, 400, [{ field, messages: [message] }]);
   }
 }
 
@@ -148,11 +146,11 @@ function requireCents(value: number, field: string): void {
 function validateTenders(tenders: readonly Tender[], ledger: number): void {
   tenders.forEach((tender, i) => {
     if (!isTenderType(tender.type)) {
-      throw new TenderError('INVALID_TENDER', `tenders[${i}].type`, `tenders[${i}].type must be one of ${TENDER_TYPES.join(', ')}`);
+      throw new TenderError('INVALID_TENDER', `tenders.${i}.type`, `tenders.${i}.type must be one of ${TENDER_TYPES.join(', ')}`);
     }
-    requireCents(tender.amount_cents, `tenders[${i}].amount_cents`);
+    requireCents(tender.amount_cents, `tenders.${i}.amount_cents`);
     if (tender.amount_cents < 0) {
-      throw new TenderError('INVALID_AMOUNT', `tenders[${i}].amount_cents`, `tenders[${i}].amount_cents must not be negative`);
+      throw new TenderError('INVALID_AMOUNT', `tenders.${i}.amount_cents`, `tenders.${i}.amount_cents must not be negative`);
     }
   });
   const sum = tenders.reduce((total, tender) => total + tender.amount_cents, 0);

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { Body, Controller, ForbiddenException, Get, HttpStatus, Param, Post } from '@nestjs/common';
 import { Type } from 'class-transformer';
 import { IsInt, IsOptional, IsString, Min, ValidateNested } from 'class-validator';
+import { Public } from '../../src/auth/roles.decorator';
 import { DomainError } from '../../src/common/errors/domain-error';
 import { DATABASE, type Database } from '../../src/event-store/sql';
 import { startTestApp, type TestApp } from '../support/test-app';
@@ -16,7 +17,8 @@ class EchoRequest {
   @IsOptional() @ValidateNested({ each: true }) @Type(() => EchoItem) items?: EchoItem[];
 }
 
-/** Test-only routes: a JSON body to reject, and each kind of failure a handler can throw. */
+/** Test-only routes: a JSON body to reject, and each kind of failure a handler can throw. Open, so that no key is needed. */
+@Public()
 @Controller('test-only')
 class TestOnlyController {
   @Post('echo')
@@ -86,6 +88,7 @@ describe('foundation over HTTP', () => {
         chain: { head_position: 0 },
         uptime_seconds: expect.any(Number),
         enforced_rules: expect.any(Array),
+        jurisdiction_data: expect.any(Object),
       });
       expect(Number.isInteger(body.uptime_seconds)).toBe(true);
     });

@@ -1,0 +1,55 @@
+import type { StoredEvent } from '../../src/event-store/event-store.port';
+import type { Sql } from '../../src/event-store/sql';
+import { ruleVersionKey, type JurisdictionRule } from '../../src/jurisdiction/jurisdiction-rule';
+import { JURISDICTION_RULE_CHANGED, type JurisdictionRuleChanged } from '../../src/jurisdiction/jurisdiction.events';
+import type { Projector } from '../projector';
+
+export interface RecordedRule {
+  rule: JurisdictionRule;
+  /** Log position of the event that recorded this version last. */
+  position: number;
+}
+
+/**
+ * The current version of every rule an administrator recorded, one row per rule version.
+ * Inline, so the row commits with its event and a PUT's answer is already resolvable; each
+ * service process loads the table at start and then polls it by position (JurisdictionRuleSync).
+ */
+export const jurisdictionRulesProjector: Projector = {
+  name: 'jurisdiction-rules',
+  version: 1,
+  mode: 'inline',
+  handles: [JURISDICTION_RULE_CHANGED],
+
+  async reset(tx: Sql): Promise<void> {
+    await tx.query('drop table if exists rm_jurisdiction_rules');
+    await tx.query(
+      `create table rm_jurisdiction_rules (
+         version_key text primary key,
+         rule jsonb not null,
+         position bigint not null
+       )`,
+    );
+    await tx.query('create index rm_jurisdiction_rules_position on rm_jurisdiction_rules (position)');
+  },
+
+  async apply(event: StoredEvent, tx: Sql): Promise<void> {
+    const { rule } = event.data as JurisdictionRuleChanged['data'];
+    // A replayed older event never overwrites the row of a later one.
+    await tx.query(
+      `insert into rm_jurisdiction_rules (version_key, rule, position) values ($1, $2, $3)
+       on conflict (version_key) do update set rule = excluded.rule, position = excluded.position
+       where rm_jurisdiction_rules.position < excluded.position`,
+      [ruleVersionKey(rule), JSON.stringify(rule), event.position],
+    );
+  },
+};
+
+/** Rule versions whose last change is after `afterPosition`, oldest change first. */
+export async function readRecordedRules(sql: Sql, afterPosition: number): Promise<RecordedRule[]> {
+  const rows = await sql.query<{ rule: JurisdictionRule; position: string }>(
+    'select rule, position from rm_jurisdiction_rules where position > $1 order by position',
+    [afterPosition],
+  );
+  return rows.map((row) => ({ rule: row.rule, position: Number(row.position) }));
+}

@@ -1,0 +1,29 @@
+import { Global, Module } from '@nestjs/common';
+import { ChangeJurisdictionRuleController } from './change-jurisdiction-rule/change-jurisdiction-rule.controller';
+import { ChangeJurisdictionRuleHandler } from './change-jurisdiction-rule/change-jurisdiction-rule.handler';
+import { JurisdictionResolver } from './jurisdiction-resolver';
+import { JurisdictionRuleSync } from './jurisdiction-rule-sync';
+import { LookUpJurisdictionController } from './look-up-jurisdiction/look-up-jurisdiction.controller';
+import { loadSeeds, type SeedData } from './seed-loader';
+
+/** Injection token for the checked seed data (ZIPs, rules, tip credit rules), loaded once at start. */
+export const SEED_DATA = Symbol('SEED_DATA');
+
+/**
+ * Jurisdiction data and resolution. A seed file that fails its checks stops the start with the
+ * file and row in the message. Other features inject `JurisdictionResolver` to resolve a sale's
+ * rule: it holds the seeds plus every rule change recorded in the log, kept current by
+ * JurisdictionRuleSync. Global because sales, tips and /health all read this one data set.
+ */
+@Global()
+@Module({
+  controllers: [LookUpJurisdictionController, ChangeJurisdictionRuleController],
+  providers: [
+    { provide: SEED_DATA, useFactory: (): SeedData => loadSeeds() },
+    { provide: JurisdictionResolver, inject: [SEED_DATA], useFactory: (seeds: SeedData) => new JurisdictionResolver(seeds) },
+    JurisdictionRuleSync,
+    ChangeJurisdictionRuleHandler,
+  ],
+  exports: [SEED_DATA, JurisdictionResolver],
+})
+export class JurisdictionModule {}
