@@ -1,13 +1,20 @@
 import { Module, RequestMethod, type DynamicModule } from '@nestjs/common';
 import { CqrsModule } from '@nestjs/cqrs';
+import { APP_GUARD } from '@nestjs/core';
 import { LoggerModule } from 'nestjs-pino';
+import { AuthGuard } from './auth/auth.guard';
+import { AuthModule } from './auth/auth.module';
 import { AppConfig } from './config/config';
 import { EventStoreModule } from './event-store/event-store.module';
-import { ENFORCED_RULES, type EnforcedRule } from './health/enforced-rules';
+import { ENFORCED_RULES } from './health/enforced-rules';
 import { HealthModule } from './health/health.module';
+import { JurisdictionModule } from './jurisdiction/jurisdiction.module';
+import { MerchantsModule } from './merchants/merchants.module';
+import { ENFORCED_ROUNDING_RULES } from './rounding/rounding-engine';
+import { TransactionsModule } from './transactions/transactions.module';
 
 /** Every feature of the service; add a new feature module here. */
-const FEATURE_MODULES = [HealthModule];
+const FEATURE_MODULES = [HealthModule, AuthModule, MerchantsModule, JurisdictionModule, TransactionsModule];
 
 @Module({})
 export class AppModule {
@@ -39,7 +46,9 @@ export class AppModule {
       ],
       providers: [
         { provide: AppConfig, useValue: config },
-        { provide: ENFORCED_RULES, useValue: [] satisfies EnforcedRule[] },
+        // Every route of every module passes the guard: a route without @Roles or @Public is closed.
+        { provide: APP_GUARD, useExisting: AuthGuard },
+        { provide: ENFORCED_RULES, useValue: ENFORCED_ROUNDING_RULES },
       ],
       exports: [AppConfig, ENFORCED_RULES],
     };

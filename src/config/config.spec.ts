@@ -1,8 +1,16 @@
 import { AppConfig, ConfigError, loadConfig } from './config';
 
 describe('loadConfig', () => {
-  it('defaults to port 3000, embedded PGlite under ./data, log level info', () => {
-    expect(loadConfig({})).toEqual(new AppConfig({ port: 3000, dataDir: './data', logLevel: 'info' }));
+  it('defaults to port 3000, embedded PGlite under ./data, log level info, the spec\'s rate limits', () => {
+    expect(loadConfig({})).toEqual(
+      new AppConfig({
+        port: 3000,
+        dataDir: './data',
+        redisKeyPrefix: 'crcs:',
+        rateLimitPerHour: { sandbox: 1000, production: 10_000 },
+        logLevel: 'info',
+      }),
+    );
   });
 
   it('reads every variable', () => {
@@ -11,6 +19,9 @@ describe('loadConfig', () => {
       DATABASE_URL: 'postgresql://svc@db:5432/crcs',
       DATA_DIR: '/var/lib/crcs',
       REDIS_URL: 'rediss://cache:6380',
+      REDIS_KEY_PREFIX: 'crcs-staging:',
+      RATE_LIMIT_SANDBOX: '50',
+      RATE_LIMIT_PRODUCTION: '500',
       ADMIN_API_KEY: 'admin-key-0123456789',
       LOG_LEVEL: 'debug',
     });
@@ -19,10 +30,21 @@ describe('loadConfig', () => {
       databaseUrl: 'postgresql://svc@db:5432/crcs',
       dataDir: '/var/lib/crcs',
       redisUrl: 'rediss://cache:6380',
+      redisKeyPrefix: 'crcs-staging:',
+      rateLimitPerHour: { sandbox: 50, production: 500 },
       adminApiKey: 'admin-key-0123456789',
       logLevel: 'debug',
     });
     expect(Object.isFrozen(config)).toBe(true);
+    expect(Object.isFrozen(config.rateLimitPerHour)).toBe(true);
+  });
+
+  it.each([['0'], ['-5'], ['1.5'], ['lots']])('rejects RATE_LIMIT_SANDBOX=%j', (limit) => {
+    expect(() => loadConfig({ RATE_LIMIT_SANDBOX: limit })).toThrow(/RATE_LIMIT_SANDBOX is .* but must be a positive integer/);
+  });
+
+  it('rejects a REDIS_KEY_PREFIX with spaces', () => {
+    expect(() => loadConfig({ REDIS_KEY_PREFIX: 'a b' })).toThrow(/REDIS_KEY_PREFIX is "a b" but must be/);
   });
 
   it('takes an empty value as unset', () => {

@@ -4,6 +4,12 @@ export type LogLevel = (typeof LOG_LEVELS)[number];
 /** Shorter admin keys are too easy to guess for a key that can do everything. */
 const MIN_ADMIN_KEY_LENGTH = 16;
 
+/** Requests per API key per hour, by the key's environment (spec, "Limits"). */
+export interface RateLimitsPerHour {
+  readonly sandbox: number;
+  readonly production: number;
+}
+
 /**
  * The service's configuration, read once from the environment at start.
  * The class is also the injection token: inject `AppConfig` by type.
@@ -15,11 +21,14 @@ export class AppConfig {
   readonly dataDir: string;
   /** Unset: rate-limit counters live in memory. */
   readonly redisUrl?: string;
+  /** Put before every Redis key, so that deployments (or test runs) sharing one Redis never share counters. */
+  readonly redisKeyPrefix: string;
+  readonly rateLimitPerHour: RateLimitsPerHour;
   readonly adminApiKey?: string;
   readonly logLevel: LogLevel;
 
   constructor(values: AppConfig) {
-    Object.assign(this, values);
+    Object.assign(this, values, { rateLimitPerHour: Object.freeze({ ...values.rateLimitPerHour }) });
     Object.freeze(this);
   }
 }
@@ -52,6 +61,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     databaseUrl: read('DATABASE_URL', urlWithScheme('postgres', 'postgresql'), undefined, { secret: true }),
     dataDir: read('DATA_DIR', (raw) => raw, './data'),
     redisUrl: read('REDIS_URL', urlWithScheme('redis', 'rediss'), undefined, { secret: true }),
+    redisKeyPrefix: read('REDIS_KEY_PREFIX', parseRedisKeyPrefix, 'crcs:'),
+    rateLimitPerHour: {
+      sandbox: read('RATE_LIMIT_SANDBOX', parsePositiveInteger, 1000),
+      production: read('RATE_LIMIT_PRODUCTION', parsePositiveInteger, 10_000),
+    },
     adminApiKey: read('ADMIN_API_KEY', parseAdminKey, undefined, { secret: true }),
     logLevel: read('LOG_LEVEL', parseLogLevel, 'info'),
   });
@@ -66,6 +80,15 @@ function invalid(requirement: string): never {
 function parsePort(raw: string): number {
   const port = Number(raw);
   return /^\d+$/.test(raw) && port >= 1 && port <= 65535 ? port : invalid('must be an integer from 1 to 65535');
+}
+
+function parsePositiveInteger(raw: string): number {
+  const value = Number(raw);
+  return /^\d+$/.test(raw) && value >= 1 && Number.isSafeInteger(value) ? value : invalid('must be a positive integer');
+}
+
+function parseRedisKeyPrefix(raw: string): string {
+  return /^[\w.:-]{1,64}$/.test(raw) ? raw : invalid('must be 1 to 64 letters, digits or _ . : -');
 }
 
 function urlWithScheme(...schemes: string[]): (raw: string) => string {

@@ -10,6 +10,9 @@ import { AppModule } from '../../src/app.module';
 import { loadConfig, type AppConfig } from '../../src/config/config';
 import { createTestDatabase, type Driver } from './test-database';
 
+/** The ADMIN_API_KEY of every test app unless a test sets its own (an empty value unsets it). */
+export const TEST_ADMIN_KEY = 'test-admin-key-0123456789abcdef';
+
 export interface TestAppOptions {
   /** Test-only modules, controllers and providers, added beside the real AppModule. */
   imports?: ModuleMetadata['imports'];
@@ -17,7 +20,7 @@ export interface TestAppOptions {
   providers?: ModuleMetadata['providers'];
   /** e.g. `(builder) => builder.overrideProvider(Clock).useValue(clock)` */
   override?: (builder: TestingModuleBuilder) => TestingModuleBuilder;
-  /** Environment for loadConfig, on top of the test defaults (own database, LOG_LEVEL silent). */
+  /** Environment for loadConfig, on top of the test defaults (own database, LOG_LEVEL silent, ADMIN_API_KEY TEST_ADMIN_KEY). */
   env?: Record<string, string>;
   /** Default: PostgreSQL when DATABASE_URL is set, else PGlite. */
   driver?: Driver;
@@ -48,6 +51,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     const config = loadConfig({
       DATA_DIR: dataDir,
       LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent',
+      ADMIN_API_KEY: TEST_ADMIN_KEY,
       ...(testDb && { DATABASE_URL: testDb.url }),
       ...options.env,
     });

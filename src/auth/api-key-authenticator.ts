@@ -1,0 +1,45 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { Injectable } from '@nestjs/common';
+import { AppConfig } from '../config/config';
+import { ApiKeyDirectory } from './api-key-directory';
+import { ISSUED_KEY_FORMAT, hashApiKey } from './api-key-secret';
+import type { Principal } from './principal';
+
+/** The admin that ADMIN_API_KEY stands for. It is configuration, not a record: it cannot be listed or revoked, only unset. */
+export const ENV_ADMIN: Principal = Object.freeze({ keyId: 'env:ADMIN_API_KEY', role: 'admin', environment: 'production' });
+
+/** Longer than any key we issue or accept as ADMIN_API_KEY in practice; refused without hashing. */
+const MAX_KEY_LENGTH = 256;
+
+/** Turns the `x-api-key` header into a principal, or undefined for a missing, unknown or revoked key. */
+@Injectable()
+export class ApiKeyAuthenticator {
+  private readonly adminKeyDigest?: Buffer;
+
+  constructor(
+    config: AppConfig,
+    private readonly keys: ApiKeyDirectory,
+  ) {
+    if (config.adminApiKey) this.adminKeyDigest = sha256(config.adminApiKey);
+  }
+
+  async authenticate(header: string | string[] | undefined): Promise<Principal | undefined> {
+    if (typeof header !== 'string' || header.length === 0 || header.length > MAX_KEY_LENGTH) return undefined;
+    // Digests have one length, so the comparison takes the same time whatever the caller sent.
+    if (this.adminKeyDigest && timingSafeEqual(sha256(header), this.adminKeyDigest)) return ENV_ADMIN;
+    if (!ISSUED_KEY_FORMAT.test(header)) return undefined;
+    const key = await this.keys.findByHash(hashApiKey(header));
+    if (!key || key.revokedAt !== null) return undefined;
+    return {
+      keyId: key.id,
+      role: key.role,
+      environment: key.environment,
+      ...(key.merchantId !== null && { merchantId: key.merchantId }),
+      ...(key.partnerId !== null && { partnerId: key.partnerId }),
+    };
+  }
+}
+
+function sha256(value: string): Buffer {
+  return createHash('sha256').update(value, 'utf8').digest();
+}

@@ -1,0 +1,32 @@
+import { Module } from '@nestjs/common';
+import { MerchantsModule } from '../merchants/merchants.module';
+import { RateLimitModule } from '../rate-limit/rate-limit.module';
+import { AdminKeyBootstrap } from './admin-key-bootstrap';
+import { ApiKeyAuthenticator } from './api-key-authenticator';
+import { ApiKeyDirectory } from './api-key-directory';
+import { ApiKeysController } from './api-keys.controller';
+import { AuthGuard } from './auth.guard';
+import { IssueApiKeyHandler } from './issue-api-key/issue-api-key.handler';
+import { MerchantScope } from './merchant-scope';
+import { RevokeApiKeyHandler } from './revoke-api-key/revoke-api-key.handler';
+
+/**
+ * API keys (issue, list, revoke), the global guard that checks them on every route, and the
+ * merchant scope that every feature asks before it shows or changes a merchant's records.
+ * The guard is installed as APP_GUARD by the root module.
+ */
+@Module({
+  imports: [MerchantsModule, RateLimitModule],
+  controllers: [ApiKeysController],
+  providers: [
+    ApiKeyDirectory,
+    ApiKeyAuthenticator,
+    MerchantScope,
+    AuthGuard,
+    IssueApiKeyHandler,
+    RevokeApiKeyHandler,
+    AdminKeyBootstrap,
+  ],
+  exports: [AuthGuard, MerchantScope],
+})
+export class AuthModule {}

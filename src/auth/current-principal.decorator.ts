@@ -1,0 +1,20 @@
+import { createParamDecorator, type ExecutionContext } from '@nestjs/common';
+import type { FastifyRequest } from 'fastify';
+import type { Principal } from './principal';
+
+const principals = new WeakMap<FastifyRequest, Principal>();
+
+/** Called by the auth guard once the key checked out. */
+export function attachPrincipal(request: FastifyRequest, principal: Principal): void {
+  principals.set(request, principal);
+}
+
+/**
+ * The authenticated caller of a keyed route. On a `@Public()` route there is none: asking for it
+ * there is a programming error, so it fails loudly (500) instead of handing out `undefined`.
+ */
+export const CurrentPrincipal = createParamDecorator((_data: unknown, context: ExecutionContext): Principal => {
+  const principal = principals.get(context.switchToHttp().getRequest<FastifyRequest>());
+  if (!principal) throw new Error('@CurrentPrincipal() used on a route without an authenticated key');
+  return principal;
+});

@@ -1,0 +1,60 @@
+import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import { Clock } from '../../common/clock';
+import { EventStore } from '../../event-store/event-store.port';
+import { MerchantNotFoundError } from '../../merchants/merchant.errors';
+import { MerchantDirectory } from '../../merchants/merchant-directory';
+import { ApiKeyDirectory } from '../api-key-directory';
+import { apiKeyDecider } from '../api-key.decider';
+import { apiKeyStream } from '../api-key.events';
+import { generateApiKey, hashApiKey, newApiKeyId } from '../api-key-secret';
+import { PartnerNotFoundError } from '../auth.errors';
+import { eventMetadata } from '../command-context';
+import { decideAndAppend } from '../decider';
+import { MerchantScope } from '../merchant-scope';
+import type { Environment, Principal } from '../principal';
+import { IssueApiKeyCommand, type IssueApiKeyResult } from './issue-api-key.command';
+
+@CommandHandler(IssueApiKeyCommand)
+export class IssueApiKeyHandler implements ICommandHandler<IssueApiKeyCommand> {
+  constructor(
+    private readonly store: EventStore,
+    private readonly clock: Clock,
+    private readonly keys: ApiKeyDirectory,
+    private readonly merchants: MerchantDirectory,
+    private readonly scope: MerchantScope,
+  ) {}
+
+  async execute({ request, context, keyId = newApiKeyId() }: IssueApiKeyCommand): Promise<IssueApiKeyResult> {
+    const merchantEnvironment = await this.merchantEnvironment(request, context.principal);
+    if (request.role === 'partner' && request.partnerId !== undefined && !(await this.keys.partnerExists(request.partnerId))) {
+      throw new PartnerNotFoundError(request.partnerId);
+    }
+    const key = generateApiKey(request.role);
+    await decideAndAppend(
+      this.store,
+      apiKeyStream(keyId),
+      apiKeyDecider,
+      {
+        kind: 'IssueApiKey',
+        keyId,
+        keyHash: hashApiKey(key),
+        ...request,
+        merchantEnvironment,
+        issuerRole: context.principal.role,
+        issuedAt: this.clock.now().toISOString(),
+      },
+      eventMetadata(context, request.role === 'merchant' ? request.merchantId : undefined),
+    );
+    // Written by the inline projector in the append's transaction.
+    return { key, apiKey: (await this.keys.findById(keyId))! };
+  }
+
+  /** A merchant key's merchant must exist and be one the issuer may act for; it also gives the key its environment. */
+  private async merchantEnvironment(request: IssueApiKeyCommand['request'], issuer: Principal): Promise<Environment | undefined> {
+    if (request.role !== 'merchant' || request.merchantId === undefined) return undefined;
+    await this.scope.assertCanActFor(issuer, request.merchantId);
+    const merchant = await this.merchants.find(request.merchantId);
+    if (!merchant) throw new MerchantNotFoundError(request.merchantId);
+    return merchant.environment;
+  }
+}

@@ -1,0 +1,12 @@
+import { Command } from '@nestjs/cqrs';
+import type { ApiKeyRecord } from '../api-key-directory';
+import type { CommandContext } from '../command-context';
+
+export class RevokeApiKeyCommand extends Command<ApiKeyRecord> {
+  constructor(
+    readonly keyId: string,
+    readonly context: CommandContext,
+  ) {
+    super();
+  }
+}

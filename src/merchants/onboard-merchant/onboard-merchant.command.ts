@@ -1,0 +1,13 @@
+import { Command } from '@nestjs/cqrs';
+import type { CommandContext } from '../../auth/command-context';
+import type { Environment } from '../../auth/principal';
+import type { MerchantRecord } from '../merchant-directory';
+
+export class OnboardMerchantCommand extends Command<MerchantRecord> {
+  constructor(
+    readonly merchant: { merchantId: string; name: string; environment: Environment },
+    readonly context: CommandContext,
+  ) {
+    super();
+  }
+}

@@ -1,0 +1,64 @@
+import type { Role } from '../../src/auth/roles.decorator';
+
+/** `public`: no key needed. Otherwise the roles whose keys may call the route; every other valid key gets 403. */
+export type Rule = 'public' | readonly Role[];
+
+const ANY_KEY: Rule = ['merchant', 'auditor', 'admin', 'partner'];
+
+/**
+ * THE permission matrix: every route of the spec, served or planned, with its rule. The e2e test
+ * fails on a served route missing here, checks every served route against it over HTTP, and checks
+ * that docs/permissions.md says the same. Paths are relative to /api/v1.
+ */
+export const PERMISSION_MATRIX: Readonly<Record<string, Rule>> = {
+  'GET /health': 'public',
+  'GET /version': 'public',
+
+  // Transactions: the spec names merchant and partner keys for processing, adds auditors for reading.
+  'POST /transaction': ['merchant', 'partner'],
+  'GET /transactions': ['merchant', 'auditor', 'partner'],
+  'GET /transaction/{id}': ['merchant', 'auditor', 'partner'],
+  'POST /transaction/override': ['merchant', 'partner'],
+  'POST /transaction/refund': ['merchant', 'partner'],
+  'POST /transaction/void': ['merchant', 'partner'],
+  'GET /transaction/{id}/receipt': ['merchant', 'partner'],
+
+  // Jurisdiction rules are public law: any valid key.
+  'GET /jurisdiction/{state}': ANY_KEY,
+  'GET /jurisdiction/{state}/{county}': ANY_KEY,
+  'GET /jurisdiction/{state}/{county}/{city}': ANY_KEY,
+  'GET /jurisdiction/zip/{zip_code}': ANY_KEY,
+  'GET /jurisdictions': ANY_KEY,
+  // Changing a rule is an administrative change of what every merchant is held to.
+  'PUT /admin/jurisdictions/{lookup_key}': ['admin'],
+
+  // Tips are point-of-sale operations.
+  'POST /tip/cash': ['merchant', 'partner'],
+  'POST /tip/credit-card': ['merchant', 'partner'],
+  'POST /tip/adjust': ['merchant', 'partner'],
+  'POST /tip/payout': ['merchant', 'partner'],
+  'POST /tip/pool/create': ['merchant', 'partner'],
+  'POST /tip/pool/distribute': ['merchant', 'partner'],
+  'POST /tip/validate-compliance': ['merchant', 'partner'],
+
+  // Compliance and analytics: platform-wide views, for those who oversee the platform.
+  'GET /admin/audit-logs': ['auditor', 'admin'],
+  'GET /admin/verify-hash-chain': ['auditor', 'admin'],
+  'GET /merchant/{merchant_id}/risk-profile': ['admin'],
+  'GET /admin/fraud-overview': ['admin'],
+  'GET /analytics/tips': ['admin', 'auditor'],
+  'GET /analytics/tip-wage-theft': ['admin', 'auditor'],
+  'GET /analytics/voids': ['admin', 'auditor'],
+  'GET /analytics/void-abuse': ['admin', 'auditor'],
+  'GET /overrides/report': ['admin', 'auditor'],
+  'POST /export': ['merchant', 'auditor', 'admin'],
+
+  // Keys and merchants.
+  'POST /admin/merchants': ['admin', 'partner'],
+  'POST /admin/api-keys': ['admin', 'partner'],
+  'GET /admin/api-keys': ['admin', 'partner'],
+  'DELETE /admin/api-keys/{id}': ['admin', 'partner'],
+};
+
+/** Route parameters are compared by position, not by name: `/transaction/:txnId` is the spec's `/transaction/{id}`. */
+export const routeShape = (route: string) => route.replace(/\{[^}]+\}/g, '{}');
