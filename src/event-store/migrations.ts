@@ -37,6 +37,23 @@ export const MIGRATIONS: { version: number; name: string; statements: string[] }
       )`,
     ],
   },
+  {
+    version: 2,
+    name: 'idempotency keys',
+    statements: [
+      // Written in the same transaction as the events a request appended, so neither exists without the other.
+      // The body is text, not jsonb, so that a replay sends the very bytes of the first answer.
+      `create table idempotency_keys (
+        scope text not null,
+        idempotency_key text not null,
+        fingerprint char(64) not null,
+        response_status int not null,
+        response_body text not null,
+        created_at timestamptz not null,
+        primary key (scope, idempotency_key)
+      )`,
+    ],
+  },
 ];
 
 /** A fixed key: two service processes starting on one database apply each migration once. */

@@ -1,0 +1,99 @@
+import { createHash } from 'node:crypto';
+import { HttpStatus, Inject, Injectable } from '@nestjs/common';
+import canonicalize from 'canonicalize';
+import { DATABASE, type Database, type Sql } from '../event-store/sql';
+import { Clock } from './clock';
+import { DomainError } from './errors/domain-error';
+
+/** DESIGN.md: the same key and body within 24 hours answer what the first request answered. */
+export const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000;
+
+/** A request that carried an `Idempotency-Key`, as a handler needs it to record its answer. */
+export interface IdempotentRequest {
+  /** Whose key it is: keys of different callers never collide. */
+  scope: string;
+  key: string;
+  /** SHA-256 of the method, path and canonical JSON body: "the same request" means this is equal. */
+  fingerprint: string;
+  /** The status the route answers with; a replay answers with it too. */
+  status: number;
+}
+
+export interface RecordedResponse {
+  fingerprint: string;
+  status: number;
+  body: unknown;
+}
+
+export function sha256(text: string): string {
+  return createHash('sha256').update(text, 'utf8').digest('hex');
+}
+
+export function requestFingerprint(method: string, url: string, body: unknown): string {
+  return sha256(canonicalize({ method, url, body: body ?? null })!);
+}
+
+export class IdempotencyKeyReusedError extends DomainError {
+  constructor(key: string) {
+    super(
+      'IDEMPOTENCY_KEY_REUSED',
+      `Idempotency-Key ${key} was already used for a different request in the last 24 hours`,
+      HttpStatus.CONFLICT,
+    );
+  }
+}
+
+/** The record that beat ours could not be read back (it expired in between): the client should simply retry. */
+export class IdempotencyKeyInProgressError extends DomainError {
+  constructor(key: string) {
+    super('IDEMPOTENCY_KEY_IN_PROGRESS', `A request with Idempotency-Key ${key} is being processed; retry it`, HttpStatus.CONFLICT);
+  }
+}
+
+/** Thrown inside the append transaction when another request recorded the same key first: the append rolls back. */
+export class IdempotencyKeyTakenError extends Error {
+  constructor(readonly request: IdempotentRequest) {
+    super(`Idempotency-Key ${request.key} was recorded by a concurrent request`);
+  }
+}
+
+/** The `idempotency_keys` table (migration 2). Older records than the window are ignored and overwritten on reuse. */
+@Injectable()
+export class IdempotencyStore {
+  constructor(
+    @Inject(DATABASE) private readonly db: Database,
+    private readonly clock: Clock,
+  ) {}
+
+  async find(scope: string, key: string): Promise<RecordedResponse | undefined> {
+    const [row] = await this.db.query<{ fingerprint: string; response_status: number; response_body: string }>(
+      `select fingerprint, response_status, response_body from idempotency_keys
+       where scope = $1 and idempotency_key = $2 and created_at > $3`,
+      [scope, key, this.windowStart()],
+    );
+    return row && { fingerprint: row.fingerprint, status: row.response_status, body: JSON.parse(row.response_body) };
+  }
+
+  /**
+   * Records the answer inside the append transaction (AppendOptions.inTransaction), so a crash
+   * cannot keep the events and lose the record or the reverse. The unique key makes a concurrent
+   * request with the same key lose here, which rolls its events back.
+   */
+  async save(tx: Sql, request: IdempotentRequest, body: unknown): Promise<void> {
+    const saved = await tx.query(
+      `insert into idempotency_keys (scope, idempotency_key, fingerprint, response_status, response_body, created_at)
+       values ($1, $2, $3, $4, $5, $6)
+       on conflict (scope, idempotency_key) do update
+         set fingerprint = excluded.fingerprint, response_status = excluded.response_status,
+             response_body = excluded.response_body, created_at = excluded.created_at
+         where idempotency_keys.created_at <= $7
+       returning 1`,
+      [request.scope, request.key, request.fingerprint, request.status, JSON.stringify(body), this.clock.now().toISOString(), this.windowStart()],
+    );
+    if (saved.length === 0) throw new IdempotencyKeyTakenError(request);
+  }
+
+  private windowStart(): string {
+    return new Date(this.clock.now().getTime() - IDEMPOTENCY_WINDOW_MS).toISOString();
+  }
+}

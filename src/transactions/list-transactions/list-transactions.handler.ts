@@ -1,0 +1,42 @@
+import { Inject } from '@nestjs/common';
+import { QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
+import { ForbiddenError } from '../../auth/auth.errors';
+import { MerchantScope } from '../../auth/merchant-scope';
+import type { Principal } from '../../auth/principal';
+import { validationError } from '../../common/errors/validation.pipe';
+import { DATABASE, type Database } from '../../event-store/sql';
+import { listTransactions } from '../../../projections/transaction-list/transaction-list.projector';
+import { ListTransactionsQuery, type ListTransactionsResponse } from './list-transactions.query';
+
+@QueryHandler(ListTransactionsQuery)
+export class ListTransactionsHandler implements IQueryHandler<ListTransactionsQuery, ListTransactionsResponse> {
+  constructor(
+    @Inject(DATABASE) private readonly db: Database,
+    private readonly scope: MerchantScope,
+  ) {}
+
+  async execute({ request, principal }: ListTransactionsQuery): Promise<ListTransactionsResponse> {
+    const { limit, offset } = request;
+    const { transactions, total } = await listTransactions(this.db, {
+      merchantIds: await this.merchantsToList(principal, request.merchant_id),
+      state: request.state?.toUpperCase(),
+      type: request.type,
+      limit,
+      offset,
+    });
+    return { transactions, total, limit, offset };
+  }
+
+  /** The spec: merchant_id "is required when the key has access to several merchants". */
+  private async merchantsToList(principal: Principal, merchantId: string | undefined): Promise<string[]> {
+    if (merchantId !== undefined) {
+      if (!(await this.scope.canSee(principal, merchantId))) throw new ForbiddenError(`This API key may not see merchant ${merchantId}`);
+      return [merchantId];
+    }
+    const visible = await this.scope.visibleMerchants(principal);
+    if (visible === 'all' || visible.length > 1) {
+      throw validationError([{ field: 'merchant_id', messages: ['merchant_id is required: this API key has access to several merchants'] }]);
+    }
+    return visible;
+  }
+}
