@@ -1,4 +1,4 @@
-import type { Decider } from './decider';
+import type { Decider } from '../common/decider';
 import { ApiKeyAlreadyIssuedError, ApiKeyNotFoundError, ForbiddenError, InvalidFieldError } from './auth.errors';
 import type { ApiKeyEvent, ApiKeyIssued } from './api-key.events';
 import type { Environment } from './principal';

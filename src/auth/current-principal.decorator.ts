@@ -9,12 +9,17 @@ export function attachPrincipal(request: FastifyRequest, principal: Principal): 
   principals.set(request, principal);
 }
 
+/** The caller of a keyed request, or undefined on a `@Public()` route. */
+export function principalOf(request: FastifyRequest): Principal | undefined {
+  return principals.get(request);
+}
+
 /**
  * The authenticated caller of a keyed route. On a `@Public()` route there is none: asking for it
  * there is a programming error, so it fails loudly (500) instead of handing out `undefined`.
  */
 export const CurrentPrincipal = createParamDecorator((_data: unknown, context: ExecutionContext): Principal => {
-  const principal = principals.get(context.switchToHttp().getRequest<FastifyRequest>());
+  const principal = principalOf(context.switchToHttp().getRequest<FastifyRequest>());
   if (!principal) throw new Error('@CurrentPrincipal() used on a route without an authenticated key');
   return principal;
 });

@@ -7,6 +7,7 @@ import {
 } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { from, lastValueFrom, type Observable } from 'rxjs';
+import { principalOf } from '../auth/current-principal.decorator';
 import { validationError } from './errors/validation.pipe';
 import {
   IdempotencyKeyInProgressError,
@@ -14,7 +15,6 @@ import {
   IdempotencyKeyTakenError,
   IdempotencyStore,
   requestFingerprint,
-  sha256,
   type IdempotentRequest,
   type RecordedResponse,
 } from './idempotency';
@@ -50,8 +50,8 @@ export class IdempotencyInterceptor implements NestInterceptor {
     }
     const reply = http.getResponse<FastifyReply>();
     const idempotent: IdempotentRequest = {
-      // The caller is its API key (the guard already checked it); only its digest is stored.
-      scope: sha256(String(request.headers['x-api-key'] ?? '')),
+      // The caller is its API key, which the guard established before any interceptor runs.
+      scope: principalOf(request)!.keyId,
       key,
       fingerprint: requestFingerprint(request.method, request.url, request.body),
       status: reply.statusCode,

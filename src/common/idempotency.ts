@@ -25,7 +25,7 @@ export interface RecordedResponse {
   body: unknown;
 }
 
-export function sha256(text: string): string {
+function sha256(text: string): string {
   return createHash('sha256').update(text, 'utf8').digest('hex');
 }
 

@@ -1,5 +1,5 @@
 import { ForbiddenError } from '../auth/auth.errors';
-import type { Decider } from '../auth/decider';
+import type { Decider } from '../common/decider';
 import type { Environment } from '../auth/principal';
 import type { Role } from '../auth/roles.decorator';
 import { MerchantAlreadyExistsError } from './merchant.errors';

@@ -1,5 +1,5 @@
 import { InvalidFieldError } from '../auth/auth.errors';
-import type { Decider } from '../auth/decider';
+import type { Decider } from '../common/decider';
 import { DomainError } from '../common/errors/domain-error';
 import { scoreFraud, type FraudAssessment, type MerchantHistory, type RiskLevel } from '../fraud/fraud-score';
 import type { JurisdictionResolution } from '../jurisdiction/jurisdiction-resolver';

@@ -2,6 +2,7 @@ import { ForbiddenError } from '../../src/auth/auth.errors';
 import { MerchantScope } from '../../src/auth/merchant-scope';
 import type { Principal } from '../../src/auth/principal';
 import { WhoAmIController, call, createTwoMerchants, issueKey, onboardMerchant, revokeKey, type MerchantFixture } from '../support/auth';
+import { recordSale, saleBody } from '../support/sales';
 import { startTestApp, TEST_ADMIN_KEY, type TestApp } from '../support/test-app';
 
 /**
@@ -93,6 +94,47 @@ describe('merchant A cannot reach merchant B', () => {
       const fill = (text: string) => text.replace('{b}', path.includes('api-keys/') ? b.keyId : b.merchantId);
       const answer = await call(testApp, method, fill(path), { key: a.key, body: body && JSON.parse(fill(JSON.stringify(body))) });
       expect(answer.status).toBe(403);
+    });
+  });
+
+  describe("B's transactions", () => {
+    let bSale: { id: string };
+
+    beforeAll(async () => {
+      bSale = await recordSale(testApp, b.key, b.merchantId);
+    });
+
+    it.each([
+      ["A's merchant key", () => a.key],
+      ["A's partner key", () => a.partnerKey],
+    ])('%s cannot read one: 404, exactly as for an id that does not exist', async (_who, key) => {
+      const theirs = await call(testApp, 'GET', `/transaction/${bSale.id}`, { key: key() });
+      const missing = await call(testApp, 'GET', '/transaction/TXN-2026-01-01-00000000', { key: key() });
+      expect(theirs.status).toBe(404);
+      expect(theirs.body.error).toBe(missing.body.error);
+      expect(theirs.body.message).toBe(missing.body.message.replace('TXN-2026-01-01-00000000', bSale.id));
+      expect((await call(testApp, 'GET', `/transaction/${bSale.id}`, { key: b.key })).status).toBe(200);
+    });
+
+    it.each([
+      ["A's merchant key", () => a.key],
+      ["A's partner key", () => a.partnerKey],
+    ])("%s cannot list them (403), nor record one for B (403, nothing appended)", async (_who, key) => {
+      const list = await call(testApp, 'GET', `/transactions?merchant_id=${b.merchantId}`, { key: key() });
+      expect(list.status).toBe(403);
+      const before = (await call(testApp, 'GET', `/transactions?merchant_id=${b.merchantId}`, { key: b.key })).body.total;
+      const post = await call(testApp, 'POST', '/transaction', { key: key(), body: saleBody(b.merchantId) });
+      expect(post.status).toBe(403);
+      expect(post.body.error).toBe('FORBIDDEN');
+      expect((await call(testApp, 'GET', `/transactions?merchant_id=${b.merchantId}`, { key: b.key })).body.total).toBe(before);
+    });
+
+    it("A's merchant key lists only A's, without naming a merchant", async () => {
+      const mine = await recordSale(testApp, a.key, a.merchantId);
+      const list = await call(testApp, 'GET', '/transactions', { key: a.key });
+      expect(list.status).toBe(200);
+      expect(list.body.transactions.map((t: { id: string }) => t.id)).toContain(mine.id);
+      expect(list.body.transactions.map((t: { id: string }) => t.id)).not.toContain(bSale.id);
     });
   });
 

@@ -1,4 +1,4 @@
-import type { Decider, DomainEvent } from '../../src/auth/decider';
+import type { Decider, DomainEvent } from '../../src/common/decider';
 
 type ErrorClass = abstract new (...args: never[]) => Error;
 

@@ -1,5 +1,4 @@
 import { Clock } from '../../src/common/clock';
-import { IdempotencyStore } from '../../src/common/idempotency';
 import { toStoredEvent, type EventRow } from '../../src/event-store/event-rows';
 import { EventStore } from '../../src/event-store/event-store.port';
 import { entryHash } from '../../src/event-store/hash-chain';
@@ -383,19 +382,6 @@ describe.each(DRIVERS)('transactions over HTTP on %s', (driver) => {
       const events = await eventsOf(merchant.merchantId);
       expect(events).toHaveLength(1);
       expect(events[0].hash).toBe(answers[0].body.transaction.auditHash);
-    });
-
-    it('answers with the first response when a twin read the key before the first committed', async () => {
-      const merchant = await newMerchant();
-      const body = sale(merchant, { zip_code: PHOENIX });
-      const first = await post(merchant, body, { 'idempotency-key': 'stale-1' });
-      // The twin's look-up misses, as it would had it run just before the first request committed.
-      jest.spyOn(app.app.get(IdempotencyStore), 'find').mockResolvedValueOnce(undefined);
-      const twin = await post(merchant, body, { 'idempotency-key': 'stale-1' });
-      expect(twin.status).toBe(201);
-      expect(twin.body).toEqual(first.body);
-      expect(twin.headers.get('idempotent-replayed')).toBe('true');
-      expect(await eventsOf(merchant.merchantId)).toHaveLength(1);
     });
 
     it('keeps the keys of different API keys apart', async () => {

@@ -9,7 +9,7 @@ import { apiKeyStream } from '../api-key.events';
 import { generateApiKey, hashApiKey, newApiKeyId } from '../api-key-secret';
 import { PartnerNotFoundError } from '../auth.errors';
 import { eventMetadata } from '../command-context';
-import { decideAndAppend } from '../decider';
+import { decideAndAppend } from '../../common/decider';
 import { MerchantScope } from '../merchant-scope';
 import type { Environment, Principal } from '../principal';
 import { IssueApiKeyCommand, type IssueApiKeyResult } from './issue-api-key.command';

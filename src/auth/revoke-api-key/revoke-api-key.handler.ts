@@ -6,7 +6,7 @@ import { apiKeyDecider } from '../api-key.decider';
 import { apiKeyStream } from '../api-key.events';
 import { ApiKeyNotFoundError } from '../auth.errors';
 import { eventMetadata } from '../command-context';
-import { decideAndAppend } from '../decider';
+import { decideAndAppend } from '../../common/decider';
 import { MerchantScope } from '../merchant-scope';
 import { RevokeApiKeyCommand } from './revoke-api-key.command';
 

@@ -1,6 +1,6 @@
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { eventMetadata } from '../../auth/command-context';
-import { decideAndAppend } from '../../auth/decider';
+import { decideAndAppend } from '../../common/decider';
 import { Clock } from '../../common/clock';
 import { EventStore } from '../../event-store/event-store.port';
 import { merchantDecider } from '../merchant.decider';

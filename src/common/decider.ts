@@ -1,4 +1,4 @@
-import { EventStore, type EventMetadata, type StoredEvent } from '../event-store/event-store.port';
+import { EventStore, type AppendOptions, type EventMetadata, type StoredEvent } from '../event-store/event-store.port';
 import { RevisionConflictError } from '../event-store/event-store.errors';
 
 /** An event as a decider makes it; the command handler adds the metadata. */
@@ -20,7 +20,8 @@ const ATTEMPTS = 3;
 /**
  * The impure step of a command handler: read the stream, fold it, decide, append with the revision
  * that was read. Returns the stream's state after the decision and the events appended (none when
- * the decider had nothing to record).
+ * the decider had nothing to record). `inTransaction` runs inside the append transaction, to save
+ * an idempotency record or build the answer from the stored events.
  */
 export async function decideAndAppend<Command, State, Event extends DomainEvent>(
   store: EventStore,
@@ -28,6 +29,7 @@ export async function decideAndAppend<Command, State, Event extends DomainEvent>
   decider: Decider<Command, State, Event>,
   command: Command,
   metadata: EventMetadata,
+  options: Pick<AppendOptions, 'inTransaction'> = {},
 ): Promise<{ state: State; appended: StoredEvent[] }> {
   for (let attempt = 1; ; attempt++) {
     const history = await store.readStream(streamId);
@@ -39,7 +41,7 @@ export async function decideAndAppend<Command, State, Event extends DomainEvent>
       const appended = await store.append(
         streamId,
         events.map((event) => ({ type: event.type, data: { ...event.data }, metadata })),
-        { expectedRevision: history.length },
+        { expectedRevision: history.length, ...options },
       );
       return { state, appended };
     } catch (error) {
