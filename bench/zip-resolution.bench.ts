@@ -6,26 +6,10 @@
 import { availableParallelism, cpus } from 'node:os';
 import { JurisdictionResolver } from '../src/jurisdiction/jurisdiction-resolver';
 import { loadSeeds } from '../src/jurisdiction/seed-loader';
+import { shuffled } from './support/random';
 
 const SECONDS = Number(process.argv[2] ?? 5);
 const DATE = '2026-10-01';
-
-/** Fisher-Yates with a fixed-seed mulberry32, so every run walks the ZIPs in the same order. */
-function shuffled<T>(items: readonly T[], seed = 20260101): T[] {
-  const out = [...items];
-  let state = seed;
-  const random = () => {
-    state = (state + 0x6d2b79f5) | 0;
-    let t = Math.imul(state ^ (state >>> 15), 1 | state);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
-  };
-  for (let i = out.length - 1; i > 0; i--) {
-    const j = Math.floor(random() * (i + 1));
-    [out[i], out[j]] = [out[j], out[i]];
-  }
-  return out;
-}
 
 /** Runs `op` over the keys, round after round, for about `seconds`; returns ops/s. */
 function measure(keys: readonly string[], seconds: number, op: (key: string) => number): { opsPerSecond: number; checksum: number } {

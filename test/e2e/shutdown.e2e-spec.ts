@@ -1,43 +1,31 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { request, type ClientRequest, type IncomingMessage } from 'node:http';
-import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { get, openRequest, readBody, ServiceProcess } from '../support/service-process';
 
 const ROOT = join(__dirname, '../..');
-const STARTUP_LIMIT_MS = 40_000;
 
 /** The real service as a process: main.ts through ts-node, so no build is needed. */
 describe('the service process', () => {
   let dataDir: string;
-  let service: ChildProcess;
-  let output = '';
-  let port: number;
-  const exited = () => new Promise<number | null>((resolve) => service.once('exit', (code) => resolve(code)));
+  let service: ServiceProcess;
 
   beforeAll(async () => {
     dataDir = await mkdtemp(join(tmpdir(), 'crcs-shutdown-'));
-    port = await freePort();
-    service = spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', 'src/main.ts'], {
-      cwd: ROOT,
-      // Its own embedded database whatever the environment says, so nothing else is touched.
-      env: { PATH: process.env.PATH, PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: 'info' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    service.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    service.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    await waitForHealth(port, STARTUP_LIMIT_MS, () => service.exitCode !== null);
-  }, STARTUP_LIMIT_MS + 5000);
+    // Its own embedded database whatever the environment says, so nothing else is touched.
+    service = await ServiceProcess.start({ env: { DATA_DIR: dataDir, LOG_LEVEL: 'info' } });
+  }, 45_000);
 
   afterAll(async () => {
-    if (service?.exitCode === null) service.kill('SIGKILL');
+    if (service?.running) await service.kill();
     await rm(dataDir, { recursive: true, force: true });
   });
 
   it('on SIGTERM stops accepting, finishes the request in flight, and exits 0', async () => {
-    const exit = exited();
+    const { port } = service;
+    const exit = service.exited();
 
     // A request whose body is still arriving is in flight when the signal comes.
     const body = JSON.stringify({ probe: 'in-flight' });
@@ -51,7 +39,7 @@ describe('the service process', () => {
     inFlight.request.write(body.slice(0, 5));
     await sleep(300);
 
-    service.kill('SIGTERM');
+    service.child.kill('SIGTERM');
     await sleep(500);
     await expect(get(port, '/api/v1/health')).rejects.toMatchObject({ code: 'ECONNREFUSED' });
 
@@ -62,7 +50,7 @@ describe('the service process', () => {
     expect(JSON.parse(await readBody(response))).toEqual({ error: 'NOT_FOUND', message: expect.any(String) });
 
     expect(await Promise.race([exit, sleep(10_000, 'still running', { ref: false })])).toBe(0);
-    const requestLines = output
+    const requestLines = service.output
       .split('\n')
       .filter((line) => line.includes('in-flight-1'))
       .map((line) => JSON.parse(line));
@@ -86,45 +74,3 @@ describe('the service process with a bad configuration', () => {
     expect(stderr).not.toMatch(/\n\s+at /);
   }, 20_000);
 });
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
-async function waitForHealth(port: number, limitMs: number, hasExited: () => boolean): Promise<void> {
-  const deadline = Date.now() + limitMs;
-  while (Date.now() < deadline && !hasExited()) {
-    const status = await get(port, '/api/v1/health').then((response) => response.statusCode, () => 0);
-    if (status === 200) return;
-    await sleep(250);
-  }
-  throw new Error('the service did not become healthy');
-}
-
-/** A fresh connection per request (no keep-alive pool), so "refused" means the listener is closed. */
-function openRequest(port: number, method: string, path: string, headers: Record<string, string> = {}) {
-  let req!: ClientRequest;
-  const response = new Promise<IncomingMessage>((resolve, reject) => {
-    req = request({ host: '127.0.0.1', port, method, path, headers, agent: false }, resolve);
-    req.on('error', reject);
-  });
-  return { request: req, response };
-}
-
-async function get(port: number, path: string): Promise<IncomingMessage> {
-  const { request: req, response } = openRequest(port, 'GET', path);
-  req.end();
-  const answer = await response;
-  answer.resume();
-  return answer;
-}
-
-async function readBody(response: IncomingMessage): Promise<string> {
-  let text = '';
-  for await (const chunk of response) text += chunk;
-  return text;
-}

@@ -1,0 +1,137 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { request, type ClientRequest, type IncomingMessage } from 'node:http';
+import { createServer, type AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+
+const ROOT = join(__dirname, '../..');
+const BUILT_MAIN = join(ROOT, 'dist/src/main.js');
+
+export interface ServiceProcessOptions {
+  /** On top of PATH and PORT; nothing else of the parent's environment is passed on. */
+  env: Record<string, string>;
+  /**
+   * `built`: dist/src/main.js as `npm start` runs it (bench). `source` (default): src/main.ts through
+   * ts-node, no build needed (tests). `{tsFile}`: another server script, which must answer
+   * `GET /api/v1/health` with 200 once it is ready (the bench's baseline).
+   */
+  entry?: 'built' | 'source' | { tsFile: string };
+  /** Flags for node itself, e.g. `--cpu-prof`, which NODE_OPTIONS does not take. */
+  nodeArgs?: string[];
+  /** A port to reuse (a restart after a crash); default a free one. */
+  port?: number;
+  startupLimitMs?: number;
+}
+
+/** The real service as a child process, on loopback, with its output kept for assertions. */
+export class ServiceProcess {
+  output = '';
+  private constructor(
+    readonly child: ChildProcess,
+    readonly port: number,
+  ) {
+    child.stdout!.on('data', (chunk: Buffer) => (this.output += chunk.toString()));
+    child.stderr!.on('data', (chunk: Buffer) => (this.output += chunk.toString()));
+  }
+
+  static async start({ env, entry = 'source', nodeArgs = [], port, startupLimitMs = 40_000 }: ServiceProcessOptions): Promise<ServiceProcess> {
+    if (entry === 'built' && !existsSync(BUILT_MAIN)) throw new Error('dist/src/main.js is missing: run `npm run build` first');
+    const script = entry === 'built' ? [BUILT_MAIN] : ['-r', 'ts-node/register/transpile-only', entry === 'source' ? 'src/main.ts' : entry.tsFile];
+    const chosenPort = port ?? (await freePort());
+    const child = spawn(process.execPath, [...nodeArgs, ...script], {
+      cwd: ROOT,
+      env: { PATH: process.env.PATH, PORT: String(chosenPort), ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const service = new ServiceProcess(child, chosenPort);
+    try {
+      await service.waitForHealth(startupLimitMs);
+    } catch (error) {
+      child.kill('SIGKILL');
+      throw new Error(`${(error as Error).message}\n${service.output.slice(-2000)}`);
+    }
+    return service;
+  }
+
+  get baseUrl(): string {
+    return `http://127.0.0.1:${this.port}/api/v1`;
+  }
+
+  get running(): boolean {
+    return this.child.exitCode === null && this.child.signalCode === null;
+  }
+
+  /** Resolves with the exit code (null when a signal ended it). */
+  exited(): Promise<number | null> {
+    if (!this.running) return Promise.resolve(this.child.exitCode);
+    return new Promise((resolve) => this.child.once('exit', (code) => resolve(code)));
+  }
+
+  /** The process's peak resident set (VmHWM) in bytes: Linux only, read before it ends. */
+  peakRssBytes(): number {
+    const status = readFileSync(`/proc/${this.child.pid}/status`, 'utf8');
+    const kib = /^VmHWM:\s+(\d+) kB$/m.exec(status);
+    if (!kib) throw new Error('no VmHWM in /proc/<pid>/status');
+    return Number(kib[1]) * 1024;
+  }
+
+  /** SIGTERM and wait for the exit; SIGKILL when it takes longer than `limitMs`. */
+  async stop(limitMs = 10_000): Promise<number | null> {
+    if (!this.running) return this.child.exitCode;
+    const exit = this.exited();
+    this.child.kill('SIGTERM');
+    const code = await Promise.race([exit, sleep(limitMs, 'timeout' as const, { ref: false })]);
+    if (code !== 'timeout') return code;
+    return this.kill();
+  }
+
+  /** `kill -9`: no shutdown hook runs. */
+  async kill(): Promise<number | null> {
+    const exit = this.exited();
+    this.child.kill('SIGKILL');
+    return exit;
+  }
+
+  private async waitForHealth(limitMs: number): Promise<void> {
+    const deadline = Date.now() + limitMs;
+    while (Date.now() < deadline && this.running) {
+      const status = await get(this.port, '/api/v1/health').then((response) => response.statusCode, () => 0);
+      if (status === 200) return;
+      await sleep(200);
+    }
+    throw new Error(this.running ? 'the service did not become healthy in time' : 'the service exited during start');
+  }
+}
+
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+/** A fresh connection per request (no keep-alive pool), so "refused" means the listener is closed. */
+export function openRequest(port: number, method: string, path: string, headers: Record<string, string> = {}) {
+  let req!: ClientRequest;
+  const response = new Promise<IncomingMessage>((resolve, reject) => {
+    req = request({ host: '127.0.0.1', port, method, path, headers, agent: false }, resolve);
+    req.on('error', reject);
+  });
+  return { request: req, response };
+}
+
+export async function get(port: number, path: string): Promise<IncomingMessage> {
+  const { request: req, response } = openRequest(port, 'GET', path);
+  req.end();
+  const answer = await response;
+  answer.resume();
+  return answer;
+}
+
+export async function readBody(response: IncomingMessage): Promise<string> {
+  let text = '';
+  for await (const chunk of response) text += chunk;
+  return text;
+}
