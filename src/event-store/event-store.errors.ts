@@ -16,3 +16,10 @@ export class UnstorableValueError extends DomainError {
     super('VALIDATION_ERROR', message, 400);
   }
 }
+
+/** The database cannot be reached: the request is refused fast, and the client may retry it once the service is healthy. */
+export class DatabaseUnavailableError extends DomainError {
+  constructor() {
+    super('SERVICE_UNAVAILABLE', 'The database is unavailable; retry shortly', 503);
+  }
+}

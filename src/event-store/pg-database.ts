@@ -1,32 +1,56 @@
 import { Pool, type PoolClient } from 'pg';
+import { DatabaseUnavailableError } from './event-store.errors';
 import type { Database, Sql } from './sql';
+
+/** A request waits at most this long for a connection: an outage answers 503 fast instead of hanging. */
+const CONNECT_TIMEOUT_MS = 2000;
+/** Socket errors, and SQLSTATE classes 08 (connection exception) and 57P01-03 (server shutting down or starting). */
+const CONNECTION_ERROR_CODES = /^(ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|ENOTFOUND|EHOSTUNREACH|EAI_AGAIN|08\w{3}|57P0[123])$/;
+const CONNECTION_ERROR_MESSAGES = /Connection terminated|timeout exceeded when trying to connect|not queryable|Client was closed/;
+
+function isConnectionFailure(error: unknown): boolean {
+  const { code, message } = error as { code?: unknown; message?: unknown };
+  return (typeof code === 'string' && CONNECTION_ERROR_CODES.test(code)) || (typeof message === 'string' && CONNECTION_ERROR_MESSAGES.test(message));
+}
+
+/** A lost connection becomes a DatabaseUnavailableError (503); any other error passes through as it is. */
+function unavailableIfDisconnected(error: unknown): never {
+  throw isConnectionFailure(error) ? new DatabaseUnavailableError() : error;
+}
 
 export class PgDatabase implements Database {
   readonly driver = 'postgres' as const;
   private readonly pool: Pool;
 
   constructor(connectionString: string, maxConnections = 10) {
-    this.pool = new Pool({ connectionString, max: maxConnections });
+    this.pool = new Pool({ connectionString, max: maxConnections, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
     // An idle client that loses its connection must not crash the process; the next query reconnects.
     this.pool.on('error', () => undefined);
   }
 
   async query<R>(text: string, params?: unknown[]): Promise<R[]> {
-    return (await this.pool.query(text, params)).rows as R[];
+    try {
+      return (await this.pool.query(text, params)).rows as R[];
+    } catch (error) {
+      return unavailableIfDisconnected(error);
+    }
   }
 
   async transaction<T>(fn: (tx: Sql) => Promise<T>): Promise<T> {
-    const client = await this.pool.connect();
+    const client = await this.pool.connect().catch(unavailableIfDisconnected);
+    let broken = false;
     try {
       await client.query('begin');
       const result = await fn(clientSql(client));
       await client.query('commit');
       return result;
-    } catch (err) {
-      await client.query('rollback').catch(() => undefined);
-      throw err;
+    } catch (error) {
+      broken = isConnectionFailure(error);
+      if (!broken) await client.query('rollback').catch(() => undefined);
+      return unavailableIfDisconnected(error);
     } finally {
-      client.release();
+      // A client whose connection broke is destroyed rather than handed to the next request.
+      client.release(broken);
     }
   }
 

@@ -1,0 +1,99 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { ServiceProcess } from '../support/service-process';
+import { TcpProxy } from '../support/tcp-proxy';
+import { createTestDatabase, type TestDatabase } from '../support/test-database';
+import { inspectLog, onboard, serviceEnv } from './support';
+
+const OUTAGE_MS = 3000;
+/** "Fail fast": well under a POS terminal's own timeout, and far from a hang. */
+const FAST_MS = 2500;
+
+/**
+ * PostgreSQL goes away mid-run (the service reaches it through a proxy that the test cuts): every
+ * request answers 503 SERVICE_UNAVAILABLE quickly, never 500 and never a hang; when the database
+ * is back the service recovers by itself, and nothing acknowledged is lost.
+ */
+(process.env.DATABASE_URL ? describe : describe.skip)('a PostgreSQL outage', () => {
+  let database: TestDatabase;
+  let proxy: TcpProxy;
+  let service: ServiceProcess;
+
+  beforeAll(async () => {
+    database = await createTestDatabase('postgres');
+    const direct = new URL(database.url!);
+    proxy = await TcpProxy.start({ host: direct.hostname, port: Number(direct.port || 5432) });
+    const proxied = new URL(direct);
+    proxied.hostname = '127.0.0.1';
+    proxied.port = String(proxy.port);
+    service = await ServiceProcess.start({ env: serviceEnv({ DATABASE_URL: proxied.toString() }) });
+  }, 60_000);
+
+  afterAll(async () => {
+    await service?.stop();
+    await proxy?.cut();
+    await database?.drop();
+  });
+
+  it('answers 503 fast while it lasts, and recovers by itself', async () => {
+    const merchant = await onboard(service);
+    const sale = async () => {
+      const started = Date.now();
+      const response = await fetch(`${service.baseUrl}/transaction`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-api-key': merchant.key },
+        body: JSON.stringify({ merchant_id: merchant.merchantId, subtotal_cents: 1234, tax_total_cents: 56, payment_method: 'cash', zip_code: '35203' }),
+      });
+      const text = await response.text();
+      return { status: response.status, body: text ? JSON.parse(text) : undefined, ms: Date.now() - started };
+    };
+    const acknowledged: string[] = [];
+    const keep = (answer: Awaited<ReturnType<typeof sale>>) => {
+      if (answer.status === 201) acknowledged.push(answer.body.transaction.id);
+      return answer;
+    };
+
+    for (let i = 0; i < 5; i++) expect(keep(await sale()).status).toBe(201);
+
+    await proxy.cut();
+    const during: Awaited<ReturnType<typeof sale>>[] = [];
+    const outageEnds = Date.now() + OUTAGE_MS;
+    while (Date.now() < outageEnds) during.push(...(await Promise.all([sale(), sale(), sale(), sale()])));
+    const health = await fetch(`${service.baseUrl}/health`);
+
+    await proxy.restore();
+    const recoveryStarted = Date.now();
+    let after = keep(await sale());
+    while (after.status !== 201 && Date.now() - recoveryStarted < 15_000) {
+      await sleep(200);
+      after = keep(await sale());
+    }
+    const recoveryMs = Date.now() - recoveryStarted;
+    for (let i = 0; i < 5; i++) expect(keep(await sale()).status).toBe(201);
+    await service.stop();
+
+    console.log(
+      `outage: ${during.length} requests during a ${OUTAGE_MS} ms outage, statuses ${JSON.stringify(countBy(during.map((d) => d.status)))}, ` +
+        `slowest ${Math.max(...during.map((d) => d.ms))} ms; recovered ${recoveryMs} ms after the database returned`,
+    );
+    expect(during.length).toBeGreaterThan(4);
+    for (const answer of during) {
+      expect({ status: answer.status, body: answer.body }).toEqual({
+        status: 503,
+        body: { error: 'SERVICE_UNAVAILABLE', message: 'The database is unavailable; retry shortly' },
+      });
+      expect(answer.ms).toBeLessThan(FAST_MS);
+    }
+    expect(health.status).toBe(503);
+    expect(after.status).toBe(201);
+
+    const log = await inspectLog({ databaseUrl: database.url });
+    expect(acknowledged.filter((id) => !log.transactionIds.has(id))).toEqual([]);
+    expect(log.verification.break_count).toBe(0);
+  }, 60_000);
+});
+
+function countBy(values: number[]): Record<number, number> {
+  const counts: Record<number, number> = {};
+  for (const value of values) counts[value] = (counts[value] ?? 0) + 1;
+  return counts;
+}
