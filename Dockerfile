@@ -1,0 +1,27 @@
+# Build stage: the full dependency tree, compiled to dist/, then pruned to production dependencies.
+FROM node:20-bookworm-slim AS build
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --ignore-scripts
+COPY tsconfig.json tsconfig.build.json nest-cli.json ./
+COPY src src
+COPY projections projections
+COPY scripts scripts
+RUN npm run build && npm prune --omit=dev --ignore-scripts
+
+# Run stage: compiled code, production dependencies and the seed data, as the unprivileged node user.
+FROM node:20-bookworm-slim
+ENV NODE_ENV=production PORT=3000 DATA_DIR=/app/data
+WORKDIR /app
+COPY --from=build /app/node_modules node_modules
+COPY --from=build /app/dist dist
+COPY package.json ./
+COPY seeds seeds
+# The embedded database lives here when DATABASE_URL is not set; mount a volume to keep it.
+RUN mkdir -p /app/data && chown node:node /app/data
+VOLUME /app/data
+USER node
+EXPOSE 3000
+HEALTHCHECK --interval=10s --timeout=3s --start-period=20s --retries=3 \
+  CMD ["node", "-e", "fetch('http://127.0.0.1:3000/api/v1/health').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
+CMD ["node", "dist/src/main.js"]
