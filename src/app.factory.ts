@@ -68,7 +68,7 @@ function acceptJsonBodiesOnly(fastify: FastifyInstance): void {
   fastify.addContentTypeParser('application/json', options, (request, body: string, done) => {
     // An empty body counts as none: the route's validation then says which fields are missing.
     if (body.length === 0) return done(null, undefined);
-    parseJson(request, body, (error, value) => (error ? done(invalidJson()) : done(null, value)));
+    parseJson(request, body, (error, value) => (error || hasNonFiniteNumber(value) ? done(invalidJson()) : done(null, value)));
   });
   // Also reached when a body comes without any Content-Type.
   const unsupported = () =>
@@ -78,4 +78,18 @@ function acceptJsonBodiesOnly(fastify: FastifyInstance): void {
       HttpStatus.UNSUPPORTED_MEDIA_TYPE,
     );
   fastify.addContentTypeParser('*', (_request, _payload, done) => done(unsupported(), undefined));
+}
+
+/**
+ * JSON has no Infinity, yet `1e999` parses to it, and no amount, count or hash can hold it: such a
+ * body is refused as invalid JSON. Iterative, so a deeply nested body cannot exhaust the stack.
+ */
+function hasNonFiniteNumber(root: unknown): boolean {
+  const pending = [root];
+  while (pending.length > 0) {
+    const value = pending.pop();
+    if (typeof value === 'number' && !Number.isFinite(value)) return true;
+    if (typeof value === 'object' && value !== null) pending.push(...Object.values(value));
+  }
+  return false;
 }

@@ -217,6 +217,11 @@ describe('foundation over HTTP', () => {
       expect(body.details).toEqual([{ field: 'items.1.qty', messages: ['qty must not be less than 1'] }]);
     });
 
+    it.each([['1e999'], ['{"amount": -1e400}'], ['{"a": [1, {"b": 1e309}]}']])('rejects %s, a number JSON cannot hold, as invalid JSON', async (raw) => {
+      const { status, body } = await echo(post(raw, { 'content-type': 'application/json' }));
+      expect({ status, body }).toEqual({ status: 400, body: { error: 'INVALID_JSON', message: 'Request body is not valid JSON' } });
+    });
+
     it.each([['[]'], ['"name"'], ['42'], ['null']])('rejects the JSON value %s where an object is expected', async (raw) => {
       const { status, body } = await echo(post(raw, { 'content-type': 'application/json' }));
       expect(status).toBe(400);
