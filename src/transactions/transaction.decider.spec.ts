@@ -1,41 +1,44 @@
+import fc from 'fast-check';
 import { given } from '../../test/support/decider';
+import { decideInTurn, recordCommand, SALE_AT } from '../../test/support/sale-commands';
 import type { MerchantHistory } from '../fraud/fraud-score';
-import { JurisdictionResolver, type LocationQuery } from '../jurisdiction/jurisdiction-resolver';
-import { loadSeeds } from '../jurisdiction/seed-loader';
 import { roundTender } from '../rounding/rounding-engine';
-import { transactionDecider, type RecordTransaction, type SaleRequest } from './transaction.decider';
-import type { KeyEnvironment, TransactionRecorded } from './transaction.events';
+import {
+  transactionDecider,
+  type ApplyOverride,
+  type IssueRefund,
+  type RecordTransaction,
+  type SaleRequest,
+  type TransactionState,
+  type VoidPolicy,
+  type VoidTransaction,
+} from './transaction.decider';
+import { AlreadyRefundedError, AlreadyVoidedError, RefundExceedsPaidError, TransactionNotFoundError, VoidPolicyViolationError } from './transaction.errors';
+import type {
+  OverrideApplied,
+  RefundIssued,
+  RefundReason,
+  TransactionEvent,
+  TransactionRecorded,
+  TransactionRecordedData,
+  TransactionVoided,
+  VoidReason,
+} from './transaction.events';
 
-const resolver = new JurisdictionResolver(loadSeeds());
-const NOW = '2026-11-21T12:00:00.000Z';
-const QUIET: MerchantHistory = { recent_symmetric_deltas: [], cashier_sales_in_window: null };
+const NOW = SALE_AT;
+const record = recordCommand;
 
 /** Phoenix, AZ: swedish rounding, mandatory. */
 const PHOENIX = '85004';
 /** Birmingham, AL: symmetrical rounding, permissive. */
 const BIRMINGHAM = '35203';
 
-function record(
-  sale: Partial<SaleRequest>,
-  options: { environment?: KeyEnvironment; history?: MerchantHistory } = {},
-): RecordTransaction {
-  const full: SaleRequest = { merchant_id: 'm-1', subtotal_cents: 1000, tax_total_cents: 3, payment_method: 'cash', ...sale };
-  const location: LocationQuery = { zip_code: full.zip_code, state: full.state, county: full.county, city: full.city, date: NOW.slice(0, 10) };
-  return {
-    kind: 'RecordTransaction',
-    transaction_id: 'TXN-2026-11-21-ABCDEFGH',
-    now: NOW,
-    environment: options.environment ?? 'sandbox',
-    sale: full,
-    jurisdiction: resolver.resolve(location),
-    history: options.history ?? QUIET,
-  };
+function recorded(command: RecordTransaction): TransactionRecorded {
+  const [event] = given(transactionDecider).when(command).then([expect.objectContaining({ type: 'TransactionRecorded' })]);
+  return event as TransactionRecorded;
 }
 
-function decided(command: RecordTransaction): TransactionRecorded['data'] {
-  const [event] = given(transactionDecider).when(command).then([expect.objectContaining({ type: 'TransactionRecorded' })]);
-  return event.data;
-}
+const decided = (command: RecordTransaction): TransactionRecordedData => recorded(command).data;
 
 describe('transaction decider: RecordTransaction', () => {
   it('rounds a cash sale under the rule of the ZIP and passes', () => {
@@ -212,8 +215,351 @@ describe('transaction decider: RecordTransaction', () => {
     });
   });
 
-  it('evolves to the recorded sale', () => {
-    const [event] = given(transactionDecider).when(record({ zip_code: PHOENIX })).then([expect.anything()]);
-    expect(transactionDecider.evolve(transactionDecider.initialState(), event)).toEqual({ status: 'recorded', sale: event.data });
+  it('evolves to the completed sale, settled by its own calculation', () => {
+    const event = recorded(record({ zip_code: PHOENIX }));
+    expect(transactionDecider.evolve(transactionDecider.initialState(), event)).toEqual({
+      status: 'completed',
+      sale: event.data,
+      settlement: { cash_total_cents: 1005, rounding_delta_cents: 2 },
+      refunded: { ledger_total_cents: 0, cash_total_cents: 0 },
+    });
+  });
+});
+
+const SALE_ID = 'TXN-2026-11-21-ABCDEFGH';
+const MINUTE = 60_000;
+const POLICY: VoidPolicy = { time_limit_minutes: 24 * 60, amount_threshold_cents: 100_000, changed_mind_minutes: 30 };
+const later = (minutes: number) => new Date(Date.parse(NOW) + minutes * MINUTE).toISOString();
+
+/** A cash sale of $10.03 in Phoenix (swedish rounding): $10.05 in cash, delta +2. */
+const phoenixSale = (sale: Partial<SaleRequest> = {}) => recorded(record({ zip_code: PHOENIX, ...sale }));
+
+function override(new_cash_total_cents: number, fields: Partial<ApplyOverride['override']> = {}): ApplyOverride {
+  const request = { transaction_id: SALE_ID, employee_id: 'e-9', employee_name: '  Zoë O’Brien-Ng ', reason: 'manager-discretion' as const };
+  return { kind: 'ApplyOverride', override_id: 'OVR-2026-11-21-00000001', now: later(1), override: { ...request, new_cash_total_cents, ...fields } };
+}
+
+function voiding(fields: { reason?: VoidReason; by?: string; minutes?: number; policy?: Partial<VoidPolicy> } = {}): VoidTransaction {
+  return {
+    kind: 'VoidTransaction',
+    transaction_id: 'TXN-2026-11-21-V0000001',
+    now: later(fields.minutes ?? 5),
+    void: { original_transaction_id: SALE_ID, void_reason: fields.reason ?? 'pricing_error', voided_by: fields.by ?? 'e-2' },
+    policy: { ...POLICY, ...fields.policy },
+  };
+}
+
+let refundCount = 0;
+function refund(refund_amount: number, void_reason: RefundReason = 'defective_product'): IssueRefund {
+  const id = `TXN-2026-11-21-R${String(++refundCount).padStart(7, '0')}`;
+  return { kind: 'IssueRefund', transaction_id: id, now: later(60), refund: { original_transaction_id: SALE_ID, refund_amount, void_reason, voided_by: 'e-3' } };
+}
+
+const run = (history: TransactionEvent[], ...commands: (ApplyOverride | VoidTransaction | IssueRefund)[]) => decideInTurn(history, commands);
+
+/** The Phoenix sale's calculation with every amount negated, the delta reversed. */
+const mirrorOf = (sale: TransactionRecorded) => ({
+  ...sale.data.calculation,
+  subtotal_cents: -1000,
+  tax_total_cents: -3,
+  ledger_total_cents: -1003,
+  cash_portion_cents: -1003,
+  cash_total_cents: -1005,
+  rounding_delta_cents: -2,
+});
+
+const calculationOf = (event: TransactionEvent) => (event as TransactionVoided | RefundIssued).data.calculation;
+
+describe('transaction decider: ApplyOverride', () => {
+  it('records the employee verbatim and the new cash total, linked to the sale', () => {
+    const sale = phoenixSale();
+    given(transactionDecider, [sale])
+      .when(override(1000))
+      .then([
+        {
+          type: 'OverrideApplied',
+          data: {
+            override_id: 'OVR-2026-11-21-00000001',
+            transaction_id: SALE_ID,
+            created_at: later(1),
+            employee_id: 'e-9',
+            employee_name: '  Zoë O’Brien-Ng ',
+            reason: 'manager-discretion',
+            calculated_cash_total_cents: 1005,
+            previous_cash_total_cents: 1005,
+            new_cash_total_cents: 1000,
+            rounding_delta_cents: -3,
+          },
+        },
+      ]);
+  });
+
+  it('settles the sale at the latest override, and keeps the calculated total', () => {
+    const { events, state } = run([phoenixSale()], override(1000), override(1010));
+    expect((events[1] as OverrideApplied).data).toMatchObject({ calculated_cash_total_cents: 1005, previous_cash_total_cents: 1000, rounding_delta_cents: 7 });
+    expect(state).toMatchObject({ status: 'overridden', settlement: { cash_total_cents: 1010, rounding_delta_cents: 7 } });
+  });
+
+  it('refuses an unknown sale, a voided one, and one with refunds', () => {
+    given(transactionDecider).when(override(1000)).thenThrows(TransactionNotFoundError, { status: 404 });
+    const voided = run([phoenixSale()], voiding()).events;
+    given(transactionDecider, [phoenixSale(), ...voided]).when(override(1000)).thenThrows(AlreadyVoidedError, { status: 409, code: 'ALREADY_VOIDED' });
+    const refunded = run([phoenixSale()], refund(100)).events;
+    given(transactionDecider, [phoenixSale(), ...refunded]).when(override(1000)).thenThrows(AlreadyRefundedError, { status: 409 });
+  });
+});
+
+describe('transaction decider: VoidTransaction', () => {
+  it('mirrors the sale with negative amounts and the delta reversed, linked to it', () => {
+    const sale = phoenixSale({ cashier_id: 'c-1', store_id: 's-1' });
+    const [event] = given(transactionDecider, [sale]).when(voiding()).then([expect.objectContaining({ type: 'TransactionVoided' })]);
+    const data = (event as TransactionVoided).data;
+    expect(data).toMatchObject({
+      transaction_id: 'TXN-2026-11-21-V0000001',
+      transaction_type: 'VOID',
+      original_transaction_id: SALE_ID,
+      void_reason: 'pricing_error',
+      voided_by: 'e-2',
+      created_at: later(5),
+      merchant_id: 'm-1',
+      store_id: 's-1',
+      cashier_id: 'c-1',
+      rule: sale.data.rule,
+      compliance: { compliance_status: 'PASS', reasons: [] },
+      fraud: { fraud_score: 0, risk_level: 'NONE', signals: [] },
+    });
+    expect(data.calculation).toEqual(mirrorOf(sale));
+    expect(transactionDecider.evolve(given(transactionDecider, [sale]).state, event).status).toBe('voided');
+  });
+
+  it('mirrors every tender of a split, and the settlement of an override', () => {
+    const tenders = [
+      { type: 'cash', amount_cents: 503 },
+      { type: 'ebt', amount_cents: 500 },
+    ] as const;
+    const split = recorded(record({ zip_code: BIRMINGHAM, tenders: [...tenders] }));
+    const { events } = run([split], override(510), voiding());
+    expect((events[1] as TransactionVoided).data).toMatchObject({
+      tenders: [
+        { type: 'cash', amount_cents: -503 },
+        { type: 'ebt', amount_cents: -500 },
+      ],
+      calculation: {
+        ledger_total_cents: -1003,
+        cash_portion_cents: -503,
+        cash_total_cents: -510,
+        rounding_delta_cents: -7,
+        exemptions: [expect.objectContaining({ tender: 'ebt', amount_cents: -500 })],
+      },
+    });
+  });
+
+  it('voids a sale once: a second void is a 409', () => {
+    const { events } = run([phoenixSale()], voiding());
+    given(transactionDecider, [phoenixSale(), ...events]).when(voiding()).thenThrows(AlreadyVoidedError, { status: 409, code: 'ALREADY_VOIDED' });
+  });
+
+  it('refuses a sale with refunds (409): the rest is refunded instead', () => {
+    const { events } = run([phoenixSale()], refund(500));
+    given(transactionDecider, [phoenixSale(), ...events]).when(voiding()).thenThrows(AlreadyRefundedError, { code: 'ALREADY_REFUNDED' });
+  });
+
+  const violations = (command: VoidTransaction, sale = phoenixSale()) => {
+    let thrown: unknown;
+    try {
+      transactionDecider.decide(command, given(transactionDecider, [sale]).state);
+    } catch (error) {
+      thrown = error;
+    }
+    expect(thrown).toBeInstanceOf(VoidPolicyViolationError);
+    expect(thrown).toMatchObject({ status: 422, code: 'VOID_POLICY_VIOLATION' });
+    return (thrown as VoidPolicyViolationError).violations.map((violation) => violation.policy);
+  };
+
+  it('allows a void up to the time limit, and refuses it after (time_limit)', () => {
+    given(transactionDecider, [phoenixSale()]).when(voiding({ minutes: 24 * 60 })).then([expect.anything()]);
+    expect(violations(voiding({ minutes: 24 * 60 + 1 }))).toEqual(['time_limit']);
+    expect(violations(voiding({ minutes: 61, policy: { time_limit_minutes: 60 } }))).toEqual(['time_limit']);
+  });
+
+  it('refuses a cash total above the threshold (amount_threshold)', () => {
+    const large = phoenixSale({ subtotal_cents: 100_000, tax_total_cents: 5 });
+    given(transactionDecider, [phoenixSale({ subtotal_cents: 100_000, tax_total_cents: 0 })]).when(voiding()).then([expect.anything()]);
+    expect(violations(voiding(), large)).toEqual(['amount_threshold']);
+    expect(violations(voiding({ policy: { amount_threshold_cents: 1000 } }))).toEqual(['amount_threshold']);
+  });
+
+  it('takes customer_changed_mind within its window only (reason)', () => {
+    given(transactionDecider, [phoenixSale()]).when(voiding({ reason: 'customer_changed_mind', minutes: 30 })).then([expect.anything()]);
+    expect(violations(voiding({ reason: 'customer_changed_mind', minutes: 31 }))).toEqual(['reason']);
+    given(transactionDecider, [phoenixSale()]).when(voiding({ reason: 'pricing_error', minutes: 31 })).then([expect.anything()]);
+  });
+
+  it("refuses an employee_error void by the sale's own cashier (reason)", () => {
+    const sale = phoenixSale({ cashier_id: 'c-1' });
+    expect(violations(voiding({ reason: 'employee_error', by: 'c-1' }), sale)).toEqual(['reason']);
+    given(transactionDecider, [sale]).when(voiding({ reason: 'employee_error', by: 'manager-1' })).then([expect.anything()]);
+  });
+
+  it('names every policy a void breaks', () => {
+    const large = phoenixSale({ subtotal_cents: 200_000 });
+    expect(violations(voiding({ reason: 'customer_changed_mind', minutes: 25 * 60 }), large)).toEqual(['time_limit', 'amount_threshold', 'reason']);
+  });
+});
+
+describe('transaction decider: IssueRefund', () => {
+  it('mirrors the sale exactly for a full refund of its cash total, and passes the normalization check', () => {
+    const sale = phoenixSale();
+    const { events, state } = run([sale], refund(1005));
+    const data = (events[0] as RefundIssued).data;
+    expect(data).toMatchObject({
+      transaction_type: 'REFUND',
+      original_transaction_id: SALE_ID,
+      void_reason: 'defective_product',
+      voided_by: 'e-3',
+      refund_amount_cents: 1005,
+      payment_method: 'cash',
+      normalization: { passed: true, original_rounding_delta_cents: 2, refund_rounding_delta_cents: -2 },
+      compliance: { compliance_status: 'PASS', reasons: [] },
+    });
+    expect(data.calculation).toEqual(mirrorOf(sale));
+    expect(state.status).toBe('refunded');
+  });
+
+  it('refunds in parts: ledger -amount, cash -round(amount), and the last part mirrors what is left', () => {
+    const { events, state } = run([phoenixSale()], refund(503), refund(500));
+    expect(events.map(calculationOf).map(({ subtotal_cents, tax_total_cents, ledger_total_cents, cash_total_cents, rounding_delta_cents }) => [subtotal_cents, tax_total_cents, ledger_total_cents, cash_total_cents, rounding_delta_cents])).toEqual([
+      [-502, -1, -503, -505, -2],
+      [-498, -2, -500, -500, 0],
+    ]);
+    expect(state).toMatchObject({ status: 'refunded', refunded: { ledger_total_cents: 1003, cash_total_cents: 1005 } });
+    expect(run([phoenixSale()], refund(503)).state.status).toBe('partially_refunded');
+  });
+
+  it('flags, and does not block, a refund whose rounding moves the same way as the sale', () => {
+    const [event] = given(transactionDecider, [phoenixSale()]).when(refund(501)).then([expect.objectContaining({ type: 'RefundIssued' })]);
+    expect((event as RefundIssued).data).toMatchObject({
+      calculation: { ledger_total_cents: -501, cash_total_cents: -500, rounding_delta_cents: 1 },
+      normalization: { passed: false, original_rounding_delta_cents: 2, refund_rounding_delta_cents: 1 },
+      compliance: { compliance_status: 'WARN', reasons: [expect.objectContaining({ code: 'REFUND_NORMALIZATION_FAILED', severity: 'WARN' })] },
+    });
+  });
+
+  it('refuses refunds beyond what was paid (409)', () => {
+    given(transactionDecider, [phoenixSale()]).when(refund(1006)).thenThrows(RefundExceedsPaidError, { status: 409, code: 'REFUND_EXCEEDS_PAID' });
+    const { events } = run([phoenixSale()], refund(503));
+    given(transactionDecider, [phoenixSale(), ...events]).when(refund(501)).thenThrows(RefundExceedsPaidError);
+    const all = run([phoenixSale()], refund(1005)).events;
+    given(transactionDecider, [phoenixSale(), ...all]).when(refund(1)).thenThrows(RefundExceedsPaidError);
+  });
+
+  it('refuses a voided sale (409) and an unknown one (404)', () => {
+    const { events } = run([phoenixSale()], voiding());
+    given(transactionDecider, [phoenixSale(), ...events]).when(refund(100)).thenThrows(AlreadyVoidedError);
+    given(transactionDecider).when(refund(100)).thenThrows(TransactionNotFoundError);
+  });
+
+  it('refunds a card sale unrounded, on the card', () => {
+    const [event] = given(transactionDecider, [phoenixSale({ payment_method: 'card' })]).when(refund(1003)).then([expect.anything()]);
+    expect((event as RefundIssued).data).toMatchObject({
+      payment_method: 'card',
+      calculation: { ledger_total_cents: -1003, cash_portion_cents: 0, cash_total_cents: -1003, rounding_delta_cents: 0, rounding_applied: false, exemptions: [expect.objectContaining({ tender: 'card', amount_cents: -1003 })] },
+      normalization: { passed: true },
+    });
+  });
+
+  it('refunds the cash part of a split tender only, and up to an override', () => {
+    const tenders = [
+      { type: 'cash', amount_cents: 503 },
+      { type: 'card', amount_cents: 500 },
+    ] as const;
+    const split = recorded(record({ zip_code: BIRMINGHAM, tenders: [...tenders] }));
+    given(transactionDecider, [split]).when(refund(506)).thenThrows(RefundExceedsPaidError);
+    const { events } = run([split], override(510), refund(510));
+    expect(calculationOf(events[1])).toMatchObject({ ledger_total_cents: -503, cash_total_cents: -510, rounding_delta_cents: -7 });
+  });
+});
+
+describe('transaction decider: money properties', () => {
+  const MODES = ['swedish_rounding', 'mandatory_round_down', 'mandatory_round_up', 'symmetrical_rounding', 'nearest_nickel', 'none'] as const;
+  const cashSale = fc.record({
+    subtotal_cents: fc.integer({ min: 0, max: 5_000_000 }),
+    tax_total_cents: fc.integer({ min: 0, max: 500_000 }),
+    cash_rounding_mode: fc.constantFrom(...MODES),
+    payment_method: fc.constantFrom('cash', 'cash', 'card', 'ebt'),
+  });
+
+  it('never refunds more than was paid, and refunds that settle all add up to the sale exactly', () => {
+    // 'rest': the amount still refundable, so that many runs end fully refunded.
+    const refundAsked = fc.oneof(fc.integer({ min: 1, max: 6_000_000 }), fc.integer({ min: 1, max: 2000 }), fc.constant('rest' as const));
+    let settled = 0;
+    fc.assert(
+      fc.property(cashSale, fc.array(refundAsked, { maxLength: 12 }), (fields, askedAmounts) => {
+        const sale = recorded(record(fields));
+        let state = given(transactionDecider, [sale]).state;
+        const refunds: RefundIssued[] = [];
+        for (const asked of askedAmounts) {
+          const refundable = sale.data.calculation.cash_total_cents - refunds.reduce((sum, r) => sum - r.data.calculation.cash_total_cents, 0);
+          const amount = asked === 'rest' ? Math.max(refundable, 1) : asked;
+          if (amount > refundable) {
+            expect(() => transactionDecider.decide(refund(amount), state)).toThrow(RefundExceedsPaidError);
+            continue;
+          }
+          const [event] = transactionDecider.decide(refund(amount), state) as RefundIssued[];
+          const { subtotal_cents, tax_total_cents, ledger_total_cents, cash_total_cents } = event.data.calculation;
+          for (const cents of [subtotal_cents, tax_total_cents, ledger_total_cents, cash_total_cents]) expect(cents).toBeLessThanOrEqual(0);
+          refunds.push(event);
+          state = transactionDecider.evolve(state, event);
+        }
+        const total = (field: 'subtotal_cents' | 'tax_total_cents' | 'ledger_total_cents' | 'cash_total_cents') =>
+          refunds.reduce((sum, r) => sum - r.data.calculation[field], 0);
+        const { calculation } = sale.data;
+        expect(total('cash_total_cents')).toBeLessThanOrEqual(calculation.cash_total_cents);
+        expect(total('ledger_total_cents')).toBeLessThanOrEqual(calculation.ledger_total_cents);
+        expect(total('tax_total_cents')).toBeLessThanOrEqual(calculation.tax_total_cents);
+        if (state.status === 'refunded') {
+          settled++;
+          expect([total('subtotal_cents'), total('tax_total_cents'), total('ledger_total_cents'), total('cash_total_cents')]).toEqual([
+            calculation.subtotal_cents,
+            calculation.tax_total_cents,
+            calculation.ledger_total_cents,
+            calculation.cash_total_cents,
+          ]);
+        }
+      }),
+    );
+    expect(settled).toBeGreaterThan(0);
+  });
+
+  it('passes the normalization check on every full refund', () => {
+    fc.assert(
+      fc.property(cashSale, (fields) => {
+        const sale = recorded(record(fields));
+        fc.pre(sale.data.calculation.cash_total_cents > 0);
+        const [event] = transactionDecider.decide(refund(sale.data.calculation.cash_total_cents), given(transactionDecider, [sale]).state) as RefundIssued[];
+        expect(event.data.normalization.passed).toBe(true);
+        expect(event.data.calculation.rounding_delta_cents).toBe(0 - sale.data.calculation.rounding_delta_cents);
+      }),
+    );
+  });
+
+  it('voids by negating every amount of the settlement exactly', () => {
+    fc.assert(
+      fc.property(cashSale, fc.option(fc.integer({ min: 0, max: 5_000_000 })), (fields, overridden) => {
+        const sale = recorded(record(fields));
+        const commands = overridden === null ? [voiding({ policy: { amount_threshold_cents: 10_000_000 } })] : [override(overridden), voiding({ policy: { amount_threshold_cents: 10_000_000 } })];
+        const { events, state } = run([sale], ...commands);
+        const before = run([sale], ...commands.slice(0, -1)).state as Extract<TransactionState, { settlement: unknown }>;
+        const mirror = calculationOf(events[events.length - 1]);
+        const { calculation } = sale.data;
+        expect(mirror.subtotal_cents + calculation.subtotal_cents).toBe(0);
+        expect(mirror.tax_total_cents + calculation.tax_total_cents).toBe(0);
+        expect(mirror.ledger_total_cents + calculation.ledger_total_cents).toBe(0);
+        expect(mirror.cash_total_cents + before.settlement.cash_total_cents).toBe(0);
+        expect(mirror.rounding_delta_cents + before.settlement.rounding_delta_cents).toBe(0);
+        expect(mirror.cash_total_cents - mirror.ledger_total_cents).toBe(mirror.rounding_delta_cents);
+        expect(state.status).toBe('voided');
+      }),
+    );
   });
 });

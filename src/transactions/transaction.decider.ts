@@ -1,17 +1,36 @@
 import { InvalidFieldError } from '../auth/auth.errors';
 import type { Decider } from '../common/decider';
 import { DomainError } from '../common/errors/domain-error';
-import { scoreFraud, type FraudAssessment, type MerchantHistory, type RiskLevel } from '../fraud/fraud-score';
+import { centsToDollarsString } from '../common/money';
+import { scoreFraud, type MerchantHistory } from '../fraud/fraud-score';
+import type { FraudAssessment, RiskLevel } from '../fraud/fraud-signals';
 import type { JurisdictionResolution } from '../jurisdiction/jurisdiction-resolver';
 import type { JurisdictionRule } from '../jurisdiction/jurisdiction-rule';
 import { ROUNDING_MODES, roundCents, roundTender, type RoundingMode, type TenderType } from '../rounding/rounding-engine';
+import {
+  AlreadyRefundedError,
+  AlreadyVoidedError,
+  RefundExceedsPaidError,
+  TransactionNotFoundError,
+  VoidPolicyViolationError,
+  type PolicyViolation,
+} from './transaction.errors';
 import type {
   ComplianceReason,
   ComplianceStatus,
   KeyEnvironment,
+  OverrideAppliedData,
+  OverrideReason,
+  RefundIssuedData,
+  RefundReason,
+  Settlement,
   TenderLine,
   TransactionEvent,
+  TransactionRecord,
   TransactionRecordedData,
+  TransactionStatus,
+  TransactionVoidedData,
+  VoidReason,
 } from './transaction.events';
 
 /** A sale as the caller sent it, after its fields have been validated one by one. */
@@ -44,19 +63,97 @@ export interface RecordTransaction {
   history: MerchantHistory;
 }
 
-export type TransactionCommand = RecordTransaction;
+export interface OverrideRequest {
+  transaction_id: string;
+  employee_id: string;
+  employee_name: string;
+  reason: OverrideReason;
+  new_cash_total_cents: number;
+}
 
-export type TransactionState = { status: 'none' } | { status: 'recorded'; sale: TransactionRecordedData };
+export interface ApplyOverride {
+  kind: 'ApplyOverride';
+  override_id: string;
+  now: string;
+  override: OverrideRequest;
+}
+
+/** DESIGN.md's void policies; the thresholds come from the configuration, through the command. */
+export interface VoidPolicy {
+  /** A sale is voided within this many minutes; later, money goes back by refund. */
+  time_limit_minutes: number;
+  /** A cash total above this is never voided at the register. */
+  amount_threshold_cents: number;
+  /** `customer_changed_mind` is a void reason only this many minutes after the sale. */
+  changed_mind_minutes: number;
+}
+
+export interface VoidRequest {
+  original_transaction_id: string;
+  void_reason: VoidReason;
+  voided_by: string;
+}
+
+export interface VoidTransaction {
+  kind: 'VoidTransaction';
+  /** The VOID record's own id. */
+  transaction_id: string;
+  now: string;
+  void: VoidRequest;
+  policy: VoidPolicy;
+}
+
+export interface RefundRequest {
+  original_transaction_id: string;
+  refund_amount: number;
+  void_reason: RefundReason;
+  voided_by: string;
+}
+
+export interface IssueRefund {
+  kind: 'IssueRefund';
+  /** The REFUND record's own id. */
+  transaction_id: string;
+  now: string;
+  refund: RefundRequest;
+}
+
+export type TransactionCommand = RecordTransaction | ApplyOverride | VoidTransaction | IssueRefund;
+
+/** A recorded sale: its settlement (what its latest override made it) and what its refunds handed back so far. */
+export interface SaleState {
+  status: TransactionStatus;
+  sale: TransactionRecordedData;
+  settlement: Settlement;
+  refunded: { ledger_total_cents: number; cash_total_cents: number };
+}
+
+export type TransactionState = { status: 'none' } | SaleState;
 
 export const transactionDecider: Decider<TransactionCommand, TransactionState, TransactionEvent> = {
   initialState: () => ({ status: 'none' }),
 
   evolve(state, event) {
+    if (event.type === 'TransactionRecorded') {
+      const { cash_total_cents, rounding_delta_cents } = event.data.calculation;
+      return { status: 'completed', sale: event.data, settlement: { cash_total_cents, rounding_delta_cents }, refunded: { ledger_total_cents: 0, cash_total_cents: 0 } };
+    }
+    if (state.status === 'none') return state;
     switch (event.type) {
-      case 'TransactionRecorded':
-        return { status: 'recorded', sale: event.data };
-      default:
-        return state;
+      case 'OverrideApplied': {
+        const { new_cash_total_cents, rounding_delta_cents } = event.data;
+        return { ...state, status: 'overridden', settlement: { cash_total_cents: new_cash_total_cents, rounding_delta_cents } };
+      }
+      case 'TransactionVoided':
+        return { ...state, status: 'voided' };
+      case 'RefundIssued': {
+        const refunded = {
+          ledger_total_cents: state.refunded.ledger_total_cents - event.data.calculation.ledger_total_cents,
+          cash_total_cents: state.refunded.cash_total_cents - event.data.calculation.cash_total_cents,
+        };
+        const status = refunded.cash_total_cents === state.settlement.cash_total_cents ? 'refunded' : 'partially_refunded';
+        return { ...state, status, refunded };
+      }
     }
   },
 
@@ -67,9 +164,176 @@ export const transactionDecider: Decider<TransactionCommand, TransactionState, T
           throw new DomainError('TRANSACTION_EXISTS', `Transaction ${command.transaction_id} already exists`, 409);
         }
         return [{ type: 'TransactionRecorded', data: recordSale(command) }];
+      case 'ApplyOverride':
+        return [{ type: 'OverrideApplied', data: applyOverride(command, unrefunded(state, command.override.transaction_id, 'overridden')) }];
+      case 'VoidTransaction':
+        return [{ type: 'TransactionVoided', data: voidSale(command, unrefunded(state, command.void.original_transaction_id, 'voided')) }];
+      case 'IssueRefund':
+        return [{ type: 'RefundIssued', data: refundSale(command, notVoided(state, command.refund.original_transaction_id)) }];
     }
   },
 };
+
+function notVoided(state: TransactionState, transactionId: string): SaleState {
+  if (state.status === 'none') throw new TransactionNotFoundError(transactionId);
+  if (state.status === 'voided') throw new AlreadyVoidedError(transactionId);
+  return state;
+}
+
+function unrefunded(state: TransactionState, transactionId: string, operation: 'voided' | 'overridden'): SaleState {
+  const sale = notVoided(state, transactionId);
+  if (sale.status === 'partially_refunded' || sale.status === 'refunded') throw new AlreadyRefundedError(transactionId, operation);
+  return sale;
+}
+
+function applyOverride({ override, override_id, now }: ApplyOverride, { sale, settlement }: SaleState): OverrideAppliedData {
+  const calculated = sale.calculation;
+  return {
+    override_id,
+    transaction_id: sale.transaction_id,
+    created_at: now,
+    employee_id: override.employee_id,
+    employee_name: override.employee_name,
+    reason: override.reason,
+    calculated_cash_total_cents: calculated.cash_total_cents,
+    previous_cash_total_cents: settlement.cash_total_cents,
+    new_cash_total_cents: override.new_cash_total_cents,
+    rounding_delta_cents: calculated.rounding_delta_cents + override.new_cash_total_cents - calculated.cash_total_cents,
+  };
+}
+
+/** `0 - x` rather than `-x`: no negative zero, which JSON writes as 0 but a deep equality tells apart. */
+const negative = (cents: number) => 0 - cents;
+
+/** A VOID or REFUND record: the sale's place, rule and tenders, with its own id, time and a clean score of its own. */
+function reversalOf<T extends 'VOID' | 'REFUND'>(sale: TransactionRecordedData, type: T, transactionId: string, now: string): TransactionRecord<T> {
+  return {
+    ...sale,
+    transaction_id: transactionId,
+    transaction_type: type,
+    created_at: now,
+    compliance: { compliance_status: 'PASS', reasons: [] },
+    fraud: { fraud_score: 0, risk_level: 'NONE', signals: [] },
+  };
+}
+
+const MINUTE_MS = 60_000;
+
+function voidViolations({ now, void: request, policy }: VoidTransaction, { sale, settlement }: SaleState): PolicyViolation[] {
+  const ageMinutes = (Date.parse(now) - Date.parse(sale.created_at)) / MINUTE_MS;
+  const violations: PolicyViolation[] = [];
+  if (ageMinutes > policy.time_limit_minutes) {
+    violations.push({ policy: 'time_limit', why: `the sale is ${Math.floor(ageMinutes)} minutes old; a void is allowed within ${policy.time_limit_minutes} minutes, later refund it` });
+  }
+  if (settlement.cash_total_cents > policy.amount_threshold_cents) {
+    const [total, threshold] = [settlement.cash_total_cents, policy.amount_threshold_cents].map(centsToDollarsString);
+    violations.push({ policy: 'amount_threshold', why: `the cash total $${total} is above the $${threshold} a void may cancel` });
+  }
+  if (request.void_reason === 'customer_changed_mind' && ageMinutes > policy.changed_mind_minutes) {
+    violations.push({ policy: 'reason', why: `customer_changed_mind is a void reason within ${policy.changed_mind_minutes} minutes of the sale only; later refund it` });
+  }
+  // Correcting one's own mistake by cancelling the sale is the classic void abuse: a second employee authorizes it.
+  if (request.void_reason === 'employee_error' && sale.cashier_id !== null && request.voided_by === sale.cashier_id) {
+    violations.push({ policy: 'reason', why: `an employee_error void must be authorized by another employee than the sale's cashier ${sale.cashier_id}` });
+  }
+  return violations;
+}
+
+/** The mirror of the sale as it settled: every amount negated, so the delta is reversed exactly. */
+function voidSale(command: VoidTransaction, state: SaleState): TransactionVoidedData {
+  const violations = voidViolations(command, state);
+  if (violations.length > 0) throw new VoidPolicyViolationError(violations);
+  const { sale, settlement } = state;
+  const calculation = sale.calculation;
+  return {
+    ...reversalOf(sale, 'VOID', command.transaction_id, command.now),
+    tenders: sale.tenders.map((tender) => ({ ...tender, amount_cents: negative(tender.amount_cents) })),
+    calculation: {
+      ...calculation,
+      subtotal_cents: negative(calculation.subtotal_cents),
+      tax_total_cents: negative(calculation.tax_total_cents),
+      ledger_total_cents: negative(calculation.ledger_total_cents),
+      cash_portion_cents: negative(calculation.cash_portion_cents),
+      cash_total_cents: negative(settlement.cash_total_cents),
+      rounding_delta_cents: negative(settlement.rounding_delta_cents),
+      exemptions: calculation.exemptions.map((exemption) => ({ ...exemption, amount_cents: negative(exemption.amount_cents) })),
+    },
+    original_transaction_id: sale.transaction_id,
+    void_reason: command.void.void_reason,
+    voided_by: command.void.voided_by,
+  };
+}
+
+/** The tax within the first `ledgerCents` refunded, in proportion: on running totals, so that all refunds add up to the sale's tax exactly. */
+function taxWithin(sale: TransactionRecordedData, ledgerCents: number): number {
+  const { ledger_total_cents, tax_total_cents } = sale.calculation;
+  if (ledger_total_cents === 0) return 0;
+  // BigInt: two amounts of up to 10^11 cents multiply past 2^53.
+  return Number((BigInt(ledgerCents) * BigInt(tax_total_cents)) / BigInt(ledger_total_cents));
+}
+
+/**
+ * DESIGN.md: the refund holds ledger -refund_amount and cash -round(refund_amount) under the sale's
+ * mode, and the refund that hands back the rest mirrors what is left exactly, so that the refunds of
+ * a sale add up to its amounts. A split tender refunds its cash part only: card and EBT go back
+ * through their own networks.
+ */
+function refundSale({ refund, transaction_id, now }: IssueRefund, { sale, settlement, refunded }: SaleState): RefundIssuedData {
+  const calculation = sale.calculation;
+  const asked = refund.refund_amount;
+  const refundable = settlement.cash_total_cents - refunded.cash_total_cents;
+  if (asked > refundable) throw new RefundExceedsPaidError(sale.transaction_id, asked, refundable);
+  const ledgerLeft = (sale.is_split_tender ? calculation.cash_portion_cents : calculation.ledger_total_cents) - refunded.ledger_total_cents;
+  const rounded = calculation.rounding_applied ? roundCents(asked, calculation.cash_rounding_mode) : asked;
+  const last = asked === refundable || rounded >= refundable;
+  const cash = last ? refundable : rounded;
+  const ledger = last ? ledgerLeft : Math.min(asked, ledgerLeft);
+  const tax = taxWithin(sale, refunded.ledger_total_cents + ledger) - taxWithin(sale, refunded.ledger_total_cents);
+  const method: TenderType = calculation.cash_portion_cents > 0 ? 'cash' : sale.payment_method;
+  // The record's delta: its cash (-cash) minus its ledger (-ledger).
+  const delta = ledger - cash;
+  const normalization = {
+    passed: delta === 0 || settlement.rounding_delta_cents === 0 || Math.sign(delta) !== Math.sign(settlement.rounding_delta_cents),
+    original_rounding_delta_cents: settlement.rounding_delta_cents,
+    refund_rounding_delta_cents: delta,
+  };
+  return {
+    ...reversalOf(sale, 'REFUND', transaction_id, now),
+    payment_method: method,
+    is_split_tender: false,
+    tenders: [],
+    calculation: {
+      ...calculation,
+      subtotal_cents: negative(ledger - tax),
+      tax_total_cents: negative(tax),
+      ledger_total_cents: negative(ledger),
+      cash_portion_cents: method === 'cash' ? negative(ledger) : 0,
+      cash_total_cents: negative(cash),
+      rounding_delta_cents: delta,
+      rounding_applied: method === 'cash' && calculation.rounding_applied,
+      exemptions: calculation.exemptions
+        .filter((exemption) => exemption.tender === method)
+        .map((exemption) => ({ ...exemption, amount_cents: negative(ledger) })),
+    },
+    compliance: normalization.passed
+      ? { compliance_status: 'PASS', reasons: [] }
+      : {
+          compliance_status: 'WARN',
+          reasons: [
+            {
+              code: 'REFUND_NORMALIZATION_FAILED',
+              severity: 'WARN',
+              message: `the refund's rounding delta (${normalization.refund_rounding_delta_cents} cents) moves the same way as the sale's (${settlement.rounding_delta_cents} cents): rounding did not give back what it took`,
+            },
+          ],
+        },
+    original_transaction_id: sale.transaction_id,
+    void_reason: refund.void_reason,
+    voided_by: refund.voided_by,
+    refund_amount_cents: asked,
+    normalization,
+  };
+}
 
 /** The spec leaves the split-tender fields open; these are the combinations that cannot be recorded truthfully. */
 function checkTenders(sale: SaleRequest): TenderLine[] {

@@ -1,15 +1,31 @@
-import type { FraudSignal, RiskLevel } from '../fraud/fraud-score';
+import type { FraudSignal, RiskLevel } from '../fraud/fraud-signals';
 import type { ResolvedLocation } from '../jurisdiction/jurisdiction-resolver';
 import type { JurisdictionRule } from '../jurisdiction/jurisdiction-rule';
 import type { RoundingMode, TenderExemption, TenderType } from '../rounding/rounding-engine';
 
 export const transactionStream = (transactionId: string) => `transaction-${transactionId}`;
 
-/** Events of a `transaction-<id>` stream. A type string, once stored, is never renamed. */
-export type TransactionEvent = TransactionRecorded;
+/**
+ * Events of a `transaction-<id>` stream, the sale's. Its override, void and refunds are appended
+ * to it too, so each is decided against the sale's whole history in one atomic append. A type
+ * string, once stored, is never renamed.
+ */
+export type TransactionEvent = TransactionRecorded | OverrideApplied | TransactionVoided | RefundIssued;
 
 export const TRANSACTION_TYPES = ['SALE', 'VOID', 'REFUND'] as const;
 export type TransactionType = (typeof TRANSACTION_TYPES)[number];
+
+/** Where a sale stands after what was appended to its stream; VOID and REFUND records stay `completed`. */
+export const TRANSACTION_STATES = ['completed', 'overridden', 'voided', 'partially_refunded', 'refunded'] as const;
+export type TransactionStatus = (typeof TRANSACTION_STATES)[number];
+
+/** The spec's allowed values, one list per request. */
+export const OVERRIDE_REASONS = ['customer-request', 'manager-discretion', 'pricing-error', 'system-error'] as const;
+export type OverrideReason = (typeof OVERRIDE_REASONS)[number];
+export const VOID_REASONS = ['customer_changed_mind', 'pricing_error', 'duplicate_transaction', 'employee_error', 'fraud_suspected'] as const;
+export type VoidReason = (typeof VOID_REASONS)[number];
+export const REFUND_REASONS = ['defective_product', 'customer_dissatisfied', 'wrong_item', 'price_adjustment'] as const;
+export type RefundReason = (typeof REFUND_REASONS)[number];
 
 export const COMPLIANCE_STATUSES = ['PASS', 'WARN', 'FAIL'] as const;
 export type ComplianceStatus = (typeof COMPLIANCE_STATUSES)[number];
@@ -28,12 +44,13 @@ export interface TenderLine {
 }
 
 /**
- * Everything the sale was decided on, so that a later reader needs neither the rules then in force nor the history.
+ * Everything a record (sale, void or refund) was decided on, so that a later reader needs neither
+ * the rules then in force nor the history. VOID and REFUND records carry negative amounts.
  * A type alias, not an interface, so that it is assignable to an event's JSON `data`.
  */
-export type TransactionRecordedData = {
+export type TransactionRecord<T extends TransactionType> = {
   transaction_id: string;
-  transaction_type: 'SALE';
+  transaction_type: T;
   merchant_id: string;
   environment: KeyEnvironment;
   created_at: string;
@@ -66,7 +83,70 @@ export type TransactionRecordedData = {
   fraud: { fraud_score: number; risk_level: RiskLevel; signals: FraudSignal[] };
 };
 
+export type TransactionRecordedData = TransactionRecord<'SALE'>;
+
 export interface TransactionRecorded {
   type: 'TransactionRecorded';
   data: TransactionRecordedData;
+}
+
+/** What settles a sale: its calculation's cash total and delta, or those of its latest override. */
+export interface Settlement {
+  cash_total_cents: number;
+  rounding_delta_cents: number;
+}
+
+export type OverrideAppliedData = {
+  override_id: string;
+  /** The sale overridden. */
+  transaction_id: string;
+  created_at: string;
+  employee_id: string;
+  /** As sent, never trimmed or normalized. */
+  employee_name: string;
+  reason: OverrideReason;
+  /** The cash total the sale's own calculation gave, whatever overrides came before. */
+  calculated_cash_total_cents: number;
+  previous_cash_total_cents: number;
+  new_cash_total_cents: number;
+  /** The settlement's new delta: the calculated one moved by as much as the cash total was. */
+  rounding_delta_cents: number;
+};
+
+export interface OverrideApplied {
+  type: 'OverrideApplied';
+  data: OverrideAppliedData;
+}
+
+/** The link of a VOID or REFUND record to its sale, with the request's reason and employee verbatim. */
+export type Reversal<Reason extends string> = {
+  original_transaction_id: string;
+  void_reason: Reason;
+  voided_by: string;
+};
+
+export type TransactionVoidedData = TransactionRecord<'VOID'> & Reversal<VoidReason>;
+
+export interface TransactionVoided {
+  type: 'TransactionVoided';
+  data: TransactionVoidedData;
+}
+
+/** DESIGN.md: passes when the refund's delta is 0 or has the opposite sign of the sale's; fails when both move the same way. */
+export type NormalizationCheck = {
+  passed: boolean;
+  original_rounding_delta_cents: number;
+  refund_rounding_delta_cents: number;
+};
+
+export type RefundIssuedData = TransactionRecord<'REFUND'> &
+  Reversal<RefundReason> & {
+    /** As asked; the record's cash total is what was handed back. */
+    refund_amount_cents: number;
+    normalization: NormalizationCheck;
+  };
+
+export interface RefundIssued {
+  type: 'RefundIssued';
+  data: RefundIssuedData;
 }

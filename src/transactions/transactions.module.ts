@@ -1,20 +1,48 @@
 import { Module } from '@nestjs/common';
 import { AuthModule } from '../auth/auth.module';
 import { IdempotencyModule } from '../common/idempotency.module';
+import { ApplyOverrideController } from './apply-override/apply-override.controller';
+import { ApplyOverrideHandler } from './apply-override/apply-override.handler';
+import { GetReceiptController } from './get-receipt/get-receipt.controller';
+import { GetReceiptHandler } from './get-receipt/get-receipt.handler';
 import { GetTransactionController } from './get-transaction/get-transaction.controller';
 import { GetTransactionHandler } from './get-transaction/get-transaction.handler';
+import { IssueRefundController } from './issue-refund/issue-refund.controller';
+import { IssueRefundHandler } from './issue-refund/issue-refund.handler';
 import { ListTransactionsController } from './list-transactions/list-transactions.controller';
 import { ListTransactionsHandler } from './list-transactions/list-transactions.handler';
 import { RecordTransactionController } from './record-transaction/record-transaction.controller';
 import { RecordTransactionHandler } from './record-transaction/record-transaction.handler';
+import { SaleChanges } from './sale-changes';
+import { TransactionDirectory } from './transaction-directory';
+import { VoidTransactionController } from './void-transaction/void-transaction.controller';
+import { VoidTransactionHandler } from './void-transaction/void-transaction.handler';
 
 /**
- * Sales: record (rounded, scored, chained), fetch and list. Reads come from the inline
- * transaction-list read model (projections/transaction-list), so a GET sees the POST before it.
+ * Sales (record, fetch, list), their overrides, voids and refunds, and receipts. Reads come from the
+ * inline transaction-list read model (projections/transaction-list), so a GET sees the POST before it.
  */
 @Module({
   imports: [AuthModule, IdempotencyModule],
-  controllers: [RecordTransactionController, GetTransactionController, ListTransactionsController],
-  providers: [RecordTransactionHandler, GetTransactionHandler, ListTransactionsHandler],
+  controllers: [
+    RecordTransactionController,
+    GetTransactionController,
+    ListTransactionsController,
+    ApplyOverrideController,
+    VoidTransactionController,
+    IssueRefundController,
+    GetReceiptController,
+  ],
+  providers: [
+    TransactionDirectory,
+    SaleChanges,
+    RecordTransactionHandler,
+    GetTransactionHandler,
+    ListTransactionsHandler,
+    ApplyOverrideHandler,
+    VoidTransactionHandler,
+    IssueRefundHandler,
+    GetReceiptHandler,
+  ],
 })
 export class TransactionsModule {}

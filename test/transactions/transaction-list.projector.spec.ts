@@ -1,9 +1,11 @@
-import { rebuildProjections } from '../../projections/runner';
+import { AsyncProjectionRunner, rebuildProjections } from '../../projections/runner';
 import { transactionListProjector } from '../../projections/transaction-list/transaction-list.projector';
 import { EventStore } from '../../src/event-store/event-store.port';
 import { DATABASE, type Database } from '../../src/event-store/sql';
+import { TransactionIdTakenError } from '../../src/transactions/transaction-id';
 import { call, issueKey, onboardMerchant } from '../support/auth';
 import { dumpReadModels } from '../support/read-models';
+import { transactionHistory } from '../support/sale-commands';
 import { DRIVERS } from '../support/test-database';
 import { startTestApp, type TestApp } from '../support/test-app';
 
@@ -37,6 +39,52 @@ describe.each(DRIVERS)('transaction-list read model on %s', (driver) => {
 
   afterAll(() => app?.close());
 
+  describe('overrides, voids and refunds', () => {
+    const history = transactionHistory('m-projected');
+    const detailOf = async (id: string) => (await db.query<any>('select detail, history from rm_transactions where id = $1', [id]))[0];
+
+    beforeAll(async () => {
+      const store = app.app.get(EventStore);
+      for (const { streamId, events } of history) await store.append(streamId, events, { expectedRevision: 0 });
+    });
+
+    it("fold into the sale's row: its state, settlement and history", async () => {
+      const overridden = await detailOf('TXN-2026-11-21-HIST0002');
+      expect(overridden.detail).toMatchObject({
+        state: 'overridden',
+        calculation: { cash_total_cents: 1000, rounding_delta_cents: -3 },
+        original_calculation: { cash_total_cents: 1005, rounding_delta_cents: 2 },
+        overrides: [expect.objectContaining({ id: 'OVR-2026-11-21-HIST0002', employee_name: 'Ann' })],
+      });
+      expect(overridden.history.map((entry: { event: string }) => entry.event)).toEqual(['TransactionRecorded', 'OverrideApplied']);
+      expect((await detailOf('TXN-2026-11-21-HIST0003')).detail).toMatchObject({ state: 'voided', void_transaction_id: 'TXN-2026-11-21-HISTVOID', refundable_cents: 0 });
+      expect((await detailOf('TXN-2026-11-21-HIST0004')).detail).toMatchObject({
+        state: 'refunded',
+        refund_transaction_ids: ['TXN-2026-11-21-HISTREF1', 'TXN-2026-11-21-HISTREF2'],
+        refunded_cents: 1005,
+        refundable_cents: 0,
+      });
+    });
+
+    it('add a row for each VOID and REFUND record, with its own columns', async () => {
+      const rows = await db.query<any>(
+        `select id, type, cash_total_cents, rounding_delta_cents, history from rm_transactions where merchant_id = 'm-projected' and type <> 'SALE' order by id`,
+      );
+      expect(rows.map(({ id, type, cash_total_cents, rounding_delta_cents }) => [id, type, cash_total_cents, rounding_delta_cents])).toEqual([
+        ['TXN-2026-11-21-HISTREF1', 'REFUND', '-505', '-2'],
+        ['TXN-2026-11-21-HISTREF2', 'REFUND', '-500', '0'],
+        ['TXN-2026-11-21-HISTVOID', 'VOID', '-1005', '-2'],
+      ]);
+      expect(rows.map((row) => row.history.map((entry: { event: string }) => entry.event))).toEqual([['RefundIssued'], ['RefundIssued'], ['TransactionVoided']]);
+    });
+
+    it('refuses a second record under an id already taken, so that the append is retried with another', async () => {
+      const [recorded] = await app.app.get(EventStore).readStream(history[0].streamId);
+      const clash = { ...recorded, position: recorded.position + 1000 };
+      await expect(db.transaction((tx) => transactionListProjector.apply(clash, tx))).rejects.toBeInstanceOf(TransactionIdTakenError);
+    });
+  });
+
   it('writes one row per sale, with the columns lists filter on and the view the API answers', async () => {
     const [event] = await app.app.get(EventStore).readStream(`transaction-${ids[2]}`);
     const [row] = await db.query<any>('select * from rm_transactions where id = $1', [ids[2]]);
@@ -64,10 +112,14 @@ describe.each(DRIVERS)('transaction-list read model on %s', (driver) => {
   });
 
   it('changes nothing when an event is applied twice', async () => {
+    // The dumps hold the async read models too: they must have caught up first.
+    await app.app.get(AsyncProjectionRunner).drain();
     const live = await dumpReadModels(db);
-    expect(live.rm_transactions).toHaveLength(ids.length);
+    // The sales, and the VOID and REFUND records of the history.
+    expect(live.rm_transactions).toHaveLength(ids.length + 7);
     const store = app.app.get(EventStore);
-    const events = (await Promise.all(ids.map((id) => store.readStream(`transaction-${id}`)))).flat();
+    const streams = [...ids.map((id) => `transaction-${id}`), ...transactionHistory('m-projected').map((stream) => stream.streamId)];
+    const events = (await Promise.all(streams.map((stream) => store.readStream(stream)))).flat();
     await db.transaction(async (tx) => {
       for (const event of events) await transactionListProjector.apply(event, tx);
     });
@@ -75,6 +127,7 @@ describe.each(DRIVERS)('transaction-list read model on %s', (driver) => {
   });
 
   it('rebuilds from the log to the same rows as the live build', async () => {
+    await app.app.get(AsyncProjectionRunner).drain();
     const live = await dumpReadModels(db);
     await rebuildProjections(db, [transactionListProjector]);
     expect(await dumpReadModels(db)).toEqual(live);

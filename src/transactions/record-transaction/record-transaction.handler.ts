@@ -4,19 +4,15 @@ import { eventMetadata } from '../../auth/command-context';
 import { MerchantScope } from '../../auth/merchant-scope';
 import { Clock } from '../../common/clock';
 import { IdempotencyStore } from '../../common/idempotency';
-import { RevisionConflictError } from '../../event-store/event-store.errors';
 import { EventStore } from '../../event-store/event-store.port';
 import { DATABASE, type Database } from '../../event-store/sql';
 import { JurisdictionResolver } from '../../jurisdiction/jurisdiction-resolver';
 import { merchantHistory } from '../../../projections/transaction-list/transaction-list.projector';
 import { SYMMETRIC_MODES, transactionDecider } from '../transaction.decider';
 import { transactionStream, type TransactionRecordedData } from '../transaction.events';
-import { newTransactionId } from '../transaction-id';
+import { withNewTransactionId } from '../transaction-id';
 import { transactionView } from '../transaction-view';
 import { RecordTransactionCommand, type RecordTransactionResponse } from './record-transaction.command';
-
-/** A clash of random ids is rare but possible on a busy day: each attempt draws a new id. */
-const ATTEMPTS = 3;
 
 /**
  * Resolves the rule in force on the sale's date, reads the merchant's recent history for the fraud
@@ -47,30 +43,25 @@ export class RecordTransactionHandler implements ICommandHandler<RecordTransacti
     });
     const metadata = eventMetadata(context, sale.merchant_id);
 
-    for (let attempt = 1; ; attempt++) {
-      const transactionId = newTransactionId(now);
+    return withNewTransactionId(now, async (transactionId) => {
       // A fresh id has no stream to read: its state is the initial one, and expectedRevision 0 proves it.
       const events = transactionDecider.decide(
         { kind: 'RecordTransaction', transaction_id: transactionId, now: now.toISOString(), environment: context.principal.environment, sale, jurisdiction, history },
         transactionDecider.initialState(),
       );
       let response: RecordTransactionResponse | undefined;
-      try {
-        await this.store.append(
-          transactionStream(transactionId),
-          events.map(({ type, data }) => ({ type, data, metadata })),
-          {
-            expectedRevision: 0,
-            inTransaction: async (tx, [stored]) => {
-              response = { success: true, transaction: transactionView(stored.data as TransactionRecordedData, stored) };
-              if (idempotency) await this.idempotency.save(tx, idempotency, response);
-            },
+      await this.store.append(
+        transactionStream(transactionId),
+        events.map(({ type, data }) => ({ type, data, metadata })),
+        {
+          expectedRevision: 0,
+          inTransaction: async (tx, [stored]) => {
+            response = { success: true, transaction: transactionView(stored.data as TransactionRecordedData, stored) };
+            if (idempotency) await this.idempotency.save(tx, idempotency, response);
           },
-        );
-        return response!;
-      } catch (error) {
-        if (!(error instanceof RevisionConflictError) || attempt === ATTEMPTS) throw error;
-      }
-    }
+        },
+      );
+      return response!;
+    });
   }
 }

@@ -31,15 +31,16 @@ export const EXPLICIT_ROUNDING_MODES = [
   'none',
 ] as const satisfies readonly RoundingMode[];
 
-const Cents = () =>
+export const Cents = () =>
   applyDecorators(
     IsInt({ message: '$property must be an integer number of cents' }),
     Min(0, { message: '$property must not be negative' }),
     Max(MAX_AMOUNT_CENTS, { message: `$property must not exceed ${MAX_AMOUNT_CENTS} cents` }),
   );
 
-/** Store, terminal and cashier ids: recorded as sent, so only their length is bounded. */
-const Label = () => applyDecorators(IsOptional(), IsString(), Length(1, 64));
+/** Store, terminal, cashier and employee ids: recorded as sent, so only their length is bounded. */
+export const RecordedId = () => applyDecorators(IsString(), Length(1, 64));
+const Label = () => applyDecorators(IsOptional(), RecordedId());
 
 export class TenderRequest {
   @IsIn(TENDER_TYPES)

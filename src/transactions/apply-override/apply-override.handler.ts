@@ -1,0 +1,24 @@
+import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import { Clock } from '../../common/clock';
+import { findTransaction } from '../../../projections/transaction-list/transaction-list.projector';
+import { SaleChanges } from '../sale-changes';
+import { newOverrideId } from '../transaction-id';
+import { ApplyOverrideCommand, type ApplyOverrideResponse } from './apply-override.command';
+
+@CommandHandler(ApplyOverrideCommand)
+export class ApplyOverrideHandler implements ICommandHandler<ApplyOverrideCommand, ApplyOverrideResponse> {
+  constructor(
+    private readonly changes: SaleChanges,
+    private readonly clock: Clock,
+  ) {}
+
+  async execute({ override, context, idempotency }: ApplyOverrideCommand): Promise<ApplyOverrideResponse> {
+    const now = this.clock.now();
+    const overrideId = newOverrideId(now);
+    const command = { kind: 'ApplyOverride' as const, override_id: overrideId, now: now.toISOString(), override };
+    return this.changes.change(override.transaction_id, context, idempotency, command, async (tx) => {
+      const original = (await findTransaction(tx, override.transaction_id))!;
+      return { success: true, override: original.overrides.find((applied) => applied.id === overrideId)!, original };
+    });
+  }
+}

@@ -1,0 +1,123 @@
+import { centsToDollarsString } from '../../common/money';
+import type { JurisdictionRule } from '../../jurisdiction/jurisdiction-rule';
+import type { RoundingMode, TenderType } from '../../rounding/rounding-engine';
+import type { TransactionDetail, TransactionView } from '../transaction-view';
+
+/** Receipts are renderings of the transaction detail: pure, with no state of their own. */
+export const RECEIPT_FORMATS = ['merchant', 'audit', 'pos'] as const;
+export type ReceiptFormat = (typeof RECEIPT_FORMATS)[number];
+
+export interface Disclosure {
+  text: string;
+  /** `jurisdiction`: the rule's own wording; `default`: ours, where the rule prescribes none. */
+  source: 'jurisdiction' | 'default';
+  /** Whether the rule obliges the merchant to disclose its rounding. */
+  required: boolean;
+  jurisdiction_id: string;
+  legislation: string | null;
+}
+
+export interface MerchantReceipt {
+  transaction_id: string;
+  type: TransactionView['type'];
+  state: TransactionView['state'];
+  created_at: string;
+  disclosure: Disclosure;
+  /** The customer-facing receipt, one line per row. */
+  text: string;
+}
+
+/** Raw cent values only, for a point-of-sale system to print in its own layout. */
+export interface PosReceipt {
+  transaction_id: string;
+  subtotal_cents: number;
+  tax_total_cents: number;
+  ledger_total_cents: number;
+  cash_total_cents: number;
+  rounding_delta_cents: number;
+}
+
+export type Receipt =
+  | { format: 'merchant'; receipt: MerchantReceipt }
+  | { format: 'audit'; receipt: TransactionDetail }
+  | { format: 'pos'; receipt: PosReceipt };
+
+export function receipt(format: ReceiptFormat, transaction: TransactionDetail): Receipt {
+  switch (format) {
+    case 'merchant':
+      return { format, receipt: merchantReceipt(transaction) };
+    case 'audit':
+      // The full record: chain position, audit hash, fraud score and the entries of its history.
+      return { format, receipt: transaction };
+    case 'pos': {
+      const { subtotal_cents, tax_total_cents, ledger_total_cents, cash_total_cents, rounding_delta_cents } = transaction.calculation;
+      return { format, receipt: { transaction_id: transaction.id, subtotal_cents, tax_total_cents, ledger_total_cents, cash_total_cents, rounding_delta_cents } };
+    }
+  }
+}
+
+const HOW: Record<RoundingMode, string | null> = {
+  swedish_rounding: 'to the nearest 5 cents',
+  symmetrical_rounding: 'to the nearest 5 cents',
+  nearest_nickel: 'to the nearest 5 cents',
+  mandatory_round_down: 'down to a multiple of 5 cents',
+  mandatory_round_up: 'up to a multiple of 5 cents',
+  nearest_dime: 'to the nearest 10 cents',
+  nearest_cent: null,
+  none: null,
+};
+
+/**
+ * The rule's own disclosure text when it prescribes one (seeds/SOURCES.md: none of the seed rules
+ * does yet; an administrator records it); otherwise a sentence saying how cash was rounded and on
+ * what authority. The legislation is given beside the text, not in it: its citation is for the
+ * merchant, the sentence for the customer.
+ */
+export function roundingDisclosure(rule: JurisdictionRule, calculation: TransactionView['calculation']): Disclosure {
+  const about = { required: rule.disclosure_required, jurisdiction_id: rule.jurisdiction_id, legislation: rule.legislation };
+  if (rule.disclosure_text) return { text: rule.disclosure_text, source: 'jurisdiction', ...about };
+  return { text: defaultDisclosure(rule, calculation), source: 'default', ...about };
+}
+
+function defaultDisclosure(rule: JurisdictionRule, calculation: TransactionView['calculation']): string {
+  const how = HOW[calculation.cash_rounding_mode];
+  if (how === null) return 'Cash totals are not rounded: cash pays the exact amount.';
+  const authority =
+    rule.jurisdiction_level === 'federal'
+      ? 'following U.S. Treasury guidance on the end of penny production'
+      : `as ${rule.enforcement === 'mandatory' ? 'required' : 'permitted'} by ${rule.jurisdiction_level === 'state' ? 'state' : 'local'} law in ${[rule.city ?? rule.county, rule.state].filter(Boolean).join(', ')}`;
+  const applied = calculation.rounding_applied ? 'Card, EBT and mobile payments are never rounded.' : 'This payment was not in cash and was not rounded.';
+  return `Cash totals are rounded ${how}, ${authority}. ${applied}`;
+}
+
+const TENDER_LABELS: Record<TenderType, string> = { cash: 'Cash', card: 'Card', ebt: 'EBT', mobile: 'Mobile' };
+
+const dollars = (cents: number) => `${cents < 0 ? '-' : ''}$${centsToDollarsString(Math.abs(cents))}`;
+const signed = (cents: number) => `${cents > 0 ? '+' : ''}${dollars(cents)}`;
+const row = (label: string, amount: string) => `${label.padEnd(24)}${amount.padStart(14)}`;
+
+function merchantReceipt(transaction: TransactionDetail): MerchantReceipt {
+  const { calculation, original_calculation: calculated } = transaction;
+  const disclosure = roundingDisclosure(transaction.rule, calculation);
+  const heading = transaction.original_transaction_id ? `${transaction.type} ${transaction.id} of ${transaction.original_transaction_id}` : `${transaction.type} ${transaction.id}`;
+  const place = [transaction.store_id && `Store ${transaction.store_id}`, transaction.terminal_id && `Terminal ${transaction.terminal_id}`].filter(Boolean).join('  ');
+  const lines = [
+    heading,
+    transaction.created_at,
+    ...(place ? [place] : []),
+    row('Subtotal', dollars(calculation.subtotal_cents)),
+    row('Tax', dollars(calculation.tax_total_cents)),
+    row('Total', dollars(calculation.ledger_total_cents)),
+    ...calculation.tenders.map((tender) => row(`${TENDER_LABELS[tender.type]}${tender.rounded ? '' : ' (not rounded)'}`, dollars(tender.amount_cents))),
+    ...(calculated
+      ? [row('Cash rounding', signed(calculated.rounding_delta_cents)), row('Adjusted by employee', signed(calculation.cash_total_cents - calculated.cash_total_cents))]
+      : calculation.rounding_applied
+        ? [row('Cash rounding', signed(calculation.rounding_delta_cents))]
+        : []),
+    row(calculation.rounding_applied ? 'Cash total' : 'Amount', dollars(calculation.cash_total_cents)),
+    ...(transaction.state === 'completed' ? [] : [`Status: ${transaction.state.replace('_', ' ').toUpperCase()}`]),
+    '',
+    disclosure.text,
+  ];
+  return { transaction_id: transaction.id, type: transaction.type, state: transaction.state, created_at: transaction.created_at, disclosure, text: lines.join('\n') };
+}

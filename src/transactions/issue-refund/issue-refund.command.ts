@@ -1,0 +1,15 @@
+import { Command } from '@nestjs/cqrs';
+import type { CommandContext } from '../../auth/command-context';
+import type { IdempotentRequest } from '../../common/idempotency';
+import type { ReversalResponse } from '../sale-changes';
+import type { RefundRequest } from '../transaction.decider';
+
+export class IssueRefundCommand extends Command<ReversalResponse> {
+  constructor(
+    readonly request: RefundRequest,
+    readonly context: CommandContext,
+    readonly idempotency?: IdempotentRequest,
+  ) {
+    super();
+  }
+}

@@ -1,0 +1,18 @@
+import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import { SaleChanges, type ReversalResponse } from '../sale-changes';
+import { IssueRefundCommand } from './issue-refund.command';
+
+/** Never blocked by the normalization check: a failure is flagged on the REFUND record (WARN) and in its event. */
+@CommandHandler(IssueRefundCommand)
+export class IssueRefundHandler implements ICommandHandler<IssueRefundCommand, ReversalResponse> {
+  constructor(private readonly changes: SaleChanges) {}
+
+  execute({ request, context, idempotency }: IssueRefundCommand): Promise<ReversalResponse> {
+    return this.changes.reverse(request.original_transaction_id, context, idempotency, (transaction_id, now) => ({
+      kind: 'IssueRefund',
+      transaction_id,
+      now,
+      refund: request,
+    }));
+  }
+}

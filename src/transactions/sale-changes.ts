@@ -1,0 +1,72 @@
+import { Injectable } from '@nestjs/common';
+import { eventMetadata, type CommandContext } from '../auth/command-context';
+import { Clock } from '../common/clock';
+import { decideAndAppend } from '../common/decider';
+import { IdempotencyStore, type IdempotentRequest } from '../common/idempotency';
+import { EventStore } from '../event-store/event-store.port';
+import type { Sql } from '../event-store/sql';
+import { findTransaction } from '../../projections/transaction-list/transaction-list.projector';
+import { transactionDecider, type IssueRefund, type TransactionCommand, type VoidTransaction } from './transaction.decider';
+import { transactionStream } from './transaction.events';
+import { TransactionDirectory } from './transaction-directory';
+import { withNewTransactionId } from './transaction-id';
+import type { TransactionDetail } from './transaction-view';
+
+/** `POST /transaction/void` and `/refund`: the new VOID or REFUND record, and the sale as it stands after it. */
+export interface ReversalResponse {
+  success: true;
+  transaction: TransactionDetail;
+  original: TransactionDetail;
+}
+
+/** Overrides, voids and refunds: each is decided on the sale's own stream and answered from the read model. */
+@Injectable()
+export class SaleChanges {
+  constructor(
+    private readonly transactions: TransactionDirectory,
+    private readonly store: EventStore,
+    private readonly idempotency: IdempotencyStore,
+    private readonly clock: Clock,
+  ) {}
+
+  /**
+   * Appends what the decider makes of the command to the stream of the sale, once the key is shown
+   * to see it (else 404). `answer` reads the read model inside the append transaction, after the
+   * inline projector wrote it, so the response is what a GET will show; the idempotency record is
+   * saved with it.
+   */
+  async change<R>(
+    saleId: string,
+    context: CommandContext,
+    idempotency: IdempotentRequest | undefined,
+    command: TransactionCommand,
+    answer: (tx: Sql) => Promise<R>,
+  ): Promise<R> {
+    const sale = await this.transactions.findSale(context.principal, saleId);
+    let response: R | undefined;
+    await decideAndAppend(this.store, transactionStream(sale.id), transactionDecider, command, eventMetadata(context, sale.merchant_id), {
+      inTransaction: async (tx) => {
+        response = await answer(tx);
+        if (idempotency) await this.idempotency.save(tx, idempotency, response);
+      },
+    });
+    return response!;
+  }
+
+  /** A void or a refund: a record with an id of its own, drawn again in the rare case it is taken. */
+  reverse(
+    saleId: string,
+    context: CommandContext,
+    idempotency: IdempotentRequest | undefined,
+    command: (transactionId: string, now: string) => VoidTransaction | IssueRefund,
+  ): Promise<ReversalResponse> {
+    const now = this.clock.now();
+    return withNewTransactionId(now, (transactionId) =>
+      this.change(saleId, context, idempotency, command(transactionId, now.toISOString()), async (tx) => ({
+        success: true as const,
+        transaction: (await findTransaction(tx, transactionId))!,
+        original: (await findTransaction(tx, saleId))!,
+      })),
+    );
+  }
+}

@@ -1,0 +1,53 @@
+import { DomainError } from '../common/errors/domain-error';
+
+/** Also the answer for another merchant's transaction, so that ids cannot be probed. */
+export class TransactionNotFoundError extends DomainError {
+  constructor(transactionId: string) {
+    super('NOT_FOUND', `Transaction ${transactionId} not found`, 404);
+  }
+}
+
+/** Only a sale is voided, refunded or overridden; a VOID or REFUND record is final. */
+export class NotASaleError extends DomainError {
+  constructor(transactionId: string, type: string) {
+    super('NOT_A_SALE', `Transaction ${transactionId} is a ${type} record: only a sale can be voided, refunded or overridden`, 409);
+  }
+}
+
+export class AlreadyVoidedError extends DomainError {
+  constructor(transactionId: string) {
+    super('ALREADY_VOIDED', `Transaction ${transactionId} has already been voided`, 409);
+  }
+}
+
+/** A void or an override after money went back would reverse or reprice what the refunds already settled. */
+export class AlreadyRefundedError extends DomainError {
+  constructor(transactionId: string, operation: 'voided' | 'overridden') {
+    super('ALREADY_REFUNDED', `Transaction ${transactionId} has refunds and cannot be ${operation}; refund the rest instead`, 409);
+  }
+}
+
+export class RefundExceedsPaidError extends DomainError {
+  constructor(transactionId: string, asked: number, refundable: number) {
+    super('REFUND_EXCEEDS_PAID', `A refund of ${asked} cents exceeds the ${refundable} cents still refundable on transaction ${transactionId}`, 409);
+  }
+}
+
+export const VOID_POLICIES = ['time_limit', 'amount_threshold', 'reason'] as const;
+export type VoidPolicyName = (typeof VOID_POLICIES)[number];
+
+export interface PolicyViolation {
+  policy: VoidPolicyName;
+  why: string;
+}
+
+/** Names every policy the void breaks, so that the POS learns all it must do in one answer. */
+export class VoidPolicyViolationError extends DomainError {
+  constructor(readonly violations: PolicyViolation[]) {
+    super(
+      'VOID_POLICY_VIOLATION',
+      `Void refused by the ${violations.map(({ policy, why }) => `${policy} policy (${why})`).join(' and the ')}`,
+      422,
+    );
+  }
+}

@@ -1,0 +1,15 @@
+import { Command } from '@nestjs/cqrs';
+import type { CommandContext } from '../../auth/command-context';
+import type { IdempotentRequest } from '../../common/idempotency';
+import type { ReversalResponse } from '../sale-changes';
+import type { VoidRequest } from '../transaction.decider';
+
+export class VoidTransactionCommand extends Command<ReversalResponse> {
+  constructor(
+    readonly request: VoidRequest,
+    readonly context: CommandContext,
+    readonly idempotency?: IdempotentRequest,
+  ) {
+    super();
+  }
+}

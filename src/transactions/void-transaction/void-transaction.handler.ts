@@ -1,0 +1,31 @@
+import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import { AppConfig } from '../../config/config';
+import { SaleChanges, type ReversalResponse } from '../sale-changes';
+import type { VoidPolicy } from '../transaction.decider';
+import { VoidTransactionCommand } from './void-transaction.command';
+
+@CommandHandler(VoidTransactionCommand)
+export class VoidTransactionHandler implements ICommandHandler<VoidTransactionCommand, ReversalResponse> {
+  private readonly policy: VoidPolicy;
+
+  constructor(
+    private readonly changes: SaleChanges,
+    config: AppConfig,
+  ) {
+    this.policy = {
+      time_limit_minutes: config.voidTimeLimitHours * 60,
+      amount_threshold_cents: config.voidAmountThresholdCents,
+      changed_mind_minutes: config.voidChangedMindMinutes,
+    };
+  }
+
+  execute({ request, context, idempotency }: VoidTransactionCommand): Promise<ReversalResponse> {
+    return this.changes.reverse(request.original_transaction_id, context, idempotency, (transaction_id, now) => ({
+      kind: 'VoidTransaction',
+      transaction_id,
+      now,
+      void: request,
+      policy: this.policy,
+    }));
+  }
+}
