@@ -59,6 +59,25 @@ describe('dollarsToCents', () => {
     );
   });
 
+  it.each([
+    [2.129, 212],
+    [2.13, 213],
+    [0.001, 0],
+    [7.25, 725],
+  ])('%p dollars rounded down is %p cents', (dollars, cents) => {
+    expect(dollarsToCents(dollars, 'hourly_wage', 'down')).toBe(cents);
+  });
+
+  it('drops a written fraction of a cent when rounding down', () => {
+    const written = fc.record({ dollars: fc.nat(99_999_999), cents: fc.nat(99), subCent: fc.stringMatching(/^\d{0,4}$/) });
+    fc.assert(
+      fc.property(written, ({ dollars, cents, subCent }) => {
+        const text = `${dollars}.${String(cents).padStart(2, '0')}${subCent}`;
+        return dollarsToCents(Number(text), 'amount', 'down') === dollars * 100 + cents;
+      }),
+    );
+  });
+
   it('stays within one cent above x * 100 for any finite non-negative double', () => {
     fc.assert(
       fc.property(fc.double({ min: 0, max: 1e12, noNaN: true }), (x) => {

@@ -1,0 +1,49 @@
+import { Inject } from '@nestjs/common';
+import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import { Clock } from '../../common/clock';
+import { newRecordId } from '../../common/ids';
+import { dollarsToCents } from '../../common/money';
+import { DATABASE, type Database } from '../../event-store/sql';
+import { findTip } from '../../../projections/tips/tips.projector';
+import { tipDecider } from '../tip.decider';
+import { TipPooledError, TipRecordNotFoundError } from '../tip.errors';
+import { tipStream, type TipAdjustedData } from '../tip.events';
+import { TIP_ID_PREFIX } from '../tip-ids';
+import { TipLog } from '../tip-log';
+import { TipMerchants } from '../tip-merchants';
+import { adjustmentView } from '../tip-view';
+import { AdjustTipCommand, type AdjustTipResponse } from './adjust-tip.command';
+
+@CommandHandler(AdjustTipCommand)
+export class AdjustTipHandler implements ICommandHandler<AdjustTipCommand, AdjustTipResponse> {
+  constructor(
+    @Inject(DATABASE) private readonly db: Database,
+    private readonly clock: Clock,
+    private readonly merchants: TipMerchants,
+    private readonly log: TipLog,
+  ) {}
+
+  async execute({ request, context, idempotency }: AdjustTipCommand): Promise<AdjustTipResponse> {
+    const tip = await findTip(this.db, request.tip_id);
+    const merchantId = await this.merchants.ownerOf(context.principal, request.merchant_id, tip?.merchant_id, () =>
+      new TipRecordNotFoundError('Tip', request.tip_id),
+    );
+    const now = this.clock.now();
+    const command = {
+      kind: 'AdjustTip' as const,
+      tip_id: request.tip_id,
+      adjustment_id: newRecordId(TIP_ID_PREFIX.adjustment, now),
+      new_amount_cents: dollarsToCents(request.new_amount, 'new_amount'),
+      reason: request.reason,
+      pool_id: tip!.pool_id,
+      now: now.toISOString(),
+    };
+    const stream = tipStream(request.tip_id);
+    return this.log.append({ stream, decider: tipDecider, command, context, merchantId, idempotency }, async (tx, [adjusted]) => {
+      const current = (await findTip(tx, request.tip_id))!;
+      // A pool may have taken the tip since it was read; under the chain-head lock the read model is current.
+      if (current.pool_id !== null) throw new TipPooledError(current.id, current.pool_id);
+      return { success: true, adjustment: adjustmentView(adjusted.data as TipAdjustedData, adjusted), tip: current };
+    });
+  }
+}

@@ -1,0 +1,50 @@
+import { Inject } from '@nestjs/common';
+import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import { Clock } from '../../common/clock';
+import { newRecordId } from '../../common/ids';
+import { dollarsToCents } from '../../common/money';
+import { DATABASE, type Database } from '../../event-store/sql';
+import { findTip } from '../../../projections/tips/tips.projector';
+import { findTransaction } from '../../../projections/transaction-list/transaction-list.projector';
+import { tipDecider } from '../tip.decider';
+import { TipRecordNotFoundError } from '../tip.errors';
+import { tipStream } from '../tip.events';
+import { TIP_ID_PREFIX } from '../tip-ids';
+import { TipLog } from '../tip-log';
+import { TipMerchants } from '../tip-merchants';
+import { RecordTipCommand, type RecordTipResponse } from './record-tip.command';
+
+/** A tip rides on a sale of the caller's merchant; another merchant's sale is answered like a missing one. */
+@CommandHandler(RecordTipCommand)
+export class RecordTipHandler implements ICommandHandler<RecordTipCommand, RecordTipResponse> {
+  constructor(
+    @Inject(DATABASE) private readonly db: Database,
+    private readonly clock: Clock,
+    private readonly merchants: TipMerchants,
+    private readonly log: TipLog,
+  ) {}
+
+  async execute({ method, request, context, idempotency }: RecordTipCommand): Promise<RecordTipResponse> {
+    const sale = await findTransaction(this.db, request.transaction_id);
+    const merchantId = await this.merchants.ownerOf(context.principal, request.merchant_id, sale?.merchant_id, () =>
+      new TipRecordNotFoundError('Transaction', request.transaction_id),
+    );
+    const now = this.clock.now();
+    const tipId = newRecordId(TIP_ID_PREFIX.tip, now);
+    const command = {
+      kind: 'RecordTip' as const,
+      tip_id: tipId,
+      merchant_id: merchantId,
+      transaction_id: request.transaction_id,
+      method,
+      employee_id: request.employee_id,
+      employee_name: request.employee_name,
+      amount_cents: dollarsToCents(request.tip_amount, 'tip_amount'),
+      now: now.toISOString(),
+    };
+    return this.log.append({ stream: tipStream(tipId), decider: tipDecider, command, context, merchantId, idempotency }, async (tx) => ({
+      success: true,
+      tip: (await findTip(tx, tipId))!,
+    }));
+  }
+}

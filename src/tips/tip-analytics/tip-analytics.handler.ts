@@ -1,0 +1,15 @@
+import { Inject } from '@nestjs/common';
+import { QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
+import { DATABASE, type Database } from '../../event-store/sql';
+import { tipAnalytics } from '../../../projections/tips/tip-analytics';
+import { TipAnalyticsQuery, type TipAnalyticsResponse } from './tip-analytics.query';
+
+/** Totals by tip method (amounts after adjustments), averages, payouts and pool distribution summaries. */
+@QueryHandler(TipAnalyticsQuery)
+export class TipAnalyticsHandler implements IQueryHandler<TipAnalyticsQuery, TipAnalyticsResponse> {
+  constructor(@Inject(DATABASE) private readonly db: Database) {}
+
+  async execute({ merchantId, poolLimit }: TipAnalyticsQuery): Promise<TipAnalyticsResponse> {
+    return { merchant_id: merchantId, ...(await tipAnalytics(this.db, merchantId, poolLimit)) };
+  }
+}

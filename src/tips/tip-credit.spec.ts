@@ -1,0 +1,69 @@
+import { loadSeeds, type TipCreditRule } from '../jurisdiction/seed-loader';
+import { checkTipCredit } from './tip-credit';
+
+const { tipCreditRules } = loadSeeds();
+const rule = (state: string) => tipCreditRules.get(state)!;
+const check = (state: string, hourly_wage_cents: number, average_tips_per_hour_cents: number) =>
+  checkTipCredit({ hourly_wage_cents, average_tips_per_hour_cents }, rule('US'), rule(state));
+const failed = (result: ReturnType<typeof check>) =>
+  result.requirements.filter((r) => !r.met).map(({ requirement, required_cents, actual_cents }) => [requirement, required_cents, actual_cents]);
+
+describe('checkTipCredit', () => {
+  it('passes the FLSA minimum in a state that follows the federal defaults', () => {
+    const result = check('TX', 213, 512);
+    expect(result).toEqual({ compliant: true, requirements: expect.any(Array), notes: [] });
+    expect(result.requirements).toEqual([
+      { requirement: 'FLSA_CASH_WAGE', jurisdiction: 'US', description: expect.any(String), required_cents: 213, actual_cents: 213, met: true },
+      { requirement: 'FLSA_MINIMUM_WAGE', jurisdiction: 'US', description: expect.any(String), required_cents: 725, actual_cents: 725, met: true },
+      { requirement: 'STATE_CASH_WAGE', jurisdiction: 'TX', description: expect.any(String), required_cents: 213, actual_cents: 213, met: true },
+      { requirement: 'STATE_MINIMUM_WAGE', jurisdiction: 'TX', description: expect.any(String), required_cents: 725, actual_cents: 725, met: true },
+    ]);
+  });
+
+  it('fails a cash wage one cent under the FLSA tipped minimum, and wage plus tips under $7.25', () => {
+    const result = check('TX', 212, 512);
+    expect(result.compliant).toBe(false);
+    expect(failed(result)).toEqual([
+      ['FLSA_CASH_WAGE', 213, 212],
+      ['FLSA_MINIMUM_WAGE', 725, 724],
+      ['STATE_CASH_WAGE', 213, 212],
+      ['STATE_MINIMUM_WAGE', 725, 724],
+    ]);
+  });
+
+  it('checks FLSA alone for US', () => {
+    expect(check('US', 213, 600).requirements.map((r) => r.requirement)).toEqual(['FLSA_CASH_WAGE', 'FLSA_MINIMUM_WAGE']);
+  });
+
+  it('holds a state that bans the tip credit to its minimum wage in cash, whatever the tips', () => {
+    const result = check('CA', 1500, 2000);
+    expect(result.requirements.map((r) => r.requirement)).toEqual(['FLSA_CASH_WAGE', 'FLSA_MINIMUM_WAGE', 'STATE_CASH_WAGE_NO_TIP_CREDIT']);
+    expect(failed(result)).toEqual([['STATE_CASH_WAGE_NO_TIP_CREDIT', 1690, 1500]]);
+    expect(check('CA', 1690, 0).compliant).toBe(true);
+  });
+
+  it("holds a state with a higher cash wage to it, though FLSA is met", () => {
+    const result = check('HI', 1000, 1000);
+    expect(failed(result)).toEqual([['STATE_CASH_WAGE', 1475, 1000]]);
+    expect(check('HI', 1475, 125).compliant).toBe(true);
+  });
+
+  it('holds wage plus tips to the state minimum where it is above the federal one', () => {
+    expect(failed(check('NY', 1070, 500))).toEqual([['STATE_MINIMUM_WAGE', 1600, 1570]]);
+  });
+
+  it('checks only what the seed data knows, and says what it could not check', () => {
+    const samoa = check('AS', 213, 600);
+    expect(samoa.requirements.map((r) => r.jurisdiction)).toEqual(['US', 'US']);
+    expect(samoa.notes).toEqual([expect.stringContaining('AS'), expect.stringContaining('AS')]);
+    const marianas = check('MP', 213, 400);
+    expect(failed(marianas)).toEqual([['FLSA_MINIMUM_WAGE', 725, 613], ['STATE_MINIMUM_WAGE', 725, 613]]);
+    expect(marianas.notes).toEqual([expect.stringContaining('tip credit')]);
+  });
+
+  it('takes the requirements from the rules it is given', () => {
+    const strict: TipCreditRule = { ...rule('TX'), state: 'ZZ', tipped_minimum_cash_wage: 3.01 };
+    const result = checkTipCredit({ hourly_wage_cents: 300, average_tips_per_hour_cents: 1000 }, rule('US'), strict);
+    expect(failed(result)).toEqual([['STATE_CASH_WAGE', 301, 300]]);
+  });
+});

@@ -1,0 +1,17 @@
+import { applyDecorators, createParamDecorator, Post, UseInterceptors, type ExecutionContext } from '@nestjs/common';
+import type { FastifyRequest } from 'fastify';
+import type { CommandContext } from '../auth/command-context';
+import { principalOf } from '../auth/current-principal.decorator';
+import { Roles } from '../auth/roles.decorator';
+import { IdempotencyInterceptor } from '../common/idempotency.interceptor';
+
+/** A tip operation: a point-of-sale write (merchant and partner keys, docs/permissions.md) that takes an Idempotency-Key. */
+export const TipPost = (path: string) => applyDecorators(Post(path), Roles('merchant', 'partner'), UseInterceptors(IdempotencyInterceptor));
+
+/** The caller and the request id, as every event's metadata records them. */
+export const TipCommandContext = createParamDecorator((_data: unknown, context: ExecutionContext): CommandContext => {
+  const request = context.switchToHttp().getRequest<FastifyRequest>();
+  const principal = principalOf(request);
+  if (!principal) throw new Error('@TipCommandContext() used on a route without an authenticated key');
+  return { principal, correlationId: request.id };
+});

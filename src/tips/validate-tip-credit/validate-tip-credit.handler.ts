@@ -1,0 +1,57 @@
+import { Inject } from '@nestjs/common';
+import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import { InvalidFieldError } from '../../auth/auth.errors';
+import { Clock } from '../../common/clock';
+import { newRecordId } from '../../common/ids';
+import { dollarsToCents } from '../../common/money';
+import { SEED_DATA } from '../../jurisdiction/jurisdiction.module';
+import type { SeedData } from '../../jurisdiction/seed-loader';
+import { FEDERAL } from '../tip-credit';
+import { tipCreditCheckDecider } from '../tip.decider';
+import { tipCreditCheckStream, type TipCreditCheckedData } from '../tip.events';
+import { TIP_ID_PREFIX } from '../tip-ids';
+import { TipLog } from '../tip-log';
+import { TipMerchants } from '../tip-merchants';
+import { creditCheckView } from '../tip-view';
+import { ValidateTipCreditCommand, type ValidateTipCreditResponse } from './validate-tip-credit.command';
+
+/**
+ * Checks against the seed's FLSA entry and the state's, and records the check: what an employer
+ * declared about a wage stays in the audit trail, and a wage plus tips under the federal minimum
+ * shows in GET /analytics/tip-wage-theft. A fraction of a cent in the wage or tips is dropped, so
+ * that it can never carry a wage over a minimum.
+ */
+@CommandHandler(ValidateTipCreditCommand)
+export class ValidateTipCreditHandler implements ICommandHandler<ValidateTipCreditCommand, ValidateTipCreditResponse> {
+  constructor(
+    @Inject(SEED_DATA) private readonly seeds: SeedData,
+    private readonly clock: Clock,
+    private readonly merchants: TipMerchants,
+    private readonly log: TipLog,
+  ) {}
+
+  async execute({ request, context, idempotency }: ValidateTipCreditCommand): Promise<ValidateTipCreditResponse> {
+    const merchantId = await this.merchants.actingFor(context.principal, request.merchant_id);
+    const state = request.state.toUpperCase();
+    const stateRule = this.seeds.tipCreditRules.get(state);
+    if (!stateRule) throw new InvalidFieldError('state', `state ${state} is not a U.S. state or territory with tip credit rules`);
+    const now = this.clock.now();
+    const checkId = newRecordId(TIP_ID_PREFIX.creditCheck, now);
+    const command = {
+      kind: 'CheckTipCredit' as const,
+      check_id: checkId,
+      merchant_id: merchantId,
+      employee_id: request.employee_id ?? null,
+      state,
+      hourly_wage_cents: dollarsToCents(request.hourly_wage, 'hourly_wage', 'down'),
+      average_tips_per_hour_cents: dollarsToCents(request.average_tips_per_hour, 'average_tips_per_hour', 'down'),
+      rules: { federal: this.seeds.tipCreditRules.get(FEDERAL)!, state: stateRule },
+      now: now.toISOString(),
+    };
+    const stream = tipCreditCheckStream(checkId);
+    return this.log.append({ stream, decider: tipCreditCheckDecider, command, context, merchantId, idempotency }, (_tx, [checked]) => ({
+      success: true,
+      compliance: creditCheckView(checked.data as TipCreditCheckedData, checked),
+    }));
+  }
+}
