@@ -1,10 +1,13 @@
-import type { StoredEvent } from './event-store.port';
+import type { KeyObject } from 'node:crypto';
+import { CHECKPOINT_EVENT_TYPE, checkCheckpointSignature, type CheckpointData } from './chain-checkpoint';
+import type { ChainHead, StoredEvent } from './event-store.port';
 import { GENESIS_HASH, entryHash } from './hash-chain';
 
 export type BreakKind = 'modified' | 'deleted' | 'reordered' | 'inserted';
 
 export interface ChainBreak {
   kind: BreakKind;
+  /** Where the entry is stored now. */
   position: number;
   entry_id: string;
   detail: string;
@@ -12,6 +15,20 @@ export interface ChainBreak {
   actual_prev_hash?: string;
   expected_hash?: string;
   stored_hash?: string;
+  /** `reordered`: the position the entry's hash was computed for, i.e. where it belongs. */
+  original_position?: number;
+  /** `deleted`: the positions (as the chain numbered them) of the entries that are gone. */
+  missing_positions?: { from: number; to: number };
+  /** A break that a signed checkpoint revealed: the checkpoint entry. */
+  checkpoint?: { checkpoint: number; position: number; entry_id: string };
+}
+
+export interface CheckpointSummary {
+  count: number;
+  /** False when no public key was given: checkpoints were then checked against the chain but not for their signatures. */
+  signatures_checked: boolean;
+  /** The last checkpoint seen: an auditor compares it with one kept from an earlier verification. */
+  last: { checkpoint: number; position: number; hash: string } | null;
 }
 
 export interface ChainVerification {
@@ -19,64 +36,405 @@ export interface ChainVerification {
   verified_count: number;
   break_count: number;
   breaks: ChainBreak[];
+  checkpoints: CheckpointSummary;
+}
+
+export interface VerifierOptions {
+  /** Start here instead of at genesis, trusting the prev_hash of the first entry read. */
+  fromPosition?: number;
+  /** Checkpoint signers' public keys by key id (see `keyRing`); without them signatures are not checked. */
+  checkpointKeys?: ReadonlyMap<string, KeyObject>;
+  /** The head the store records, when verifying to the end: the chain must end there, with that hash. */
+  expectedHead?: ChainHead;
 }
 
 /**
- * Checks entries pushed in position order: gap-free positions, each prev_hash equal to the
- * previous entry's hash, each hash recomputed from the stored fields, revisions 1, 2, 3... per
- * stream. Holds one entry and the last revision of each stream, whatever the log's length.
+ * How far the verifier looks for a moved entry: entries swapped further apart than this, or an
+ * inserted run longer than this, are still breaks but may be classified less precisely. It bounds
+ * the memory used besides the per-stream revisions.
+ */
+const WINDOW = 64;
+
+/**
+ * A log broken everywhere (say, every hash recomputed another way) must not take the verifier's
+ * memory with it: past this many, breaks are counted but not listed, and moved entries are no
+ * longer searched for.
+ */
+export const MAX_LISTED_BREAKS = 1000;
+
+/** An entry taken into the chain, in chain order. A ring of these is recycled, not allocated per entry. */
+interface Link {
+  /** The position its hash covers: where it belongs. */
+  slot: number;
+  /** Where it is stored. */
+  position: number;
+  entryId: string;
+  hash: string;
+  prevHash: string | undefined;
+  broken: boolean;
+  streamId: string;
+  /** The stream's revision before this entry, to undo it if the entry turns out to be inserted. */
+  priorRevision: number | undefined;
+  /** Stored this far from where it belongs, unlike the entries before it: moved, or the first of a shifted run. */
+  unconfirmedShift: number | undefined;
+}
+
+interface Waiting {
+  e: StoredEvent;
+  arrival: number;
+  broken: boolean;
+  /** A later entry joined the chain before it. */
+  passedOver: boolean;
+}
+
+/**
+ * Checks entries pushed in storage order (the database's position order, or a file's line order)
+ * and rebuilds the chain from the links themselves: each entry's prev_hash names its predecessor.
+ *
+ * - An entry whose recomputed hash differs from the stored one was `modified`.
+ * - When no entry links to the last one, the chain is cut: positions skipped were `deleted`,
+ *   otherwise the link itself was rewritten (`modified`).
+ * - An entry stored away from the position its hash covers, or that arrives before its
+ *   predecessor, was `reordered` (a swap reports both entries).
+ * - Two entries claiming one predecessor: the one that no later entry continues was `inserted`,
+ *   and the entries stored after it, shifted by one, are not breaks of their own.
+ * - Stream revisions must run 1, 2, 3...; checkpoints must vouch for the hash of the entry before
+ *   them and, given keys, carry a valid signature.
+ *
+ * Memory: a window of WINDOW entries, at most MAX_LISTED_BREAKS breaks, and the last revision of
+ * each stream.
  */
 export class ChainVerifier {
-  private previous: { position: number; hash: string } = { position: 0, hash: GENESIS_HASH };
+  private readonly ring: Link[] = Array.from({ length: WINDOW }, () => emptyLink());
+  /** Index of the tip (the last link) in the ring, and how many ring slots hold links. */
+  private tipIndex = 0;
+  private linked = 1;
+  /** Stored position minus hashed position, after entries inserted or deleted before here. */
+  private offset = 0;
+  private readonly waiting: Waiting[] = [];
   private readonly revisions = new Map<string, number>();
+  private readonly midChain: boolean;
+  private lastArrival = 0;
   private total = 0;
-  private verified = 0;
+  private brokenCount = 0;
+  private breakCount = 0;
   private readonly breaks: ChainBreak[] = [];
+  /** Entries reported deleted: each explains one skipped stream revision or checkpoint number further on. */
+  private unexplainedGaps = 0;
+  private checkpoints = 0;
+  private lastCheckpointNumber: number | undefined;
+  private lastCheckpoint: CheckpointSummary['last'] = null;
+  private finished: ChainVerification | undefined;
+
+  constructor(private readonly options: VerifierOptions = {}) {
+    const from = options.fromPosition ?? 1;
+    this.midChain = from > 1;
+    Object.assign(this.tip, { slot: from - 1, position: from - 1, hash: GENESIS_HASH });
+    this.lastArrival = from - 1;
+  }
 
   push(e: StoredEvent): void {
+    if (this.finished) throw new Error('push after result()');
     this.total += 1;
-    const before = this.breaks.length;
-    const expectedPosition = this.previous.position + 1;
-    if (e.position !== expectedPosition) {
-      this.report(e, e.position > expectedPosition ? 'deleted' : 'reordered', {
-        detail: `expected position ${expectedPosition}, found ${e.position}`,
-      });
-    } else if (e.prevHash !== this.previous.hash) {
-      this.report(e, 'modified', {
-        detail: 'prev_hash does not match the previous entry',
-        expected_prev_hash: this.previous.hash,
-        actual_prev_hash: e.prevHash,
-      });
+    let broken = false;
+    if (this.total === 1 && this.midChain) {
+      // A range trusts its first entry's prev_hash; what it cannot trust is a first entry past its start.
+      this.tip.hash = e.prevHash;
+      if (e.position > this.lastArrival + 1) broken = this.reportMissing(e, this.tip.slot + 1, e.position - 1);
+      this.tip.slot = e.position - 1;
     }
-    const recomputed = entryHash(e);
-    if (recomputed !== e.hash && this.breaks.length === before) {
-      this.report(e, 'modified', {
-        detail: 'stored hash does not match the entry',
-        expected_hash: recomputed,
-        stored_hash: e.hash,
-      });
+    // The database reads in position order; only a file can bring a position after a higher one.
+    broken ||=
+      e.position <= this.lastArrival &&
+      this.report(e, 'reordered', { detail: `position ${e.position} comes after position ${this.lastArrival}` });
+    this.lastArrival = e.position;
+    if (this.waiting.length === 0 && e.prevHash === this.tip.hash) {
+      this.follow(e, broken);
+      return;
     }
-    const expectedRevision = (this.revisions.get(e.streamId) ?? 0) + 1;
-    if (e.streamRevision !== expectedRevision && this.breaks.length === before) {
-      this.report(e, e.streamRevision > expectedRevision ? 'deleted' : 'reordered', {
-        detail: `stream ${e.streamId}: expected revision ${expectedRevision}, found ${e.streamRevision}`,
-      });
-    }
-    this.revisions.set(e.streamId, e.streamRevision);
-    if (this.breaks.length === before) this.verified += 1;
-    this.previous = { position: e.position, hash: e.hash };
+    this.waiting.push({ e, arrival: this.total, broken, passedOver: false });
+    this.resolve(false);
   }
 
   result(): ChainVerification {
-    return {
-      total_count: this.total,
-      verified_count: this.verified,
-      break_count: this.breaks.length,
-      breaks: this.breaks,
-    };
+    if (!this.finished) {
+      this.resolve(true);
+      const shifted = this.tip.unconfirmedShift;
+      if (shifted !== undefined) this.reportMoved(this.tip, shifted);
+      this.checkHead();
+      this.finished = {
+        total_count: this.total,
+        verified_count: this.total - this.brokenCount,
+        break_count: this.breakCount,
+        breaks: this.breaks.sort((a, b) => a.position - b.position),
+        checkpoints: {
+          count: this.checkpoints,
+          signatures_checked: this.options.checkpointKeys !== undefined,
+          last: this.lastCheckpoint,
+        },
+      };
+    }
+    return this.finished;
   }
 
-  private report(e: StoredEvent, kind: BreakKind, fields: Omit<ChainBreak, 'kind' | 'position' | 'entry_id'>): void {
-    this.breaks.push({ kind, position: e.position, entry_id: e.entryId, ...fields });
+  private get tip(): Link {
+    return this.ring[this.tipIndex];
   }
+
+  /** Takes the waiting entries into the chain as far as their links allow; `final`: no more entries will come. */
+  private resolve(final: boolean): void {
+    while (this.waiting.length > 0) {
+      const next = this.waiting.findIndex((w) => w.e.prevHash === this.tip.hash);
+      if (next >= 0) {
+        for (let i = 0; i < next; i++) this.waiting[i].passedOver = true;
+        const [w] = this.waiting.splice(next, 1);
+        this.follow(w.e, w.broken);
+        continue;
+      }
+      if (this.dropForkedBranch(final)) continue;
+      const full = final || this.waiting.length >= WINDOW;
+      const oldest = this.waiting[0];
+      if (oldest.passedOver && (full || this.total - oldest.arrival > WINDOW)) {
+        this.waiting.shift();
+        this.evictInserted(oldest);
+        continue;
+      }
+      if (!full) return;
+      // Nothing links to the tip, even a window later: the chain is cut here.
+      this.cutTo(this.waiting.shift()!);
+    }
+  }
+
+  /**
+   * A waiting entry links to an earlier link, not to the tip: the links after that one are a
+   * branch that the chain does not continue, i.e. inserted. Needs a successor of the waiting
+   * entry as proof (or the end of the input), so that a rewritten link is not mistaken for a fork.
+   */
+  private dropForkedBranch(final: boolean): boolean {
+    for (let back = 1; back < this.linked; back++) {
+      const link = this.ring[(this.tipIndex - back + WINDOW) % WINDOW];
+      const rival = this.waiting.find((w) => w.e.prevHash === link.hash);
+      if (!rival) continue;
+      if (!final && !this.waiting.some((w) => w.e.prevHash === rival.e.hash)) return false;
+      for (let i = 0; i < back; i++) this.unlinkTip();
+      return true;
+    }
+    return false;
+  }
+
+  private unlinkTip(): void {
+    const tip = this.tip;
+    this.mark(tip, 'inserted', {
+      detail: `no later entry continues from it: entry ${tip.entryId} was inserted after position ${tip.position - 1}`,
+    });
+    if (tip.priorRevision === undefined) this.revisions.delete(tip.streamId);
+    else this.revisions.set(tip.streamId, tip.priorRevision);
+    this.offset += 1;
+    this.tipIndex = (this.tipIndex - 1 + WINDOW) % WINDOW;
+    this.linked -= 1;
+  }
+
+  private evictInserted(w: Waiting): void {
+    if (!w.broken) this.report(w.e, 'inserted', { detail: 'no entry of the chain links to it' });
+  }
+
+  /** `w` follows the tip though it does not link to it. */
+  private cutTo(w: Waiting): void {
+    const { e } = w;
+    const slot = this.hashedPosition(e, true) ?? e.position - this.offset;
+    const tip = this.tip;
+    const prevHashes = { expected_prev_hash: tip.hash, actual_prev_hash: e.prevHash };
+    if (slot <= tip.slot) {
+      this.evictInserted(w);
+      return;
+    }
+    let broken = w.broken;
+    if (slot > tip.slot + 1) {
+      broken ||= this.reportMissing(e, tip.slot + 1, slot - 1, prevHashes);
+    } else {
+      broken ||= this.report(e, 'modified', { detail: 'prev_hash does not match the previous entry', ...prevHashes });
+    }
+    this.offset = e.position - slot;
+    this.resolveShift(e.position - slot);
+    this.link(e, slot, broken);
+  }
+
+  /** `e` links to the tip. */
+  private follow(e: StoredEvent, brokenAlready: boolean): void {
+    let broken = brokenAlready;
+    const slot = this.tip.slot + 1;
+    // Stored where it belongs, its hash can only be right or wrong; stored elsewhere, it may have been moved.
+    const hashed = this.hashedPosition(e, e.position - this.offset !== slot);
+    if (hashed !== slot) {
+      broken ||= this.report(e, 'modified', {
+        detail: hashed === undefined ? 'stored hash does not match the entry' : `its hash is for position ${hashed}, but it follows position ${slot - 1}`,
+        expected_hash: entryHash({ ...e, position: e.position - this.offset }),
+        stored_hash: e.hash,
+      });
+    }
+    const shift = hashed === slot ? e.position - slot : this.offset;
+    this.resolveShift(shift);
+    this.link(e, slot, broken);
+    if (shift !== this.offset) this.tip.unconfirmedShift = shift;
+  }
+
+  /**
+   * The previous entry was stored away from its place. If this one is shifted the same way, a
+   * whole run moved (after an insertion or a deletion, already reported): the new normal. If not,
+   * the previous one alone was moved.
+   */
+  private resolveShift(shift: number): void {
+    const tip = this.tip;
+    const moved = tip.unconfirmedShift;
+    if (moved === undefined) return;
+    tip.unconfirmedShift = undefined;
+    if (shift === moved) this.offset = moved;
+    else this.reportMoved(tip, moved);
+  }
+
+  private reportMoved(link: Link, shift: number): void {
+    this.mark(link, 'reordered', {
+      detail: `stored at position ${link.position}, but its hash is for position ${link.position - shift}`,
+      original_position: link.position - shift,
+    });
+  }
+
+  /** Appends `e` to the chain at `slot`, then checks what only the chain order can tell. */
+  private link(e: StoredEvent, slot: number, brokenAlready: boolean): void {
+    let broken = brokenAlready;
+    const prior = this.revisions.get(e.streamId);
+    const expectedRevision = prior === undefined ? (this.midChain ? e.streamRevision : 1) : prior + 1;
+    if (!broken && !this.inSequence(e.streamRevision, expectedRevision)) {
+      broken = this.report(e, e.streamRevision > expectedRevision ? 'deleted' : 'reordered', {
+        detail: `stream ${e.streamId}: expected revision ${expectedRevision}, found ${e.streamRevision}`,
+      });
+    }
+    this.revisions.set(e.streamId, Math.max(prior ?? 0, e.streamRevision));
+    if (!broken && e.type === CHECKPOINT_EVENT_TYPE) broken = this.checkCheckpoint(e, slot);
+
+    this.tipIndex = (this.tipIndex + 1) % WINDOW;
+    this.linked = Math.min(this.linked + 1, WINDOW);
+    const tip = this.tip;
+    tip.slot = slot;
+    tip.position = e.position;
+    tip.entryId = e.entryId;
+    tip.hash = e.hash;
+    tip.prevHash = e.prevHash;
+    tip.broken = broken;
+    tip.streamId = e.streamId;
+    tip.priorRevision = prior;
+    tip.unconfirmedShift = undefined;
+  }
+
+  /** Returns whether the checkpoint entry itself is broken; a rewritten chain before it is reported on the entry it covers. */
+  private checkCheckpoint(e: StoredEvent, slot: number): boolean {
+    const data = e.data as unknown as CheckpointData;
+    const where = { checkpoint: data.checkpoint, position: e.position, entry_id: e.entryId };
+    this.checkpoints += 1;
+    const keys = this.options.checkpointKeys;
+    const signature = keys ? checkCheckpointSignature(data, keys) : 'valid';
+    if (signature !== 'valid') {
+      this.lastCheckpointNumber = data.checkpoint;
+      const why = signature === 'unknown key' ? `is signed by key ${data.key_id}, which is not among the keys given` : 'has an invalid signature';
+      return this.report(e, 'modified', { detail: `checkpoint ${data.checkpoint} ${why}`, checkpoint: where });
+    }
+    const expectedNumber = this.lastCheckpointNumber === undefined ? (this.midChain ? data.checkpoint : 1) : this.lastCheckpointNumber + 1;
+    this.lastCheckpointNumber = data.checkpoint;
+    if (!this.inSequence(data.checkpoint, expectedNumber)) {
+      return this.report(e, 'deleted', { detail: `expected checkpoint ${expectedNumber}, found checkpoint ${data.checkpoint}`, checkpoint: where });
+    }
+    const covered = this.tip;
+    if (data.position !== slot - 1 || data.hash !== covered.hash) {
+      const since = this.lastCheckpoint ? `after position ${this.lastCheckpoint.position}` : 'from the start';
+      this.mark(covered, 'modified', {
+        detail:
+          `checkpoint ${data.checkpoint} signed hash ${data.hash} for position ${data.position}, but the chain has ${covered.hash} ` +
+          `at position ${covered.slot}: an entry ${since} up to it was rewritten`,
+        expected_hash: data.hash,
+        stored_hash: covered.hash,
+        checkpoint: where,
+      });
+    }
+    this.lastCheckpoint = { checkpoint: data.checkpoint, position: data.position, hash: data.hash };
+    return false;
+  }
+
+  /** The position `e`'s hash covers: its stored position, shifted by the offset, or (`search`) a nearby one. */
+  private hashedPosition(e: StoredEvent, search: boolean): number | undefined {
+    const expected = e.position - this.offset;
+    if ((expected === e.position ? entryHash(e) : entryHash({ ...e, position: expected })) === e.hash) return expected;
+    if (!search || this.breakCount >= MAX_LISTED_BREAKS) return undefined;
+    for (let d = 1; d <= WINDOW; d++) {
+      for (const candidate of [expected - d, expected + d]) {
+        if (candidate >= 1 && entryHash({ ...e, position: candidate }) === e.hash) return candidate;
+      }
+    }
+    return undefined;
+  }
+
+  private checkHead(): void {
+    const head = this.options.expectedHead;
+    const tip = this.tip;
+    if (!head || (head.position === tip.slot && head.hash === tip.hash)) return;
+    const kind = head.position > tip.slot ? 'deleted' : head.position < tip.slot ? 'inserted' : 'modified';
+    this.list({
+      kind,
+      position: tip.position,
+      entry_id: tip.entryId,
+      detail: `the store's head is position ${head.position} with hash ${head.hash}; the chain ends at position ${tip.slot} with ${tip.hash}`,
+      expected_hash: head.hash,
+      stored_hash: tip.hash,
+      ...(kind === 'deleted' && { missing_positions: { from: tip.slot + 1, to: head.position } }),
+    });
+  }
+
+  /** `found` is `expected`, or skips no more numbers than the deletions already reported explain. */
+  private inSequence(found: number, expected: number): boolean {
+    if (found === expected) return true;
+    const skipped = found - expected;
+    if (skipped < 0 || skipped > this.unexplainedGaps) return false;
+    this.unexplainedGaps -= skipped;
+    return true;
+  }
+
+  private reportMissing(e: StoredEvent, from: number, to: number, fields: Pick<ChainBreak, 'expected_prev_hash' | 'actual_prev_hash'> = {}): true {
+    this.unexplainedGaps += to - from + 1;
+    const detail = from === to ? `the entry at position ${from} is missing` : `the entries at positions ${from} to ${to} are missing`;
+    return this.report(e, 'deleted', { detail, missing_positions: { from, to }, ...fields });
+  }
+
+  /** Records a break of `e`; returns true, so that a caller can remember the entry is broken. */
+  private report(e: StoredEvent, kind: BreakKind, fields: BreakFields): true {
+    this.brokenCount += 1;
+    this.list({ kind, position: e.position, entry_id: e.entryId, ...fields });
+    return true;
+  }
+
+  /** A break of an entry already linked; counted once however many breaks name it. */
+  private mark(link: Link, kind: BreakKind, fields: BreakFields): void {
+    if (!link.broken) this.brokenCount += 1;
+    link.broken = true;
+    this.list({ kind, position: link.position, entry_id: link.entryId, ...fields });
+  }
+
+  private list(chainBreak: ChainBreak): void {
+    this.breakCount += 1;
+    if (this.breaks.length < MAX_LISTED_BREAKS) this.breaks.push(chainBreak);
+  }
+}
+
+type BreakFields = Omit<ChainBreak, 'kind' | 'position' | 'entry_id'>;
+
+function emptyLink(): Link {
+  return {
+    slot: 0,
+    position: 0,
+    entryId: '',
+    hash: '',
+    prevHash: undefined,
+    broken: false,
+    streamId: '',
+    priorRevision: undefined,
+    unconfirmedShift: undefined,
+  };
 }

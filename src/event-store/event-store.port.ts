@@ -47,8 +47,14 @@ export interface ChainHead {
   hash: string;
 }
 
+/**
+ * Events that depend on the entry they will follow (a signed checkpoint vouches for it): called
+ * inside the append transaction, with the chain head as it stands right before them.
+ */
+export type EventsAfterHead = (head: ChainHead) => NewEvent[];
+
 export abstract class EventStore {
-  abstract append(streamId: string, events: NewEvent[], options: AppendOptions): Promise<StoredEvent[]>;
+  abstract append(streamId: string, events: NewEvent[] | EventsAfterHead, options: AppendOptions): Promise<StoredEvent[]>;
   abstract readStream(streamId: string): Promise<StoredEvent[]>;
   /** Events with position >= fromPosition, in order, at most `limit` of them. */
   abstract readAll(fromPosition: number, limit: number): Promise<StoredEvent[]>;

@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto';
-import canonicalize from 'canonicalize';
 import type { StoredEvent } from './event-store.port';
 
 export const GENESIS_HASH = '0'.repeat(64);
@@ -12,17 +11,54 @@ export type HashedFields = Omit<StoredEvent, 'hash'>;
  * so that the writer and any verifier hash the same bytes.
  */
 export function entryHash(e: HashedFields): string {
-  const canonical = canonicalize({
-    position: e.position,
-    entry_id: e.entryId,
-    event_type: e.type,
-    stream_id: e.streamId,
-    stream_revision: e.streamRevision,
-    data: e.data,
-    metadata: e.metadata,
-    recorded_at: e.recordedAt,
-    prev_hash: e.prevHash,
-  });
-  if (canonical === undefined) throw new Error('entry cannot be canonicalized');
-  return createHash('sha256').update(canonical).digest('hex');
+  return createHash('sha256').update(canonicalEntry(e)).digest('hex');
+}
+
+/** The bytes `entryHash` hashes. The nine fields are written in their sorted order: no object to build and sort per entry. */
+export function canonicalEntry(e: HashedFields): string {
+  return (
+    `{"data":${canonicalJson(e.data)},"entry_id":${canonicalJson(e.entryId)},"event_type":${canonicalJson(e.type)},` +
+    `"metadata":${canonicalJson(e.metadata)},"position":${canonicalJson(e.position)},"prev_hash":${canonicalJson(e.prevHash)},` +
+    `"recorded_at":${canonicalJson(e.recordedAt)},"stream_id":${canonicalJson(e.streamId)},"stream_revision":${canonicalJson(e.streamRevision)}}`
+  );
+}
+
+/** A string JSON.stringify would escape: control characters, quote, backslash, lone surrogates. */
+const NEEDS_ESCAPE = /[\u0000-\u001f"\\\ud800-\udfff]/;
+
+/**
+ * RFC 8785 canonical JSON of a JSON value (as JSON.parse returns them): keys sorted by UTF-16 code
+ * units, numbers and escapes as ECMAScript writes them. The same bytes as the `canonicalize`
+ * package (a property test holds them equal) in about half the time: it runs for every entry of
+ * every verification, so it builds the string directly and quotes plain strings without
+ * JSON.stringify.
+ */
+export function canonicalJson(value: unknown): string {
+  switch (typeof value) {
+    case 'string':
+      return NEEDS_ESCAPE.test(value) ? JSON.stringify(value) : `"${value}"`;
+    case 'number':
+      if (!Number.isFinite(value)) throw new Error(`${value} is not a JSON number`);
+      return String(value);
+    case 'boolean':
+      return value ? 'true' : 'false';
+    case 'object': {
+      if (value === null) return 'null';
+      if (Array.isArray(value)) {
+        let out = '[';
+        for (let i = 0; i < value.length; i++) out += (i === 0 ? '' : ',') + canonicalJson(value[i]);
+        return `${out}]`;
+      }
+      const object = value as Record<string, unknown>;
+      const keys = Object.keys(object).sort();
+      let out = '';
+      for (const key of keys) {
+        if (object[key] === undefined) continue;
+        out += `${out === '' ? '{' : ','}${canonicalJson(key)}:${canonicalJson(object[key])}`;
+      }
+      return out === '' ? '{}' : `${out}}`;
+    }
+    default:
+      throw new Error(`a ${typeof value} is not a JSON value`);
+  }
 }

@@ -54,6 +54,15 @@ export const MIGRATIONS: { version: number; name: string; statements: string[] }
       )`,
     ],
   },
+  {
+    version: 3,
+    name: 'audit log filters',
+    statements: [
+      // GET /admin/audit-logs pages by position; these let a filter by actor or time skip the rest of the log.
+      `create index events_actor_idx on events ((metadata->'actor'->>'keyId'), position)`,
+      'create index events_recorded_at_idx on events (recorded_at, position)',
+    ],
+  },
 ];
 
 /** A fixed key: two service processes starting on one database apply each migration once. */

@@ -39,16 +39,21 @@ export class PgDatabase implements Database {
   async transaction<T>(fn: (tx: Sql) => Promise<T>): Promise<T> {
     const client = await this.pool.connect().catch(unavailableIfDisconnected);
     let broken = false;
+    // The pool listens only to idle clients: a connection lost between two statements of a
+    // transaction would otherwise be an unhandled 'error' event and end the process.
+    const onError = () => (broken = true);
+    client.on('error', onError);
     try {
       await client.query('begin');
       const result = await fn(clientSql(client));
       await client.query('commit');
       return result;
     } catch (error) {
-      broken = isConnectionFailure(error);
+      broken ||= isConnectionFailure(error);
       if (!broken) await client.query('rollback').catch(() => undefined);
       return unavailableIfDisconnected(error);
     } finally {
+      client.off('error', onError);
       // A client whose connection broke is destroyed rather than handed to the next request.
       client.release(broken);
     }

@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { Clock } from '../common/clock';
 import type { Projector } from '../../projections/projector';
-import { applyInline } from '../../projections/runner';
+import { advanceInline, applyInline } from '../../projections/runner';
 import {
   EventStore,
   type AppendOptions,
   type ChainHead,
+  type EventsAfterHead,
   type NewEvent,
   type StoredEvent,
 } from './event-store.port';
@@ -16,7 +17,7 @@ import { RevisionConflictError, UnstorableValueError } from './event-store.error
 
 interface PendingAppend {
   streamId: string;
-  events: NewEvent[];
+  events: NewEvent[] | EventsAfterHead;
   options: AppendOptions;
   resolve: (events: StoredEvent[]) => void;
   reject: (err: unknown) => void;
@@ -49,9 +50,8 @@ export class SqlEventStore extends EventStore {
     this.inlineProjectors = projectors.filter((p) => p.mode === 'inline');
   }
 
-  async append(streamId: string, events: NewEvent[], options: AppendOptions): Promise<StoredEvent[]> {
-    if (events.length === 0) throw new Error('append needs at least one event');
-    for (const e of events) assertStorable(e);
+  async append(streamId: string, events: NewEvent[] | EventsAfterHead, options: AppendOptions): Promise<StoredEvent[]> {
+    if (Array.isArray(events)) assertAppendable(events);
     return new Promise((resolve, reject) => {
       this.queue.push({ streamId, events, options, resolve, reject });
       if (!this.flushing) void this.flush();
@@ -98,43 +98,27 @@ export class SqlEventStore extends EventStore {
     }
   }
 
+  /**
+   * One transaction for the whole batch. First optimistically: every append's events in one
+   * INSERT, the checkpoints and the head written once. If anything in that fails (an inline
+   * projector, an `inTransaction` step such as a duplicate idempotency key), the batch is written
+   * again append by append, each in its own savepoint, so that only the failing append fails.
+   */
   private async commitBatch(batch: PendingAppend[]): Promise<void> {
-    const outcomes = new Map<PendingAppend, StoredEvent[] | { error: unknown }>();
+    let outcomes: Outcomes;
     try {
-      await this.db.transaction(async (tx) => {
-        const [head] = await tx.query<{ position: string; hash: string }>(
-          'select position, hash from event_store_head where id for update',
-        );
-        let chain: ChainHead = { position: Number(head.position), hash: head.hash };
-        const written: StoredEvent[] = [];
-        for (const pending of batch) {
-          // A lone append needs no savepoint: its failure rolls the whole transaction back anyway.
-          const isolated = batch.length > 1;
-          if (isolated) await tx.query('savepoint append');
-          try {
-            const stored = await this.write(tx, pending, chain);
-            await applyInline(tx, this.inlineProjectors, stored);
-            await pending.options.inTransaction?.(tx, stored);
-            if (isolated) await tx.query('release savepoint append');
-            chain = { position: stored[stored.length - 1].position, hash: stored[stored.length - 1].hash };
-            written.push(...stored);
-            outcomes.set(pending, stored);
-          } catch (error) {
-            if (!isolated) throw error;
-            await tx.query('rollback to savepoint append');
-            outcomes.set(pending, { error });
-          }
-        }
-        if (written.length > 0) {
-          await tx.query('update event_store_head set position = $1, hash = $2 where id', [
-            chain.position,
-            chain.hash,
-          ]);
-        }
-      });
+      outcomes = await this.db.transaction((tx) => this.writeBatch(tx, batch, false));
     } catch (error) {
-      for (const pending of batch) pending.reject(error);
-      return;
+      if (batch.length === 1 || !(error instanceof BatchFailed)) {
+        for (const pending of batch) pending.reject(error instanceof BatchFailed ? error.cause : error);
+        return;
+      }
+      try {
+        outcomes = await this.db.transaction((tx) => this.writeBatch(tx, batch, true));
+      } catch (retryError) {
+        for (const pending of batch) pending.reject(retryError);
+        return;
+      }
     }
     const committed: StoredEvent[] = [];
     for (const pending of batch) {
@@ -149,24 +133,93 @@ export class SqlEventStore extends EventStore {
     if (committed.length > 0) for (const listener of this.listeners) listener(committed);
   }
 
-  private async write(tx: Sql, pending: PendingAppend, chain: ChainHead): Promise<StoredEvent[]> {
-    const [current] = await tx.query<{ revision: number }>(
-      'select coalesce(max(stream_revision), 0)::int as revision from events where stream_id = $1',
-      [pending.streamId],
-    );
-    const { expectedRevision } = pending.options;
-    if (expectedRevision !== 'any' && expectedRevision !== current.revision) {
-      throw new RevisionConflictError(pending.streamId, expectedRevision, current.revision);
+  /**
+   * Under the head lock: checks every stream's revision (read in one query), chains the events and
+   * writes them. `isolated`: each append in its own savepoint, rolled back alone on failure and
+   * reported as its outcome. Otherwise any failure throws BatchFailed for the caller to retry isolated.
+   */
+  private async writeBatch(tx: Sql, batch: PendingAppend[], isolated: boolean): Promise<Outcomes> {
+    const outcomes: Outcomes = new Map();
+    const [head] = await tx.query<{ position: string; hash: string }>('select position, hash from event_store_head where id for update');
+    let chain: ChainHead = { position: Number(head.position), hash: head.hash };
+    const revisions = await this.currentRevisions(tx, batch);
+    const accepted: Written[] = [];
+    for (const pending of batch) {
+      const current = revisions.get(pending.streamId) ?? 0;
+      const { expectedRevision } = pending.options;
+      let stored: StoredEvent[];
+      try {
+        if (expectedRevision !== 'any' && expectedRevision !== current) {
+          throw new RevisionConflictError(pending.streamId, expectedRevision, current);
+        }
+        stored = this.chained(pending, chain, current);
+        if (isolated) await this.writeIsolated(tx, { pending, stored });
+      } catch (error) {
+        outcomes.set(pending, { error });
+        continue;
+      }
+      outcomes.set(pending, stored);
+      chain = stored[stored.length - 1];
+      // A later append to the same stream in this batch must see this one's events.
+      revisions.set(pending.streamId, current + stored.length);
+      accepted.push({ pending, stored });
     }
+    if (accepted.length === 0) return outcomes;
+    if (!isolated) {
+      await this.writeAppends(tx, accepted).catch((error: unknown) => {
+        throw new BatchFailed(error);
+      });
+    }
+    await advanceInline(tx, this.inlineProjectors, chain.position);
+    await tx.query('update event_store_head set position = $1, hash = $2 where id', [chain.position, chain.hash]);
+    return outcomes;
+  }
+
+  private async writeIsolated(tx: Sql, append: Written): Promise<void> {
+    await tx.query('savepoint append');
+    try {
+      await this.writeAppends(tx, [append]);
+      await tx.query('release savepoint append');
+    } catch (error) {
+      await tx.query('rollback to savepoint append');
+      throw error;
+    }
+  }
+
+  /**
+   * The appends' events in one INSERT; then, append by append, its inline projections and its own
+   * step, so each sees the read models as they stand after it and the appends before it, as it
+   * would if written alone.
+   */
+  private async writeAppends(tx: Sql, appends: Written[]): Promise<void> {
+    await insertEvents(tx, appends.flatMap(({ stored }) => stored));
+    for (const { pending, stored } of appends) {
+      await applyInline(tx, this.inlineProjectors, stored);
+      await pending.options.inTransaction?.(tx, stored);
+    }
+  }
+
+  private async currentRevisions(tx: Sql, batch: PendingAppend[]): Promise<Map<string, number>> {
+    const rows = await tx.query<{ stream_id: string; revision: number }>(
+      'select stream_id, max(stream_revision)::int as revision from events where stream_id = any($1) group by stream_id',
+      [[...new Set(batch.map((pending) => pending.streamId))]],
+    );
+    return new Map(rows.map((row) => [row.stream_id, row.revision]));
+  }
+
+  /** The append's events as they will be stored: the next positions after `chain`, hash-linked to it. */
+  private chained(pending: PendingAppend, chain: ChainHead, revision: number): StoredEvent[] {
+    const events = Array.isArray(pending.events) ? pending.events : pending.events(chain);
+    if (!Array.isArray(pending.events)) assertAppendable(events);
     const recordedAt = this.clock.now().toISOString();
     let prev = chain;
-    const stored = pending.events.map((event, i) => {
+    return events.map((event, i) => {
       // Hash the values as they will read back: JSON round-trip drops undefined and class identity.
       const entry = {
         position: prev.position + 1,
         entryId: randomUUID(),
         streamId: pending.streamId,
-        streamRevision: current.revision + i + 1,
+        streamRevision: revision + i + 1,
         type: event.type,
         data: JSON.parse(JSON.stringify(event.data)),
         metadata: JSON.parse(JSON.stringify(event.metadata)),
@@ -174,19 +227,40 @@ export class SqlEventStore extends EventStore {
         prevHash: prev.hash,
       };
       const withHash: StoredEvent = { ...entry, hash: entryHash(entry) };
-      prev = { position: withHash.position, hash: withHash.hash };
+      prev = withHash;
       return withHash;
     });
-    const params: unknown[] = [];
-    const tuples = stored.map((e) => {
-      const base = params.length;
-      params.push(e.position, e.entryId, e.streamId, e.streamRevision, e.type);
-      params.push(JSON.stringify(e.data), JSON.stringify(e.metadata), e.recordedAt, e.prevHash, e.hash);
-      return `(${Array.from({ length: 10 }, (_, k) => `$${base + k + 1}`).join(', ')})`;
-    });
-    await tx.query(`insert into events (${EVENT_COLUMNS}) values ${tuples.join(', ')}`, params);
-    return stored;
   }
+}
+
+type Outcomes = Map<PendingAppend, StoredEvent[] | { error: unknown }>;
+
+interface Written {
+  pending: PendingAppend;
+  stored: StoredEvent[];
+}
+
+/** A failure of the optimistic batch write: the batch is written again append by append. */
+class BatchFailed extends Error {
+  constructor(cause: unknown) {
+    super('the batch failed as a whole', { cause });
+  }
+}
+
+async function insertEvents(tx: Sql, events: StoredEvent[]): Promise<void> {
+  const params: unknown[] = [];
+  const tuples = events.map((e) => {
+    const base = params.length;
+    params.push(e.position, e.entryId, e.streamId, e.streamRevision, e.type);
+    params.push(JSON.stringify(e.data), JSON.stringify(e.metadata), e.recordedAt, e.prevHash, e.hash);
+    return `(${Array.from({ length: 10 }, (_, k) => `$${base + k + 1}`).join(', ')})`;
+  });
+  await tx.query(`insert into events (${EVENT_COLUMNS}) values ${tuples.join(', ')}`, params);
+}
+
+function assertAppendable(events: NewEvent[]): void {
+  if (events.length === 0) throw new Error('append needs at least one event');
+  for (const e of events) assertStorable(e);
 }
 
 /** PostgreSQL's jsonb cannot hold U+0000; refuse it before it can fail a whole batch. */

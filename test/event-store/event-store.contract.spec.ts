@@ -1,19 +1,28 @@
+import { createPublicKey, type KeyObject } from 'node:crypto';
+import { CHECKPOINT_EVENT_TYPE, checkpointStream, keyRing, signCheckpoint } from '../../src/event-store/chain-checkpoint';
 import { ChainVerifier } from '../../src/event-store/chain-verifier';
 import { RevisionConflictError, UnstorableValueError } from '../../src/event-store/event-store.errors';
-import type { NewEvent, StoredEvent } from '../../src/event-store/event-store.port';
+import type { ChainHead, NewEvent, StoredEvent } from '../../src/event-store/event-store.port';
 import { GENESIS_HASH, entryHash } from '../../src/event-store/hash-chain';
 import { MIGRATIONS, migrate } from '../../src/event-store/migrations';
 import { SqlEventStore } from '../../src/event-store/sql-event-store';
 import type { Database } from '../../src/event-store/sql';
 import type { Projector } from '../../projections/projector';
 import { FixedClock } from '../support/fixed-clock';
+import { newSigningKey } from '../support/chain';
+import { changeData, deleteEntry, entryAt, insertForgedEntry, rewriteTail, swapEntries } from '../support/tampering';
 import { DRIVERS, createTestDatabase, type TestDatabase } from '../support/test-database';
 
 const meta = { schemaVersion: 1, merchantId: 'm-1' };
 const ev = (type: string, data: Record<string, unknown> = {}): NewEvent => ({ type, data, metadata: meta });
+const checkpointEvent = (key: KeyObject, n: number, head: ChainHead): NewEvent => ({
+  type: CHECKPOINT_EVENT_TYPE,
+  data: { ...signCheckpoint(key, n, head) },
+  metadata: meta,
+});
 
-async function verify(store: SqlEventStore) {
-  const verifier = new ChainVerifier();
+async function verify(store: SqlEventStore, checkpointKeys?: ReadonlyMap<string, KeyObject>) {
+  const verifier = new ChainVerifier({ checkpointKeys });
   for (let from = 1; ; ) {
     const page = await store.readAll(from, 100);
     page.forEach((e) => verifier.push(e));
@@ -156,44 +165,82 @@ describe.each(DRIVERS)('event store contract on %s', (driver) => {
       store.append(`transaction-${i}`, [ev('Recorded', { i })], { expectedRevision: 0 }),
     );
     await Promise.all(appends);
-    expect(await verify(store)).toEqual({ total_count: 500, verified_count: 500, break_count: 0, breaks: [] });
+    expect(await verify(store)).toMatchObject({ total_count: 500, verified_count: 500, break_count: 0, breaks: [] });
   });
 
-  describe('tampering found by the verifier', () => {
+  describe('tampering with SQL, found by the verifier', () => {
+    const key = newSigningKey();
+    const keys = keyRing([createPublicKey(key)]);
+
     beforeEach(async () => {
-      for (let i = 1; i <= 5; i++) await store.append(`t-${i}`, [ev('Recorded', { cents: i * 100 })], { expectedRevision: 0 });
+      for (let i = 1; i <= 8; i++) await store.append(`t-${i}`, [ev('Recorded', { cents: i * 100 })], { expectedRevision: 0 });
     });
 
-    const entryAt = async (position: number) => (await store.readAll(position, 1))[0];
-
     it('a changed amount', async () => {
-      const victim = await entryAt(3);
-      await db.query(`update events set data = '{"cents": 1}' where position = 3`);
+      const victim = await entryAt(db, 3);
+      await changeData(db, 3, ['cents'], 1);
       expect(await verify(store)).toMatchObject({
-        break_count: 1,
+        total_count: 8,
+        verified_count: 7,
         breaks: [{ kind: 'modified', position: 3, entry_id: victim.entryId, stored_hash: victim.hash }],
       });
     });
 
     it('a deleted entry', async () => {
-      const after = await entryAt(4);
-      await db.query('delete from events where position = 3');
+      const [deleted, after] = [await entryAt(db, 3), await entryAt(db, 4)];
+      await deleteEntry(db, 3);
       expect(await verify(store)).toMatchObject({
-        total_count: 4,
-        breaks: [{ kind: 'deleted', position: 4, entry_id: after.entryId }],
+        total_count: 7,
+        breaks: [{ kind: 'deleted', position: 4, entry_id: after.entryId, missing_positions: { from: 3, to: 3 }, actual_prev_hash: deleted.hash }],
       });
     });
 
-    it('an entry rewritten with a recomputed hash breaks the link to the next one', async () => {
-      const original = await entryAt(2);
-      const forged = { ...original, data: { cents: 1 } };
-      const forgedHash = entryHash(forged);
-      await db.query(`update events set data = '{"cents": 1}', hash = $1 where position = 2`, [forgedHash]);
-      const next = await entryAt(3);
+    it('two swapped entries', async () => {
+      const [third, sixth] = [await entryAt(db, 3), await entryAt(db, 6)];
+      await swapEntries(db, 3, 6);
+      expect((await verify(store)).breaks).toEqual([
+        expect.objectContaining({ kind: 'reordered', position: 3, entry_id: sixth.entryId, original_position: 6 }),
+        expect.objectContaining({ kind: 'reordered', position: 6, entry_id: third.entryId, original_position: 3 }),
+      ]);
+    });
+
+    it('an inserted entry, forged with a correct hash and link', async () => {
+      const forged = await insertForgedEntry(db, 4, { cents: 5 });
       expect(await verify(store)).toMatchObject({
-        break_count: 1,
-        breaks: [{ kind: 'modified', position: 3, entry_id: next.entryId, expected_prev_hash: forgedHash }],
+        total_count: 9,
+        verified_count: 8,
+        breaks: [{ kind: 'inserted', position: 4, entry_id: forged.entryId }],
       });
+    });
+
+    it('an entry rewritten with a recomputed hash, at the link to the next one', async () => {
+      const next = await entryAt(db, 3);
+      await changeData(db, 2, ['cents'], 1);
+      const forgedHash = entryHash(await entryAt(db, 2));
+      await db.query('update events set hash = $1 where position = 2', [forgedHash]);
+      expect((await verify(store)).breaks).toEqual([
+        expect.objectContaining({ kind: 'modified', position: 3, entry_id: next.entryId, expected_prev_hash: forgedHash, actual_prev_hash: next.prevHash }),
+      ]);
+    });
+
+    it('a rewrite of the whole tail, caught by a signed checkpoint appended after the head it vouches for', async () => {
+      const checkpointed = await store.append(checkpointStream(1), (head) => [checkpointEvent(key, 1, head)], { expectedRevision: 0 });
+      expect(checkpointed[0]).toMatchObject({ position: 9, data: { checkpoint: 1, position: 8, hash: checkpointed[0].prevHash } });
+      await store.append('t-9', [ev('Recorded', { cents: 900 })], { expectedRevision: 0 });
+      expect(await verify(store, keys)).toMatchObject({ break_count: 0, checkpoints: { count: 1, signatures_checked: true } });
+
+      const covered = await entryAt(db, 8);
+      await rewriteTail(db, 5, ['cents'], 1);
+      expect((await verify(store)).break_count).toBe(1);
+      expect((await verify(store, keys)).breaks).toEqual([
+        expect.objectContaining({
+          kind: 'modified',
+          position: 8,
+          entry_id: covered.entryId,
+          expected_hash: covered.hash,
+          checkpoint: { checkpoint: 1, position: 9, entry_id: checkpointed[0].entryId },
+        }),
+      ]);
     });
   });
 });
@@ -213,7 +260,7 @@ if (DRIVERS.includes('postgres')) {
           ),
         );
         const result = await verify(stores[0]);
-        expect(result).toEqual({ total_count: 500, verified_count: 500, break_count: 0, breaks: [] });
+        expect(result).toMatchObject({ total_count: 500, verified_count: 500, break_count: 0, breaks: [] });
         const written = await stores[1].readAll(1, 1000);
         expect(new Set(written.map((e) => e.data.by))).toEqual(new Set([0, 1]));
         expect(await stores[1].head()).toEqual({ position: 500, hash: written[499].hash });

@@ -1,0 +1,50 @@
+import { createPublicKey } from 'node:crypto';
+import { Inject } from '@nestjs/common';
+import { QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
+import { validationError } from '../../common/errors/validation.pipe';
+import { AppConfig } from '../../config/config';
+import { keyRing } from '../../event-store/chain-checkpoint';
+import { ChainVerifier } from '../../event-store/chain-verifier';
+import { EventStore } from '../../event-store/event-store.port';
+import { DATABASE, type Database } from '../../event-store/sql';
+import { logExtent, readLog } from '../read-log';
+import { VerifyHashChainQuery, type VerifyHashChainResponse } from './verify-hash-chain.query';
+
+/**
+ * Recomputes every hash of the range from the stored fields, a batch at a time. Checkpoint
+ * signatures are checked with the service's own key: an auditor who does not trust the service
+ * exports the log and runs the offline verifier with the public key kept from before.
+ */
+@QueryHandler(VerifyHashChainQuery)
+export class VerifyHashChainHandler implements IQueryHandler<VerifyHashChainQuery, VerifyHashChainResponse> {
+  private readonly checkpointKeys;
+
+  constructor(
+    private readonly store: EventStore,
+    @Inject(DATABASE) private readonly db: Database,
+    config: AppConfig,
+  ) {
+    const key = config.checkpointSigningKey;
+    this.checkpointKeys = key && keyRing([createPublicKey(key)]);
+  }
+
+  async execute({ request }: VerifyHashChainQuery): Promise<VerifyHashChainResponse> {
+    const { head, lastPosition } = await logExtent(this.db);
+    const from = request.from_position;
+    const to = Math.min(request.to_position ?? lastPosition, lastPosition);
+    if (request.to_position !== undefined && request.to_position < from) {
+      throw validationError([{ field: 'to_position', messages: ['to_position must not be below from_position'] }]);
+    }
+    if (from > Math.max(lastPosition, 1)) {
+      throw validationError([{ field: 'from_position', messages: [`from_position is past the end of the log (${lastPosition})`] }]);
+    }
+    const verifier = new ChainVerifier({
+      fromPosition: from,
+      checkpointKeys: this.checkpointKeys,
+      // Only a verification to the end can tell that entries were cut from it.
+      expectedHead: to === lastPosition ? head : undefined,
+    });
+    for await (const batch of readLog(this.store, from, to)) for (const e of batch) verifier.push(e);
+    return { ...verifier.result(), from_position: from, to_position: to };
+  }
+}

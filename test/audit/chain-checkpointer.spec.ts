@@ -1,0 +1,80 @@
+import { createPublicKey } from 'node:crypto';
+import { ChainCheckpointer } from '../../src/audit/record-checkpoint/chain-checkpointer';
+import { loadConfig } from '../../src/config/config';
+import { CHECKPOINT_EVENT_TYPE, keyRing, type CheckpointData } from '../../src/event-store/chain-checkpoint';
+import { ChainVerifier } from '../../src/event-store/chain-verifier';
+import type { StoredEvent } from '../../src/event-store/event-store.port';
+import { migrate } from '../../src/event-store/migrations';
+import { SqlEventStore } from '../../src/event-store/sql-event-store';
+import type { Database } from '../../src/event-store/sql';
+import { newSigningKey } from '../support/chain';
+import { FixedClock } from '../support/fixed-clock';
+import { DRIVERS, createTestDatabase } from '../support/test-database';
+
+const INTERVAL = 10;
+const key = newSigningKey();
+const config = loadConfig({
+  CHECKPOINT_INTERVAL: String(INTERVAL),
+  CHECKPOINT_SIGNING_KEY: key.export({ format: 'pem', type: 'pkcs8' }) as string,
+});
+const record = (i: number) => ({ type: 'Recorded', data: { i }, metadata: { schemaVersion: 1 } });
+
+async function startCheckpointing(db: Database): Promise<{ store: SqlEventStore; checkpointer: ChainCheckpointer }> {
+  const store = new SqlEventStore(db, new FixedClock(), []);
+  const checkpointer = new ChainCheckpointer(store, db, config);
+  checkpointer.onApplicationBootstrap();
+  return { store, checkpointer };
+}
+
+/** Every checkpoint is numbered in turn, vouches for the entry right before it and follows the previous one by an interval or more. */
+function expectCheckpointsEveryInterval(log: StoredEvent[]): void {
+  const checkpoints = log.filter((e) => e.type === CHECKPOINT_EVENT_TYPE);
+  expect(checkpoints.length).toBeGreaterThan(0);
+  checkpoints.forEach((e, i) => {
+    const data = e.data as unknown as CheckpointData;
+    expect(e.streamId).toBe(`checkpoint-${i + 1}`);
+    expect(data).toMatchObject({ checkpoint: i + 1, position: e.position - 1, hash: e.prevHash });
+    const previous = i === 0 ? 0 : (checkpoints[i - 1].data as unknown as CheckpointData).position;
+    expect(data.position - previous).toBeGreaterThanOrEqual(INTERVAL);
+  });
+  const last = checkpoints[checkpoints.length - 1].data as unknown as CheckpointData;
+  expect(log.length - last.position).toBeLessThan(INTERVAL);
+  const verifier = new ChainVerifier({ checkpointKeys: keyRing([createPublicKey(key)]) });
+  log.forEach((e) => verifier.push(e));
+  expect(verifier.result()).toMatchObject({ break_count: 0, checkpoints: { count: checkpoints.length, signatures_checked: true } });
+}
+
+describe.each(DRIVERS)('signed checkpoints on %s', (driver) => {
+  it('follows every CHECKPOINT_INTERVAL entries, right after the head each vouches for', async () => {
+    const testDb = await createTestDatabase(driver);
+    try {
+      const db = await testDb.open();
+      await migrate(db);
+      const { store, checkpointer } = await startCheckpointing(db);
+      for (let i = 0; i < 45; i++) await store.append(`transaction-${i}`, [record(i)], { expectedRevision: 0 });
+      await Promise.all(Array.from({ length: 30 }, (_, i) => store.append(`burst-${i}`, [record(i)], { expectedRevision: 0 })));
+      await checkpointer.onApplicationShutdown();
+      expectCheckpointsEveryInterval(await store.readAll(1, 1000));
+    } finally {
+      await testDb.drop();
+    }
+  });
+});
+
+if (DRIVERS.includes('postgres')) {
+  it('never writes a checkpoint twice when two service processes share one PostgreSQL database', async () => {
+    const testDb = await createTestDatabase('postgres');
+    try {
+      const [dbA, dbB] = [await testDb.open(), await testDb.open()];
+      await migrate(dbA);
+      const [a, b] = [await startCheckpointing(dbA), await startCheckpointing(dbB)];
+      await Promise.all(
+        Array.from({ length: 300 }, (_, i) => (i % 2 ? a : b).store.append(`transaction-${i}`, [record(i)], { expectedRevision: 0 })),
+      );
+      await Promise.all([a.checkpointer.onApplicationShutdown(), b.checkpointer.onApplicationShutdown()]);
+      expectCheckpointsEveryInterval(await a.store.readAll(1, 1000));
+    } finally {
+      await testDb.drop();
+    }
+  });
+}

@@ -1,0 +1,35 @@
+import { ChainCheckpointer } from '../../src/audit/record-checkpoint/chain-checkpointer';
+import { keyRing, parsePublicKey } from '../../src/event-store/chain-checkpoint';
+import { fromExportLine, toExportLine } from '../../src/event-store/chain-export';
+import { ChainVerifier, type ChainVerification } from '../../src/event-store/chain-verifier';
+import type { StoredEvent } from '../../src/event-store/event-store.port';
+import { call } from './auth';
+import { TEST_ADMIN_KEY, type TestApp } from './test-app';
+
+/** `GET /admin/audit-logs/export` as text; anything but a 200 fails the test. */
+export async function exportLog(app: TestApp, key = TEST_ADMIN_KEY): Promise<string> {
+  const answer = await call(app, 'GET', '/admin/audit-logs/export', { key });
+  if (answer.status !== 200) throw new Error(`export: expected 200, got ${answer.status} ${JSON.stringify(answer.body)}`);
+  return answer.body as string;
+}
+
+export const parseExport = (ndjson: string): StoredEvent[] => ndjson.split('\n').filter(Boolean).map(fromExportLine);
+export const toExport = (entries: StoredEvent[]): string => entries.map(toExportLine).join('');
+
+/** What `npm run verify-chain` does with an export, in-process. */
+export function verifyExport(ndjson: string, publicKeyPems: string[] = []): ChainVerification {
+  const keys = publicKeyPems.length > 0 ? keyRing(publicKeyPems.map(parsePublicKey)) : undefined;
+  const verifier = new ChainVerifier({ checkpointKeys: keys });
+  parseExport(ndjson).forEach((e) => verifier.push(e));
+  return verifier.result();
+}
+
+/** The service's checkpoint public key, as an auditor fetches it. */
+export async function checkpointPublicKey(app: TestApp): Promise<string> {
+  const answer = await call(app, 'GET', '/admin/checkpoint-key', { key: TEST_ADMIN_KEY });
+  if (answer.status !== 200) throw new Error(`checkpoint key: expected 200, got ${answer.status}`);
+  return answer.body.public_key_pem as string;
+}
+
+/** Waits until the checkpoints due for what was appended so far are written. */
+export const checkpointsWritten = (app: TestApp): Promise<void> => app.app.get(ChainCheckpointer).idle();

@@ -1,0 +1,60 @@
+import { generateKeyPairSync, type KeyObject } from 'node:crypto';
+import { CHECKPOINT_EVENT_TYPE, checkpointStream, signCheckpoint } from '../../src/event-store/chain-checkpoint';
+import type { StoredEvent } from '../../src/event-store/event-store.port';
+import { GENESIS_HASH, entryHash } from '../../src/event-store/hash-chain';
+
+export const newSigningKey = (): KeyObject => generateKeyPairSync('ed25519').privateKey;
+
+/**
+ * An in-memory chain as the store would write it: entries spread over five streams (so that
+ * revisions matter), and, given a key, a signed checkpoint after every `checkpointEvery` entries.
+ */
+export function buildChain(count: number, options: { checkpointEvery?: number; signingKey?: KeyObject } = {}): StoredEvent[] {
+  const chain: StoredEvent[] = [];
+  const revisions = new Map<string, number>();
+  let checkpoints = 0;
+  let covered = 0;
+  const append = (streamId: string, type: string, data: Record<string, unknown>) => {
+    const head = chain[chain.length - 1];
+    const streamRevision = (revisions.get(streamId) ?? 0) + 1;
+    revisions.set(streamId, streamRevision);
+    const position = chain.length + 1;
+    const entry = {
+      position,
+      entryId: `00000000-0000-4000-8000-${String(position).padStart(12, '0')}`,
+      streamId,
+      streamRevision,
+      type,
+      data,
+      metadata: { schemaVersion: 1, actor: { keyId: 'key_test', role: 'merchant' } },
+      recordedAt: new Date(Date.UTC(2026, 10, 21, 12, 0, 0, position)).toISOString(),
+      prevHash: head?.hash ?? GENESIS_HASH,
+    };
+    chain.push({ ...entry, hash: entryHash(entry) });
+  };
+  while (chain.length < count) {
+    const { checkpointEvery, signingKey } = options;
+    if (signingKey && checkpointEvery && chain.length - covered >= checkpointEvery) {
+      const head = chain[chain.length - 1];
+      checkpoints += 1;
+      covered = head.position;
+      append(checkpointStream(checkpoints), CHECKPOINT_EVENT_TYPE, { ...signCheckpoint(signingKey, checkpoints, head) });
+    } else {
+      append(`transaction-${chain.length % 5}`, 'TransactionRecorded', { cents: chain.length * 100 + 3 });
+    }
+  }
+  return chain;
+}
+
+/** Recomputes every hash from `position` on, relinking each entry to the one before: a careful forger's rewrite. */
+export function rehashFrom(chain: StoredEvent[], position: number): StoredEvent[] {
+  const out = chain.map((e) => ({ ...e }));
+  for (let i = position - 1; i < out.length; i++) {
+    if (i > 0) out[i].prevHash = out[i - 1].hash;
+    out[i].hash = entryHash(out[i]);
+  }
+  return out;
+}
+
+/** Storage order, as the database reads it. */
+export const byPosition = (chain: StoredEvent[]) => [...chain].sort((a, b) => a.position - b.position);

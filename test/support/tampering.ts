@@ -1,0 +1,79 @@
+import { CHECKPOINT_EVENT_TYPE } from '../../src/event-store/chain-checkpoint';
+import type { StoredEvent } from '../../src/event-store/event-store.port';
+import { EVENT_COLUMNS, toStoredEvent, type EventRow } from '../../src/event-store/event-rows';
+import { entryHash } from '../../src/event-store/hash-chain';
+import type { Sql } from '../../src/event-store/sql';
+
+/**
+ * What an attacker with write access to the database can do to the log, in SQL, on PostgreSQL and
+ * PGlite alike. Positions are a primary key, checked row by row: moving entries goes through
+ * negative positions so that no statement ever holds two rows on one position.
+ */
+export async function entryAt(db: Sql, position: number): Promise<StoredEvent> {
+  const [row] = await db.query<EventRow>(`select ${EVENT_COLUMNS} from events where position = $1`, [position]);
+  if (!row) throw new Error(`no entry at position ${position}`);
+  return toStoredEvent(row);
+}
+
+/** Sets one value inside the entry's data (`path` as jsonb_set takes it), leaving its hash alone. */
+export async function changeData(db: Sql, position: number, path: string[], value: unknown): Promise<void> {
+  await db.query('update events set data = jsonb_set(data, $2::text[], $3::jsonb) where position = $1', [
+    position,
+    path,
+    JSON.stringify(value),
+  ]);
+}
+
+export async function deleteEntry(db: Sql, position: number): Promise<void> {
+  await db.query('delete from events where position = $1', [position]);
+}
+
+export async function swapEntries(db: Sql, a: number, b: number): Promise<void> {
+  await db.query('update events set position = -$2::bigint where position = $1', [a, b]);
+  await db.query('update events set position = $2 where position = $1', [b, a]);
+  await db.query('update events set position = -position where position = -$1::bigint', [b]);
+}
+
+/**
+ * Moves every entry from `position` up by one and puts a forged entry in the gap: a copy of the
+ * entry that was there, with other data, linked to its predecessor and correctly hashed.
+ */
+export async function insertForgedEntry(db: Sql, position: number, data: Record<string, unknown>): Promise<StoredEvent> {
+  const [before, original] = [await entryAt(db, position - 1), await entryAt(db, position)];
+  const entry = { ...original, entryId: '6f0e1d2c-3b4a-4958-8776-655443322110', streamId: 'transaction-FORGED', streamRevision: 1, data, prevHash: before.hash };
+  const forged = { ...entry, hash: entryHash(entry) };
+  await db.query('update events set position = -(position + 1) where position >= $1', [position]);
+  await db.query('update events set position = -position where position < 0');
+  await db.query(`insert into events (${EVENT_COLUMNS}) values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`, [
+    forged.position,
+    forged.entryId,
+    forged.streamId,
+    forged.streamRevision,
+    forged.type,
+    JSON.stringify(forged.data),
+    JSON.stringify(forged.metadata),
+    forged.recordedAt,
+    forged.prevHash,
+    forged.hash,
+  ]);
+  return forged;
+}
+
+/**
+ * A careful forger's rewrite: one value changed, then every hash from there to the head
+ * recomputed and relinked, the chain-head row included, so that the chain alone looks whole.
+ * `repointCheckpoints`: the checkpoints on the way are made to vouch for the new hashes too,
+ * which leaves only their signatures wrong.
+ */
+export async function rewriteTail(db: Sql, position: number, path: string[], value: unknown, { repointCheckpoints = false } = {}): Promise<void> {
+  await changeData(db, position, path, value);
+  const rows = await db.query<EventRow>(`select ${EVENT_COLUMNS} from events where position >= $1 order by position`, [position]);
+  let prevHash = (await entryAt(db, position)).prevHash;
+  for (const row of rows) {
+    const e = { ...toStoredEvent(row), prevHash };
+    if (repointCheckpoints && e.type === CHECKPOINT_EVENT_TYPE) e.data = { ...e.data, hash: prevHash };
+    prevHash = entryHash(e);
+    await db.query('update events set prev_hash = $2, hash = $3, data = $4 where position = $1', [e.position, e.prevHash, prevHash, JSON.stringify(e.data)]);
+  }
+  await db.query('update event_store_head set hash = $1', [prevHash]);
+}
