@@ -1,12 +1,11 @@
 /**
  * The fraud score of one sale: pure and deterministic, so the same sale against the same history
- * always scores the same. Every signal and weight is documented in docs/fraud-scoring.md.
+ * always scores the same. Its signals and weights are rows of the shared table in fraud-signals.ts,
+ * documented in docs/fraud-scoring.md.
  */
 
-export const RISK_LEVELS = ['NONE', 'LOW', 'MEDIUM', 'HIGH', 'CRITICAL'] as const;
-export type RiskLevel = (typeof RISK_LEVELS)[number];
-
-export const MAX_FRAUD_SCORE = 100;
+import { assess, signal, type FraudAssessment, type FraudSignal } from './fraud-signals';
+import { zScore } from './statistics';
 
 /** How many of the merchant's latest directional roundings (this sale included) the bias is measured over. */
 export const BIAS_WINDOW = 50;
@@ -17,21 +16,6 @@ export const VELOCITY_WINDOW_MS = 5 * 60_000;
 /** Form 8300 is due for cash over $10,000 (31 CFR 1010.330); sales just below it are the classic structuring pattern. */
 const REPORTING_THRESHOLD_CENTS = 1_000_000;
 const STRUCTURING_BAND_CENTS = 100_000;
-
-export type FraudSignalCode =
-  | 'EXPLICIT_MODE_CONTRADICTS_MANDATORY_RULE'
-  | 'EXPLICIT_MODE_FAVOURS_MERCHANT'
-  | 'ZIP_STATE_MISMATCH'
-  | 'UNVERIFIED_JURISDICTION'
-  | 'ROUND_UP_BIAS'
-  | 'CASHIER_VELOCITY'
-  | 'CASH_JUST_BELOW_REPORTING_THRESHOLD';
-
-export interface FraudSignal {
-  code: FraudSignalCode;
-  points: number;
-  detail: string;
-}
 
 /** What the scorer needs to know about the sale being recorded. */
 export interface ScoredSale {
@@ -61,82 +45,40 @@ export interface MerchantHistory {
   cashier_sales_in_window: number | null;
 }
 
-export interface FraudAssessment {
-  fraud_score: number;
-  risk_level: RiskLevel;
-  signals: FraudSignal[];
-}
-
-export function riskLevelOf(score: number): RiskLevel {
-  if (score <= 0) return 'NONE';
-  if (score < 25) return 'LOW';
-  if (score < 50) return 'MEDIUM';
-  if (score < 75) return 'HIGH';
-  return 'CRITICAL';
-}
-
-/** Upward bias among directional roundings, as a z-score against a fair coin: (ups − downs) / √n. */
+/** Upward bias among directional roundings, as a z-score against a fair coin: (ups − n/2) / (√n / 2). */
 function roundUpBias(sale: ScoredSale, history: MerchantHistory): FraudSignal | undefined {
   const current = sale.symmetric_mode && sale.rounding_delta_cents !== 0 ? [sale.rounding_delta_cents] : [];
   const sample = [...current, ...history.recent_symmetric_deltas].slice(0, BIAS_WINDOW);
   if (sample.length < BIAS_MIN_SAMPLE) return undefined;
   const ups = sample.filter((delta) => delta > 0).length;
-  const z = (2 * ups - sample.length) / Math.sqrt(sample.length);
-  const points = z >= 4 ? 40 : z >= 3 ? 25 : z >= 2 ? 10 : 0;
-  if (points === 0) return undefined;
-  return {
-    code: 'ROUND_UP_BIAS',
-    points,
-    detail: `${ups} of the merchant's last ${sample.length} directional cash roundings went up (z = ${z.toFixed(2)})`,
-  };
+  const z = zScore(ups, sample.length / 2, sample.length / 4)!;
+  return signal('ROUND_UP_BIAS', z, `${ups} of the merchant's last ${sample.length} directional cash roundings went up (z = ${z.toFixed(2)})`);
 }
 
 function cashierVelocity(history: MerchantHistory): FraudSignal | undefined {
   if (history.cashier_sales_in_window === null) return undefined;
   const sales = history.cashier_sales_in_window + 1;
-  const points = sales >= 30 ? 20 : sales >= 15 ? 10 : 0;
-  if (points === 0) return undefined;
-  return { code: 'CASHIER_VELOCITY', points, detail: `the cashier rang up ${sales} sales within ${VELOCITY_WINDOW_MS / 60_000} minutes` };
+  return signal('CASHIER_VELOCITY', sales, `the cashier rang up ${sales} sales within ${VELOCITY_WINDOW_MS / 60_000} minutes`);
 }
 
 export function scoreFraud(sale: ScoredSale, history: MerchantHistory): FraudAssessment {
-  const signals: FraudSignal[] = [];
-  const add = (signal: FraudSignal | undefined) => signal && signals.push(signal);
-
-  if (sale.contradicts_mandatory_rule) {
-    add({
-      code: 'EXPLICIT_MODE_CONTRADICTS_MANDATORY_RULE',
-      points: 35,
-      detail: 'an explicit cash_rounding_mode replaced the mandatory rule of the jurisdiction',
-    });
-  }
-  if (sale.explicit_mode_gain_cents > 0) {
-    add({
-      code: 'EXPLICIT_MODE_FAVOURS_MERCHANT',
-      points: 15,
-      detail: `the explicit mode collected ${sale.explicit_mode_gain_cents} cents more cash than the rule's mode would have`,
-    });
-  }
-  if (sale.zip_state_mismatch) {
-    add({ code: 'ZIP_STATE_MISMATCH', points: 20, detail: 'the state sent disagrees with the ZIP code' });
-  }
-  if (sale.unverified_jurisdiction && sale.rounding_delta_cents !== 0) {
-    add({
-      code: 'UNVERIFIED_JURISDICTION',
-      points: 10,
-      detail: 'cash was rounded under the federal fallback because the location was missing or unknown',
-    });
-  }
-  add(roundUpBias(sale, history));
-  add(cashierVelocity(history));
-  if (sale.cash_portion_cents > REPORTING_THRESHOLD_CENTS - STRUCTURING_BAND_CENTS && sale.cash_portion_cents <= REPORTING_THRESHOLD_CENTS) {
-    add({
-      code: 'CASH_JUST_BELOW_REPORTING_THRESHOLD',
-      points: 15,
-      detail: 'the cash portion is just at or below the $10,000 cash reporting threshold',
-    });
-  }
-
-  const fraud_score = Math.min(MAX_FRAUD_SCORE, signals.reduce((sum, signal) => sum + signal.points, 0));
-  return { fraud_score, risk_level: riskLevelOf(fraud_score), signals };
+  const structuring = sale.cash_portion_cents > REPORTING_THRESHOLD_CENTS - STRUCTURING_BAND_CENTS && sale.cash_portion_cents <= REPORTING_THRESHOLD_CENTS;
+  return assess([
+    signal('EXPLICIT_MODE_CONTRADICTS_MANDATORY_RULE', sale.contradicts_mandatory_rule, 'an explicit cash_rounding_mode replaced the mandatory rule of the jurisdiction'),
+    signal(
+      'EXPLICIT_MODE_FAVOURS_MERCHANT',
+      sale.explicit_mode_gain_cents > 0,
+      `the explicit mode collected ${sale.explicit_mode_gain_cents} cents more cash than the rule's mode would have`,
+    ),
+    signal('ZIP_STATE_MISMATCH', sale.zip_state_mismatch, 'the state sent disagrees with the ZIP code'),
+    // A sale that rounding did not change is not held against the merchant.
+    signal(
+      'UNVERIFIED_JURISDICTION',
+      sale.unverified_jurisdiction && sale.rounding_delta_cents !== 0,
+      'cash was rounded under the federal fallback because the location was missing or unknown',
+    ),
+    roundUpBias(sale, history),
+    cashierVelocity(history),
+    signal('CASH_JUST_BELOW_REPORTING_THRESHOLD', structuring, 'the cash portion is just at or below the $10,000 cash reporting threshold'),
+  ]);
 }

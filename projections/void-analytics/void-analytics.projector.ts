@@ -1,0 +1,197 @@
+import type { StoredEvent } from '../../src/event-store/event-store.port';
+import type { Sql } from '../../src/event-store/sql';
+import { NO_VOIDS, type ShiftChanges, type VoidActivity } from '../../src/fraud/void-analysis';
+import type { OverrideApplied, RefundIssuedData, TransactionEvent, TransactionVoidedData, VoidReason } from '../../src/transactions/transaction.events';
+import { addToRow } from '../counters';
+import type { Projector } from '../projector';
+
+const DAY_MS = 86_400_000;
+
+/**
+ * Per merchant: sales, voids, refunds and normalization failures counted, voids broken down by hour
+ * of the day (UTC), reason and authorizing employee; and every VOID and REFUND record as a row, the
+ * evidence the void-abuse flags name. Shift changes are configuration, so voids near one are counted
+ * from the rows when read (by the second of the day each row keeps), not when projected.
+ */
+export const voidAnalyticsProjector: Projector = {
+  name: 'void-analytics',
+  version: 1,
+  mode: 'async',
+  handles: ['TransactionRecorded', 'TransactionVoided', 'RefundIssued'],
+
+  async reset(tx: Sql): Promise<void> {
+    for (const table of ['rm_void_totals', 'rm_void_breakdown', 'rm_void_records']) await tx.query(`drop table if exists ${table}`);
+    await tx.query(
+      `create table rm_void_totals (
+         merchant_id text primary key,
+         sales int not null default 0,
+         sales_cents bigint not null default 0,
+         voids int not null default 0,
+         voided_cents bigint not null default 0,
+         refunds int not null default 0,
+         refunded_cents bigint not null default 0,
+         normalization_failures int not null default 0,
+         last_position bigint not null
+       )`,
+    );
+    await tx.query(
+      `create table rm_void_breakdown (
+         merchant_id text not null,
+         dimension text not null,
+         value text not null,
+         voids int not null,
+         last_position bigint not null,
+         primary key (merchant_id, dimension, value)
+       )`,
+    );
+    await tx.query(
+      `create table rm_void_records (
+         record_id text primary key,
+         merchant_id text not null,
+         type text not null,
+         original_transaction_id text not null,
+         employee_id text not null,
+         reason text not null,
+         amount_cents bigint not null,
+         created_at timestamptz not null,
+         second_of_day int not null,
+         normalization_passed boolean,
+         audit_hash char(64) not null,
+         chain_position bigint not null
+       )`,
+    );
+    await tx.query('create index rm_void_records_merchant on rm_void_records (merchant_id, type, chain_position)');
+  },
+
+  async apply(event: StoredEvent, tx: Sql): Promise<void> {
+    const { type, data } = event as unknown as Exclude<TransactionEvent, OverrideApplied>;
+    const { merchant_id } = data;
+    const totals = (counters: Record<string, number>) => addToRow(tx, 'rm_void_totals', { merchant_id }, counters, event.position);
+    switch (type) {
+      case 'TransactionRecorded':
+        return totals({ sales: 1, sales_cents: data.calculation.cash_total_cents });
+      case 'TransactionVoided': {
+        await totals({ voids: 1, voided_cents: -data.calculation.cash_total_cents });
+        const hour = Math.floor(secondOfDay(data.created_at) / 3600);
+        for (const [dimension, value] of [['hour', String(hour)], ['reason', data.void_reason], ['employee', data.voided_by]]) {
+          await addToRow(tx, 'rm_void_breakdown', { merchant_id, dimension, value }, { voids: 1 }, event.position);
+        }
+        return insertRecord(tx, event, data);
+      }
+      case 'RefundIssued':
+        await totals({ refunds: 1, refunded_cents: -data.calculation.cash_total_cents, normalization_failures: Number(!data.normalization.passed) });
+        return insertRecord(tx, event, data);
+    }
+  },
+};
+
+/** Seconds since midnight UTC: merchants carry no time zone. */
+function secondOfDay(iso: string): number {
+  return Math.floor((Date.parse(iso) % DAY_MS) / 1000);
+}
+
+async function insertRecord(tx: Sql, event: StoredEvent, data: TransactionVoidedData | RefundIssuedData): Promise<void> {
+  await tx.query(
+    'insert into rm_void_records values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) on conflict (record_id) do nothing',
+    [
+      data.transaction_id,
+      data.merchant_id,
+      data.transaction_type,
+      data.original_transaction_id,
+      data.voided_by,
+      data.void_reason,
+      -data.calculation.cash_total_cents,
+      data.created_at,
+      secondOfDay(data.created_at),
+      data.transaction_type === 'REFUND' ? data.normalization.passed : null,
+      event.hash,
+      event.position,
+    ],
+  );
+}
+
+/** `$n` is the shift changes' seconds of the day, `$n+1` the window in seconds. */
+const nearShiftChange = (n: number) =>
+  `exists (select 1 from unnest($${n}::int[]) as shift(second)
+           where least(abs(second_of_day - shift.second), 86400 - abs(second_of_day - shift.second)) <= $${n + 1})`;
+const shiftParams = (shift: ShiftChanges) => [shift.hours.map((hour) => hour * 3600), shift.windowMinutes * 60];
+
+interface TotalsRow {
+  merchant_id: string;
+  sales: number;
+  sales_cents: string;
+  voids: number;
+  voided_cents: string;
+  refunds: number;
+  refunded_cents: string;
+  normalization_failures: number;
+}
+
+/** The void activity of one merchant, or of every merchant (`null`), by merchant id; voids at a shift change as `shift` has them. */
+export async function voidActivity(sql: Sql, merchantId: string | null, shift: ShiftChanges): Promise<Map<string, VoidActivity>> {
+  const totals = await sql.query<TotalsRow>('select * from rm_void_totals where ($1::text is null or merchant_id = $1)', [merchantId]);
+  const breakdown = await sql.query<{ merchant_id: string; dimension: 'hour' | 'reason' | 'employee'; value: string; voids: number }>(
+    'select merchant_id, dimension, value, voids from rm_void_breakdown where ($1::text is null or merchant_id = $1) order by voids desc, value',
+    [merchantId],
+  );
+  const near = await sql.query<{ merchant_id: string; voids: number }>(
+    `select merchant_id, count(*)::int as voids from rm_void_records
+     where type = 'VOID' and ($1::text is null or merchant_id = $1) and ${nearShiftChange(2)} group by merchant_id`,
+    [merchantId, ...shiftParams(shift)],
+  );
+  const activity = new Map<string, VoidActivity>(
+    totals.map((row) => [
+      row.merchant_id,
+      {
+        ...NO_VOIDS,
+        sales: row.sales,
+        sales_cents: Number(row.sales_cents),
+        voids: row.voids,
+        voided_cents: Number(row.voided_cents),
+        refunds: row.refunds,
+        refunded_cents: Number(row.refunded_cents),
+        normalization_failures: row.normalization_failures,
+        voids_by_hour: [...NO_VOIDS.voids_by_hour],
+        voids_by_reason: { ...NO_VOIDS.voids_by_reason },
+        employees: [],
+      },
+    ]),
+  );
+  for (const { merchant_id, dimension, value, voids } of breakdown) {
+    const merchant = activity.get(merchant_id)!;
+    if (dimension === 'hour') merchant.voids_by_hour[Number(value)] = voids;
+    else if (dimension === 'reason') merchant.voids_by_reason[value as VoidReason] = voids;
+    else merchant.employees.push({ employee_id: value, voids });
+  }
+  for (const row of near) activity.get(row.merchant_id)!.near_shift_change = row.voids;
+  return activity;
+}
+
+/** Which of a merchant's VOID or REFUND records a flag rests on. */
+export interface RecordCriteria {
+  type: 'VOID' | 'REFUND';
+  normalizationFailed?: boolean;
+  employeeId?: string;
+  nearShiftChange?: ShiftChanges;
+}
+
+/** The ids of the records that match, newest first, at most `limit` of them, and how many match in all. */
+export async function voidRecordIds(sql: Sql, merchantId: string, criteria: RecordCriteria, limit: number): Promise<{ ids: string[]; count: number }> {
+  const params: unknown[] = [merchantId, criteria.type];
+  const where = ['merchant_id = $1', 'type = $2'];
+  if (criteria.normalizationFailed) where.push('normalization_passed = false');
+  if (criteria.employeeId !== undefined) {
+    params.push(criteria.employeeId);
+    where.push(`employee_id = $${params.length}`);
+  }
+  if (criteria.nearShiftChange) {
+    where.push(nearShiftChange(params.length + 1));
+    params.push(...shiftParams(criteria.nearShiftChange));
+  }
+  const rows = await sql.query<{ record_id: string; count: number }>(
+    `select record_id, (count(*) over ())::int as count from rm_void_records where ${where.join(' and ')}
+     order by chain_position desc limit $${params.length + 1}`,
+    [...params, limit],
+  );
+  return { ids: rows.map((row) => row.record_id), count: rows[0]?.count ?? 0 };
+}

@@ -1,0 +1,18 @@
+import { applyDecorators } from '@nestjs/common';
+import { IsOptional, IsString, Matches } from 'class-validator';
+import { PageRequest } from '../common/page.request.dto';
+import { MERCHANT_ID_PATTERN, MERCHANT_ID_RULE } from '../merchants/merchant-id';
+
+/** The analytics are platform views (admin, auditor): every merchant, or the one `merchant_id` names (none matching: empty). */
+const OptionalMerchantId = () => applyDecorators(IsOptional(), IsString(), Matches(MERCHANT_ID_PATTERN, { message: MERCHANT_ID_RULE }));
+
+export class MerchantFilterRequest {
+  @OptionalMerchantId()
+  merchant_id?: string;
+}
+
+/** A merchant filter on a list paged by `limit` (default 100, at most 1,000) and `offset`. */
+export class PagedMerchantFilterRequest extends PageRequest {
+  @OptionalMerchantId()
+  merchant_id?: string;
+}

@@ -1,0 +1,31 @@
+import { Inject } from '@nestjs/common';
+import { QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
+import { instantRange } from '../../common/instant-range';
+import { DATABASE, type Database } from '../../event-store/sql';
+import { averageCents } from '../../fraud/override-analysis';
+import { overrideReport, overrideReportProjector } from '../../../projections/override-report/override-report.projector';
+import { readAsOf } from '../../../projections/runner';
+import { OverrideReportQuery, type OverrideReportResponse } from './override-report.query';
+
+/** Every override with its employee, reason, the calculated and overridden cash totals and the delta between them. */
+@QueryHandler(OverrideReportQuery)
+export class OverrideReportHandler implements IQueryHandler<OverrideReportQuery, OverrideReportResponse> {
+  constructor(@Inject(DATABASE) private readonly db: Database) {}
+
+  async execute({ request }: OverrideReportQuery): Promise<OverrideReportResponse> {
+    const { merchant_id = null, start_date = null, end_date = null, limit, offset } = request;
+    const range = instantRange(start_date, end_date);
+    const { result, as_of_position } = await readAsOf(this.db, [overrideReportProjector], (tx) =>
+      overrideReport(tx, { merchantId: merchant_id, ...range, limit, offset }),
+    );
+    return {
+      filters: { merchant_id, start_date, end_date },
+      as_of_position,
+      summary: { ...result.summary, average_delta_cents: averageCents(result.summary.total_delta_cents, result.summary.overrides) },
+      overrides: result.overrides,
+      total: result.total,
+      limit,
+      offset,
+    };
+  }
+}

@@ -1,0 +1,52 @@
+import { Inject } from '@nestjs/common';
+import { QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
+import { AppConfig } from '../../config/config';
+import { DATABASE, type Database, type Sql } from '../../event-store/sql';
+import { voidRates, voidSignals, type ShiftChanges, type VoidActivity, type VoidSignalCode } from '../../fraud/void-analysis';
+import { readAsOf } from '../../../projections/runner';
+import { voidActivity, voidAnalyticsProjector, voidRecordIds, type RecordCriteria } from '../../../projections/void-analytics/void-analytics.projector';
+import { VoidAbuseQuery, type VoidAbuseFlag, type VoidAbuseResponse } from './void-abuse.query';
+
+/** Enough to check a flag by hand; `count` says how many more there are. */
+const EVIDENCE_LIMIT = 100;
+
+/** The records each flag rests on. */
+const EVIDENCE: Record<VoidSignalCode, (activity: VoidActivity, shift: ShiftChanges) => RecordCriteria> = {
+  HIGH_VOID_RATE: () => ({ type: 'VOID' }),
+  REPEATED_NORMALIZATION_FAILURES: () => ({ type: 'REFUND', normalizationFailed: true }),
+  VOIDS_AT_SHIFT_CHANGE: (_, shift) => ({ type: 'VOID', nearShiftChange: shift }),
+  VOIDS_CONCENTRATED_ON_EMPLOYEE: (activity) => ({ type: 'VOID', employeeId: activity.employees[0].employee_id }),
+};
+
+/** The void signals of the merchant risk score, merchant by merchant, each with its evidence. */
+@QueryHandler(VoidAbuseQuery)
+export class VoidAbuseHandler implements IQueryHandler<VoidAbuseQuery, VoidAbuseResponse> {
+  constructor(
+    @Inject(DATABASE) private readonly db: Database,
+    private readonly config: AppConfig,
+  ) {}
+
+  async execute({ merchantId }: VoidAbuseQuery): Promise<VoidAbuseResponse> {
+    const shift = this.config.shiftChanges;
+    const { result: flags, as_of_position } = await readAsOf(this.db, [voidAnalyticsProjector], (tx) => this.flags(tx, merchantId, shift));
+    return {
+      merchant_id: merchantId,
+      as_of_position,
+      shift_change: { hours: [...shift.hours], window_minutes: shift.windowMinutes },
+      flag_count: flags.length,
+      flags: flags.sort((a, b) => b.points - a.points || a.merchant_id.localeCompare(b.merchant_id)),
+    };
+  }
+
+  private async flags(tx: Sql, merchantId: string | null, shift: ShiftChanges): Promise<VoidAbuseFlag[]> {
+    const flags: VoidAbuseFlag[] = [];
+    for (const [id, activity] of await voidActivity(tx, merchantId, shift)) {
+      for (const signal of voidSignals(voidRates(activity, shift))) {
+        const criteria = EVIDENCE[signal.code](activity, shift);
+        const { ids, count } = await voidRecordIds(tx, id, criteria, EVIDENCE_LIMIT);
+        flags.push({ merchant_id: id, ...signal, evidence: { record_type: criteria.type, ids, count } });
+      }
+    }
+    return flags;
+  }
+}

@@ -1,0 +1,37 @@
+import { Inject } from '@nestjs/common';
+import { QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
+import { AppConfig } from '../../config/config';
+import { DATABASE, type Database } from '../../event-store/sql';
+import { addVoidActivities, voidRates } from '../../fraud/void-analysis';
+import { readAsOf } from '../../../projections/runner';
+import { voidActivity, voidAnalyticsProjector } from '../../../projections/void-analytics/void-analytics.projector';
+import { VoidAnalyticsQuery, type MerchantVoidRates, type VoidAnalyticsResponse } from './void-analytics.query';
+
+/** Void counts, rates and amounts, refunds and their normalization checks: platform totals and merchant by merchant. */
+@QueryHandler(VoidAnalyticsQuery)
+export class VoidAnalyticsHandler implements IQueryHandler<VoidAnalyticsQuery, VoidAnalyticsResponse> {
+  constructor(
+    @Inject(DATABASE) private readonly db: Database,
+    private readonly config: AppConfig,
+  ) {}
+
+  async execute({ request }: VoidAnalyticsQuery): Promise<VoidAnalyticsResponse> {
+    const shift = this.config.shiftChanges;
+    const merchantId = request.merchant_id ?? null;
+    const { result: activities, as_of_position } = await readAsOf(this.db, [voidAnalyticsProjector], (tx) => voidActivity(tx, merchantId, shift));
+    const merchants: MerchantVoidRates[] = [...activities].map(([id, activity]) => {
+      const { voids_by_hour, voids_by_reason, shift_change, top_employee, ...rates } = voidRates(activity, shift);
+      return { merchant_id: id, ...rates };
+    });
+    merchants.sort((a, b) => (b.void_rate ?? -1) - (a.void_rate ?? -1) || a.merchant_id.localeCompare(b.merchant_id));
+    return {
+      merchant_id: merchantId,
+      as_of_position,
+      totals: voidRates(addVoidActivities([...activities.values()]), shift),
+      merchants: merchants.slice(request.offset, request.offset + request.limit),
+      merchant_count: merchants.length,
+      limit: request.limit,
+      offset: request.offset,
+    };
+  }
+}

@@ -1,0 +1,27 @@
+import { QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
+import { AppConfig } from '../../config/config';
+import { MerchantScope } from '../../auth/merchant-scope';
+import { MerchantDirectory } from '../../merchants/merchant-directory';
+import { MerchantNotFoundError } from '../../merchants/merchant.errors';
+import { MerchantActivities, NO_ACTIVITY } from '../merchant-activities';
+import { riskProfile } from '../merchant-score';
+import { GetRiskProfileQuery, type GetRiskProfileResponse } from './get-risk-profile.query';
+
+@QueryHandler(GetRiskProfileQuery)
+export class GetRiskProfileHandler implements IQueryHandler<GetRiskProfileQuery, GetRiskProfileResponse> {
+  constructor(
+    private readonly merchants: MerchantDirectory,
+    private readonly scope: MerchantScope,
+    private readonly activities: MerchantActivities,
+    private readonly config: AppConfig,
+  ) {}
+
+  /** An unknown merchant is a 404; so is one the key may not see, should the route ever admit such keys. */
+  async execute({ merchantId, principal }: GetRiskProfileQuery): Promise<GetRiskProfileResponse> {
+    const merchant = await this.merchants.find(merchantId);
+    if (!merchant || !(await this.scope.canSee(principal, merchantId))) throw new MerchantNotFoundError(merchantId);
+    const { activities, as_of_position } = await this.activities.read(merchantId);
+    const profile = riskProfile(merchantId, activities.get(merchantId) ?? NO_ACTIVITY, this.config.shiftChanges);
+    return { ...profile, name: merchant.name, as_of_position };
+  }
+}
