@@ -1,0 +1,26 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { EXPORT_COLUMNS, EXPORT_MODES } from './export-columns';
+
+const names = (mode: (typeof EXPORT_MODES)[number]) => EXPORT_COLUMNS[mode].map((c) => c.name);
+
+describe('export columns', () => {
+  it('standard has exactly the 53 fields of the spec, each once', () => {
+    expect(names('standard')).toHaveLength(53);
+    expect(new Set(names('standard')).size).toBe(53);
+  });
+
+  it('full has every column once, and the other modes are picked from it in its order', () => {
+    const full = names('full');
+    expect(new Set(full).size).toBe(full.length);
+    for (const mode of EXPORT_MODES) expect(names(mode)).toEqual(full.filter((name) => names(mode).includes(name)));
+  });
+
+  it('docs/export.md lists every column, in order, with the modes that carry it', () => {
+    const doc = readFileSync(join(__dirname, '../../../docs/export.md'), 'utf8');
+    // Rows of the column table: | n | `name` | modes | meaning |
+    const rows = [...doc.matchAll(/^\| \d+ \| `([a-z_]+)` \| ([a-z, ]+) \|/gm)].map(([, name, modes]) => ({ name, modes: modes.split(', ') }));
+    expect(rows.map((row) => row.name)).toEqual(names('full'));
+    for (const mode of EXPORT_MODES) expect([mode, rows.filter((row) => row.modes.includes(mode)).map((row) => row.name)]).toEqual([mode, names(mode)]);
+  });
+});
