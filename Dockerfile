@@ -9,7 +9,7 @@ COPY projections projections
 COPY scripts scripts
 RUN npm run build && npm prune --omit=dev --ignore-scripts
 
-# Run stage: compiled code, production dependencies and the seed data, as the unprivileged node user.
+# Run stage: compiled code, production dependencies, the seed data and the portal's files, as the unprivileged node user.
 FROM node:20-bookworm-slim
 ENV NODE_ENV=production PORT=3000 DATA_DIR=/app/data
 WORKDIR /app
@@ -17,6 +17,7 @@ COPY --from=build /app/node_modules node_modules
 COPY --from=build /app/dist dist
 COPY package.json ./
 COPY seeds seeds
+COPY portal portal
 # The embedded database lives here when DATABASE_URL is not set; mount a volume to keep it.
 RUN mkdir -p /app/data && chown node:node /app/data
 VOLUME /app/data

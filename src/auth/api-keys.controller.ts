@@ -1,12 +1,12 @@
 import { Body, Controller, Delete, Get, Param, Post, Query } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
+import { PageRequest } from '../common/page.request.dto';
 import { ApiKeyDirectory } from './api-key-directory';
 import { toApiKeyResponse, type ApiKeyResponse } from './api-key.response';
 import { CorrelationId } from './command-context';
 import { CurrentPrincipal } from './current-principal.decorator';
 import { IssueApiKeyCommand } from './issue-api-key/issue-api-key.command';
 import { IssueApiKeyRequest } from './issue-api-key/issue-api-key.request.dto';
-import { ListApiKeysRequest } from './list-api-keys/list-api-keys.request.dto';
 import { MerchantScope } from './merchant-scope';
 import type { Principal } from './principal';
 import { RevokeApiKeyCommand } from './revoke-api-key/revoke-api-key.command';
@@ -41,7 +41,7 @@ export class ApiKeysController {
 
   @Get()
   async list(
-    @Query() query: ListApiKeysRequest,
+    @Query() query: PageRequest,
     @CurrentPrincipal() principal: Principal,
   ): Promise<{ api_keys: ApiKeyResponse[]; limit: number; offset: number }> {
     const keys = await this.keys.list(await this.scope.visibleMerchants(principal), query);

@@ -1,7 +1,8 @@
 import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { SEED_FILES, SeedData, SeedValidationError, defaultSeedDir, loadSeeds, projectRoot } from './seed-loader';
+import { projectRoot } from '../common/project-root';
+import { SEED_FILES, SeedData, SeedValidationError, defaultSeedDir, loadSeeds } from './seed-loader';
 
 const STATES = (
   'AL AK AZ AR CA CO CT DE FL GA HI ID IL IN IA KS KY LA ME MD MA MI MN MS MO MT NE NV NH NJ ' +

@@ -1,6 +1,7 @@
-import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import Papa from 'papaparse';
+import { projectRoot } from '../common/project-root';
 import { JurisdictionRule, RuleValidationError, STATE_CODE, isIsoDate, parseJurisdictionRule, ruleVersionKey } from './jurisdiction-rule';
 
 export interface ZipRecord {
@@ -49,14 +50,6 @@ export class SeedValidationError extends Error {
     const where = row === null ? '' : file.endsWith('.csv') ? ` line ${row}` : ` record ${row}`;
     super(`${file}${where}: ${problem}`);
     this.name = 'SeedValidationError';
-  }
-}
-
-/** The folder holding package.json, found the same way from src/ (ts-jest, ts-node) and from dist/src/. */
-export function projectRoot(from: string = __dirname): string {
-  for (let dir = from; ; dir = dirname(dir)) {
-    if (existsSync(join(dir, 'package.json'))) return dir;
-    if (dirname(dir) === dir) throw new Error(`no package.json above ${from}`);
   }
 }
 

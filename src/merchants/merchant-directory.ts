@@ -10,6 +10,12 @@ export interface MerchantRecord {
   onboardedAt: string;
 }
 
+/** A partner's merchants: those it onboarded, in the environment of its key. */
+export interface PartnerMerchants {
+  partnerId: string | null;
+  environment: Environment;
+}
+
 interface MerchantRow {
   merchant_id: string;
   name: string;
@@ -26,6 +32,25 @@ export class MerchantDirectory {
   async find(merchantId: string): Promise<MerchantRecord | undefined> {
     const [row] = await this.db.query<MerchantRow>('select * from rm_merchants where merchant_id = $1', [merchantId]);
     return row && toRecord(row);
+  }
+
+  /** Every merchant at once, by id: what the fraud overview ranks. */
+  async all(): Promise<MerchantRecord[]> {
+    const rows = await this.db.query<MerchantRow>('select * from rm_merchants order by merchant_id');
+    return rows.map(toRecord);
+  }
+
+  /** Oldest first. 'all': every merchant; a partner's: those it onboarded in one environment. */
+  async list(owner: 'all' | PartnerMerchants, page: { limit: number; offset: number }): Promise<MerchantRecord[]> {
+    const order = 'order by onboarded_at, merchant_id';
+    const rows =
+      owner === 'all'
+        ? await this.db.query<MerchantRow>(`select * from rm_merchants ${order} limit $1 offset $2`, [page.limit, page.offset])
+        : await this.db.query<MerchantRow>(
+            `select * from rm_merchants where partner_id = $1 and environment = $2 ${order} limit $3 offset $4`,
+            [owner.partnerId, owner.environment, page.limit, page.offset],
+          );
+    return rows.map(toRecord);
   }
 
   /** The merchants a partner onboarded in one environment. */

@@ -88,6 +88,34 @@ describe.each(DRIVERS)('keys and merchants on %s', (driver) => {
     });
   });
 
+  describe('GET /admin/merchants', () => {
+    const listed = async (key: string, query = 'limit=1000') => {
+      const { status, body } = await call(testApp, 'GET', `/admin/merchants?${query}`, { key });
+      expect(status).toBe(200);
+      return body.merchants.map((merchant: { merchant_id: string }) => merchant.merchant_id) as string[];
+    };
+
+    it('lists every merchant to an admin, oldest first, a page at a time', async () => {
+      const onboarded = [await onboardMerchant(testApp), await onboardMerchant(testApp)];
+      const ids = await listed(TEST_ADMIN_KEY);
+      expect(ids).toEqual(expect.arrayContaining(onboarded.map((m) => m.merchant_id)));
+      const { body } = await call(testApp, 'GET', '/admin/merchants?limit=1000', { key: TEST_ADMIN_KEY });
+      expect(body.merchants.find((m: { merchant_id: string }) => m.merchant_id === onboarded[0].merchant_id)).toEqual(onboarded[0]);
+      expect(await listed(TEST_ADMIN_KEY, 'limit=1&offset=1')).toEqual(ids.slice(1, 2));
+    });
+
+    it("lists to a partner the merchants it onboarded in its key's environment only", async () => {
+      const partner = await issueKey(testApp, { role: 'partner', environment: 'sandbox' });
+      const own = await onboardMerchant(testApp, { environment: 'sandbox' }, partner.key);
+      await onboardMerchant(testApp, { environment: 'sandbox' });
+      expect(await listed(partner.key)).toEqual([own.merchant_id]);
+    });
+
+    it.each([['limit=0'], ['limit=1001'], ['offset=-1']])('refuses %s with 400', async (query) => {
+      expect((await call(testApp, 'GET', `/admin/merchants?${query}`, { key: TEST_ADMIN_KEY })).status).toBe(400);
+    });
+  });
+
   describe('POST /admin/api-keys', () => {
     it('issues a merchant key, shown once, in its merchant environment, recorded as its hash only', async () => {
       const merchant = await onboardMerchant(testApp, { environment: 'sandbox' });

@@ -1,7 +1,8 @@
 import { Type } from 'class-transformer';
 import { IsInt, IsOptional, Max, Min } from 'class-validator';
 
-export class ListApiKeysRequest {
+/** `limit` and `offset` of a list that pages by offset; above 1,000 is a 400 (DESIGN.md), not a silent cap. */
+export class PageRequest {
   @IsOptional()
   @Type(() => Number)
   @IsInt()

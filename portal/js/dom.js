@@ -1,0 +1,188 @@
+// Small DOM helpers: elements are built with properties and text nodes only, never from HTML
+// strings, so no value the API returns can become markup.
+import { call, problemOf } from './api.js';
+
+/** `h('button', {type: 'button', onclick}, 'Save')`: `on*` functions become listeners, `class` the class, other props attributes. */
+export function h(tag, props = {}, ...children) {
+  return build(document.createElement(tag), props, children);
+}
+
+const SVG_NS = 'http://www.w3.org/2000/svg';
+export function svg(tag, props = {}, ...children) {
+  return build(document.createElementNS(SVG_NS, tag), props, children);
+}
+
+function build(element, props, children) {
+  for (const [name, value] of Object.entries(props ?? {})) {
+    if (value === undefined || value === null || value === false) continue;
+    if (name.startsWith('on') && typeof value === 'function') element.addEventListener(name.slice(2), value);
+    else if (name === 'value' || name === 'checked') element[name] = value;
+    else element.setAttribute(name === 'className' ? 'class' : name, value === true ? '' : String(value));
+  }
+  for (const child of children.flat(Infinity)) {
+    if (child === undefined || child === null || child === false) continue;
+    element.append(child instanceof Node ? child : String(child));
+  }
+  return element;
+}
+
+let ids = 0;
+/** A labelled form control: the label names the control, the hint is read after it. */
+export function field(label, control, hint) {
+  control.id ||= `field-${++ids}`;
+  const hintElement = hint && h('span', { class: 'hint', id: `${control.id}-hint` }, hint);
+  if (hintElement) control.setAttribute('aria-describedby', hintElement.id);
+  return h('div', { class: control.type === 'checkbox' ? 'field check' : 'field' }, h('label', { for: control.id }, label), control, hintElement);
+}
+
+/** `start_date` and `end_date` as the API takes them: whole days, UTC, both inclusive. */
+export function dateRangeFields(values = {}) {
+  return [
+    field('From', h('input', { name: 'start_date', type: 'date', value: values.start_date }), 'Inclusive, UTC.'),
+    field('To', h('input', { name: 'end_date', type: 'date', value: values.end_date }), 'Inclusive: the whole day, UTC.'),
+  ];
+}
+
+export function select(name, options, selected = '') {
+  return h('select', { name }, options.map((option) => {
+    const [value, text] = Array.isArray(option) ? option : [option, option];
+    return h('option', { value, selected: value === selected }, text);
+  }));
+}
+
+/** `kind`: info, success, warning or error; errors are announced at once (role alert). */
+export function notice(kind, ...content) {
+  return h('div', { class: `notice ${kind}`, role: kind === 'error' ? 'alert' : 'status' }, ...content);
+}
+
+/** The page's main heading, focused on arrival so keyboard and screen-reader users start there. */
+export function pageHeading(title, intro) {
+  return [h('h1', { tabindex: '-1' }, title), intro && h('p', { class: 'intro' }, intro)];
+}
+
+/** A region whose content is replaced as a whole: loading, then the result or the problem. */
+export function region(label) {
+  return h('section', { 'aria-label': label, 'aria-live': 'polite', class: 'region' });
+}
+export const show = (container, ...content) => container.replaceChildren(...content.flat().filter(Boolean));
+const loading = (container, what) => show(container, h('p', { class: 'loading' }, `Loading ${what}…`));
+
+/** GETs `path` into `container`: a loading line, then the answer's body, or undefined once the problem is shown there. */
+export async function load(container, path, what) {
+  loading(container, what);
+  const answer = await call('GET', path);
+  if (answer.ok) return answer.body;
+  show(container, notice('error', await problemOf('GET', path, answer)));
+}
+
+/**
+ * A table in a scrollable, keyboard-focusable wrapper. `columns`: `{label, value(row), numeric?}`;
+ * `value` returns text or a node.
+ */
+export function table({ caption, columns, rows, empty = 'Nothing to show.' }) {
+  if (rows.length === 0) return h('p', { class: 'empty' }, empty);
+  return h('div', { class: 'table-wrap', tabindex: '0', role: 'region', 'aria-label': caption },
+    h('table', {},
+      h('caption', {}, caption),
+      h('thead', {}, h('tr', {}, columns.map((c) => h('th', { scope: 'col', class: c.numeric ? 'num' : undefined }, c.label)))),
+      h('tbody', {}, rows.map((row) => h('tr', {}, columns.map((c) => h('td', { class: c.numeric ? 'num' : undefined }, display(c.value(row)))))))));
+}
+
+/** Any JSON value, readable: objects as term lists, arrays of objects as tables. For shapes the portal does not know in detail. */
+export function anyValue(value, caption = 'Details') {
+  if (value === null || value === undefined) return '—';
+  if (Array.isArray(value)) {
+    if (value.every((item) => item === null || typeof item !== 'object')) return value.length ? value.map(display).join(', ') : '—';
+    const keys = [...new Set(value.flatMap((item) => (item && typeof item === 'object' ? Object.keys(item) : [])))];
+    return table({ caption, columns: keys.map((key) => ({ label: humanize(key), value: (row) => cell(key, row?.[key]), numeric: typeof value[0]?.[key] === 'number' })), rows: value });
+  }
+  if (typeof value === 'object') {
+    const entries = Object.entries(value);
+    if (entries.length === 0) return '—';
+    return h('dl', { class: 'facts' }, entries.map(([key, item]) => [h('dt', {}, humanize(key)), h('dd', {}, anyValue(byName(key, item), humanize(key)))]));
+  }
+  return display(value);
+}
+
+/** Nested values inside a table cell stay compact: lists joined, objects as JSON. */
+function cell(key, value) {
+  if (Array.isArray(value) && value.every((item) => item === null || typeof item !== 'object')) return value.join(', ');
+  return value !== null && typeof value === 'object' ? h('code', { class: 'json' }, JSON.stringify(value)) : byName(key, value);
+}
+
+/** The API's naming says what a number is: `*_cents` are shown in dollars, `*_rate` and `*_ratio` as percentages. */
+function byName(key, value) {
+  if (typeof value !== 'number') return value;
+  if (/_cents$/.test(key)) return dollars(value);
+  if (/(^|_)(rate|ratio)$/.test(key)) return `${Math.round(value * 1000) / 10}%`;
+  return value;
+}
+
+const dollars = (cents) => `${cents < 0 ? '−' : ''}$${(Math.abs(cents) / 100).toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
+
+function display(value) {
+  if (value instanceof Node || Array.isArray(value)) return value;
+  if (value === null || value === undefined || value === '') return '—';
+  if (typeof value === 'boolean') return value ? 'yes' : 'no';
+  if (typeof value === 'number') return Number.isInteger(value) ? value.toLocaleString('en-US') : value.toLocaleString('en-US', { maximumFractionDigits: 4 });
+  return String(value);
+}
+
+/** `voided_amount_cents` → `Voided amount ($)`: its value is shown in dollars. */
+export const humanize = (key) => String(key).replace(/_cents$/, ' ($)').replace(/_/g, ' ').replace(/^./, (c) => c.toUpperCase());
+
+/** Times in UTC, as the log records them, so every reader sees the same. */
+export function utc(iso) {
+  if (!iso) return '—';
+  const date = new Date(iso);
+  return Number.isNaN(date.getTime()) ? String(iso) : h('time', { datetime: iso }, `${date.toISOString().slice(0, 19).replace('T', ' ')} UTC`);
+}
+
+export const shortHash = (hash) => (hash ? h('code', { title: hash }, `${hash.slice(0, 12)}…`) : '—');
+
+export function riskBadge(level) {
+  return level ? h('span', { class: `badge risk-${String(level).toLowerCase()}` }, level) : '—';
+}
+
+/** The first of `names` that `object` has, for answers whose field names the spec leaves open. */
+export function pick(object, ...names) {
+  for (const name of names) if (object && object[name] !== undefined && object[name] !== null) return object[name];
+  return undefined;
+}
+
+/** Previous and next buttons for an offset-paged list; `onPage(offset)`. */
+export function pager({ offset, limit, count, onPage, label }) {
+  return h('div', { class: 'pager', role: 'group', 'aria-label': `${label} pages` },
+    h('button', { type: 'button', class: 'secondary', disabled: offset === 0, onclick: () => onPage(Math.max(0, offset - limit)) }, 'Previous page'),
+    h('span', {}, count === 0 ? 'No rows' : `Rows ${offset + 1}–${offset + count}`),
+    h('button', { type: 'button', class: 'secondary', disabled: count < limit, onclick: () => onPage(offset + limit) }, 'Next page'));
+}
+
+/** A modal yes/no question; resolves true on confirm. Escape or Cancel resolves false. */
+export function confirmDialog({ title, text, confirmLabel }) {
+  return new Promise((resolve) => {
+    const dialog = h('dialog', { class: 'confirm', 'aria-labelledby': 'confirm-title' },
+      h('form', { method: 'dialog' },
+        h('h2', { id: 'confirm-title' }, title),
+        h('p', {}, text),
+        h('div', { class: 'actions' },
+          h('button', { value: 'confirm', class: 'danger' }, confirmLabel),
+          h('button', { value: 'cancel', class: 'secondary', autofocus: true }, 'Cancel'))));
+    dialog.addEventListener('close', () => {
+      dialog.remove();
+      resolve(dialog.returnValue === 'confirm');
+    });
+    document.body.append(dialog);
+    dialog.showModal();
+  });
+}
+
+/** The form's named values, trimmed; checkboxes as booleans. */
+export function formValues(form) {
+  const values = {};
+  for (const element of form.elements) {
+    if (!element.name) continue;
+    values[element.name] = element.type === 'checkbox' ? element.checked : element.value.trim();
+  }
+  return values;
+}

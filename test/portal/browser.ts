@@ -1,0 +1,107 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { startTestApp, type TestApp } from '../support/test-app';
+
+/** Debian's chromium package; `.ci/run` installs it when it is missing. */
+const CHROMIUM = '/usr/bin/chromium';
+const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'];
+
+const LAPTOP = { width: 1280, height: 800 };
+export const TABLET = { width: 820, height: 1180 };
+
+const SCREENSHOTS = join(__dirname, '../../docs/screenshots');
+
+const launchBrowser = (): Promise<Browser> => chromium.launch({ executablePath: CHROMIUM, args: ARGS });
+
+/** The service's origin: the portal must never reach anything else. */
+const originOf = (app: TestApp) => new URL(app.baseUrl).origin;
+
+export interface PortalTab {
+  page: Page;
+  context: BrowserContext;
+  /** Every URL the page requested, in order. */
+  requests: string[];
+  /** Uncaught script errors and Content-Security-Policy violations: there must be none. */
+  problems: string[];
+  /** Requests to another origin than the service's (a blob: URL of the page's own origin is the page's). */
+  foreignRequests(): string[];
+  close(): Promise<void>;
+}
+
+export interface PortalSuite {
+  app: TestApp;
+  browser: Browser;
+  /** This test's tab, signed in when the suite names a key. */
+  tab: PortalTab;
+}
+
+/**
+ * Registers the hooks of a portal suite: one service and one browser per file, a fresh tab per test
+ * (signed in with `signInWith()`, read when the test starts), checked after every test.
+ */
+export function portalSuite({ signInWith }: { signInWith?: () => string } = {}): PortalSuite {
+  const suite = {} as PortalSuite;
+  beforeAll(async () => {
+    [suite.app, suite.browser] = await Promise.all([startTestApp(), launchBrowser()]);
+  });
+  beforeEach(async () => {
+    suite.tab = await openTab(suite.browser, suite.app);
+    if (signInWith) await signIn(suite.tab, suite.app, signInWith());
+  });
+  afterEach(() => closeChecked(suite.tab));
+  afterAll(async () => {
+    await suite.browser?.close();
+    await suite.app?.close();
+  });
+  return suite;
+}
+
+/** Closes the tab after checking that it reached nothing but the service and broke no script or policy. */
+export async function closeChecked(tab: PortalTab): Promise<void> {
+  expect(tab.problems).toEqual([]);
+  expect(tab.foreignRequests()).toEqual([]);
+  await tab.close();
+}
+
+export async function openTab(browser: Browser, app: TestApp, viewport = LAPTOP): Promise<PortalTab> {
+  const origin = originOf(app);
+  const context = await browser.newContext({ viewport, acceptDownloads: true });
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin });
+  const page = await context.newPage();
+  const requests: string[] = [];
+  const problems: string[] = [];
+  page.on('request', (request) => requests.push(request.url()));
+  page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+  page.on('console', (message) => {
+    if (/Content Security Policy/i.test(message.text())) problems.push(`CSP: ${message.text()}`);
+  });
+  return {
+    page,
+    context,
+    requests,
+    problems,
+    foreignRequests: () => requests.filter((url) => new URL(url).origin !== origin),
+    close: () => context.close(),
+  };
+}
+
+/** Opens the portal and signs in; resolves once the first page's heading is shown. */
+export async function signIn(tab: PortalTab, app: TestApp, key: string): Promise<void> {
+  await tab.page.goto(`${originOf(app)}/portal`);
+  await tab.page.getByLabel('API key').fill(key);
+  await tab.page.getByRole('button', { name: 'Sign in' }).click();
+  await tab.page.getByRole('button', { name: 'Sign out' }).waitFor();
+}
+
+/** Goes to a portal page by its hash route and waits for its heading. */
+export async function visit(tab: PortalTab, route: string, heading: string): Promise<void> {
+  await tab.page.evaluate(`location.hash = ${JSON.stringify(`#/${route}`)}`);
+  await tab.page.getByRole('heading', { level: 1, name: heading }).waitFor();
+}
+
+/** A viewport-sized PNG under docs/screenshots/, linked from the README. */
+export async function screenshot(page: Page, name: string): Promise<void> {
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`) });
+}
