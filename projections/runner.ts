@@ -5,14 +5,18 @@ import type { Projector } from './projector';
 
 const REPLAY_BATCH = 1000;
 
-/** Inside the append transaction: feed the new events to the inline projectors, advance their checkpoints. */
+/** Inside the append transaction: feed the new events to the inline projectors. */
 export async function applyInline(tx: Sql, projectors: readonly Projector[], events: StoredEvent[]): Promise<void> {
-  if (projectors.length === 0) return;
   for (const event of events) {
     for (const p of projectors) if (p.handles.includes(event.type)) await p.apply(event, tx);
   }
+}
+
+/** Inside the append transaction, once its events are applied: the inline projectors are current as of `position`. */
+export async function advanceInline(tx: Sql, projectors: readonly Projector[], position: number): Promise<void> {
+  if (projectors.length === 0) return;
   await tx.query('update projection_checkpoints set position = $1, updated_at = now() where name = any($2)', [
-    events[events.length - 1].position,
+    position,
     projectors.map((p) => p.name),
   ]);
 }
@@ -162,4 +166,19 @@ export class AsyncProjectionRunner {
       }
     }
   }
+}
+
+/**
+ * Runs `read` in one repeatable-read transaction, so that a projector batch committed halfway through
+ * cannot mix two states, and says which log position these read models are current as of: async
+ * ones lag the log by a moment.
+ */
+export function readAsOf<T>(db: Database, projectors: readonly Projector[], read: (tx: Sql) => Promise<T>): Promise<{ result: T; as_of_position: number }> {
+  return db.transaction(async (tx) => {
+    await tx.query('set transaction isolation level repeatable read');
+    const [row] = await tx.query<{ position: string | null }>('select min(position) as position from projection_checkpoints where name = any($1)', [
+      projectors.map((p) => p.name),
+    ]);
+    return { result: await read(tx), as_of_position: Number(row.position ?? 0) };
+  });
 }

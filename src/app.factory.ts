@@ -12,6 +12,7 @@ import { HttpErrorFilter } from './common/errors/http-error.filter';
 import { createValidationPipe } from './common/errors/validation.pipe';
 import type { AppConfig } from './config/config';
 import { RouteCatalog } from './health/route-catalog';
+import { servePortal } from './portal/portal';
 
 export const API_PREFIX = 'api/v1';
 
@@ -43,12 +44,17 @@ export async function createApp(config: AppConfig, testingModule?: TestingModule
   const fastify = app.getHttpAdapter().getInstance();
   acceptJsonBodiesOnly(fastify);
   const routes = app.get(RouteCatalog);
-  // Registered before app.init() adds the routes, so /version lists what the router really serves.
-  fastify.addHook('onRoute', (route) => routes.record(route.method, route.url));
+  // Registered before app.init() adds the routes, so /version lists what the router really serves
+  // under /api/v1: the portal's static files are not API endpoints.
+  fastify.addHook('onRoute', (route) => {
+    if (route.url.startsWith(`/${API_PREFIX}/`)) routes.record(route.method, route.url);
+  });
   fastify.addHook('onRequest', (request, reply, done) => {
     void reply.header('x-request-id', request.id);
     done();
   });
+
+  servePortal(fastify);
 
   await app.init();
   return app;

@@ -2,19 +2,24 @@ import { Module, RequestMethod, type DynamicModule } from '@nestjs/common';
 import { CqrsModule } from '@nestjs/cqrs';
 import { APP_GUARD } from '@nestjs/core';
 import { LoggerModule } from 'nestjs-pino';
+import { AnalyticsModule } from './analytics/analytics.module';
+import { AuditModule } from './audit/audit.module';
 import { AuthGuard } from './auth/auth.guard';
 import { AuthModule } from './auth/auth.module';
 import { AppConfig } from './config/config';
 import { EventStoreModule } from './event-store/event-store.module';
+import { ExportModule } from './export/export.module';
+import { FraudModule } from './fraud/fraud.module';
 import { ENFORCED_RULES } from './health/enforced-rules';
 import { HealthModule } from './health/health.module';
 import { JurisdictionModule } from './jurisdiction/jurisdiction.module';
 import { MerchantsModule } from './merchants/merchants.module';
 import { ENFORCED_ROUNDING_RULES } from './rounding/rounding-engine';
+import { TipsModule } from './tips/tips.module';
 import { TransactionsModule } from './transactions/transactions.module';
 
 /** Every feature of the service; add a new feature module here. */
-const FEATURE_MODULES = [HealthModule, AuthModule, MerchantsModule, JurisdictionModule, TransactionsModule];
+const FEATURE_MODULES = [HealthModule, AuthModule, MerchantsModule, JurisdictionModule, TransactionsModule, TipsModule, AuditModule, ExportModule, FraudModule, AnalyticsModule];
 
 @Module({})
 export class AppModule {

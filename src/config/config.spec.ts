@@ -1,4 +1,8 @@
+import { generateKeyPairSync } from 'node:crypto';
 import { AppConfig, ConfigError, loadConfig } from './config';
+
+const signingKey = generateKeyPairSync('ed25519').privateKey;
+const signingKeyPem = signingKey.export({ format: 'pem', type: 'pkcs8' }) as string;
 
 describe('loadConfig', () => {
   it('defaults to port 3000, embedded PGlite under ./data, log level info, the spec\'s rate limits', () => {
@@ -9,6 +13,12 @@ describe('loadConfig', () => {
         redisKeyPrefix: 'crcs:',
         rateLimitPerHour: { sandbox: 1000, production: 10_000 },
         logLevel: 'info',
+        voidTimeLimitHours: 24,
+        voidAmountThresholdCents: 100_000,
+        voidChangedMindMinutes: 30,
+        tipPayoutGraceDays: 14,
+        shiftChanges: { hours: [6, 14, 22], windowMinutes: 30 },
+        checkpointInterval: 1000,
       }),
     );
   });
@@ -24,6 +34,14 @@ describe('loadConfig', () => {
       RATE_LIMIT_PRODUCTION: '500',
       ADMIN_API_KEY: 'admin-key-0123456789',
       LOG_LEVEL: 'debug',
+      VOID_TIME_LIMIT_HOURS: '2',
+      VOID_AMOUNT_THRESHOLD_CENTS: '50000',
+      VOID_CHANGED_MIND_MINUTES: '5',
+      TIP_PAYOUT_GRACE_DAYS: '7',
+      SHIFT_CHANGE_HOURS: '7, 15,23,0',
+      SHIFT_CHANGE_WINDOW_MINUTES: '45',
+      CHECKPOINT_INTERVAL: '50',
+      CHECKPOINT_SIGNING_KEY: signingKeyPem,
     });
     expect(config).toEqual({
       port: 8080,
@@ -34,10 +52,43 @@ describe('loadConfig', () => {
       rateLimitPerHour: { sandbox: 50, production: 500 },
       adminApiKey: 'admin-key-0123456789',
       logLevel: 'debug',
+      voidTimeLimitHours: 2,
+      voidAmountThresholdCents: 50_000,
+      voidChangedMindMinutes: 5,
+      tipPayoutGraceDays: 7,
+      shiftChanges: { hours: [7, 15, 23, 0], windowMinutes: 45 },
+      checkpointInterval: 50,
+      checkpointSigningKey: expect.anything(),
     });
     expect(Object.isFrozen(config)).toBe(true);
     expect(Object.isFrozen(config.rateLimitPerHour)).toBe(true);
+    expect(Object.isFrozen(config.shiftChanges.hours)).toBe(true);
   });
+
+  it.each([['6,14,24'], ['6,,14'], ['6,6'], ['-1'], ['6.5'], ['noon']])('rejects SHIFT_CHANGE_HOURS=%j', (hours) => {
+    expect(() => loadConfig({ SHIFT_CHANGE_HOURS: hours })).toThrow(/SHIFT_CHANGE_HOURS is .* but must be distinct hours of the day from 0 to 23/);
+  });
+
+  it.each([['0', 'a positive integer'], ['181', 'at most 180 minutes']])('rejects SHIFT_CHANGE_WINDOW_MINUTES=%j', (minutes, rule) => {
+    expect(() => loadConfig({ SHIFT_CHANGE_WINDOW_MINUTES: minutes })).toThrow(`SHIFT_CHANGE_WINDOW_MINUTES is "${minutes}" but must be ${rule}`);
+  });
+
+  it('reads CHECKPOINT_SIGNING_KEY as PEM or as base64 of its PKCS#8 DER', () => {
+    const der = signingKey.export({ format: 'der', type: 'pkcs8' });
+    for (const value of [signingKeyPem, der.toString('base64')]) {
+      const { checkpointSigningKey } = loadConfig({ CHECKPOINT_SIGNING_KEY: value });
+      expect(checkpointSigningKey?.export({ format: 'der', type: 'pkcs8' })).toEqual(der);
+    }
+  });
+
+  it.each([['not a key'], [generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ format: 'pem', type: 'pkcs8' }) as string]])(
+    'rejects a CHECKPOINT_SIGNING_KEY that is no Ed25519 private key, without echoing it',
+    (value) => {
+      expect(() => loadConfig({ CHECKPOINT_SIGNING_KEY: value })).toThrow(
+        'CHECKPOINT_SIGNING_KEY must be an Ed25519 private key: PEM, or base64 of its PKCS#8 DER',
+      );
+    },
+  );
 
   it.each([['0'], ['-5'], ['1.5'], ['lots']])('rejects RATE_LIMIT_SANDBOX=%j', (limit) => {
     expect(() => loadConfig({ RATE_LIMIT_SANDBOX: limit })).toThrow(/RATE_LIMIT_SANDBOX is .* but must be a positive integer/);

@@ -1,3 +1,7 @@
+import type { KeyObject } from 'node:crypto';
+import { parsePrivateKey } from '../event-store/chain-checkpoint';
+import type { ShiftChanges } from '../fraud/void-analysis';
+
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
@@ -26,6 +30,20 @@ export class AppConfig {
   readonly rateLimitPerHour: RateLimitsPerHour;
   readonly adminApiKey?: string;
   readonly logLevel: LogLevel;
+  /** Void policies (DESIGN.md): a sale is voided within this many hours, later it is refunded. */
+  readonly voidTimeLimitHours: number;
+  /** A cash total above this is never voided. */
+  readonly voidAmountThresholdCents: number;
+  /** `customer_changed_mind` is a void reason this many minutes after the sale only. */
+  readonly voidChangedMindMinutes: number;
+  /** Tips are due to the employee this many days after they are recorded (a pay period); later, unpaid ones are flagged. */
+  readonly tipPayoutGraceDays: number;
+  /** When shifts change (hours of the day, UTC), and how many minutes either side a void counts as at one (void-abuse analysis). */
+  readonly shiftChanges: ShiftChanges;
+  /** A signed checkpoint is appended once the log has grown this many entries past the last one. */
+  readonly checkpointInterval: number;
+  /** Ed25519. Unset: no checkpoints are written (see docs/decisions.md). */
+  readonly checkpointSigningKey?: KeyObject;
 
   constructor(values: AppConfig) {
     Object.assign(this, values, { rateLimitPerHour: Object.freeze({ ...values.rateLimitPerHour }) });
@@ -68,6 +86,16 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     },
     adminApiKey: read('ADMIN_API_KEY', parseAdminKey, undefined, { secret: true }),
     logLevel: read('LOG_LEVEL', parseLogLevel, 'info'),
+    voidTimeLimitHours: read('VOID_TIME_LIMIT_HOURS', parsePositiveInteger, 24),
+    voidAmountThresholdCents: read('VOID_AMOUNT_THRESHOLD_CENTS', parsePositiveInteger, 100_000),
+    voidChangedMindMinutes: read('VOID_CHANGED_MIND_MINUTES', parsePositiveInteger, 30),
+    tipPayoutGraceDays: read('TIP_PAYOUT_GRACE_DAYS', parsePositiveInteger, 14),
+    shiftChanges: Object.freeze({
+      hours: read('SHIFT_CHANGE_HOURS', parseHoursOfDay, Object.freeze([6, 14, 22])),
+      windowMinutes: read('SHIFT_CHANGE_WINDOW_MINUTES', parseShiftWindow, 30),
+    }),
+    checkpointInterval: read('CHECKPOINT_INTERVAL', parsePositiveInteger, 1000),
+    checkpointSigningKey: read('CHECKPOINT_SIGNING_KEY', parseSigningKey, undefined, { secret: true }),
   });
   if (problems.length > 0) throw new ConfigError(problems);
   return config;
@@ -85,6 +113,28 @@ function parsePort(raw: string): number {
 function parsePositiveInteger(raw: string): number {
   const value = Number(raw);
   return /^\d+$/.test(raw) && value >= 1 && Number.isSafeInteger(value) ? value : invalid('must be a positive integer');
+}
+
+/** Comma-separated hours of the day, e.g. "6,14,22": distinct integers from 0 to 23. */
+function parseHoursOfDay(raw: string): readonly number[] {
+  const parts = raw.split(',').map((part) => part.trim());
+  const hours = parts.map(Number);
+  const valid = parts.every((part) => /^\d{1,2}$/.test(part)) && hours.every((hour) => hour <= 23) && new Set(hours).size === hours.length;
+  return valid ? Object.freeze(hours) : invalid('must be distinct hours of the day from 0 to 23, separated by commas');
+}
+
+/** Up to 3 hours either side: wider, the windows of three shift changes cover the whole day. */
+function parseShiftWindow(raw: string): number {
+  const minutes = parsePositiveInteger(raw);
+  return minutes <= 180 ? minutes : invalid('must be at most 180 minutes');
+}
+
+function parseSigningKey(raw: string): KeyObject {
+  try {
+    return parsePrivateKey(raw);
+  } catch {
+    return invalid('must be an Ed25519 private key: PEM, or base64 of its PKCS#8 DER');
+  }
 }
 
 function parseRedisKeyPrefix(raw: string): string {

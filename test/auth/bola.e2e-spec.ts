@@ -1,8 +1,10 @@
 import { ForbiddenError } from '../../src/auth/auth.errors';
 import { MerchantScope } from '../../src/auth/merchant-scope';
 import type { Principal } from '../../src/auth/principal';
+import { EventStore } from '../../src/event-store/event-store.port';
 import { WhoAmIController, call, createTwoMerchants, issueKey, onboardMerchant, revokeKey, type MerchantFixture } from '../support/auth';
 import { recordSale, saleBody } from '../support/sales';
+import { recordTip, tipCreated } from '../support/tips';
 import { startTestApp, TEST_ADMIN_KEY, type TestApp } from '../support/test-app';
 
 /**
@@ -116,6 +118,31 @@ describe('merchant A cannot reach merchant B', () => {
       expect((await call(testApp, 'GET', `/transaction/${bSale.id}`, { key: b.key })).status).toBe(200);
     });
 
+    const operations = [
+      ['void it', 'POST', '/transaction/void', (id: string) => ({ original_transaction_id: id, void_reason: 'pricing_error', voided_by: 'e-1' })],
+      ['refund it', 'POST', '/transaction/refund', (id: string) => ({ original_transaction_id: id, refund_amount: 100, void_reason: 'wrong_item', voided_by: 'e-1' })],
+      ['override it', 'POST', '/transaction/override', (id: string) => ({ transaction_id: id, employee_id: 'e-1', employee_name: 'A', reason: 'system-error', new_cash_total_cents: 1 })],
+      ['read its receipt', 'GET', '/transaction/{id}/receipt?format=audit', undefined],
+    ] as const;
+    const keysOfA = [
+      ["A's merchant key", () => a.key],
+      ["A's partner key", () => a.partnerKey],
+    ] as const;
+
+    it.each(keysOfA.flatMap(([who, key]) => operations.map(([what, method, path, body]) => [who, what, key, method, path, body] as const)))(
+      '%s cannot %s: 404, exactly as for an id that does not exist, and nothing is appended',
+      async (_who, _what, key, method, path, body) => {
+        const request = (id: string) => call(testApp, method, path.replace('{id}', id), { key: key(), body: body?.(id) });
+        const theirs = await request(bSale.id);
+        const missing = await request('TXN-2026-01-01-00000000');
+        expect(theirs.status).toBe(404);
+        expect(theirs.body).toEqual({ ...missing.body, message: missing.body.message.replace('TXN-2026-01-01-00000000', bSale.id) });
+        const seenByB = (await call(testApp, 'GET', `/transaction/${bSale.id}`, { key: b.key })).body.transaction;
+        expect(seenByB).toMatchObject({ state: 'completed', history: [expect.objectContaining({ event: 'TransactionRecorded' })] });
+        expect(seenByB.history).toHaveLength(1);
+      },
+    );
+
     it.each([
       ["A's merchant key", () => a.key],
       ["A's partner key", () => a.partnerKey],
@@ -135,6 +162,74 @@ describe('merchant A cannot reach merchant B', () => {
       expect(list.status).toBe(200);
       expect(list.body.transactions.map((t: { id: string }) => t.id)).toContain(mine.id);
       expect(list.body.transactions.map((t: { id: string }) => t.id)).not.toContain(bSale.id);
+    });
+
+    it("A's keys cannot export them: naming B is a 403, and A's own export leaves them out", async () => {
+      for (const key of [a.key, a.partnerKey]) {
+        const named = await call(testApp, 'POST', '/export', { key, body: { merchant_id: b.merchantId } });
+        expect([named.status, named.body.error]).toEqual([403, 'FORBIDDEN']);
+      }
+      const own = await call(testApp, 'POST', '/export', { key: a.key, body: {} });
+      expect(own.status).toBe(200);
+      expect(own.body).not.toContain(bSale.id);
+      expect((await call(testApp, 'POST', '/export', { key: b.key, body: {} })).body).toContain(bSale.id);
+    });
+  });
+
+  describe("B's tips", () => {
+    let bSaleId: string;
+    let bTipId: string;
+    let bPoolId: string;
+    const head = async () => (await testApp.app.get(EventStore).head()).position;
+
+    beforeAll(async () => {
+      bSaleId = (await recordSale(testApp, b.key, b.merchantId)).id;
+      bTipId = (await recordTip(testApp, b.key, bSaleId)).id;
+      const pooled = await recordTip(testApp, b.key, bSaleId);
+      const participants = [{ employeeId: 'e-1', employeeName: 'Ana' }];
+      bPoolId = (await tipCreated(testApp, b.key, '/tip/pool/create', { pool_name: 'B', distribution_method: 'equal', tip_ids: [pooled.id], participants })).pool.id;
+    });
+
+    it.each([
+      ["A's merchant key", () => a.key],
+      ["A's partner key", () => a.partnerKey],
+    ])('%s gets 404 for each of them, exactly as for an id that does not exist, and appends nothing', async (_who, key) => {
+      const before = await head();
+      const tip = { employee_id: 'e-1', employee_name: 'Ana', tip_amount: 1 };
+      const cases: [string, Record<string, unknown>, string, string][] = [
+        ['/tip/cash', { ...tip, transaction_id: bSaleId }, bSaleId, 'TXN-2026-01-01-00000000'],
+        ['/tip/credit-card', { ...tip, transaction_id: bSaleId }, bSaleId, 'TXN-2026-01-01-00000000'],
+        ['/tip/adjust', { tip_id: bTipId, new_amount: 0, reason: 'x' }, bTipId, 'TIP-2026-01-01-00000000'],
+        ['/tip/pool/distribute', { pool_id: bPoolId }, bPoolId, 'POOL-2026-01-01-00000000'],
+      ];
+      for (const [path, body, theirId, missingId] of cases) {
+        const theirs = await call(testApp, 'POST', path, { key: key(), body });
+        const missing = await call(testApp, 'POST', path, { key: key(), body: JSON.parse(JSON.stringify(body).replace(theirId, missingId)) });
+        expect([path, theirs.status, theirs.body.error]).toEqual([path, 404, 'NOT_FOUND']);
+        expect(theirs.body.message).toBe(missing.body.message.replace(missingId, theirId));
+      }
+      const pool = { pool_name: 'A', distribution_method: 'equal', tip_ids: [bTipId], participants: [{ employeeId: 'e-1', employeeName: 'Ana' }] };
+      const pooling = await call(testApp, 'POST', '/tip/pool/create', { key: key(), body: { ...pool, merchant_id: a.merchantId } });
+      expect(pooling.status).toBe(404);
+      expect(await head()).toBe(before);
+    });
+
+    it.each([
+      ["A's merchant key", () => a.key],
+      ["A's partner key", () => a.partnerKey],
+    ])('%s cannot act for B by naming it (403, nothing appended)', async (_who, key) => {
+      const before = await head();
+      const bodies: [string, Record<string, unknown>][] = [
+        ['/tip/cash', { transaction_id: bSaleId, employee_id: 'e-1', employee_name: 'Ana', tip_amount: 1 }],
+        ['/tip/payout', { employee_id: 'e-1', employee_name: 'Ana', payout_amount: 1, payout_method: 'cash' }],
+        ['/tip/validate-compliance', { state: 'TX', hourly_wage: 2.13, average_tips_per_hour: 6 }],
+        ['/tip/pool/create', { pool_name: 'A', distribution_method: 'equal', tip_ids: [bTipId], participants: [{ employeeId: 'e-1', employeeName: 'Ana' }] }],
+      ];
+      for (const [path, body] of bodies) {
+        const answer = await call(testApp, 'POST', path, { key: key(), body: { ...body, merchant_id: b.merchantId } });
+        expect([path, answer.status, answer.body.error]).toEqual([path, 403, 'FORBIDDEN']);
+      }
+      expect(await head()).toBe(before);
     });
   });
 

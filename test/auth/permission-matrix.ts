@@ -14,14 +14,15 @@ export const PERMISSION_MATRIX: Readonly<Record<string, Rule>> = {
   'GET /health': 'public',
   'GET /version': 'public',
 
-  // Transactions: the spec names merchant and partner keys for processing, adds auditors for reading.
+  // Transactions: the spec names merchant and partner keys for processing, adds auditors for reading
+  // (receipts too: their audit format is for compliance review, see docs/permissions.md).
   'POST /transaction': ['merchant', 'partner'],
   'GET /transactions': ['merchant', 'auditor', 'partner'],
   'GET /transaction/{id}': ['merchant', 'auditor', 'partner'],
   'POST /transaction/override': ['merchant', 'partner'],
   'POST /transaction/refund': ['merchant', 'partner'],
   'POST /transaction/void': ['merchant', 'partner'],
-  'GET /transaction/{id}/receipt': ['merchant', 'partner'],
+  'GET /transaction/{id}/receipt': ['merchant', 'auditor', 'partner'],
 
   // Jurisdiction rules are public law: any valid key.
   'GET /jurisdiction/{state}': ANY_KEY,
@@ -44,6 +45,9 @@ export const PERMISSION_MATRIX: Readonly<Record<string, Rule>> = {
   // Compliance and analytics: platform-wide views, for those who oversee the platform.
   'GET /admin/audit-logs': ['auditor', 'admin'],
   'GET /admin/verify-hash-chain': ['auditor', 'admin'],
+  // The raw log for the offline verifier, and the key its checkpoints are signed with: as the audit log.
+  'GET /admin/audit-logs/export': ['auditor', 'admin'],
+  'GET /admin/checkpoint-key': ['auditor', 'admin'],
   'GET /merchant/{merchant_id}/risk-profile': ['admin'],
   'GET /admin/fraud-overview': ['admin'],
   'GET /analytics/tips': ['admin', 'auditor'],
@@ -55,6 +59,7 @@ export const PERMISSION_MATRIX: Readonly<Record<string, Rule>> = {
 
   // Keys and merchants.
   'POST /admin/merchants': ['admin', 'partner'],
+  'GET /admin/merchants': ['admin', 'partner'],
   'POST /admin/api-keys': ['admin', 'partner'],
   'GET /admin/api-keys': ['admin', 'partner'],
   'DELETE /admin/api-keys/{id}': ['admin', 'partner'],
