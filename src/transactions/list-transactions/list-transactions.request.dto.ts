@@ -1,13 +1,10 @@
-import { Type } from 'class-transformer';
-import { IsIn, IsInt, IsOptional, IsString, Matches, Max, Min } from 'class-validator';
+import { IsIn, IsOptional, IsString, Matches } from 'class-validator';
+import { PageRequest } from '../../common/page.request.dto';
 import { MERCHANT_ID_PATTERN, MERCHANT_ID_RULE } from '../../merchants/merchant-id';
 import { TRANSACTION_TYPES, type TransactionType } from '../transaction.events';
 
-export const DEFAULT_LIMIT = 50;
-/** DESIGN.md: above it is a 400, not a silent cap, so a client never believes it saw everything. */
-export const MAX_LIMIT = 1000;
-
-export class ListTransactionsRequest {
+/** Paged like every offset list (at most 1,000, a 400 above), with a default page of 50. */
+export class ListTransactionsRequest extends PageRequest {
   @IsOptional()
   @IsString()
   @Matches(MERCHANT_ID_PATTERN, { message: MERCHANT_ID_RULE })
@@ -22,16 +19,5 @@ export class ListTransactionsRequest {
   @IsIn(TRANSACTION_TYPES)
   type?: TransactionType;
 
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  @Max(MAX_LIMIT)
-  limit: number = DEFAULT_LIMIT;
-
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(0)
-  offset: number = 0;
+  override limit: number = 50;
 }
