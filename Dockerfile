@@ -1,5 +1,6 @@
 # Build stage: the full dependency tree, compiled to dist/, then pruned to production dependencies.
-FROM node:20-bookworm-slim AS build
+# Node 22: the LTS line still maintained (20 reached its end of life in April 2026).
+FROM node:22-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --ignore-scripts
@@ -10,7 +11,7 @@ COPY scripts scripts
 RUN npm run build && npm prune --omit=dev --ignore-scripts
 
 # Run stage: compiled code, production dependencies, the seed data and the portal's files, as the unprivileged node user.
-FROM node:20-bookworm-slim
+FROM node:22-bookworm-slim
 ENV NODE_ENV=production PORT=3000 DATA_DIR=/app/data
 WORKDIR /app
 COPY --from=build /app/node_modules node_modules
@@ -23,6 +24,7 @@ RUN mkdir -p /app/data && chown node:node /app/data
 VOLUME /app/data
 USER node
 EXPOSE 3000
+# The port the service really listens on, should PORT be changed at run time.
 HEALTHCHECK --interval=10s --timeout=3s --start-period=20s --retries=3 \
-  CMD ["node", "-e", "fetch('http://127.0.0.1:3000/api/v1/health').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
+  CMD ["node", "-e", "fetch(`http://127.0.0.1:${process.env.PORT}/api/v1/health`).then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 CMD ["node", "dist/src/main.js"]

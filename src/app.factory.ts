@@ -12,6 +12,8 @@ import { HttpErrorFilter } from './common/errors/http-error.filter';
 import { createValidationPipe } from './common/errors/validation.pipe';
 import type { AppConfig } from './config/config';
 import { RouteCatalog } from './health/route-catalog';
+import { buildOpenApiDocument } from './openapi/openapi-document';
+import { OpenApiDocument } from './openapi/openapi-document.provider';
 import { servePortal } from './portal/portal';
 
 export const API_PREFIX = 'api/v1';
@@ -57,6 +59,7 @@ export async function createApp(config: AppConfig, testingModule?: TestingModule
   servePortal(fastify);
 
   await app.init();
+  app.get(OpenApiDocument).publish(buildOpenApiDocument(app, API_PREFIX));
   return app;
 }
 

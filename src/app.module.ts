@@ -14,12 +14,13 @@ import { ENFORCED_RULES } from './health/enforced-rules';
 import { HealthModule } from './health/health.module';
 import { JurisdictionModule } from './jurisdiction/jurisdiction.module';
 import { MerchantsModule } from './merchants/merchants.module';
+import { OpenApiModule } from './openapi/openapi.module';
 import { ENFORCED_ROUNDING_RULES } from './rounding/rounding-engine';
 import { TipsModule } from './tips/tips.module';
 import { TransactionsModule } from './transactions/transactions.module';
 
 /** Every feature of the service; add a new feature module here. */
-const FEATURE_MODULES = [HealthModule, AuthModule, MerchantsModule, JurisdictionModule, TransactionsModule, TipsModule, AuditModule, ExportModule, FraudModule, AnalyticsModule];
+const FEATURE_MODULES = [HealthModule, AuthModule, MerchantsModule, JurisdictionModule, TransactionsModule, TipsModule, AuditModule, ExportModule, FraudModule, AnalyticsModule, OpenApiModule];
 
 @Module({})
 export class AppModule {

@@ -167,9 +167,13 @@ export async function voidActivity(sql: Sql, merchantId: string | null, shift: S
   return activity;
 }
 
+/** The kinds of record the read model keeps a row of. */
+export const VOID_RECORD_TYPES = ['VOID', 'REFUND'] as const;
+export type VoidRecordType = (typeof VOID_RECORD_TYPES)[number];
+
 /** Which of a merchant's VOID or REFUND records a flag rests on. */
 export interface RecordCriteria {
-  type: 'VOID' | 'REFUND';
+  type: VoidRecordType;
   normalizationFailed?: boolean;
   employeeId?: string;
   nearShiftChange?: ShiftChanges;

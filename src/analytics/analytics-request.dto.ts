@@ -1,10 +1,21 @@
 import { applyDecorators } from '@nestjs/common';
+import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsOptional, IsString, Matches } from 'class-validator';
 import { PageRequest } from '../common/page.request.dto';
 import { MERCHANT_ID_PATTERN, MERCHANT_ID_RULE } from '../merchants/merchant-id';
 
 /** The analytics are platform views (admin, auditor): every merchant, or the one `merchant_id` names (none matching: empty). */
-const OptionalMerchantId = () => applyDecorators(IsOptional(), IsString(), Matches(MERCHANT_ID_PATTERN, { message: MERCHANT_ID_RULE }));
+const OptionalMerchantId = () =>
+  applyDecorators(
+    ApiPropertyOptional({
+      pattern: MERCHANT_ID_PATTERN.source,
+      description: 'Only this merchant (an unknown one gives an empty answer); absent: every merchant',
+      example: 'm-quickstop-042',
+    }),
+    IsOptional(),
+    IsString(),
+    Matches(MERCHANT_ID_PATTERN, { message: MERCHANT_ID_RULE }),
+  );
 
 export class MerchantFilterRequest {
   @OptionalMerchantId()

@@ -1,4 +1,5 @@
-import { SetMetadata } from '@nestjs/common';
+import { applyDecorators, SetMetadata } from '@nestjs/common';
+import { ApiExtension, ApiSecurity } from '@nestjs/swagger';
 
 export const ROLES = ['merchant', 'auditor', 'admin', 'partner'] as const;
 export type Role = (typeof ROLES)[number];
@@ -6,8 +7,18 @@ export type Role = (typeof ROLES)[number];
 export const ROLES_KEY = 'crcs:roles';
 export const PUBLIC_KEY = 'crcs:public';
 
-/** The roles that may call a route. Every route names its roles or is `@Public()`: the permission matrix is these decorators. */
-export const Roles = (...roles: Role[]) => SetMetadata(ROLES_KEY, roles);
+/** The OpenAPI security scheme of the `x-api-key` header (declared in src/openapi/openapi-document.ts). */
+export const API_KEY_SCHEME = 'api_key';
+
+/** Where an operation of the OpenAPI document lists the roles that may call it. */
+export const ROLES_EXTENSION = 'x-roles';
+
+/**
+ * The roles that may call a route. Every route names its roles or is `@Public()`: the permission
+ * matrix is these decorators, and the OpenAPI document shows them as they are enforced.
+ */
+export const Roles = (...roles: Role[]) =>
+  applyDecorators(SetMetadata(ROLES_KEY, roles), ApiSecurity(API_KEY_SCHEME), ApiExtension(ROLES_EXTENSION, roles));
 
 /** Open to callers without a key (`/health`, `/version`). */
 export const Public = () => SetMetadata(PUBLIC_KEY, true);

@@ -1,13 +1,17 @@
 import {
+  applyDecorators,
   createParamDecorator,
   Injectable,
+  UseInterceptors,
   type CallHandler,
   type ExecutionContext,
   type NestInterceptor,
 } from '@nestjs/common';
+import { ApiHeader } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { from, lastValueFrom, type Observable } from 'rxjs';
 import { principalOf } from '../auth/current-principal.decorator';
+import { ApiErrors } from '../openapi/api-errors.decorator';
 import { validationError } from './errors/validation.pipe';
 import {
   IdempotencyKeyInProgressError,
@@ -28,7 +32,7 @@ const KEY_FORMAT = /^[\x21-\x7e]{1,255}$/;
 const idempotentRequests = new WeakMap<FastifyRequest, IdempotentRequest>();
 
 /**
- * `Idempotency-Key` for a POST route: `@UseInterceptors(IdempotencyInterceptor)` on the route, and
+ * `Idempotency-Key` for a POST route: `@Idempotent()` on the route, and
  * its handler saves its answer with IdempotencyStore.save inside its append transaction, taking
  * the request from `@CurrentIdempotentRequest()`.
  *
@@ -85,3 +89,23 @@ export const CurrentIdempotentRequest = createParamDecorator(
   (_data: unknown, context: ExecutionContext): IdempotentRequest | undefined =>
     idempotentRequests.get(context.switchToHttp().getRequest<FastifyRequest>()),
 );
+
+/** A POST route that takes an `Idempotency-Key`, with the header and its conflicts in the OpenAPI document. */
+export const Idempotent = () =>
+  applyDecorators(
+    UseInterceptors(IdempotencyInterceptor),
+    ApiHeader({
+      name: 'Idempotency-Key',
+      required: false,
+      description:
+        'Retrying with the same key and the same request within 24 hours answers the recorded response again ' +
+        '(with `Idempotent-Replayed: true`) instead of recording twice.',
+      schema: { type: 'string', pattern: KEY_FORMAT.source, example: '7f1c2a9e-pos-17-000123' },
+    }),
+    ApiErrors({
+      409: {
+        IDEMPOTENCY_KEY_REUSED: 'The Idempotency-Key was used for a different request in the last 24 hours',
+        IDEMPOTENCY_KEY_IN_PROGRESS: 'A request with this Idempotency-Key is being processed; retry it',
+      },
+    }),
+  );

@@ -1,4 +1,5 @@
 import { applyDecorators } from '@nestjs/common';
+import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsISO8601, IsOptional, Matches } from 'class-validator';
 import { validationError } from './errors/validation.pipe';
 
@@ -9,7 +10,17 @@ const DAY_MS = 86_400_000;
 
 /** An optional `start_date` or `end_date` of a request (audit logs, export). */
 export const IsInstant = () =>
-  applyDecorators(IsOptional(), IsISO8601({ strict: true }, { message: INSTANT_RULE }), Matches(INSTANT, { message: INSTANT_RULE }));
+  applyDecorators(
+    ApiPropertyOptional({
+      type: 'string',
+      pattern: INSTANT.source,
+      description: 'An ISO 8601 date, or date and time with a zone; both bounds are inclusive, a date alone as `end_date` runs to the end of that day (UTC)',
+      example: '2026-11-21',
+    }),
+    IsOptional(),
+    IsISO8601({ strict: true }, { message: INSTANT_RULE }),
+    Matches(INSTANT, { message: INSTANT_RULE }),
+  );
 
 export interface InstantRange {
   /** Inclusive. */

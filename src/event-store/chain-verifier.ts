@@ -3,7 +3,8 @@ import { CHECKPOINT_EVENT_TYPE, checkCheckpointSignature, type CheckpointData } 
 import type { ChainHead, StoredEvent } from './event-store.port';
 import { GENESIS_HASH, entryHash } from './hash-chain';
 
-export type BreakKind = 'modified' | 'deleted' | 'reordered' | 'inserted';
+export const BREAK_KINDS = ['modified', 'deleted', 'reordered', 'inserted'] as const;
+export type BreakKind = (typeof BREAK_KINDS)[number];
 
 export interface ChainBreak {
   kind: BreakKind;

@@ -5,6 +5,8 @@
  * (a test holds the two together).
  */
 
+import { ApiProperty } from '@nestjs/swagger';
+
 export const RISK_LEVELS = ['NONE', 'LOW', 'MEDIUM', 'HIGH', 'CRITICAL'] as const;
 export type RiskLevel = (typeof RISK_LEVELS)[number];
 
@@ -73,16 +75,27 @@ export const FRAUD_SIGNALS = {
 } as const satisfies Record<string, Tiers>;
 
 export type FraudSignalCode = keyof typeof FRAUD_SIGNALS;
+export const FRAUD_SIGNAL_CODES = Object.keys(FRAUD_SIGNALS) as FraudSignalCode[];
 
-export interface FraudSignal {
+export class FraudSignal {
+  @ApiProperty({ enum: FRAUD_SIGNAL_CODES, description: 'Which signal fired; docs/fraud-scoring.md describes each', example: 'ROUND_UP_BIAS' })
   code: FraudSignalCode;
+
+  @ApiProperty({ type: 'integer', minimum: 1, description: 'What it adds to the score: the points of the highest tier its measure reached', example: 40 })
   points: number;
+
+  @ApiProperty({ description: 'What was measured, for people', example: "41 of the merchant's last 50 directional cash roundings went up (z = 4.53)" })
   detail: string;
 }
 
-export interface FraudAssessment {
+export class FraudAssessment {
+  @ApiProperty({ type: 'integer', minimum: 0, maximum: MAX_FRAUD_SCORE, description: `The points of the signals that fired, added up and capped at ${MAX_FRAUD_SCORE}; 0: no detected risk`, example: 40 })
   fraud_score: number;
+
+  @ApiProperty({ enum: RISK_LEVELS, description: 'From the score: 0 NONE, below 25 LOW, below 50 MEDIUM, below 75 HIGH, else CRITICAL', example: 'MEDIUM' })
   risk_level: RiskLevel;
+
+  @ApiProperty({ type: [FraudSignal], description: 'The signals that fired, in the order they are checked' })
   signals: FraudSignal[];
 }
 

@@ -1,6 +1,11 @@
+import { ApiProperty } from '@nestjs/swagger';
+
 /** A rule the service enforces in code, with the law or regulation it comes from. */
-export interface EnforcedRule {
+export class EnforcedRule {
+  @ApiProperty({ example: '7 CFR 278.2' })
   citation: string;
+
+  @ApiProperty({ example: 'EBT tenders are never rounded' })
   rule: string;
 }
 

@@ -1,23 +1,52 @@
 import { Controller, Get, Header, Inject, Res } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiProperty, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { Public } from '../auth/roles.decorator';
 import { EventStore } from '../event-store/event-store.port';
 import { DATABASE, type Database } from '../event-store/sql';
-import { JurisdictionResolver, type DataSummary } from '../jurisdiction/jurisdiction-resolver';
-import { ENFORCED_RULES, type EnforcedRule } from './enforced-rules';
+import { DataSummary, JurisdictionResolver } from '../jurisdiction/jurisdiction-resolver';
+import { ENFORCED_RULES, EnforcedRule } from './enforced-rules';
 
 /** A database that does not answer within this is reported unreachable rather than hanging the probe. */
 const DATABASE_PROBE_TIMEOUT_MS = 2000;
 
-export interface HealthReport {
+class DatabaseHealth {
+  @ApiProperty({ enum: ['postgres', 'pglite'], description: '`pglite`: the embedded database under DATA_DIR' })
+  driver: Database['driver'];
+
+  @ApiProperty({ example: true })
+  reachable: boolean;
+
+  @ApiProperty({ type: 'number', nullable: true, example: 0.42 })
+  latency_ms: number | null;
+}
+
+class ChainHealth {
+  @ApiProperty({ type: 'integer', nullable: true, example: 1204 })
+  head_position: number | null;
+}
+
+export class HealthReport {
+  @ApiProperty({ enum: ['ok', 'degraded'], description: '`degraded` (with status 503): the database or the chain head cannot be read' })
   status: 'ok' | 'degraded';
-  database: { driver: Database['driver']; reachable: boolean; latency_ms: number | null };
-  chain: { head_position: number | null };
+
+  @ApiProperty()
+  database: DatabaseHealth;
+
+  @ApiProperty()
+  chain: ChainHealth;
+
+  @ApiProperty({ type: 'integer', example: 3600 })
   uptime_seconds: number;
+
+  @ApiProperty({ type: [EnforcedRule], description: 'The rules the service enforces in code, whatever the jurisdiction data says' })
   enforced_rules: readonly EnforcedRule[];
+
+  @ApiProperty()
   jurisdiction_data: DataSummary;
 }
 
+@ApiTags('Health')
 @Controller()
 export class HealthController {
   constructor(
@@ -30,6 +59,9 @@ export class HealthController {
   /** 503 when degraded, so a load balancer takes the instance out of rotation. */
   @Get('health')
   @Public()
+  @ApiOperation({ summary: 'Liveness and readiness, with what the service enforces and which data it holds' })
+  @ApiOkResponse({ type: HealthReport })
+  @ApiServiceUnavailableResponse({ type: HealthReport, description: 'Degraded: the database or the chain head cannot be read' })
   @Header('Cache-Control', 'no-store')
   async health(@Res({ passthrough: true }) reply: FastifyReply): Promise<HealthReport> {
     const database = await this.probeDatabase();

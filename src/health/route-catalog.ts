@@ -1,7 +1,11 @@
 import { Injectable } from '@nestjs/common';
+import { ApiProperty } from '@nestjs/swagger';
 
-export interface Endpoint {
+export class Endpoint {
+  @ApiProperty({ example: 'POST' })
   method: string;
+
+  @ApiProperty({ description: 'As the router serves it, with the /api/v1 prefix', example: '/api/v1/transaction' })
   path: string;
 }
 

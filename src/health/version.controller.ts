@@ -1,18 +1,25 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { Controller, Get } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiProperty, ApiTags } from '@nestjs/swagger';
 import { Public } from '../auth/roles.decorator';
-import { RouteCatalog, type Endpoint } from './route-catalog';
+import { Endpoint, RouteCatalog } from './route-catalog';
 
 /** The version of the interface (spec/interface-spec.md), distinct from the engine's own release version. */
 export const API_VERSION = '3.6.0';
 
-export interface VersionReport {
+class VersionReport {
+  @ApiProperty({ description: 'The version of the interface this service implements', example: API_VERSION })
   api_version: string;
+
+  @ApiProperty({ description: "The service's own release", example: '0.1.0' })
   engine_version: string;
+
+  @ApiProperty({ type: [Endpoint], description: 'Every route the router serves' })
   endpoints: Endpoint[];
 }
 
+@ApiTags('Health')
 @Controller()
 export class VersionController {
   private readonly engineVersion = readEngineVersion();
@@ -21,6 +28,8 @@ export class VersionController {
 
   @Get('version')
   @Public()
+  @ApiOperation({ summary: 'The interface and engine versions, and every route served' })
+  @ApiOkResponse({ type: VersionReport })
   version(): VersionReport {
     return { api_version: API_VERSION, engine_version: this.engineVersion, endpoints: this.routes.list() };
   }

@@ -1,3 +1,4 @@
+import { ApiProperty } from '@nestjs/swagger';
 import { JurisdictionNotFoundError, JurisdictionValidationError } from './jurisdiction.errors';
 import {
   JURISDICTION_LEVELS,
@@ -11,6 +12,9 @@ import {
 } from './jurisdiction-rule';
 import { foldCityName, foldCountyName } from './name-folding';
 import { SeedData, ZipRecord } from './seed-loader';
+
+/** A 5-digit ZIP code; ZIP+4 is not accepted. */
+export const ZIP_CODE = /^\d{5}$/;
 
 export interface LocationQuery {
   zip_code?: string;
@@ -27,16 +31,33 @@ export interface PlaceQuery {
   city?: string;
 }
 
-export type ResolutionWarningCode =
-  'STATE_ZIP_MISMATCH' | 'UNKNOWN_ZIP_FALLBACK' | 'NO_LOCATION_FALLBACK' | 'UNKNOWN_COUNTY' | 'CITY_WITHOUT_COUNTY';
+export const RESOLUTION_WARNING_CODES = [
+  'STATE_ZIP_MISMATCH',
+  'UNKNOWN_ZIP_FALLBACK',
+  'NO_LOCATION_FALLBACK',
+  'UNKNOWN_COUNTY',
+  'CITY_WITHOUT_COUNTY',
+] as const;
+export type ResolutionWarningCode = (typeof RESOLUTION_WARNING_CODES)[number];
 
 /** Every warning means the jurisdiction is not fully verified: the transaction is WARN. */
-export interface ResolutionWarning {
+export class ResolutionWarning {
+  @ApiProperty({
+    enum: RESOLUTION_WARNING_CODES,
+    description:
+      '`STATE_ZIP_MISMATCH`: the state given disagrees with the ZIP, whose rule applies; `UNKNOWN_ZIP_FALLBACK`: the ZIP is not in the data, the federal rule applies; ' +
+      '`NO_LOCATION_FALLBACK`: no ZIP nor state, the federal rule applies; `UNKNOWN_COUNTY`: the county is not in the data for the state; ' +
+      '`CITY_WITHOUT_COUNTY`: a city given without its county was ignored',
+    example: 'UNKNOWN_COUNTY',
+  })
   code: ResolutionWarningCode;
+
+  @ApiProperty({ example: 'county Atlantis is not in the ZIP data for AL; it cannot be verified' })
   message: string;
 }
 
-export type NotAppliedReason = 'not_yet_in_force' | 'not_a_rounding_rule' | 'other_scope' | 'not_enacted' | 'superseded';
+export const NOT_APPLIED_REASONS = ['not_yet_in_force', 'not_a_rounding_rule', 'other_scope', 'not_enacted', 'superseded'] as const;
+export type NotAppliedReason = (typeof NOT_APPLIED_REASONS)[number];
 
 export interface HierarchyEntry {
   level: JurisdictionLevel;
@@ -45,11 +66,21 @@ export interface HierarchyEntry {
   rule: JurisdictionRule;
 }
 
-export interface ResolvedLocation {
+/** The location as the data knows it; null where the caller gave no such part and the data could not supply it. */
+export class ResolvedLocation {
+  @ApiProperty({ type: 'string', nullable: true, pattern: ZIP_CODE.source, description: 'null when the location was not given by ZIP', example: '35203' })
   zip: string | null;
+
+  @ApiProperty({ type: 'string', nullable: true, pattern: STATE_CODE.source, example: 'AL' })
   state: string | null;
+
+  @ApiProperty({ type: 'string', nullable: true, description: 'As the ZIP data spells it where it knows the county, else as given', example: 'Jefferson' })
   county: string | null;
+
+  @ApiProperty({ type: 'string', nullable: true, description: 'As the ZIP data spells it where it knows the city, else as given', example: 'Birmingham' })
   city: string | null;
+
+  @ApiProperty({ type: 'string', nullable: true, description: "The county's 5-digit FIPS code; null where the county is not known", example: '01073' })
   county_fips: string | null;
 }
 
@@ -64,9 +95,14 @@ export interface JurisdictionResolution {
   location: ResolvedLocation;
 }
 
-export interface DataSummary {
+export class DataSummary {
+  @ApiProperty({ type: 'string', nullable: true, format: 'date', description: 'The latest as-of date of the seeded rules', example: '2026-10-01' })
   as_of: string | null;
+
+  @ApiProperty({ type: 'integer', example: 33791 })
   zip_codes: number;
+
+  @ApiProperty({ type: 'integer', example: 56 })
   rules: number;
 }
 
@@ -269,7 +305,7 @@ export class JurisdictionResolver {
 
   private locateZip(query: LocationQuery): Located {
     const zip = query.zip_code!;
-    if (!/^\d{5}$/.test(zip)) {
+    if (!ZIP_CODE.test(zip)) {
       throw new JurisdictionValidationError(
         'INVALID_ZIP_CODE',
         'zip_code',

@@ -1,3 +1,4 @@
+import { ApiProperty } from '@nestjs/swagger';
 import { DomainError, type FieldError } from '../common/errors/domain-error';
 import { ROUNDING_MODES, RoundingMode } from '../rounding/rounding-engine';
 
@@ -10,33 +11,105 @@ export type Enforcement = (typeof ENFORCEMENTS)[number];
 export const RULE_STATUSES = ['enacted', 'pending', 'proposed', 'failed', 'no_legislation'] as const;
 export type RuleStatus = (typeof RULE_STATUSES)[number];
 
+export const STATE_CODE = /^[A-Z]{2}$/;
+const RULE_SCOPE = /^[a-z][a-z_]*$/;
+
 /** A cash-acceptance ordinance says cash must be taken, not how to round it. */
 export const RULE_TYPES = ['rounding', 'cash_acceptance'] as const;
 export type RuleType = (typeof RULE_TYPES)[number];
 
 /** One entry of seeds/jurisdiction-rules.json, or a version of it recorded later by an admin. */
-export interface JurisdictionRule {
+export class JurisdictionRule {
+  @ApiProperty({
+    description: 'The place the rule is for: `US` (federal), `<state>`, `<state>-<county>` or `<state>-<county>-<city>`',
+    minLength: 1,
+    example: 'AL',
+  })
   lookup_key: string;
+
+  @ApiProperty({ minLength: 1, description: '`US`, `US-<state>`, `US-<state>-<county>` or `US-<state>-<county>-<city>`', example: 'US-AL' })
   jurisdiction_id: string;
+
+  @ApiProperty({ enum: JURISDICTION_LEVELS, description: 'The level of the place the rule is for', example: 'state' })
   jurisdiction_level: JurisdictionLevel;
+
+  @ApiProperty({ type: 'string', nullable: true, pattern: STATE_CODE.source, description: 'Two-letter code; null for the federal rule', example: 'AL' })
   state: string | null;
+
+  @ApiProperty({ type: 'string', nullable: true, minLength: 1, description: 'County name; null for a rule above county level', example: null })
   county: string | null;
+
+  @ApiProperty({ type: 'string', nullable: true, minLength: 1, description: 'City name; null for a rule above city level', example: null })
   city: string | null;
+
+  @ApiProperty({ enum: ROUNDING_MODES, example: 'symmetrical_rounding' })
   rounding_mode: RoundingMode;
+
+  @ApiProperty({ enum: ENFORCEMENTS, example: 'permissive' })
   enforcement: Enforcement;
+
+  @ApiProperty({
+    enum: RULE_STATUSES,
+    description: 'Only an `enacted` state or local rule applies to a sale; where none does, the federal rule applies, whatever its status',
+    example: 'enacted',
+  })
   status: RuleStatus;
-  /** null where there is no legislation (status no_legislation). */
+
+  @ApiProperty({
+    type: 'string',
+    nullable: true,
+    description: 'The bill or regulation; null where there is none',
+    example: 'HB 545 (2026 Regular Session) = Act 2026-548',
+  })
   legislation: string | null;
-  /** null: in force with no start date known. */
+
+  @ApiProperty({
+    type: 'string',
+    format: 'date',
+    nullable: true,
+    description: 'The first day the rule is in force; null: in force, with no start date known',
+    example: '2026-04-17',
+  })
   effective_date: string | null;
+
+  @ApiProperty({ description: 'Whether receipts must disclose the rounding', example: false })
   disclosure_required: boolean;
+
+  @ApiProperty({
+    type: 'string',
+    nullable: true,
+    description: 'The disclosure wording the law prescribes; null where it prescribes none',
+    example: null,
+  })
   disclosure_text: string | null;
+
+  @ApiProperty({ description: 'Whether the place also has a law that obliges shops to accept cash', example: false })
   cash_acceptance_law: boolean;
+
+  @ApiProperty({ type: [String], description: 'Where the rule was read: URLs', example: ['https://www.revenue.alabama.gov/?p=69817'] })
   source: string[];
+
+  @ApiProperty({ description: 'What the sources say, and what is uncertain', example: 'Authorizes rounding of the total of in-person cash transactions; not for non-cash payments.' })
   notes: string;
+
+  @ApiProperty({
+    type: 'string',
+    format: 'date',
+    nullable: true,
+    description: 'The date the rule was last checked against its sources',
+    example: '2026-04-21',
+  })
   as_of: string | null;
+
+  @ApiProperty({ enum: RULE_TYPES, description: 'Only `rounding` rules decide how a sale is rounded', example: 'rounding' })
   rule_type: RuleType;
+
   /** `retail` for shops; other scopes (e.g. `government_payments`) never apply to a sale. */
+  @ApiProperty({
+    pattern: RULE_SCOPE.source,
+    description: '`retail` for shops; other scopes (e.g. `government_payments`) never apply to a sale',
+    example: 'retail',
+  })
   scope: string;
 }
 
@@ -58,7 +131,6 @@ function fieldErrors(problems: FieldProblem[]): FieldError[] {
   return [...byField].map(([field, messages]) => ({ field, messages }));
 }
 
-export const STATE_CODE = /^[A-Z]{2}$/;
 
 /** The identity of a rule version: a later one with the same identity replaces it. */
 export function ruleVersionKey(rule: JurisdictionRule): string {
@@ -104,7 +176,7 @@ const CHECKS: Record<keyof JurisdictionRule, (value: unknown) => string | null> 
   notes: (v) => (typeof v === 'string' ? null : 'must be a string'),
   as_of: nullableDate,
   rule_type: oneOf(RULE_TYPES),
-  scope: (v) => (typeof v === 'string' && /^[a-z][a-z_]*$/.test(v) ? null : 'must be a snake_case word such as retail'),
+  scope: (v) => (typeof v === 'string' && RULE_SCOPE.test(v) ? null : 'must be a snake_case word such as retail'),
 };
 
 const FIELDS = Object.keys(CHECKS) as (keyof JurisdictionRule)[];

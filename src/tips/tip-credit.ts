@@ -1,6 +1,6 @@
 import { dollarsToCents } from '../common/money';
 import type { TipCreditRule } from '../jurisdiction/seed-loader';
-import type { TipCreditRequirement } from './tip.events';
+import type { TipCreditRequirement, TipCreditRequirementCode } from './tip.events';
 
 /** The FLSA entry of seeds/tip-credit-rules.json. */
 export const FEDERAL = 'US';
@@ -31,7 +31,7 @@ export function checkTipCredit(facts: TipCreditFacts, federal: TipCreditRule, st
   const withTips = wage + facts.average_tips_per_hour_cents;
   const requirements: TipCreditRequirement[] = [];
   const notes: string[] = [];
-  const require = (rule: TipCreditRule, requirement: string, description: string, required: number | null, actual: number) => {
+  const require = (rule: TipCreditRule, requirement: TipCreditRequirementCode, description: string, required: number | null, actual: number) => {
     if (required === null) {
       notes.push(`${rule.state}: no ${description} in the seed data; not checked`);
       return;

@@ -1,12 +1,12 @@
-import { applyDecorators, createParamDecorator, Post, UseInterceptors, type ExecutionContext } from '@nestjs/common';
+import { applyDecorators, createParamDecorator, Post, type ExecutionContext } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 import type { CommandContext } from '../auth/command-context';
 import { principalOf } from '../auth/current-principal.decorator';
 import { Roles } from '../auth/roles.decorator';
-import { IdempotencyInterceptor } from '../common/idempotency.interceptor';
+import { Idempotent } from '../common/idempotency.interceptor';
 
-/** A tip operation: a point-of-sale write (merchant and partner keys, docs/permissions.md) that takes an Idempotency-Key. */
-export const TipPost = (path: string) => applyDecorators(Post(path), Roles('merchant', 'partner'), UseInterceptors(IdempotencyInterceptor));
+/** A tip operation: a point-of-sale write (merchant and partner keys, see the README's permissions) that takes an Idempotency-Key. */
+export const TipPost = (path: string) => applyDecorators(Post(path), Roles('merchant', 'partner'), Idempotent());
 
 /** The caller and the request id, as every event's metadata records them. */
 export const TipCommandContext = createParamDecorator((_data: unknown, context: ExecutionContext): CommandContext => {

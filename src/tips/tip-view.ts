@@ -1,39 +1,141 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { recordIdPattern } from '../common/ids';
 import type { StoredEvent } from '../event-store/event-store.port';
+import type { TipCreditRule } from '../jurisdiction/seed-loader';
 import type { HistoryEntry } from '../transactions/transaction-view';
-import type {
-  PoolShare,
-  TipAdjustedData,
-  TipCreditCheckedData,
-  TipCreditRequirement,
-  TipPaidOutData,
-  TipPoolDistributedData,
-  TipPooledData,
-  TipRecordedData,
+import {
+  PAYOUT_METHODS,
+  POOL_METHODS,
+  TIP_CREDIT_REQUIREMENTS,
+  TIP_EVENT_TYPES,
+  TIP_METHODS,
+  type PayoutMethod,
+  type PoolMethod,
+  type PoolParticipant,
+  type PoolShare,
+  type TipAdjustedData,
+  type TipCreditCheckedData,
+  type TipCreditRequirement,
+  type TipCreditRequirementCode,
+  type TipMethod,
+  type TipPaidOutData,
+  type TipPoolDistributedData,
+  type TipPooledData,
+  type TipRecordedData,
 } from './tip.events';
+import { POSITIVE } from './tip-fields';
+import { POOL_ID_PATTERN, TIP_ID_PATTERN, TIP_ID_PREFIX as PREFIX } from './tip-ids';
 
 /** Where a record sits in the hash chain: every tip answer carries the hash of the entry it made. */
 type ChainEntry = Pick<StoredEvent, 'position' | 'hash'>;
 const chain = (entry: ChainEntry) => ({ auditHash: entry.hash, chain_position: entry.position });
 
-/** A tip as the API shows it, at its current amount; `history` is its entries in the chain, adjustments included. */
-export interface TipView extends Omit<TipRecordedData, 'tip_id' | 'recorded_at'> {
-  id: string;
-  original_amount_cents: number;
-  pool_id: string | null;
-  created_at: string;
-  auditHash: string;
+// ---- how the OpenAPI document shows the fields every tip record shares ----
+
+const SHA256_HEX = /^[0-9a-f]{64}$/;
+const AUDIT_HASH_EXAMPLE = '9c4e1b7a2f3d5c6e8a0b1d2f4e6a8c0b2d4f6a8c0e2b4d6f8a0c2e4b6d8f0a1c';
+const EXAMPLE_TIME = '2026-11-21T21:47:05.118Z';
+export const TIP_ID_EXAMPLE = 'TIP-2026-11-21-7K3M9QXA';
+export const POOL_ID_EXAMPLE = 'POOL-2026-11-21-3QH7Z2MC';
+const MERCHANT_ID_EXAMPLE = 'm-corner-deli-01';
+
+const AuditHash = (description: string) => ApiProperty({ type: 'string', pattern: SHA256_HEX.source, description, example: AUDIT_HASH_EXAMPLE });
+const ChainPosition = () => ApiProperty({ type: 'integer', minimum: 1, description: "That entry's position in the audit chain", example: 1207 });
+const MerchantId = () => ApiProperty({ type: 'string', example: MERCHANT_ID_EXAMPLE });
+const Instant = (example = EXAMPLE_TIME, description?: string) => ApiProperty({ type: 'string', format: 'date-time', description, example });
+const Cents = (example: number, description?: string) => ApiProperty({ type: 'integer', description, example });
+const RecordId = (prefix: string, example: string, description?: string) =>
+  ApiProperty({ type: 'string', pattern: recordIdPattern(prefix).source, description, example });
+
+/** The property decorators above, for the tip analytics' answers (projections/tips/tip-analytics.ts). */
+export const TipDoc = { AuditHash, MerchantId, Instant, Cents, EXAMPLE_TIME };
+
+/** An entry of a tip's stream in the chain (its recording, then each adjustment), as a transaction's history shows its own. */
+export class TipHistoryEntry implements HistoryEntry {
+  @ApiProperty({ enum: TIP_EVENT_TYPES, description: 'The event of the entry', example: 'TipRecorded' })
+  event: string;
+
+  @ChainPosition()
   chain_position: number;
-  history: HistoryEntry[];
+
+  @AuditHash('The hash of the entry')
+  audit_hash: string;
+
+  @Instant()
+  recorded_at: string;
 }
 
-export interface TipAdjustmentView {
+/** A tip as the API shows it, at its current amount; `history` is its entries in the chain, adjustments included. */
+export class TipView implements Omit<TipRecordedData, 'tip_id' | 'recorded_at'> {
+  @RecordId(PREFIX.tip, TIP_ID_EXAMPLE)
   id: string;
-  tip_id: string;
-  previous_amount_cents: number;
-  new_amount_cents: number;
-  reason: string;
-  adjusted_at: string;
+
+  @MerchantId()
+  merchant_id: string;
+
+  @ApiProperty({ type: 'string', example: 'TXN-2026-11-21-8F3K2Q7M', description: 'The sale the tip was left on' })
+  transaction_id: string;
+
+  @ApiProperty({ enum: TIP_METHODS, description: 'Which route recorded it: `POST /tip/cash` or `POST /tip/credit-card`', example: 'credit_card' })
+  method: TipMethod;
+
+  @ApiProperty({ type: 'string', example: 'emp-0042' })
+  employee_id: string;
+
+  @ApiProperty({ type: 'string', example: 'Ana Ruiz' })
+  employee_name: string;
+
+  @Cents(425, 'The current amount, after every adjustment; a fraction of a cent sent was rounded up')
+  amount_cents: number;
+
+  @Cents(350, 'The amount as first recorded')
+  original_amount_cents: number;
+
+  @ApiProperty({
+    type: 'string',
+    nullable: true,
+    pattern: POOL_ID_PATTERN.source,
+    description: 'The pool the tip went into; null while it is in none. A pooled tip can no longer be adjusted.',
+    example: null,
+  })
+  pool_id: string | null;
+
+  @Instant(EXAMPLE_TIME, 'When the tip was recorded')
+  created_at: string;
+
+  @AuditHash('The hash of the entry that recorded the tip (adjustments are in `history`)')
   auditHash: string;
+
+  @ChainPosition()
+  chain_position: number;
+
+  @ApiProperty({ type: [TipHistoryEntry], description: 'The tip’s entries in the chain, oldest first: its recording, then each adjustment' })
+  history: TipHistoryEntry[];
+}
+
+export class TipAdjustmentView {
+  @RecordId(PREFIX.adjustment, 'TIPADJ-2026-11-21-5WQ8N1RT')
+  id: string;
+
+  @ApiProperty({ type: 'string', pattern: TIP_ID_PATTERN.source, example: TIP_ID_EXAMPLE })
+  tip_id: string;
+
+  @Cents(350)
+  previous_amount_cents: number;
+
+  @Cents(425, 'A fraction of a cent sent was rounded up; 0 for a tip charged back in full')
+  new_amount_cents: number;
+
+  @ApiProperty({ type: 'string', description: 'As sent, recorded verbatim in the audit trail', example: 'Guest corrected the tip on the signed slip' })
+  reason: string;
+
+  @Instant()
+  adjusted_at: string;
+
+  @AuditHash('The hash of the adjustment’s entry in the audit chain')
+  auditHash: string;
+
+  @ChainPosition()
   chain_position: number;
 }
 
@@ -42,9 +144,32 @@ export function adjustmentView(data: TipAdjustedData, entry: ChainEntry): TipAdj
   return { id: adjustment_id, tip_id, previous_amount_cents, new_amount_cents, reason, adjusted_at, ...chain(entry) };
 }
 
-export interface TipPayoutView extends Omit<TipPaidOutData, 'payout_id'> {
+export class TipPayoutView implements Omit<TipPaidOutData, 'payout_id'> {
+  @RecordId(PREFIX.payout, 'PAYOUT-2026-11-21-9D2KXH4P')
   id: string;
+
+  @MerchantId()
+  merchant_id: string;
+
+  @ApiProperty({ type: 'string', example: 'emp-0042' })
+  employee_id: string;
+
+  @ApiProperty({ type: 'string', example: 'Ana Ruiz' })
+  employee_name: string;
+
+  @Cents(4550, 'A fraction of a cent sent was rounded up')
+  amount_cents: number;
+
+  @ApiProperty({ enum: PAYOUT_METHODS, example: 'cash' })
+  payout_method: PayoutMethod;
+
+  @Instant()
+  paid_at: string;
+
+  @AuditHash('The hash of the payout’s entry in the audit chain')
   auditHash: string;
+
+  @ChainPosition()
   chain_position: number;
 }
 
@@ -52,11 +177,68 @@ export function payoutView({ payout_id, ...payout }: TipPaidOutData, entry: Chai
   return { id: payout_id, ...payout, ...chain(entry) };
 }
 
-export interface TipPoolView extends Omit<TipPooledData, 'pool_id' | 'tips'> {
+/** A participant as the pool recorded it: `weight` in weighted pools, `hours` in hours-based ones, neither in equal ones. */
+export class TipPoolParticipantView implements PoolParticipant {
+  @ApiProperty({ type: 'string', example: 'emp-0042' })
+  employeeId: string;
+
+  @ApiProperty({ type: 'string', example: 'Ana Ruiz' })
+  employeeName: string;
+
+  @ApiPropertyOptional({ type: 'number', ...POSITIVE, description: 'Weighted pools only', example: 2 })
+  weight?: number;
+
+  @ApiPropertyOptional({ type: 'number', ...POSITIVE, description: 'Hours-based pools only', example: 7.5 })
+  hours?: number;
+}
+
+export class TipPoolShareView extends TipPoolParticipantView implements PoolShare {
+  @Cents(1001, 'The participant’s exact fraction of the pool, rounded up to the cent in the employee’s favour')
+  share_cents: number;
+}
+
+export const TIP_POOL_STATUSES = ['open', 'distributed'] as const;
+export type TipPoolStatus = (typeof TIP_POOL_STATUSES)[number];
+
+export class TipPoolView implements Omit<TipPooledData, 'pool_id' | 'tips'> {
+  @RecordId(PREFIX.pool, POOL_ID_EXAMPLE)
   id: string;
+
+  @MerchantId()
+  merchant_id: string;
+
+  @ApiProperty({ type: 'string', example: 'Saturday dinner shift' })
+  pool_name: string;
+
+  @ApiProperty({ enum: POOL_METHODS, example: 'equal' })
+  distribution_method: PoolMethod;
+
+  @ApiProperty({ enum: ['open'], description: 'A new pool is open until `POST /tip/pool/distribute`', example: 'open' })
   status: 'open';
+
+  @ApiProperty({ type: 'array', items: { type: 'string', pattern: TIP_ID_PATTERN.source, example: TIP_ID_EXAMPLE }, description: 'As sent' })
   tip_ids: string[];
+
+  @Cents(3001, 'The pooled tips’ amounts when pooled: fixed from now on')
+  total_cents: number;
+
+  @ApiProperty({ type: [TipPoolParticipantView], description: 'As sent, each with only the field its method uses' })
+  participants: TipPoolParticipantView[];
+
+  @ApiProperty({
+    type: 'array',
+    items: { type: 'string', example: 'emp-0042' },
+    description: 'The employees whose tips went in, in order of first appearance. GET /analytics/tip-wage-theft flags a pool that pays fewer people than this.',
+  })
+  contributors: string[];
+
+  @Instant()
+  created_at: string;
+
+  @AuditHash('The hash of the pool’s entry in the audit chain')
   auditHash: string;
+
+  @ChainPosition()
   chain_position: number;
 }
 
@@ -65,10 +247,45 @@ export function poolView(data: TipPooledData, entry: ChainEntry): TipPoolView {
   return { id: pool_id, ...pool, status: 'open', tip_ids: tips.map((tip) => tip.tip_id), ...chain(entry) };
 }
 
-export interface TipDistributionView extends Omit<TipPoolDistributedData, 'shares'> {
+/** A share with the payout entry the distribution made for it. */
+export class TipDistributionShareView extends TipPoolShareView {
+  @AuditHash('The hash of this share’s own payout entry in the audit chain')
+  audit_hash: string;
+
+  @ChainPosition()
+  chain_position: number;
+}
+
+export class TipDistributionView implements Omit<TipPoolDistributedData, 'shares'> {
+  @ApiProperty({ type: 'string', pattern: POOL_ID_PATTERN.source, example: POOL_ID_EXAMPLE })
+  pool_id: string;
+
+  @MerchantId()
+  merchant_id: string;
+
+  @ApiProperty({ enum: POOL_METHODS, example: 'equal' })
+  distribution_method: PoolMethod;
+
+  @Cents(3001, 'What the pooled tips hold')
+  total_cents: number;
+
+  @Cents(3003, 'The sum of the shares paid')
+  total_distributed_cents: number;
+
+  @Cents(2, '`total_distributed_cents - total_cents`: what rounding every share up costs the employer; never negative')
+  rounding_adjustment_cents: number;
+
   /** Each participant's share with its own payout entry in the chain. */
-  shares: (PoolShare & { audit_hash: string; chain_position: number })[];
+  @ApiProperty({ type: [TipDistributionShareView], description: 'Each participant’s share, in the order of `participants`' })
+  shares: TipDistributionShareView[];
+
+  @Instant()
+  distributed_at: string;
+
+  @AuditHash('The hash of the distribution’s summary entry; each share has a payout entry of its own')
   auditHash: string;
+
+  @ChainPosition()
   chain_position: number;
 }
 
@@ -83,17 +300,113 @@ export function distributionView([summary, ...payouts]: StoredEvent[]): TipDistr
 }
 
 /** A requirement with its amounts in dollars too, as the caller sent them. */
-export interface RequirementView extends TipCreditRequirement {
+export class TipCreditRequirementView implements TipCreditRequirement {
+  @ApiProperty({ enum: TIP_CREDIT_REQUIREMENTS, description: 'Stable code of the requirement', example: 'FLSA_MINIMUM_WAGE' })
+  requirement: TipCreditRequirementCode;
+
+  @ApiProperty({ type: 'string', description: '`US` for FLSA, else the state’s code', example: 'US' })
+  jurisdiction: string;
+
+  @ApiProperty({ type: 'string', example: 'FLSA minimum wage, cash wage plus tips' })
+  description: string;
+
+  @Cents(725, 'Cents an hour')
+  required_cents: number;
+
+  @Cents(725, 'Cents an hour: the cash wage, or the cash wage plus average tips, as the requirement reads')
+  actual_cents: number;
+
+  @ApiProperty({ type: 'boolean', description: '`actual_cents >= required_cents`', example: true })
+  met: boolean;
+
+  @ApiProperty({ type: 'number', description: '`required_cents` in dollars an hour', example: 7.25 })
   required: number;
+
+  @ApiProperty({ type: 'number', description: '`actual_cents` in dollars an hour', example: 7.25 })
   actual: number;
 }
 
-export interface TipCreditCheckView extends Omit<TipCreditCheckedData, 'check_id' | 'requirements'> {
+/** A tip credit entry of the seed data (seeds/tip-credit-rules.json), as it stood at the check. Amounts in dollars an hour. */
+export class TipCreditRuleView implements TipCreditRule {
+  @ApiProperty({ type: 'string', description: 'A state’s code, or `US` for FLSA', example: 'TX' })
+  state: string;
+
+  @ApiProperty({ type: 'number', nullable: true, description: 'Dollars an hour; null where the seed data has no figure', example: 7.25 })
+  minimum_wage: number | null;
+
+  @ApiProperty({ type: 'number', nullable: true, description: 'Dollars an hour; null where the seed data has no figure', example: 2.13 })
+  tipped_minimum_cash_wage: number | null;
+
+  @ApiProperty({ type: 'number', nullable: true, description: 'Dollars an hour; null where the seed data has no figure', example: 5.12 })
+  max_tip_credit: number | null;
+
+  @ApiProperty({ type: 'boolean', nullable: true, description: 'null where the seed data does not say', example: true })
+  tip_credit_allowed: boolean | null;
+
+  @ApiProperty({ type: 'string', example: 'State adopts federal minimum; the federal scheme applies ($2.13 cash, $5.12 max credit).' })
+  notes: string;
+
+  @ApiProperty({ type: 'string', format: 'date', nullable: true, example: '2009-07-24' })
+  effective_date: string | null;
+
+  @ApiProperty({ type: 'array', items: { type: 'string', example: 'https://www.dol.gov/agencies/whd/state/minimum-wage/tipped' }, description: 'Where the figures come from' })
+  source: string[];
+}
+
+export class TipCreditRulesApplied {
+  @ApiProperty({ type: TipCreditRuleView, description: 'The FLSA entry (`US`)' })
+  federal: TipCreditRuleView;
+
+  @ApiProperty({ type: TipCreditRuleView, description: 'The state’s entry; the FLSA entry again when `state` is `US`' })
+  state: TipCreditRuleView;
+}
+
+export class TipCreditCheckView implements Omit<TipCreditCheckedData, 'check_id' | 'requirements'> {
+  @RecordId(PREFIX.creditCheck, 'TIPCHECK-2026-11-21-6RZ4B8VE')
   id: string;
-  requirements: RequirementView[];
+
+  @MerchantId()
+  merchant_id: string;
+
+  @ApiProperty({ type: 'string', nullable: true, description: 'As sent; null when not sent', example: 'emp-0042' })
+  employee_id: string | null;
+
+  @ApiProperty({ type: 'string', description: 'The state checked, upper case, or `US`', example: 'TX' })
+  state: string;
+
+  @Cents(213, 'The cash wage in cents an hour; a fraction of a cent sent was dropped')
+  hourly_wage_cents: number;
+
+  @Cents(512, 'Average tips in cents an hour; a fraction of a cent sent was dropped')
+  average_tips_per_hour_cents: number;
+
+  @ApiProperty({ type: 'boolean', description: 'Every requirement checked is met', example: true })
+  compliant: boolean;
+
+  @ApiProperty({ type: [TipCreditRequirementView], description: 'Every requirement checked: FLSA’s, then the state’s' })
+  requirements: TipCreditRequirementView[];
+
   /** The requirements not met, each with what it required and what it got. */
-  failures: RequirementView[];
+  @ApiProperty({ type: [TipCreditRequirementView], description: 'The requirements not met, each with what it required and what it got; empty when compliant' })
+  failures: TipCreditRequirementView[];
+
+  @ApiProperty({
+    type: 'array',
+    items: { type: 'string', example: 'XX: no tipped minimum cash wage in the seed data; not checked' },
+    description: 'What the seed data could not decide: a requirement without a figure is not checked, never passed or failed',
+  })
+  notes: string[];
+
+  @ApiProperty({ type: TipCreditRulesApplied, description: 'The seed entries applied, with their sources, as they stood at the check' })
+  rules: TipCreditRulesApplied;
+
+  @Instant()
+  checked_at: string;
+
+  @AuditHash('The hash of the check’s entry in the audit chain')
   auditHash: string;
+
+  @ChainPosition()
   chain_position: number;
 }
 
@@ -101,3 +414,6 @@ export function creditCheckView({ check_id, requirements, ...check }: TipCreditC
   const views = requirements.map((r) => ({ ...r, required: r.required_cents / 100, actual: r.actual_cents / 100 }));
   return { id: check_id, ...check, requirements: views, failures: views.filter((r) => !r.met), ...chain(entry) };
 }
+
+/** The `success` of every tip answer: a refusal answers with an error status and an ErrorBody instead. */
+export const TipSuccess = () => ApiProperty({ type: 'boolean', enum: [true], description: 'Always true', example: true });

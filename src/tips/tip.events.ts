@@ -53,6 +53,8 @@ export interface TipAdjusted {
 
 export type TipEvent = TipRecorded | TipAdjusted;
 
+export const TIP_EVENT_TYPES = ['TipRecorded', 'TipAdjusted'] as const satisfies readonly TipEvent['type'][];
+
 // ---- tipPool-<id> ----
 
 /** The spec's participant shape (camelCase), with the weight or hours its pool's method needs. */
@@ -139,9 +141,19 @@ export interface TipPaidOut {
 
 // ---- tipCreditCheck-<id> ----
 
+/** The requirements a tip-credit check can weigh (src/tips/tip-credit.ts); a code once stored is never renamed. */
+export const TIP_CREDIT_REQUIREMENTS = [
+  'FLSA_CASH_WAGE',
+  'FLSA_MINIMUM_WAGE',
+  'STATE_CASH_WAGE_NO_TIP_CREDIT',
+  'STATE_CASH_WAGE',
+  'STATE_MINIMUM_WAGE',
+] as const;
+export type TipCreditRequirementCode = (typeof TIP_CREDIT_REQUIREMENTS)[number];
+
 export type TipCreditRequirement = {
   /** Stable code, e.g. FLSA_CASH_WAGE. */
-  requirement: string;
+  requirement: TipCreditRequirementCode;
   /** `US` for FLSA, else the state's code. */
   jurisdiction: string;
   description: string;

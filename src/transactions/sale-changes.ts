@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { ApiProperty } from '@nestjs/swagger';
 import { eventMetadata, type CommandContext } from '../auth/command-context';
 import { Clock } from '../common/clock';
 import { decideAndAppend } from '../common/decider';
@@ -10,12 +11,17 @@ import { transactionDecider, type IssueRefund, type TransactionCommand, type Voi
 import { transactionStream } from './transaction.events';
 import { TransactionDirectory } from './transaction-directory';
 import { withNewTransactionId } from './transaction-id';
-import type { TransactionDetail } from './transaction-view';
+import { TransactionDetail } from './transaction-view';
 
 /** `POST /transaction/void` and `/refund`: the new VOID or REFUND record, and the sale as it stands after it. */
-export interface ReversalResponse {
+export class ReversalResponse {
+  @ApiProperty({ type: 'boolean', enum: [true], example: true })
   success: true;
+
+  @ApiProperty({ type: TransactionDetail, description: 'The new VOID or REFUND record, with negative amounts' })
   transaction: TransactionDetail;
+
+  @ApiProperty({ type: TransactionDetail, description: 'The sale as it stands after it: `voided`, `partially_refunded` or `refunded`' })
   original: TransactionDetail;
 }
 

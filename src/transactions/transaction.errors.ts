@@ -51,3 +51,13 @@ export class VoidPolicyViolationError extends DomainError {
     );
   }
 }
+
+/** For the documentation of the routes: the errors every override, void and refund may answer, beside their own. */
+export const TRANSACTION_NOT_FOUND_DOC = { NOT_FOUND: "No transaction has this id, or it is another merchant's" };
+export const SALE_CHANGE_ERRORS = {
+  404: TRANSACTION_NOT_FOUND_DOC,
+  409: {
+    NOT_A_SALE: 'The transaction is a VOID or REFUND record: only a sale can be overridden, voided or refunded',
+    CONCURRENT_MODIFICATION: 'The sale kept changing while the request was decided (other requests on it at the same time); retry',
+  },
+};

@@ -1,3 +1,5 @@
+import { ApiProperty } from '@nestjs/swagger';
+import type { Environment } from '../auth/principal';
 import type { FraudSignal, RiskLevel } from '../fraud/fraud-signals';
 import type { ResolvedLocation } from '../jurisdiction/jurisdiction-resolver';
 import type { JurisdictionRule } from '../jurisdiction/jurisdiction-rule';
@@ -11,6 +13,7 @@ export const transactionStream = (transactionId: string) => `transaction-${trans
  * string, once stored, is never renamed.
  */
 export type TransactionEvent = TransactionRecorded | OverrideApplied | TransactionVoided | RefundIssued;
+export const TRANSACTION_EVENT_TYPES = ['TransactionRecorded', 'OverrideApplied', 'TransactionVoided', 'RefundIssued'] as const satisfies readonly TransactionEvent['type'][];
 
 export const TRANSACTION_TYPES = ['SALE', 'VOID', 'REFUND'] as const;
 export type TransactionType = (typeof TRANSACTION_TYPES)[number];
@@ -30,11 +33,26 @@ export type RefundReason = (typeof REFUND_REASONS)[number];
 export const COMPLIANCE_STATUSES = ['PASS', 'WARN', 'FAIL'] as const;
 export type ComplianceStatus = (typeof COMPLIANCE_STATUSES)[number];
 
-export type KeyEnvironment = 'sandbox' | 'production';
+/** The environment of the key that recorded the sale (auth's ENVIRONMENTS). */
+export type KeyEnvironment = Environment;
 
-export interface ComplianceReason {
+export const REASON_SEVERITIES = ['WARN', 'FAIL'] as const satisfies readonly ComplianceStatus[];
+
+/** Where a sale's rounding mode came from: its rule, or the request's explicit `cash_rounding_mode`. */
+export const MODE_SOURCES = ['rule', 'explicit'] as const;
+export type ModeSource = (typeof MODE_SOURCES)[number];
+
+export class ComplianceReason {
+  @ApiProperty({ description: 'Stable code of the finding', example: 'EXPLICIT_ROUNDING_MODE' })
   code: string;
-  severity: Exclude<ComplianceStatus, 'PASS'>;
+
+  @ApiProperty({ enum: REASON_SEVERITIES, description: 'The compliance status this finding alone would give', example: 'WARN' })
+  severity: (typeof REASON_SEVERITIES)[number];
+
+  @ApiProperty({
+    description: 'For people; may change between releases',
+    example: 'cash_rounding_mode mandatory_round_up was sent (the rule of US-AZ is symmetrical_rounding); explicit modes are for testing only',
+  })
   message: string;
 }
 
@@ -75,7 +93,7 @@ export type TransactionRecord<T extends TransactionType> = {
     cash_total_cents: number;
     rounding_delta_cents: number;
     cash_rounding_mode: RoundingMode;
-    mode_source: 'rule' | 'explicit';
+    mode_source: ModeSource;
     rounding_applied: boolean;
     exemptions: TenderExemption[];
   };
@@ -91,8 +109,11 @@ export interface TransactionRecorded {
 }
 
 /** What settles a sale: its calculation's cash total and delta, or those of its latest override. */
-export interface Settlement {
+export class Settlement {
+  @ApiProperty({ type: 'integer', example: 1075 })
   cash_total_cents: number;
+
+  @ApiProperty({ type: 'integer', example: -2 })
   rounding_delta_cents: number;
 }
 
@@ -133,11 +154,19 @@ export interface TransactionVoided {
 }
 
 /** DESIGN.md: passes when the refund's delta is 0 or has the opposite sign of the sale's; fails when both move the same way. */
-export type NormalizationCheck = {
+export class NormalizationCheck {
+  @ApiProperty({
+    description: "True when the refund's rounding delta is 0, the sale's is 0, or they have opposite signs; a failure makes the REFUND record a `WARN` and never blocks it",
+    example: true,
+  })
   passed: boolean;
+
+  @ApiProperty({ type: 'integer', description: "The sale's settled rounding delta", example: -2 })
   original_rounding_delta_cents: number;
+
+  @ApiProperty({ type: 'integer', description: "The refund record's rounding delta: its cash total minus its ledger total", example: 2 })
   refund_rounding_delta_cents: number;
-};
+}
 
 export type RefundIssuedData = TransactionRecord<'REFUND'> &
   Reversal<RefundReason> & {

@@ -152,6 +152,12 @@ describe('the audit log over HTTP', () => {
       expect(entries.map((e) => [e.position, e.entryId, e.hash])).toEqual(all.map((e) => [e.position, e.entry_id, e.hash]));
       expect(verifyExport(answer.body)).toMatchObject({ total_count: all.length, break_count: 0 });
     });
+
+    it('documents an example that is the start of a log the offline verifier accepts', async () => {
+      const { content } = (await call(app, 'GET', '/openapi.json')).body.paths['/admin/audit-logs/export'].get.responses['200'];
+      expect(Object.keys(content)).toEqual(['application/x-ndjson']);
+      expect(verifyExport(content['application/x-ndjson'].schema.example)).toMatchObject({ total_count: 1, break_count: 0 });
+    });
   });
 
   describe('GET /admin/verify-hash-chain', () => {

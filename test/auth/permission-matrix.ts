@@ -8,11 +8,15 @@ const ANY_KEY: Rule = ['merchant', 'auditor', 'admin', 'partner'];
 /**
  * THE permission matrix: every route of the spec, served or planned, with its rule. The e2e test
  * fails on a served route missing here, checks every served route against it over HTTP, and checks
- * that docs/permissions.md says the same. Paths are relative to /api/v1.
+ * that the README's table says the same. Paths are relative to /api/v1.
  */
 export const PERMISSION_MATRIX: Readonly<Record<string, Rule>> = {
   'GET /health': 'public',
   'GET /version': 'public',
+  // The OpenAPI document and its browsable page are what an integrator reads before holding a key.
+  'GET /openapi.json': 'public',
+  'GET /docs': 'public',
+  'GET /docs/{asset}': 'public',
 
   // Transactions: the spec names merchant and partner keys for processing, adds auditors for reading
   // (receipts too: their audit format is for compliance review, see docs/permissions.md).

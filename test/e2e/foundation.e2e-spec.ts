@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Body, Controller, ForbiddenException, Get, HttpStatus, Param, Post } from '@nestjs/common';
+import { ApiExcludeController } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsInt, IsOptional, IsString, Min, ValidateNested } from 'class-validator';
 import { Public } from '../../src/auth/roles.decorator';
@@ -17,8 +18,12 @@ class EchoRequest {
   @IsOptional() @ValidateNested({ each: true }) @Type(() => EchoItem) items?: EchoItem[];
 }
 
-/** Test-only routes: a JSON body to reject, and each kind of failure a handler can throw. Open, so that no key is needed. */
+/**
+ * Test-only routes: a JSON body to reject, and each kind of failure a handler can throw. Open, so
+ * that no key is needed; kept out of the OpenAPI document, which describes the service.
+ */
 @Public()
+@ApiExcludeController()
 @Controller('test-only')
 class TestOnlyController {
   @Post('echo')

@@ -1,7 +1,7 @@
 import { parse } from 'papaparse';
 import { Clock } from '../../src/common/clock';
 import { DATABASE, type Database } from '../../src/event-store/sql';
-import { EXPORT_COLUMNS, type ExportMode } from '../../src/export/export-transactions/export-columns';
+import { EXPORT_COLUMNS, EXPORT_MODES, type ExportMode } from '../../src/export/export-transactions/export-columns';
 import { batchQuery, exportRows, FIRST_KEYSET } from '../../src/export/export-transactions/export-rows';
 import { call, issueKey, onboardMerchant, type Answer } from '../support/auth';
 import { FixedClock } from '../support/fixed-clock';
@@ -504,6 +504,16 @@ describe.each(DRIVERS)('POST /export on %s', (driver) => {
     expect(await exportedIds({})).not.toContain(later);
     clock.advance(60_000);
     expect(await exportedIds({})).toContain(later);
+  });
+
+  it('documents, for each mode, a file with the header that mode sends and one row as wide', async () => {
+    const examples = (await call(app, 'GET', '/openapi.json')).body.paths['/export'].post.responses['200'].content['text/csv'].examples;
+    for (const mode of EXPORT_MODES) {
+      const lines = parse<string[]>(examples[mode].value, { skipEmptyLines: true });
+      expect(lines.errors).toEqual([]);
+      const { header } = await exportCsv({ export_mode: mode });
+      expect([mode, lines.data[0], lines.data.length, lines.data[1].length]).toEqual([mode, header, 2, header.length]);
+    }
   });
 
   describe('validation', () => {

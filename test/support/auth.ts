@@ -1,10 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { Controller, Get } from '@nestjs/common';
+import { ApiExcludeController } from '@nestjs/swagger';
 import type { ApiKeyResponse } from '../../src/auth/api-key.response';
 import { CurrentPrincipal } from '../../src/auth/current-principal.decorator';
 import type { Environment, Principal } from '../../src/auth/principal';
 import { ROLES, Roles, type Role } from '../../src/auth/roles.decorator';
 import type { MerchantResponse } from '../../src/merchants/merchants.controller';
+import { conformanceOf } from './openapi';
 import { TEST_ADMIN_KEY, type TestApp } from './test-app';
 
 export interface Answer {
@@ -38,7 +40,20 @@ export async function call(app: TestApp, method: string, path: string, options: 
   } catch {
     // Not JSON (a CSV export): the text as it came.
   }
-  return { status: response.status, headers: response.headers, body };
+  const answer = { status: response.status, headers: response.headers, body };
+  await expectConformance(app, method, path, answer);
+  return answer;
+}
+
+/**
+ * Every answer a test receives through `call` is checked against the service's OpenAPI document, so
+ * the whole e2e suite checks that the document describes what the service really sends.
+ */
+async function expectConformance(app: TestApp, method: string, path: string, answer: Answer): Promise<void> {
+  const conformance = await conformanceOf(app.baseUrl);
+  const contentType = answer.headers.get('content-type');
+  const problems = conformance.problems({ method, path, status: answer.status, contentType, body: answer.body });
+  if (problems.length > 0) throw new Error(`the answer departs from the OpenAPI document:\n${problems.join('\n')}`);
 }
 
 /** A fresh id for this test, so that tests sharing a database never collide. */
@@ -112,8 +127,10 @@ export async function createTwoMerchants(
 
 /**
  * A route any valid key may call, answering with the principal the guard established: for tests
- * that need a key to be accepted (or refused) without depending on a feature's route.
+ * that need a key to be accepted (or refused) without depending on a feature's route. Not part of
+ * the service, so kept out of its OpenAPI document.
  */
+@ApiExcludeController()
 @Controller('test-only/whoami')
 @Roles(...ROLES)
 export class WhoAmIController {

@@ -1,16 +1,52 @@
 import { Query } from '@nestjs/cqrs';
-import type { OverrideReportRow, OverrideReportSummary } from '../../../projections/override-report/override-report.projector';
+import { ApiProperty } from '@nestjs/swagger';
+import { OverrideReportRow, OverrideReportSummary } from '../../../projections/override-report/override-report.projector';
 import type { OverrideReportRequest } from './override-report.request.dto';
 
-export interface OverrideReportResponse {
-  filters: { merchant_id: string | null; start_date: string | null; end_date: string | null };
+/** The filters applied, as given; null where absent. */
+export class OverrideReportFilters {
+  @ApiProperty({ type: 'string', nullable: true, example: 'm-quickstop-042' })
+  merchant_id: string | null;
+
+  @ApiProperty({ type: 'string', nullable: true, example: '2026-11-01' })
+  start_date: string | null;
+
+  @ApiProperty({ type: 'string', nullable: true, example: null })
+  end_date: string | null;
+}
+
+/** Over every override the filters match, whatever the page. */
+export class OverrideReportTotals extends OverrideReportSummary {
+  @ApiProperty({
+    type: 'integer',
+    nullable: true,
+    description: 'Mean delta between calculated and overridden cash totals, cents, rounded half away from zero; null without overrides',
+    example: 5,
+  })
+  average_delta_cents: number | null;
+}
+
+export class OverrideReportResponse {
+  @ApiProperty({ description: 'The filters applied, as given; null where absent' })
+  filters: OverrideReportFilters;
+
+  @ApiProperty({ type: 'integer', minimum: 0, description: 'The log position the report is current as of (a read model that follows the log asynchronously)', example: 18_204 })
   as_of_position: number;
-  /** Over every override the filters match, whatever the page. */
-  summary: OverrideReportSummary & { average_delta_cents: number | null };
+
+  @ApiProperty({ description: 'Over every override the filters match, whatever the page' })
+  summary: OverrideReportTotals;
+
   /** Oldest first. */
+  @ApiProperty({ type: [OverrideReportRow], description: 'A page of the overrides, oldest first' })
   overrides: OverrideReportRow[];
+
+  @ApiProperty({ type: 'integer', minimum: 0, description: 'Overrides matching the filters, in all', example: 2 })
   total: number;
+
+  @ApiProperty({ type: 'integer', example: 100 })
   limit: number;
+
+  @ApiProperty({ type: 'integer', example: 0 })
   offset: number;
 }
 

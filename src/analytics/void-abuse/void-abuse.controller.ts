@@ -1,15 +1,25 @@
 import { Controller, Get, Query } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Roles } from '../../auth/roles.decorator';
 import { MerchantFilterRequest } from '../analytics-request.dto';
-import { VoidAbuseQuery, type VoidAbuseResponse } from './void-abuse.query';
+import { VoidAbuseQuery, VoidAbuseResponse } from './void-abuse.query';
 
+@ApiTags('Risk and analytics')
 @Controller()
 export class VoidAbuseController {
   constructor(private readonly queries: QueryBus) {}
 
   @Get('analytics/void-abuse')
   @Roles('admin', 'auditor')
+  @ApiOperation({
+    summary: 'Void-abuse flags: high void rates, normalization failures, voids clustered at shift changes or on one employee',
+    description:
+      'The void signals of the merchant risk score, merchant by merchant, each with the VOID or REFUND records it rests on. ' +
+      'Shift changes are configuration (UTC hours, and a window either side). Read from a read model that follows the log ' +
+      'asynchronously (`as_of_position`).',
+  })
+  @ApiOkResponse({ type: VoidAbuseResponse })
   get(@Query() { merchant_id }: MerchantFilterRequest): Promise<VoidAbuseResponse> {
     return this.queries.execute(new VoidAbuseQuery(merchant_id ?? null));
   }

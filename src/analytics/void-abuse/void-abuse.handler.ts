@@ -5,10 +5,7 @@ import { DATABASE, type Database, type Sql } from '../../event-store/sql';
 import { voidRates, voidSignals, type ShiftChanges, type VoidActivity, type VoidSignalCode } from '../../fraud/void-analysis';
 import { readAsOf } from '../../../projections/runner';
 import { voidActivity, voidAnalyticsProjector, voidRecordIds, type RecordCriteria } from '../../../projections/void-analytics/void-analytics.projector';
-import { VoidAbuseQuery, type VoidAbuseFlag, type VoidAbuseResponse } from './void-abuse.query';
-
-/** Enough to check a flag by hand; `count` says how many more there are. */
-const EVIDENCE_LIMIT = 100;
+import { EVIDENCE_LIMIT, VoidAbuseQuery, type VoidAbuseFlag, type VoidAbuseResponse } from './void-abuse.query';
 
 /** The records each flag rests on. */
 const EVIDENCE: Record<VoidSignalCode, (activity: VoidActivity, shift: ShiftChanges) => RecordCriteria> = {

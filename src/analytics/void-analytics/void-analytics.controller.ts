@@ -1,15 +1,25 @@
 import { Controller, Get, Query } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Roles } from '../../auth/roles.decorator';
 import { PagedMerchantFilterRequest } from '../analytics-request.dto';
-import { VoidAnalyticsQuery, type VoidAnalyticsResponse } from './void-analytics.query';
+import { VoidAnalyticsQuery, VoidAnalyticsResponse } from './void-analytics.query';
 
+@ApiTags('Risk and analytics')
 @Controller()
 export class VoidAnalyticsController {
   constructor(private readonly queries: QueryBus) {}
 
   @Get('analytics/voids')
   @Roles('admin', 'auditor')
+  @ApiOperation({
+    summary: 'Void and refund counts, rates and amounts, and the results of the refund normalization checks',
+    description:
+      'Platform totals (or one merchant’s, with `merchant_id`), with the voids by hour, by reason and at shift changes, then ' +
+      'a page of the merchants, highest void rate first. Amounts are positive integer cents. Rates are to 4 decimals, and ' +
+      'null when there is nothing to divide by. Read from a read model that follows the log asynchronously (`as_of_position`).',
+  })
+  @ApiOkResponse({ type: VoidAnalyticsResponse })
   get(@Query() request: PagedMerchantFilterRequest): Promise<VoidAnalyticsResponse> {
     return this.queries.execute(new VoidAnalyticsQuery(request));
   }

@@ -1,19 +1,36 @@
 import { Query } from '@nestjs/cqrs';
-import type { VoidRates } from '../../fraud/void-analysis';
+import { ApiProperty, OmitType } from '@nestjs/swagger';
+import { VoidRates } from '../../fraud/void-analysis';
 import type { PagedMerchantFilterRequest } from '../analytics-request.dto';
 
 /** One merchant's line of the analytics: its rates without the breakdowns. */
-export type MerchantVoidRates = { merchant_id: string } & Omit<VoidRates, 'voids_by_hour' | 'voids_by_reason' | 'shift_change' | 'top_employee'>;
+export class MerchantVoidRates extends OmitType(VoidRates, ['voids_by_hour', 'voids_by_reason', 'shift_change', 'top_employee'] as const) {
+  @ApiProperty({ example: 'm-quickstop-042' })
+  merchant_id: string;
+}
 
-export interface VoidAnalyticsResponse {
+export class VoidAnalyticsResponse {
+  @ApiProperty({ type: 'string', nullable: true, description: 'The `merchant_id` asked for; null: every merchant', example: null })
   merchant_id: string | null;
+
+  @ApiProperty({ type: 'integer', minimum: 0, description: 'The log position the figures are current as of (a read model that follows the log asynchronously)', example: 18_204 })
   as_of_position: number;
+
   /** Every merchant (or the one asked for) as one; no employee is named across merchants. */
+  @ApiProperty({ description: 'Every merchant (or the one asked for) as one; `top_employee` is null here, as no employee is named across merchants' })
   totals: VoidRates;
+
   /** Highest void rate first, a page of them. */
+  @ApiProperty({ type: [MerchantVoidRates], description: 'A page of the merchants, highest void rate first (none: last), ties by merchant id' })
   merchants: MerchantVoidRates[];
+
+  @ApiProperty({ type: 'integer', minimum: 0, description: 'Merchants with any sale, void or refund, in all', example: 2 })
   merchant_count: number;
+
+  @ApiProperty({ type: 'integer', example: 100 })
   limit: number;
+
+  @ApiProperty({ type: 'integer', example: 0 })
   offset: number;
 }
 

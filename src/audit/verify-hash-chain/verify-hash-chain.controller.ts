@@ -1,9 +1,11 @@
 import { Controller, Get, Header, Query } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Roles } from '../../auth/roles.decorator';
-import { VerifyHashChainQuery, type VerifyHashChainResponse } from './verify-hash-chain.query';
+import { VerifyHashChainQuery, VerifyHashChainResponse } from './verify-hash-chain.query';
 import { VerifyHashChainRequest } from './verify-hash-chain.request.dto';
 
+@ApiTags('Audit')
 @Controller()
 export class VerifyHashChainController {
   constructor(private readonly queries: QueryBus) {}
@@ -11,6 +13,16 @@ export class VerifyHashChainController {
   @Get('admin/verify-hash-chain')
   @Roles('auditor', 'admin')
   @Header('Cache-Control', 'no-store')
+  @ApiOperation({
+    summary: 'Verify the hash chain of the audit log',
+    description:
+      'Recomputes every hash from the stored fields and follows every link, from the first entry (or `from_position`) to the ' +
+      'end of the log as it stands when the request starts (or `to_position`), and names each break. Only a verification to the ' +
+      'end can tell that entries were cut from it. Signed checkpoints are checked with the service’s own key when ' +
+      'CHECKPOINT_SIGNING_KEY is set; an auditor who does not trust the service exports the log (`GET /admin/audit-logs/export`) ' +
+      'and runs the offline verifier with the public key kept from before. Always 200, broken or not: see `break_count`.',
+  })
+  @ApiOkResponse({ type: VerifyHashChainResponse })
   verify(@Query() query: VerifyHashChainRequest): Promise<VerifyHashChainResponse> {
     return this.queries.execute(new VerifyHashChainQuery(query));
   }

@@ -13,6 +13,10 @@ const CONFIG: UnparseConfig = { escapeFormulae: FORMULA_START, newline: '\r\n' }
 
 const lines = (rows: Cell[][]): string => `${unparse(rows, CONFIG)}\r\n`;
 
+/** A whole file at once, the header line then a line per transaction: for a few rows (the documented example). */
+export const csvText = (columns: readonly Column[], rows: readonly TransactionDetail[]): string =>
+  lines([columns.map((c) => c.name), ...rows.map((t) => columns.map((c) => c.value(t)))]);
+
 /**
  * The header line, then a chunk of lines per batch of rows: only one batch is ever held, whatever the
  * length of the file. A file without rows is the header line alone.

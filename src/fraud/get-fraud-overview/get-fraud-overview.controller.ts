@@ -1,9 +1,11 @@
 import { Controller, Get, Query } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Roles } from '../../auth/roles.decorator';
 import { PageRequest } from '../../common/page.request.dto';
-import { GetFraudOverviewQuery, type GetFraudOverviewResponse } from './get-fraud-overview.query';
+import { GetFraudOverviewQuery, GetFraudOverviewResponse } from './get-fraud-overview.query';
 
+@ApiTags('Risk and analytics')
 @Controller()
 export class GetFraudOverviewController {
   constructor(private readonly queries: QueryBus) {}
@@ -11,6 +13,14 @@ export class GetFraudOverviewController {
   /** The spec: admin keys only. */
   @Get('admin/fraud-overview')
   @Roles('admin')
+  @ApiOperation({
+    summary: 'Every merchant ranked by fraud score, riskiest first, with summary statistics',
+    description:
+      'Each onboarded merchant scored as its risk profile scores it. Ranked by score, highest first, so HIGH and CRITICAL ' +
+      'merchants come first; ties by merchant id, so the order is stable across pages. `summary` covers every merchant, ' +
+      'whatever the page. Read from read models that follow the log asynchronously (`as_of_position`).',
+  })
+  @ApiOkResponse({ type: GetFraudOverviewResponse })
   get(@Query() page: PageRequest): Promise<GetFraudOverviewResponse> {
     return this.queries.execute(new GetFraudOverviewQuery(page));
   }

@@ -1,11 +1,14 @@
 import { Controller, Get, Param } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal } from '../../auth/current-principal.decorator';
 import type { Principal } from '../../auth/principal';
 import { Roles } from '../../auth/roles.decorator';
-import { GetRiskProfileQuery, type GetRiskProfileResponse } from './get-risk-profile.query';
+import { ApiErrors } from '../../openapi/api-errors.decorator';
+import { GetRiskProfileQuery, GetRiskProfileResponse } from './get-risk-profile.query';
 import { GetRiskProfileParams } from './get-risk-profile.request.dto';
 
+@ApiTags('Risk and analytics')
 @Controller()
 export class GetRiskProfileController {
   constructor(private readonly queries: QueryBus) {}
@@ -13,6 +16,16 @@ export class GetRiskProfileController {
   /** The spec: admin keys only. */
   @Get('merchant/:merchant_id/risk-profile')
   @Roles('admin')
+  @ApiOperation({
+    summary: 'A merchant’s risk profile: its fraud score, the signals behind it, and the analyses they rest on',
+    description:
+      'The merchant’s rounding, overrides and voids analysed, and scored with the same signal table as a sale ' +
+      '(docs/fraud-scoring.md): the score is the sum of the points of the signals that fired, capped at 100. Read from ' +
+      'read models that follow the log asynchronously: `as_of_position` is the log position they are current as of. ' +
+      'A merchant with no activity yet scores 0 (NONE).',
+  })
+  @ApiOkResponse({ type: GetRiskProfileResponse })
+  @ApiErrors({ 404: { NOT_FOUND: 'No merchant has this id' } })
   get(@Param() { merchant_id }: GetRiskProfileParams, @CurrentPrincipal() principal: Principal): Promise<GetRiskProfileResponse> {
     return this.queries.execute(new GetRiskProfileQuery(merchant_id, principal));
   }

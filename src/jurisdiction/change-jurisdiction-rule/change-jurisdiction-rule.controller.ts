@@ -1,15 +1,47 @@
 import { Body, Controller, Param, Put, Res } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
+import {
+  ApiBody,
+  ApiCreatedResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiParam,
+  ApiProperty,
+  ApiPropertyOptional,
+  ApiTags,
+  OmitType,
+} from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { CorrelationId } from '../../auth/command-context';
 import { CurrentPrincipal } from '../../auth/current-principal.decorator';
 import type { Principal } from '../../auth/principal';
 import { Roles } from '../../auth/roles.decorator';
 import { validationError } from '../../common/errors/validation.pipe';
-import { ChangeJurisdictionRuleCommand, type RuleChangeRecorded } from './change-jurisdiction-rule.command';
+import { JurisdictionRule } from '../jurisdiction-rule';
+import { ChangeJurisdictionRuleCommand } from './change-jurisdiction-rule.command';
 
-export type RuleChangeResponse = Omit<RuleChangeRecorded, 'created'>;
+/** What the OpenAPI document shows of the body: a whole rule, whose lookup_key the path gives. */
+export class JurisdictionRuleChange extends OmitType(JurisdictionRule, ['lookup_key'] as const) {
+  @ApiPropertyOptional({ description: 'The lookup_key of the path, which it may repeat but not contradict', example: 'AL' })
+  lookup_key?: string;
+}
 
+export class RuleChangeResponse {
+  @ApiProperty({ description: 'The rule version as recorded' })
+  rule: JurisdictionRule;
+
+  @ApiProperty({
+    description: 'SHA-256 hash of the `JurisdictionRuleChanged` entry in the audit log',
+    pattern: '^[0-9a-f]{64}$',
+    example: '9f2c4e7a1b8d3f60c5e2a9174b6d8e03f1a7c4b92e5d0f68a3c1b7e4d2f9a605',
+  })
+  auditHash: string;
+
+  @ApiProperty({ type: 'integer', description: 'Position of that entry in the audit log', example: 1205 })
+  position: number;
+}
+
+@ApiTags('Jurisdictions')
 @Controller()
 export class ChangeJurisdictionRuleController {
   constructor(private readonly commands: CommandBus) {}
@@ -21,6 +53,22 @@ export class ChangeJurisdictionRuleController {
    */
   @Put('admin/jurisdictions/:lookup_key')
   @Roles('admin')
+  @ApiOperation({
+    summary: 'Record a version of a jurisdiction rule',
+    description:
+      'The body is a whole rule; every field is checked, all problems are answered at once, and an unknown field is refused. ' +
+      'A version with the same place, rule_type, scope and effective_date as a recorded one replaces it (200); any other is ' +
+      'added (201). Lookups and sales use it from its effective date on, from the moment this answers; other instances of ' +
+      'the service pick it up within seconds. Every change is an entry of the audit log.',
+  })
+  @ApiParam({
+    name: 'lookup_key',
+    description: 'The place of the rule: `US`, `<state>`, `<state>-<county>` or `<state>-<county>-<city>`; it must fit the place fields of the body',
+    example: 'AL',
+  })
+  @ApiBody({ type: JurisdictionRuleChange })
+  @ApiCreatedResponse({ type: RuleChangeResponse, description: 'A new rule version was added' })
+  @ApiOkResponse({ type: RuleChangeResponse, description: 'The version with the same place, rule_type, scope and effective_date was replaced' })
   async change(
     @Param('lookup_key') lookupKey: string,
     @Body() body: unknown,

@@ -1,46 +1,94 @@
 import { Controller, Get, Param, Query } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiParam, ApiProperty, ApiPropertyOptional, ApiTags } from '@nestjs/swagger';
 import { Roles } from '../../auth/roles.decorator';
 import { Clock } from '../../common/clock';
+import { ApiErrors } from '../../openapi/api-errors.decorator';
 import {
   JurisdictionResolver,
+  NOT_APPLIED_REASONS,
+  ResolutionWarning,
+  ResolvedLocation,
+  ZIP_CODE,
   type HierarchyEntry,
   type JurisdictionResolution,
   type NotAppliedReason,
-  type ResolutionWarning,
-  type ResolvedLocation,
 } from '../jurisdiction-resolver';
-import type { JurisdictionLevel, JurisdictionRule } from '../jurisdiction-rule';
+import { JURISDICTION_LEVELS, JurisdictionRule, type JurisdictionLevel } from '../jurisdiction-rule';
 import { ListRulesQuery, OnDateQuery } from './look-up-jurisdiction.request.dto';
 
 /** A rule of the hierarchy, in full, and whether it is the one applied. */
-export interface HierarchyRule extends JurisdictionRule {
+export class HierarchyRule extends JurisdictionRule {
+  @ApiProperty({ description: 'True for the one rule that applies', example: true })
   applied: boolean;
+
+  @ApiPropertyOptional({
+    enum: NOT_APPLIED_REASONS,
+    description:
+      'Present when `applied` is false. `not_yet_in_force`: its effective date is after the date asked; `not_a_rounding_rule`: e.g. a ' +
+      'cash-acceptance ordinance; `other_scope`: not for retail sales; `not_enacted`: pending, proposed, failed or no legislation; ' +
+      '`superseded`: a more local rule applies',
+    example: 'not_enacted',
+  })
   not_applied_reason?: NotAppliedReason;
 }
 
-export interface HierarchyLevel {
+export class HierarchyLevel {
+  @ApiProperty({ enum: JURISDICTION_LEVELS, example: 'state' })
   level: JurisdictionLevel;
+
   /** The place at this level: the city, county or state of the location, or `US`. */
+  @ApiProperty({ description: 'The place at this level: the city, county or state of the location, or `US`', example: 'AL' })
   name: string;
+
   /** True for the level whose rule won. */
+  @ApiProperty({ description: 'True for the level whose rule applies', example: true })
   applied: boolean;
+
   /** Empty where the place has no rule. */
+  @ApiProperty({
+    type: [HierarchyRule],
+    description: 'The rules of the place: of each rule_type and scope, the version in force on the date asked, else the next one due. Empty where the place has none',
+  })
   rules: HierarchyRule[];
 }
 
 /** The applied rule in full (the spec's `JurisdictionRule`), with where and why it was chosen. */
-export interface JurisdictionLookup extends JurisdictionRule {
+export class JurisdictionLookup extends JurisdictionRule {
+  @ApiProperty({ format: 'date', description: 'The date the rule was resolved for', example: '2026-11-21' })
   date: string;
+
+  @ApiProperty()
   location: ResolvedLocation;
+
   /** Most local first, down to federal: every level the location has. */
+  @ApiProperty({ type: [HierarchyLevel], description: 'Most local first, down to federal: every level the location has, with its rules' })
   hierarchy: HierarchyLevel[];
+
+  @ApiProperty({ type: [ResolutionWarning], description: 'Empty when the location was fully verified' })
   warnings: ResolutionWarning[];
 }
 
-export interface RuleList {
+export class RuleList {
+  @ApiProperty({ type: 'integer', example: 64 })
   count: number;
+
+  @ApiProperty({ type: [JurisdictionRule], description: 'Federal first, then state, county and city rules, each by lookup_key and effective date' })
   rules: JurisdictionRule[];
 }
+
+const RESOLVED =
+  'The answer is the applied rule in full, the location as the data knows it, the hierarchy of places down to federal with ' +
+  'every rule of each (and why each but one does not apply), and any warnings. Only an enacted retail rounding rule in force ' +
+  'on `date` applies, the most local one; where none does, the federal rule does.';
+const STATE_NOT_FOUND = { NOT_FOUND: 'No jurisdiction data for the state' };
+const STATE_PARAM = { name: 'state', description: 'Two-letter state code, in any case', example: 'AL' };
+const COUNTY_PARAM = {
+  name: 'county',
+  description:
+    'County name, in any case, with or without accents or its type word ("Maricopa", "maricopa county"; "St."/"Saint" alike). ' +
+    'An independent city needs its " city" only where a county shares its name ("Baltimore city"). A county the ZIP data does not know adds the warning `UNKNOWN_COUNTY`',
+  example: 'Jefferson',
+};
 
 const LEVELS_MOST_LOCAL_FIRST: readonly JurisdictionLevel[] = ['city', 'county', 'state', 'federal'];
 
@@ -48,6 +96,7 @@ const LEVELS_MOST_LOCAL_FIRST: readonly JurisdictionLevel[] = ['city', 'county',
  * Read-only lookups, open to any valid key. `zip/:zip_code` never reaches `:state/:county`: the
  * router matches a static segment before a parameter, whatever the registration order.
  */
+@ApiTags('Jurisdictions')
 @Controller()
 @Roles('merchant', 'auditor', 'admin', 'partner')
 export class LookUpJurisdictionController {
@@ -57,22 +106,50 @@ export class LookUpJurisdictionController {
   ) {}
 
   @Get('jurisdiction/zip/:zip_code')
+  @ApiOperation({
+    summary: 'The cash rounding rule of a ZIP code, with its city, county, state and federal hierarchy',
+    description: `The ZIP's city, county and state come from the ZIP data. ${RESOLVED}`,
+  })
+  @ApiParam({ name: 'zip_code', description: 'A 5-digit ZIP code; ZIP+4 is refused', schema: { type: 'string', pattern: ZIP_CODE.source, example: '35203' } })
+  @ApiOkResponse({ type: JurisdictionLookup, description: 'The applied rule, with where and why it was chosen' })
+  @ApiErrors({ 404: { NOT_FOUND: 'The ZIP code is not in the ZIP data' } })
   byZip(@Param('zip_code') zip: string, @Query() { date }: OnDateQuery): JurisdictionLookup {
     const on = date ?? this.today();
     return lookupOf(this.resolver.ruleForZip(zip, on), on);
   }
 
   @Get('jurisdiction/:state')
+  @ApiOperation({ summary: 'The cash rounding rule of a state', description: `The state rule, else the federal one. ${RESOLVED}` })
+  @ApiParam(STATE_PARAM)
+  @ApiOkResponse({ type: JurisdictionLookup, description: 'The applied rule, with where and why it was chosen' })
+  @ApiErrors({ 404: STATE_NOT_FOUND })
   byState(@Param('state') state: string, @Query() { date }: OnDateQuery): JurisdictionLookup {
     return this.ruleFor(date, state);
   }
 
   @Get('jurisdiction/:state/:county')
+  @ApiOperation({
+    summary: 'The cash rounding rule of a county',
+    description: `The county rule, else the state rule, else the federal one. ${RESOLVED}`,
+  })
+  @ApiParam(STATE_PARAM)
+  @ApiParam(COUNTY_PARAM)
+  @ApiOkResponse({ type: JurisdictionLookup, description: 'The applied rule, with where and why it was chosen' })
+  @ApiErrors({ 404: STATE_NOT_FOUND })
   byCounty(@Param('state') state: string, @Param('county') county: string, @Query() { date }: OnDateQuery): JurisdictionLookup {
     return this.ruleFor(date, state, county);
   }
 
   @Get('jurisdiction/:state/:county/:city')
+  @ApiOperation({
+    summary: 'The cash rounding rule of a city',
+    description: `The city rule, else the county rule, else the state rule, else the federal one. ${RESOLVED}`,
+  })
+  @ApiParam(STATE_PARAM)
+  @ApiParam(COUNTY_PARAM)
+  @ApiParam({ name: 'city', description: 'City name within its county, in any case, with or without accents, spaces or punctuation ("St. Louis", "saint louis")', example: 'Birmingham' })
+  @ApiOkResponse({ type: JurisdictionLookup, description: 'The applied rule, with where and why it was chosen' })
+  @ApiErrors({ 404: STATE_NOT_FOUND })
   byCity(
     @Param('state') state: string,
     @Param('county') county: string,
@@ -83,6 +160,11 @@ export class LookUpJurisdictionController {
   }
 
   @Get('jurisdictions')
+  @ApiOperation({
+    summary: 'Every jurisdiction rule: enacted, pending, proposed, failed and none',
+    description: 'Every recorded version of every rule, whether it applies or not, optionally filtered by status and state.',
+  })
+  @ApiOkResponse({ type: RuleList, description: 'The rules, with their count' })
   list(@Query() filter: ListRulesQuery): RuleList {
     const rules = this.resolver.listRules(filter);
     return { count: rules.length, rules };

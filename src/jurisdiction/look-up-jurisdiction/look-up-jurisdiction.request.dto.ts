@@ -1,4 +1,6 @@
+import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsOptional, IsString } from 'class-validator';
+import { RULE_STATUSES } from '../jurisdiction-rule';
 
 /**
  * Query DTOs declare the accepted parameters, so an unknown or repeated one is a 400. Their values
@@ -7,10 +9,29 @@ import { IsOptional, IsString } from 'class-validator';
  */
 export class OnDateQuery {
   /** ISO date (YYYY-MM-DD) the rule must be in force on; default: today (UTC). */
-  @IsOptional() @IsString() date?: string;
+  @ApiPropertyOptional({
+    type: 'string',
+    format: 'date',
+    description: 'The day the rule must be in force on (YYYY-MM-DD), such as the date of a sale; default: today (UTC)',
+    example: '2026-11-21',
+  })
+  @IsOptional()
+  @IsString()
+  date?: string;
 }
 
 export class ListRulesQuery {
-  @IsOptional() @IsString() status?: string;
-  @IsOptional() @IsString() state?: string;
+  @ApiPropertyOptional({ enum: RULE_STATUSES, description: 'Only the rules of this status', example: 'enacted' })
+  @IsOptional()
+  @IsString()
+  status?: string;
+
+  @ApiPropertyOptional({
+    type: 'string',
+    description: "Only the rules of this state and of its counties and cities: a two-letter code, in any case; the federal rule is not listed",
+    example: 'NY',
+  })
+  @IsOptional()
+  @IsString()
+  state?: string;
 }

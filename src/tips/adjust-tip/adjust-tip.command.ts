@@ -1,13 +1,19 @@
 import { Command } from '@nestjs/cqrs';
+import { ApiProperty } from '@nestjs/swagger';
 import type { CommandContext } from '../../auth/command-context';
 import type { IdempotentRequest } from '../../common/idempotency';
-import type { TipAdjustmentView, TipView } from '../tip-view';
+import { TipAdjustmentView, TipView, TipSuccess } from '../tip-view';
 import type { AdjustTipRequest } from './adjust-tip.request.dto';
 
 /** The adjustment (the new record) and the tip as it now stands, with its whole history. */
-export interface AdjustTipResponse {
+export class AdjustTipResponse {
+  @TipSuccess()
   success: true;
+
+  @ApiProperty({ type: TipAdjustmentView, description: 'The adjustment: a record of its own, with its entry in the chain' })
   adjustment: TipAdjustmentView;
+
+  @ApiProperty({ type: TipView, description: 'The tip as it now stands, with its whole history' })
   tip: TipView;
 }
 

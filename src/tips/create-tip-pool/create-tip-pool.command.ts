@@ -1,11 +1,15 @@
 import { Command } from '@nestjs/cqrs';
+import { ApiProperty } from '@nestjs/swagger';
 import type { CommandContext } from '../../auth/command-context';
 import type { IdempotentRequest } from '../../common/idempotency';
-import type { TipPoolView } from '../tip-view';
+import { TipPoolView, TipSuccess } from '../tip-view';
 import type { CreateTipPoolRequest } from './create-tip-pool.request.dto';
 
-export interface CreateTipPoolResponse {
+export class CreateTipPoolResponse {
+  @TipSuccess()
   success: true;
+
+  @ApiProperty({ type: TipPoolView })
   pool: TipPoolView;
 }
 

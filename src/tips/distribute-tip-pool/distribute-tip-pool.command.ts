@@ -1,12 +1,16 @@
 import { Command } from '@nestjs/cqrs';
+import { ApiProperty } from '@nestjs/swagger';
 import type { CommandContext } from '../../auth/command-context';
 import type { IdempotentRequest } from '../../common/idempotency';
-import type { TipDistributionView } from '../tip-view';
+import { TipDistributionView, TipSuccess } from '../tip-view';
 import type { DistributeTipPoolRequest } from './distribute-tip-pool.request.dto';
 
 /** The spec: "each participant's share and the total distributed". */
-export interface DistributeTipPoolResponse {
+export class DistributeTipPoolResponse {
+  @TipSuccess()
   success: true;
+
+  @ApiProperty({ type: TipDistributionView, description: 'Each participant’s share and the total distributed' })
   distribution: TipDistributionView;
 }
 

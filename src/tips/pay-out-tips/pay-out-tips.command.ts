@@ -1,11 +1,15 @@
 import { Command } from '@nestjs/cqrs';
+import { ApiProperty } from '@nestjs/swagger';
 import type { CommandContext } from '../../auth/command-context';
 import type { IdempotentRequest } from '../../common/idempotency';
-import type { TipPayoutView } from '../tip-view';
+import { TipPayoutView, TipSuccess } from '../tip-view';
 import type { PayOutTipsRequest } from './pay-out-tips.request.dto';
 
-export interface PayOutTipsResponse {
+export class PayOutTipsResponse {
+  @TipSuccess()
   success: true;
+
+  @ApiProperty({ type: TipPayoutView })
   payout: TipPayoutView;
 }
 

@@ -1,12 +1,16 @@
 import { Command } from '@nestjs/cqrs';
+import { ApiProperty } from '@nestjs/swagger';
 import type { CommandContext } from '../../auth/command-context';
 import type { IdempotentRequest } from '../../common/idempotency';
 import type { TipMethod } from '../tip.events';
-import type { TipView } from '../tip-view';
+import { TipView, TipSuccess } from '../tip-view';
 import type { RecordTipRequest } from './record-tip.request.dto';
 
-export interface RecordTipResponse {
+export class RecordTipResponse {
+  @TipSuccess()
   success: true;
+
+  @ApiProperty({ type: TipView, description: 'The tip as recorded, with its entry in the chain' })
   tip: TipView;
 }
 

@@ -1,7 +1,11 @@
 import { Query } from '@nestjs/cqrs';
-import type { tipAnalytics } from '../../../projections/tips/tip-analytics';
+import { ApiProperty } from '@nestjs/swagger';
+import { TipAnalytics } from '../../../projections/tips/tip-analytics';
 
-export type TipAnalyticsResponse = { merchant_id: string | null } & Awaited<ReturnType<typeof tipAnalytics>>;
+export class TipAnalyticsResponse extends TipAnalytics {
+  @ApiProperty({ type: 'string', nullable: true, description: 'The merchant asked for; null: every merchant', example: 'm-corner-deli-01' })
+  merchant_id: string | null;
+}
 
 export class TipAnalyticsQuery extends Query<TipAnalyticsResponse> {
   constructor(

@@ -1,11 +1,15 @@
 import { Command } from '@nestjs/cqrs';
+import { ApiProperty } from '@nestjs/swagger';
 import type { CommandContext } from '../../auth/command-context';
 import type { IdempotentRequest } from '../../common/idempotency';
-import type { TipCreditCheckView } from '../tip-view';
+import { TipCreditCheckView, TipSuccess } from '../tip-view';
 import type { ValidateTipCreditRequest } from './validate-tip-credit.request.dto';
 
-export interface ValidateTipCreditResponse {
+export class ValidateTipCreditResponse {
+  @TipSuccess()
   success: true;
+
+  @ApiProperty({ type: TipCreditCheckView })
   compliance: TipCreditCheckView;
 }
 

@@ -1,13 +1,19 @@
 import { Command } from '@nestjs/cqrs';
+import { ApiProperty } from '@nestjs/swagger';
 import type { CommandContext } from '../../auth/command-context';
 import type { IdempotentRequest } from '../../common/idempotency';
 import type { OverrideRequest } from '../transaction.decider';
-import type { OverrideView, TransactionDetail } from '../transaction-view';
+import { OverrideView, TransactionDetail } from '../transaction-view';
 
 /** The override record, and the sale it now settles. */
-export interface ApplyOverrideResponse {
+export class ApplyOverrideResponse {
+  @ApiProperty({ type: 'boolean', enum: [true], example: true })
   success: true;
+
+  @ApiProperty({ type: OverrideView, description: 'The override record' })
   override: OverrideView;
+
+  @ApiProperty({ type: TransactionDetail, description: 'The sale as it stands after the override: `overridden`, settled by the new cash total' })
   original: TransactionDetail;
 }
 

@@ -1,21 +1,40 @@
-import { Body, Controller, Post, UseInterceptors } from '@nestjs/common';
+import { Body, Controller, Post } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
+import { ApiCreatedResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CorrelationId } from '../../auth/command-context';
 import { CurrentPrincipal } from '../../auth/current-principal.decorator';
 import type { Principal } from '../../auth/principal';
 import { Roles } from '../../auth/roles.decorator';
 import type { IdempotentRequest } from '../../common/idempotency';
-import { CurrentIdempotentRequest, IdempotencyInterceptor } from '../../common/idempotency.interceptor';
-import { ApplyOverrideCommand, type ApplyOverrideResponse } from './apply-override.command';
+import { CurrentIdempotentRequest, Idempotent } from '../../common/idempotency.interceptor';
+import { ApiErrors } from '../../openapi/api-errors.decorator';
+import { SALE_CHANGE_ERRORS } from '../transaction.errors';
+import { ApplyOverrideCommand, ApplyOverrideResponse } from './apply-override.command';
 import { ApplyOverrideRequest } from './apply-override.request.dto';
 
+@ApiTags('Transactions')
 @Controller()
 export class ApplyOverrideController {
   constructor(private readonly commands: CommandBus) {}
 
   @Post('transaction/override')
   @Roles('merchant', 'partner')
-  @UseInterceptors(IdempotencyInterceptor)
+  @Idempotent()
+  @ApiOperation({
+    summary: "Override a sale's cash total",
+    description:
+      "Records an override with the authorizing employee and a reason, in its own entry of the hash chain linked to the sale. The new cash total replaces the sale's `cash_total_cents` for settlement, and its delta moves by as much; " +
+      "the sale's own calculation stays readable in `original_calculation`. A sale may be overridden again, but not once voided or refunded. Overrides count in the override report and the merchant's risk profile.",
+  })
+  @ApiCreatedResponse({ type: ApplyOverrideResponse, description: 'The override record, and the sale now `overridden`' })
+  @ApiErrors({
+    404: SALE_CHANGE_ERRORS[404],
+    409: {
+      ...SALE_CHANGE_ERRORS[409],
+      ALREADY_VOIDED: 'The sale has been voided',
+      ALREADY_REFUNDED: 'The sale has refunds: an override would reprice what they settled',
+    },
+  })
   apply(
     @Body() body: ApplyOverrideRequest,
     @CurrentPrincipal() principal: Principal,

@@ -1,12 +1,17 @@
 import { Controller, Get, Param, Query } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
+import { ApiExtraModels, ApiOkResponse, ApiOperation, ApiTags, getSchemaPath } from '@nestjs/swagger';
 import { CurrentPrincipal } from '../../auth/current-principal.decorator';
 import type { Principal } from '../../auth/principal';
 import { Roles } from '../../auth/roles.decorator';
+import { ApiErrors } from '../../openapi/api-errors.decorator';
 import { GetTransactionParams } from '../get-transaction/get-transaction.request.dto';
-import { GetReceiptQuery, type GetReceiptResponse } from './get-receipt.query';
+import { TRANSACTION_NOT_FOUND_DOC } from '../transaction.errors';
+import { AuditReceiptResponse, GetReceiptQuery, MerchantReceiptResponse, PosReceiptResponse, type GetReceiptResponse } from './get-receipt.query';
 import { GetReceiptRequest } from './get-receipt.request.dto';
 
+@ApiTags('Transactions')
+@ApiExtraModels(MerchantReceiptResponse, AuditReceiptResponse, PosReceiptResponse)
 @Controller()
 export class GetReceiptController {
   constructor(private readonly queries: QueryBus) {}
@@ -14,6 +19,18 @@ export class GetReceiptController {
   /** Auditors too, as for GET /transaction/{id}: the audit format exists for them. */
   @Get('transaction/:id/receipt')
   @Roles('merchant', 'auditor', 'partner')
+  @ApiOperation({
+    summary: 'The receipt of a transaction, in one of three formats',
+    description:
+      "Rendered from the transaction on each read. `merchant`: the customer-facing receipt, with the rounding disclosure: the rule's own wording where it prescribes one, else the service's sentence saying how cash was rounded and on what authority. " +
+      '`audit`: the full record, as `GET /transaction/{id}` answers it. `pos`: the raw cent values only. ' +
+      "Another merchant's transaction is answered 404, exactly like an unknown id.",
+  })
+  @ApiOkResponse({
+    description: 'The shape of `receipt` follows `format`',
+    schema: { oneOf: [MerchantReceiptResponse, AuditReceiptResponse, PosReceiptResponse].map((model) => ({ $ref: getSchemaPath(model) })) },
+  })
+  @ApiErrors({ 404: TRANSACTION_NOT_FOUND_DOC })
   get(@Param() { id }: GetTransactionParams, @Query() { format }: GetReceiptRequest, @CurrentPrincipal() principal: Principal): Promise<GetReceiptResponse> {
     return this.queries.execute(new GetReceiptQuery(id, format, principal));
   }

@@ -1,8 +1,44 @@
 import { Query } from '@nestjs/cqrs';
+import { ApiProperty } from '@nestjs/swagger';
 import type { Principal } from '../../auth/principal';
-import type { Receipt, ReceiptFormat } from './receipt';
+import { TransactionDetail } from '../transaction-view';
+import { MerchantReceipt, PosReceipt, type ReceiptFormat } from './receipt';
 
-export type GetReceiptResponse = { success: true } & Receipt;
+export class MerchantReceiptResponse {
+  @ApiProperty({ type: 'boolean', enum: [true], example: true })
+  success: true;
+
+  @ApiProperty({ enum: ['merchant'], example: 'merchant' })
+  format: 'merchant';
+
+  @ApiProperty({ type: MerchantReceipt })
+  receipt: MerchantReceipt;
+}
+
+export class AuditReceiptResponse {
+  @ApiProperty({ type: 'boolean', enum: [true], example: true })
+  success: true;
+
+  @ApiProperty({ enum: ['audit'], example: 'audit' })
+  format: 'audit';
+
+  @ApiProperty({ type: TransactionDetail, description: 'The full record: chain position, audit hash, fraud score and its entries in the chain' })
+  receipt: TransactionDetail;
+}
+
+export class PosReceiptResponse {
+  @ApiProperty({ type: 'boolean', enum: [true], example: true })
+  success: true;
+
+  @ApiProperty({ enum: ['pos'], example: 'pos' })
+  format: 'pos';
+
+  @ApiProperty({ type: PosReceipt })
+  receipt: PosReceipt;
+}
+
+/** One shape per `format`. */
+export type GetReceiptResponse = MerchantReceiptResponse | AuditReceiptResponse | PosReceiptResponse;
 
 export class GetReceiptQuery extends Query<GetReceiptResponse> {
   constructor(

@@ -1,11 +1,15 @@
 import { Controller, Get, Param } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal } from '../../auth/current-principal.decorator';
 import type { Principal } from '../../auth/principal';
 import { Roles } from '../../auth/roles.decorator';
-import { GetTransactionQuery, type GetTransactionResponse } from './get-transaction.query';
+import { ApiErrors } from '../../openapi/api-errors.decorator';
+import { TRANSACTION_NOT_FOUND_DOC } from '../transaction.errors';
+import { GetTransactionQuery, GetTransactionResponse } from './get-transaction.query';
 import { GetTransactionParams } from './get-transaction.request.dto';
 
+@ApiTags('Transactions')
 @Controller()
 export class GetTransactionController {
   constructor(private readonly queries: QueryBus) {}
@@ -13,6 +17,14 @@ export class GetTransactionController {
   /** Auditors may read a transaction as they may list it: GET /transactions admits them. */
   @Get('transaction/:id')
   @Roles('merchant', 'auditor', 'partner')
+  @ApiOperation({
+    summary: 'A transaction in full, with its entries in the hash chain',
+    description:
+      "A SALE, VOID or REFUND record: its calculation, the rule as it stood at the time, compliance, fraud score, audit hash and chain position; a sale also shows its state, overrides, void and refunds. " +
+      "Another merchant's transaction is answered 404, exactly like an unknown id.",
+  })
+  @ApiOkResponse({ type: GetTransactionResponse, description: 'The transaction and its history in the chain' })
+  @ApiErrors({ 404: TRANSACTION_NOT_FOUND_DOC })
   get(@Param() { id }: GetTransactionParams, @CurrentPrincipal() principal: Principal): Promise<GetTransactionResponse> {
     return this.queries.execute(new GetTransactionQuery(id, principal));
   }

@@ -1,9 +1,13 @@
 import { Query } from '@nestjs/cqrs';
+import { ApiProperty } from '@nestjs/swagger';
 import type { Principal } from '../../auth/principal';
-import type { TransactionDetail } from '../transaction-view';
+import { TransactionDetail } from '../transaction-view';
 
-export interface GetTransactionResponse {
+export class GetTransactionResponse {
+  @ApiProperty({ type: 'boolean', enum: [true], example: true })
   success: true;
+
+  @ApiProperty({ type: TransactionDetail })
   transaction: TransactionDetail;
 }
 

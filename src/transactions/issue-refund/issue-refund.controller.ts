@@ -1,22 +1,44 @@
-import { Body, Controller, Post, UseInterceptors } from '@nestjs/common';
+import { Body, Controller, Post } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
+import { ApiCreatedResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CorrelationId } from '../../auth/command-context';
 import { CurrentPrincipal } from '../../auth/current-principal.decorator';
 import type { Principal } from '../../auth/principal';
 import { Roles } from '../../auth/roles.decorator';
 import type { IdempotentRequest } from '../../common/idempotency';
-import { CurrentIdempotentRequest, IdempotencyInterceptor } from '../../common/idempotency.interceptor';
-import type { ReversalResponse } from '../sale-changes';
+import { CurrentIdempotentRequest, Idempotent } from '../../common/idempotency.interceptor';
+import { ApiErrors } from '../../openapi/api-errors.decorator';
+import { ReversalResponse } from '../sale-changes';
+import { SALE_CHANGE_ERRORS } from '../transaction.errors';
 import { IssueRefundCommand } from './issue-refund.command';
 import { IssueRefundRequest } from './issue-refund.request.dto';
 
+@ApiTags('Transactions')
 @Controller()
 export class IssueRefundController {
   constructor(private readonly commands: CommandBus) {}
 
   @Post('transaction/refund')
   @Roles('merchant', 'partner')
-  @UseInterceptors(IdempotencyInterceptor)
+  @Idempotent()
+  @ApiOperation({
+    summary: 'Refund a sale in full or in part',
+    description: [
+      "Records a REFUND record linked to the sale, with negative amounts, appended to the hash chain; the sale becomes `partially_refunded`, then `refunded` once nothing is left. " +
+        "The amount is rounded under the sale's mode when the sale's cash was rounded, and the refund that hands back the rest returns exactly what is left, so a sale's refunds add up to it. " +
+        'A split tender refunds its cash portion only; card and EBT go back through their own networks.',
+      "The normalization check verifies that the refund's rounding delta reverses the direction of the sale's. A failure never blocks the refund: the REFUND record is a `WARN` with the reason `REFUND_NORMALIZATION_FAILED`, and the check is in `reversal.normalization` and the audit log.",
+    ].join('\n\n'),
+  })
+  @ApiCreatedResponse({ type: ReversalResponse, description: 'The REFUND record, and the sale after it' })
+  @ApiErrors({
+    404: SALE_CHANGE_ERRORS[404],
+    409: {
+      ...SALE_CHANGE_ERRORS[409],
+      ALREADY_VOIDED: 'The sale has been voided: nothing is left to refund',
+      REFUND_EXCEEDS_PAID: "`refund_amount` is more than the sale's `refundable_cents`",
+    },
+  })
   refund(
     @Body() body: IssueRefundRequest,
     @CurrentPrincipal() principal: Principal,

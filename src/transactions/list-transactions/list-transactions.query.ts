@@ -1,12 +1,20 @@
 import { Query } from '@nestjs/cqrs';
+import { ApiProperty } from '@nestjs/swagger';
 import type { Principal } from '../../auth/principal';
-import type { TransactionView } from '../transaction-view';
+import { TransactionView } from '../transaction-view';
 import type { ListTransactionsRequest } from './list-transactions.request.dto';
 
-export interface ListTransactionsResponse {
+export class ListTransactionsResponse {
+  @ApiProperty({ type: [TransactionView], description: 'Newest first' })
   transactions: TransactionView[];
+
+  @ApiProperty({ type: 'integer', description: 'All the transactions that match, for paging', example: 1 })
   total: number;
+
+  @ApiProperty({ type: 'integer', example: 50 })
   limit: number;
+
+  @ApiProperty({ type: 'integer', example: 0 })
   offset: number;
 }
 

@@ -1,12 +1,16 @@
 import { Command } from '@nestjs/cqrs';
+import { ApiProperty } from '@nestjs/swagger';
 import type { CommandContext } from '../../auth/command-context';
 import type { IdempotentRequest } from '../../common/idempotency';
 import type { SaleRequest } from '../transaction.decider';
-import type { TransactionView } from '../transaction-view';
+import { TransactionView } from '../transaction-view';
 
 /** The spec's envelope for `POST /transaction`. */
-export interface RecordTransactionResponse {
+export class RecordTransactionResponse {
+  @ApiProperty({ type: 'boolean', enum: [true], example: true })
   success: true;
+
+  @ApiProperty({ type: TransactionView, description: 'The SALE record as the hash chain holds it' })
   transaction: TransactionView;
 }
 

@@ -1,0 +1,73 @@
+import type { TransactionDetail } from '../../transactions/transaction-view';
+import { csvText } from './csv';
+import { EXPORT_COLUMNS, EXPORT_MODES, type ExportMode } from './export-columns';
+
+/** A $9.28 cash sale with $0.75 tax in Phoenix, AZ (Swedish rounding): $10.03 is $10.05 in cash. */
+const SALE: TransactionDetail = {
+  id: 'TXN-2026-11-21-8F3K2Q7M',
+  type: 'SALE',
+  state: 'completed',
+  original_transaction_id: null,
+  merchant_id: 'm-quickstop-042',
+  environment: 'production',
+  store_id: 's-1',
+  terminal_id: 't-3',
+  cashier_id: 'emp-104',
+  created_at: '2026-11-21T14:32:07.508Z',
+  calculation: {
+    subtotal_cents: 928,
+    tax_total_cents: 75,
+    ledger_total_cents: 1003,
+    cash_total_cents: 1005,
+    rounding_delta_cents: 2,
+    payment_method: 'cash',
+    cash_rounding_mode: 'swedish_rounding',
+    jurisdiction: 'US-AZ',
+    rounding_applied: true,
+    mode_source: 'rule',
+    is_split_tender: false,
+    cash_portion_cents: 1003,
+    tenders: [{ type: 'cash', amount_cents: 1003, rounded: true, exemption: null }],
+  },
+  rule: {
+    lookup_key: 'AZ',
+    jurisdiction_id: 'US-AZ',
+    jurisdiction_level: 'state',
+    state: 'AZ',
+    county: null,
+    city: null,
+    rounding_mode: 'swedish_rounding',
+    enforcement: 'mandatory',
+    status: 'enacted',
+    legislation: 'SB 1108 (2026), A.R.S. 44-7952',
+    effective_date: null,
+    disclosure_required: true,
+    disclosure_text: null,
+    cash_acceptance_law: false,
+    source: ['https://www.azleg.gov/legtext/57leg/2R/bills/SB1108P.htm'],
+    notes: 'SB 1108: 1-2 down, 3-4 up, 6-7 down, 8-9 up to a multiple of 5 cents, on the final total of cash payments only.',
+    as_of: '2026-03-12',
+    rule_type: 'rounding',
+    scope: 'retail',
+  },
+  location: { zip: '85004', state: 'AZ', county: 'Maricopa', city: 'Phoenix', county_fips: '04013' },
+  compliance: { compliance_status: 'PASS', reasons: [] },
+  fraud_score: 0,
+  risk_level: 'NONE',
+  fraud_signals: [],
+  auditHash: '9f2c4e1a7b3d5f60812a4c6e8b0d2f4a6c8e0b2d4f6a8c0e2b4d6f8a0c2e4b6d',
+  chain_position: 1204,
+  reversal: null,
+  original_calculation: null,
+  overrides: [],
+  void_transaction_id: null,
+  refund_transaction_ids: [],
+  refunded_cents: 0,
+  refundable_cents: 1005,
+  history: [{ event: 'TransactionRecorded', chain_position: 1204, audit_hash: '9f2c4e1a7b3d5f60812a4c6e8b0d2f4a6c8e0b2d4f6a8c0e2b4d6f8a0c2e4b6d', recorded_at: '2026-11-21T14:32:07.512Z' }],
+};
+
+/** What each mode's file looks like for that one sale: the header line and its row, written by the export's own code. */
+export const EXPORT_EXAMPLES: Record<ExportMode, string> = Object.fromEntries(
+  EXPORT_MODES.map((mode) => [mode, csvText(EXPORT_COLUMNS[mode], [SALE])]),
+) as Record<ExportMode, string>;

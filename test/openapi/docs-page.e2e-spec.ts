@@ -1,0 +1,43 @@
+import { call } from '../support/auth';
+import { portalSuite, screenshot } from '../portal/browser';
+
+/**
+ * The browsable documentation in a real browser: Swagger UI from the service's own files, every
+ * operation of the document listed, no script error or policy violation, nothing fetched from
+ * another origin (checked after each test by the suite).
+ */
+describe('the docs page', () => {
+  const suite = portalSuite();
+
+  it('serves its page and files without a key, under a policy that lets only its own scripts run', async () => {
+    const origin = new URL(suite.app.baseUrl).origin;
+    const page = await fetch(`${origin}/api/v1/docs`);
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expect(page.headers.get('content-security-policy')).toContain("script-src 'self';");
+    for (const [file, type] of [
+      ['swagger-ui-bundle.js', 'text/javascript; charset=utf-8'],
+      ['swagger-ui.css', 'text/css; charset=utf-8'],
+      ['init.js', 'text/javascript; charset=utf-8'],
+    ]) {
+      const response = await fetch(`${origin}/api/v1/docs/${file}`);
+      expect({ file, status: response.status, type: response.headers.get('content-type') }).toEqual({ file, status: 200, type });
+    }
+    const missing = await call(suite.app, 'GET', '/docs/../../package.json');
+    expect(missing.status).toBe(404);
+    expect((await call(suite.app, 'GET', '/docs/index.html')).body).toEqual({ error: 'NOT_FOUND', message: 'No documentation file index.html' });
+  });
+
+  it('lists every operation of the document, grouped by tag', async () => {
+    const { body: document } = await call(suite.app, 'GET', '/openapi.json');
+    const operationCount = Object.values(document.paths as Record<string, object>).reduce((sum, item) => sum + Object.keys(item).length, 0);
+    const { page } = suite.tab;
+    await page.goto(`${new URL(suite.app.baseUrl).origin}/api/v1/docs`);
+    await page.getByRole('heading', { name: /Cash Rounding Compliance Service/ }).waitFor();
+    await page.locator('.opblock').nth(operationCount - 1).waitFor();
+    expect(await page.locator('.opblock').count()).toBe(operationCount);
+    const tags = await page.locator('.opblock-tag').allInnerTexts();
+    expect(tags.map((text) => text.split('\n')[0].trim())).toEqual(document.tags.map((tag: { name: string }) => tag.name));
+    await screenshot(page, 'api-docs');
+  });
+});

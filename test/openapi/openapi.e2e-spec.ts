@@ -1,0 +1,242 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { METHOD_METADATA, ROUTE_ARGS_METADATA } from '@nestjs/common/constants';
+import { RouteParamtypes } from '@nestjs/common/enums/route-paramtypes.enum';
+import { ModulesContainer } from '@nestjs/core';
+import type { OpenAPIObject } from '@nestjs/swagger';
+import { getMetadataStorage } from 'class-validator';
+import type {
+  MediaTypeObject,
+  OperationObject,
+  ParameterObject,
+  ReferenceObject,
+  ResponseObject,
+  SchemaObject,
+} from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
+import { API_KEY_SCHEME, ROLES_EXTENSION } from '../../src/auth/roles.decorator';
+import type { Endpoint } from '../../src/health/route-catalog';
+import { API_TAGS } from '../../src/openapi/openapi-document';
+import { PERMISSION_MATRIX } from '../auth/permission-matrix';
+import { call } from '../support/auth';
+import { ResponseConformance } from '../support/openapi';
+import { startTestApp, type TestApp } from '../support/test-app';
+
+const PREFIX = '/api/v1';
+const METHODS = ['get', 'put', 'post', 'delete', 'patch'] as const;
+const VALIDATOR_CLI = require.resolve('@seriousme/openapi-schema-validator/bin/validate-api-cli.js');
+
+type Schema = SchemaObject | ReferenceObject;
+
+/**
+ * The OpenAPI document against the router and against itself. That real responses match it is
+ * checked by every e2e test: `call` (test/support/auth.ts) validates each answer it receives.
+ */
+describe('the OpenAPI document', () => {
+  let app: TestApp;
+  let document: OpenAPIObject;
+  let conformance: ResponseConformance;
+  const operations = () =>
+    Object.entries(document.paths).flatMap(([path, item]) =>
+      METHODS.flatMap((method) => (item[method] ? [{ route: `${method.toUpperCase()} ${path}`, operation: item[method]! }] : [])),
+    );
+
+  beforeAll(async () => {
+    app = await startTestApp();
+    const answer = await call(app, 'GET', '/openapi.json');
+    expect(answer.status).toBe(200);
+    document = answer.body;
+    conformance = new ResponseConformance(document);
+  });
+
+  afterAll(() => app?.close());
+
+  it('is served without a key as OpenAPI 3.1, and is a valid OpenAPI 3.1 document', () => {
+    expect(document.openapi).toBe('3.1.0');
+    expect(document.servers).toEqual([{ url: PREFIX }]);
+    const dir = mkdtempSync(join(tmpdir(), 'crcs-openapi-'));
+    try {
+      writeFileSync(join(dir, 'openapi.json'), JSON.stringify(document));
+      // An ES module, so run as the command-line tool it ships rather than loaded into jest.
+      const result = spawnSync(process.execPath, [VALIDATOR_CLI, join(dir, 'openapi.json')], { encoding: 'utf8' });
+      expect({ status: result.status, output: result.stdout + result.stderr }).toEqual({ status: 0, output: expect.stringContaining('"valid": true') });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('describes every route the router serves, and no other', async () => {
+    const { body } = await call(app, 'GET', '/version');
+    const served = (body.endpoints as Endpoint[]).map(({ method, path }) => `${method} ${path.slice(PREFIX.length)}`).sort();
+    expect(served.length).toBeGreaterThan(40);
+    expect(operations().map(({ route }) => route).sort()).toEqual(served);
+  });
+
+  it('gives each operation a summary, one known tag and an id', () => {
+    const known = API_TAGS.map((tag) => tag.name) as string[];
+    const lacking = operations().filter(
+      ({ operation }) => !operation.summary || operation.tags?.length !== 1 || !known.includes(operation.tags[0]) || !operation.operationId,
+    );
+    expect(lacking.map(({ route, operation }) => `${route}: ${JSON.stringify({ summary: operation.summary, tags: operation.tags })}`)).toEqual([]);
+    expect(document.tags?.map((tag) => tag.name)).toEqual(known);
+  });
+
+  it('asks for the key exactly where the permission matrix does, and lists the roles it admits', () => {
+    const mismatches = operations().flatMap(({ route, operation }) => {
+      const rule = PERMISSION_MATRIX[route];
+      const documented = operation.security ? (operation as { [ROLES_EXTENSION]?: string[] })[ROLES_EXTENSION]! : 'public';
+      const expected = rule === 'public' ? 'public' : [...rule].sort();
+      const security = rule === 'public' ? undefined : [{ [API_KEY_SCHEME]: [] }];
+      const actual = documented === 'public' ? 'public' : [...documented].sort();
+      return JSON.stringify([actual, operation.security]) === JSON.stringify([expected, security]) ? [] : [`${route}: ${JSON.stringify(actual)} vs ${JSON.stringify(expected)}`];
+    });
+    expect(mismatches).toEqual([]);
+  });
+
+  it('documents a success response with its content, and every error with the error body', () => {
+    const problems = operations().flatMap(({ route, operation }) => {
+      const statuses = Object.keys(operation.responses);
+      const found: string[] = [];
+      const success = statuses.filter((status) => /^2\d\d$/.test(status));
+      if (success.length === 0) found.push('no success response');
+      for (const status of success) {
+        const { content } = operation.responses[status] as ResponseObject;
+        if (status !== '204' && (!content || Object.values(content).some((media) => !media.schema))) found.push(`${status} without a schema`);
+      }
+      for (const status of statuses.filter((s) => /^[45]\d\d$/.test(s))) {
+        const schema = (operation.responses[status] as ResponseObject).content?.['application/json']?.schema as ReferenceObject | undefined;
+        // /health answers 503 with its own report: the service is up, the database is not.
+        if (schema?.$ref !== '#/components/schemas/ErrorBody' && route !== 'GET /health') found.push(`${status} is not an ErrorBody`);
+      }
+      return found.map((problem) => `${route}: ${problem}`);
+    });
+    expect(problems).toEqual([]);
+  });
+
+  it('gives every JSON request and success body an example that its own schema accepts', () => {
+    const problems = operations().flatMap(({ route, operation }) => {
+      const bodies: Array<[string, MediaTypeObject | undefined]> = [
+        ['request', (operation.requestBody as { content?: Record<string, MediaTypeObject> } | undefined)?.content?.['application/json']],
+        ...Object.entries(operation.responses)
+          .filter(([status]) => /^2\d\d$/.test(status))
+          .map(([status, response]): [string, MediaTypeObject | undefined] => [status, (response as ResponseObject).content?.['application/json']]),
+      ];
+      return bodies.flatMap(([which, media]) => {
+        if (!media?.schema) return [];
+        const example = media.example ?? exampleOf(media.schema, document);
+        if (example.missing.length > 0) return [`${route} ${which}: no example for ${example.missing.join(', ')}`];
+        return conformance.check(`${route} ${which} example`, media.schema, example.value).map((problem) => `${route} ${which}: ${problem}`);
+      });
+    });
+    expect(problems).toEqual([]);
+  });
+
+  it('lists exactly the fields each request DTO validates, required exactly where they are not optional', () => {
+    const byId = new Map(operations().map(({ operation }) => [operation.operationId!, operation]));
+    const problems: string[] = [];
+    const compare = (where: string, dto: Function, documented: Record<string, boolean>) => {
+      const expected = validatedFields(dto);
+      if (JSON.stringify(sortedEntries(documented)) !== JSON.stringify(sortedEntries(expected))) {
+        problems.push(`${where} (${dto.name}): documented ${JSON.stringify(documented)}, validated ${JSON.stringify(expected)}`);
+      }
+    };
+    for (const { controller, method, args } of routeArguments(app)) {
+      const operation = byId.get(`${controller.replace(/Controller$/, '')}_${method}`);
+      if (!operation) continue; // a route of the router but not of the document: the coverage test names it
+      for (const { type, dto } of args) {
+        if (type === RouteParamtypes.BODY) {
+          const ref = (operation.requestBody as { content: Record<string, MediaTypeObject> } | undefined)?.content['application/json']?.schema;
+          const name = (ref as ReferenceObject | undefined)?.$ref.split('/').pop();
+          if (name !== dto.name) problems.push(`${controller}.${method}: body documented as ${name}, validated as ${dto.name}`);
+        } else {
+          compare(`${controller}.${method} ${type === RouteParamtypes.QUERY ? 'query' : 'path'}`, dto, parametersIn(operation, type === RouteParamtypes.QUERY ? 'query' : 'path'));
+        }
+      }
+    }
+    // Bodies and the objects nested in them are components, named after their classes.
+    for (const [name, schema] of Object.entries(document.components!.schemas!)) {
+      const dto = validatedClasses().find((candidate) => candidate.name === name);
+      const { properties = {}, required = [] } = schema as SchemaObject;
+      if (dto) compare(`#/components/schemas/${name}`, dto, Object.fromEntries(Object.keys(properties).map((field) => [field, required.includes(field)])));
+    }
+    expect(problems).toEqual([]);
+  });
+});
+
+/**
+ * The example Swagger UI would show: each property's own `example`, else built from its parts (the
+ * first of an enum, one item of an array). `missing` names the leaves with nothing to show.
+ */
+function exampleOf(schema: Schema, document: OpenAPIObject, at = '', seen = new Set<string>()): { value: unknown; missing: string[] } {
+  if ('$ref' in schema) {
+    const name = schema.$ref.split('/').pop()!;
+    if (seen.has(name)) return { value: undefined, missing: [] };
+    return exampleOf(document.components!.schemas![name], document, at, new Set([...seen, name]));
+  }
+  if (schema.example !== undefined) return { value: schema.example, missing: [] };
+  if (schema.enum) return { value: schema.enum[0], missing: [] };
+  const variants = schema.anyOf ?? schema.oneOf ?? schema.allOf;
+  if (variants) return exampleOf(variants[0], document, at, seen);
+  if (schema.type === 'array' && schema.items) {
+    const item = exampleOf(schema.items, document, `${at}[]`, seen);
+    return { value: item.value === undefined ? [] : [item.value], missing: item.missing };
+  }
+  if (schema.properties) {
+    const missing: string[] = [];
+    const value: Record<string, unknown> = {};
+    for (const [name, property] of Object.entries(schema.properties)) {
+      const inner = exampleOf(property, document, at ? `${at}.${name}` : name, seen);
+      missing.push(...inner.missing);
+      if (inner.value !== undefined) value[name] = inner.value;
+    }
+    return { value, missing };
+  }
+  return { value: undefined, missing: [at || '(body)'] };
+}
+
+const sortedEntries = (fields: Record<string, boolean>) => Object.entries(fields).sort(([a], [b]) => a.localeCompare(b));
+
+/** Every class class-validator holds rules for. */
+function validatedClasses(): Function[] {
+  return [...(getMetadataStorage() as unknown as { validationMetadatas: Map<Function, unknown> }).validationMetadatas.keys()];
+}
+
+/** The fields class-validator checks on `dto` (inherited ones included), each with whether it is required. */
+function validatedFields(dto: Function): Record<string, boolean> {
+  const fields: Record<string, boolean> = {};
+  for (const rule of getMetadataStorage().getTargetValidationMetadatas(dto, '', true, false)) {
+    fields[rule.propertyName] = (fields[rule.propertyName] ?? true) && rule.name !== 'isOptional';
+  }
+  return fields;
+}
+
+function parametersIn(operation: OperationObject, place: 'query' | 'path'): Record<string, boolean> {
+  const parameters = (operation.parameters ?? []) as ParameterObject[];
+  return Object.fromEntries(parameters.filter((parameter) => parameter.in === place).map((parameter) => [parameter.name, parameter.required === true]));
+}
+
+/** The body, query and path DTO classes each route handler of the app validates, from Nest's own route metadata. */
+function routeArguments(app: TestApp): Array<{ controller: string; method: string; args: Array<{ type: RouteParamtypes; dto: Function }> }> {
+  const routes = [];
+  for (const module of app.app.get(ModulesContainer).values()) {
+    for (const { metatype } of module.controllers.values()) {
+      const prototype = (metatype as Function).prototype as Record<string, unknown>;
+      for (const method of Object.getOwnPropertyNames(prototype)) {
+        const handler = prototype[method];
+        if (typeof handler !== 'function' || Reflect.getMetadata(METHOD_METADATA, handler) === undefined) continue;
+        const declared = (Reflect.getMetadata(ROUTE_ARGS_METADATA, metatype as Function, method) ?? {}) as Record<string, { index: number; data?: unknown }>;
+        const types = (Reflect.getMetadata('design:paramtypes', prototype, method) ?? []) as Function[];
+        const args = Object.entries(declared).flatMap(([key, { index, data }]) => {
+          const type = Number(key.split(':')[0]) as RouteParamtypes;
+          const validated = [RouteParamtypes.BODY, RouteParamtypes.QUERY, RouteParamtypes.PARAM].includes(type);
+          // A single named value (`@Param('asset')`) is no DTO.
+          const dto = types[index];
+          return validated && data === undefined && dto && Object.keys(validatedFields(dto)).length > 0 ? [{ type, dto }] : [];
+        });
+        routes.push({ controller: (metatype as Function).name, method, args });
+      }
+    }
+  }
+  return routes;
+}
