@@ -1,6 +1,6 @@
 // Plain SVG charts, drawn from numbers the API returned. Each comes with its data as a table, so
 // a screen-reader or keyboard user gets the same information as the picture.
-import { h, pick, svg, table } from './dom.js';
+import { h, svg, table } from './dom.js';
 
 const WIDTH = 640;
 const HEIGHT = 260;
@@ -10,11 +10,10 @@ const PLOT = { width: WIDTH - MARGIN.left - MARGIN.right, height: HEIGHT - MARGI
 let charts = 0;
 
 /**
- * `kind` 'bar' (grouped bars per label) or 'line' (one line per series, for a time axis).
- * `series`: `[{name, values, className}]`, one value per label. `reference`: a dashed level line
+ * Grouped bars per label. `series`: `[{name, values, className}]`, one value per label. `reference`: a dashed level line
  * (`{value, name}`), e.g. what a uniform distribution would give.
  */
-export function chart({ kind, title, description, labels, series, reference }) {
+export function chart({ title, description, labels, series, reference }) {
   const id = `chart-${++charts}`;
   const top = niceCeiling(Math.max(1, reference?.value ?? 0, ...series.flatMap((s) => s.values)));
   const y = (value) => MARGIN.top + PLOT.height - (value / top) * PLOT.height;
@@ -22,7 +21,6 @@ export function chart({ kind, title, description, labels, series, reference }) {
   const x = (index) => MARGIN.left + step * index + step / 2;
   const every = Math.ceil(labels.length / 12);
 
-  const marks = kind === 'line' ? lines(series, x, y) : bars(series, x, y, step);
   const picture = svg('svg', { viewBox: `0 0 ${WIDTH} ${HEIGHT}`, role: 'img', 'aria-labelledby': `${id}-title`, 'aria-describedby': `${id}-desc`, class: 'chart-svg' },
     svg('title', { id: `${id}-title` }, title),
     svg('desc', { id: `${id}-desc` }, description),
@@ -31,7 +29,7 @@ export function chart({ kind, title, description, labels, series, reference }) {
       svg('text', { x: MARGIN.left - 6, y: y(top * f) + 4, class: 'tick', 'text-anchor': 'end' }, formatTick(top * f)),
     ]),
     labels.map((label, i) => i % every === 0 && svg('text', { x: x(i), y: HEIGHT - MARGIN.bottom + 16, class: 'tick', 'text-anchor': 'middle' }, label)),
-    marks,
+    bars(series, x, y, step),
     reference && svg('line', { x1: MARGIN.left, x2: WIDTH - MARGIN.right, y1: y(reference.value), y2: y(reference.value), class: 'reference' }),
   );
   const legend = h('ul', { class: 'legend' },
@@ -54,13 +52,6 @@ function bars(series, x, y, step) {
         svg('title', {}, `${s.name}: ${value}`))));
 }
 
-function lines(series, x, y) {
-  return series.map((s) => [
-    svg('polyline', { points: s.values.map((value, i) => `${x(i)},${y(value)}`).join(' '), class: `line ${s.className}` }),
-    s.values.map((value, i) => svg('circle', { cx: x(i), cy: y(value), r: 3.5, class: s.className }, svg('title', {}, `${s.name}: ${value}`))),
-  ]);
-}
-
 /** 1, 2 or 5 times a power of ten, at or above `value`: round numbers on the axis. */
 function niceCeiling(value) {
   const power = 10 ** Math.floor(Math.log10(value));
@@ -72,26 +63,12 @@ const formatTick = (value) => (value >= 1000 ? `${round(value / 1000)}k` : Strin
 
 const HOURS = Array.from({ length: 24 }, (_, hour) => String(hour).padStart(2, '0'));
 
-/** Voids in each hour of the day, from a risk profile's `void_rates` or the void analytics' totals; undefined without the counts. */
+/** Voids in each hour of the day, from a risk profile's `void_rates` or the void analytics' totals. */
 export function voidsByHourChart(voidRates) {
-  const counts = countsBy(pick(voidRates, 'voids_by_hour', 'by_hour', 'voids_by_hour_of_day'), 24, ['hour']);
-  return counts && chart({
-    kind: 'bar',
+  return chart({
     title: 'Voids by hour of day (UTC)',
     description: 'Voids in each hour of the day. Clusters around shift changes are a classic sign of void abuse.',
     labels: HOURS,
-    series: [{ name: 'Voids', values: counts, className: 'series-void' }],
+    series: [{ name: 'Voids', values: voidRates.voids_by_hour, className: 'series-void' }],
   });
-}
-
-/** `size` counts from an array of numbers, an array of `{<index name>, count}` or an object keyed by index (maybe under `counts`). */
-export function countsBy(found, size, indexNames) {
-  if (!found || typeof found !== 'object') return undefined;
-  const value = Array.isArray(found) ? found : (pick(found, 'counts', 'histogram') ?? found);
-  const counts = new Array(size).fill(0);
-  const entries = Array.isArray(value)
-    ? value.map((item, i) => (typeof item === 'number' ? [i, item] : [pick(item, ...indexNames), pick(item, 'count', 'voids', 'value')]))
-    : Object.entries(value);
-  for (const [index, count] of entries) if (Number(index) >= 0 && Number(index) < size) counts[Number(index)] = Number(count) || 0;
-  return counts;
 }

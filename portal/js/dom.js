@@ -144,12 +144,6 @@ export function riskBadge(level) {
   return level ? h('span', { class: `badge risk-${String(level).toLowerCase()}` }, level) : '—';
 }
 
-/** The first of `names` that `object` has, for answers whose field names the spec leaves open. */
-export function pick(object, ...names) {
-  for (const name of names) if (object && object[name] !== undefined && object[name] !== null) return object[name];
-  return undefined;
-}
-
 /** Previous and next buttons for an offset-paged list; `onPage(offset)`. */
 export function pager({ offset, limit, count, onPage, label }) {
   return h('div', { class: 'pager', role: 'group', 'aria-label': `${label} pages` },

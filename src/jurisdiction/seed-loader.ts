@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { ApiProperty } from '@nestjs/swagger';
 import Papa from 'papaparse';
 import { projectRoot } from '../common/project-root';
 import { JurisdictionRule, RuleValidationError, STATE_CODE, isIsoDate, parseJurisdictionRule, ruleVersionKey } from './jurisdiction-rule';
@@ -13,14 +14,29 @@ export interface ZipRecord {
 }
 
 /** One entry of seeds/tip-credit-rules.json; `state` 'US' is the FLSA rule. Amounts are dollars per hour. */
-export interface TipCreditRule {
+export class TipCreditRule {
+  @ApiProperty({ type: 'string', description: 'A state’s code, or `US` for FLSA', example: 'TX' })
   state: string;
+
+  @ApiProperty({ type: 'number', nullable: true, description: 'Dollars an hour; null where the seed data has no figure', example: 7.25 })
   minimum_wage: number | null;
+
+  @ApiProperty({ type: 'number', nullable: true, description: 'Dollars an hour; null where the seed data has no figure', example: 2.13 })
   tipped_minimum_cash_wage: number | null;
+
+  @ApiProperty({ type: 'number', nullable: true, description: 'Dollars an hour; null where the seed data has no figure', example: 5.12 })
   max_tip_credit: number | null;
+
+  @ApiProperty({ type: 'boolean', nullable: true, description: 'null where the seed data does not say', example: true })
   tip_credit_allowed: boolean | null;
+
+  @ApiProperty({ type: 'string', example: 'State adopts federal minimum; the federal scheme applies ($2.13 cash, $5.12 max credit).' })
   notes: string;
+
+  @ApiProperty({ type: 'string', format: 'date', nullable: true, example: '2009-07-24' })
   effective_date: string | null;
+
+  @ApiProperty({ type: 'array', items: { type: 'string', example: 'https://www.dol.gov/agencies/whd/state/minimum-wage/tipped' }, description: 'Where the figures come from' })
   source: string[];
 }
 

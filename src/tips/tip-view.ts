@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { recordIdPattern } from '../common/ids';
 import type { StoredEvent } from '../event-store/event-store.port';
-import type { TipCreditRule } from '../jurisdiction/seed-loader';
+import { TipCreditRule } from '../jurisdiction/seed-loader';
 import type { HistoryEntry } from '../transactions/transaction-view';
 import {
   PAYOUT_METHODS,
@@ -327,38 +327,12 @@ export class TipCreditRequirementView implements TipCreditRequirement {
 }
 
 /** A tip credit entry of the seed data (seeds/tip-credit-rules.json), as it stood at the check. Amounts in dollars an hour. */
-export class TipCreditRuleView implements TipCreditRule {
-  @ApiProperty({ type: 'string', description: 'A state’s code, or `US` for FLSA', example: 'TX' })
-  state: string;
-
-  @ApiProperty({ type: 'number', nullable: true, description: 'Dollars an hour; null where the seed data has no figure', example: 7.25 })
-  minimum_wage: number | null;
-
-  @ApiProperty({ type: 'number', nullable: true, description: 'Dollars an hour; null where the seed data has no figure', example: 2.13 })
-  tipped_minimum_cash_wage: number | null;
-
-  @ApiProperty({ type: 'number', nullable: true, description: 'Dollars an hour; null where the seed data has no figure', example: 5.12 })
-  max_tip_credit: number | null;
-
-  @ApiProperty({ type: 'boolean', nullable: true, description: 'null where the seed data does not say', example: true })
-  tip_credit_allowed: boolean | null;
-
-  @ApiProperty({ type: 'string', example: 'State adopts federal minimum; the federal scheme applies ($2.13 cash, $5.12 max credit).' })
-  notes: string;
-
-  @ApiProperty({ type: 'string', format: 'date', nullable: true, example: '2009-07-24' })
-  effective_date: string | null;
-
-  @ApiProperty({ type: 'array', items: { type: 'string', example: 'https://www.dol.gov/agencies/whd/state/minimum-wage/tipped' }, description: 'Where the figures come from' })
-  source: string[];
-}
-
 export class TipCreditRulesApplied {
-  @ApiProperty({ type: TipCreditRuleView, description: 'The FLSA entry (`US`)' })
-  federal: TipCreditRuleView;
+  @ApiProperty({ type: TipCreditRule, description: 'The FLSA entry (`US`)' })
+  federal: TipCreditRule;
 
-  @ApiProperty({ type: TipCreditRuleView, description: 'The state’s entry; the FLSA entry again when `state` is `US`' })
-  state: TipCreditRuleView;
+  @ApiProperty({ type: TipCreditRule, description: 'The state’s entry; the FLSA entry again when `state` is `US`' })
+  state: TipCreditRule;
 }
 
 export class TipCreditCheckView implements Omit<TipCreditCheckedData, 'check_id' | 'requirements'> {

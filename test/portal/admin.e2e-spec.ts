@@ -39,7 +39,7 @@ describe('the portal, signed in with an admin key', () => {
     expect(await page.evaluate('navigator.clipboard.readText()')).toBe(rawKey);
     expect((await call(suite.app, 'GET', '/jurisdiction/AZ', { key: rawKey })).status).toBe(200);
     // The one-time key and the list under it, in one picture.
-    await page.getByLabel('The new key').evaluate('(input) => input.scrollIntoView({ block: "center" })');
+    await page.getByLabel('The new key').evaluate((input) => input.scrollIntoView({ block: 'center' }));
     await screenshot(page, 'api-keys');
 
     await page.getByRole('button', { name: 'Revoke key Lane 1 register' }).click();

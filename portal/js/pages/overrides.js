@@ -1,5 +1,5 @@
 import { withQuery } from '../api.js';
-import { anyValue, dateRangeFields, field, formValues, h, load, pageHeading, pick, region, show } from '../dom.js';
+import { anyValue, dateRangeFields, field, formValues, h, load, pageHeading, region, show } from '../dom.js';
 
 export const overridesPage = {
   path: 'overrides',
@@ -25,9 +25,8 @@ async function loadReport(container, filter) {
   const path = withQuery('/overrides/report', filter);
   const body = await load(container, path, 'the report');
   if (!body) return;
-  const overrides = pick(body, 'overrides', 'items', 'records') ?? [];
-  const rest = Object.fromEntries(Object.entries(body).filter(([, value]) => value !== overrides));
+  const { overrides, ...rest } = body;
   show(container,
-    Object.keys(rest).length > 0 && anyValue(rest, 'Summary'),
+    anyValue(rest, 'Summary'),
     overrides.length ? anyValue(overrides, 'Overrides') : h('p', { class: 'empty' }, 'No override in this range.'));
 }

@@ -1,5 +1,5 @@
 import { voidsByHourChart } from '../charts.js';
-import { anyValue, h, load, notice, pageHeading, pick, region, show } from '../dom.js';
+import { anyValue, h, load, notice, pageHeading, region, show } from '../dom.js';
 
 export const voidsPage = {
   path: 'voids',
@@ -18,17 +18,16 @@ export const voidsPage = {
 async function loadVoids(container) {
   const body = await load(container, '/analytics/voids', 'void analytics');
   if (!body) return;
-  show(container, voidsByHourChart(body.totals ?? body), anyValue(body, 'Void analytics'));
+  show(container, voidsByHourChart(body.totals), anyValue(body, 'Void analytics'));
 }
 
 /** Flags first, as a table naming their evidence; whatever else the answer holds after them. */
 async function loadAbuse(container) {
   const body = await load(container, '/analytics/void-abuse', 'the abuse analysis');
   if (!body) return;
-  const flags = pick(body, 'flags', 'findings', 'alerts') ?? [];
-  const rest = Object.fromEntries(Object.entries(body).filter(([, value]) => value !== flags));
+  const { flags, ...rest } = body;
   show(container,
     notice(flags.length ? 'warning' : 'success', flags.length ? `${flags.length} pattern${flags.length === 1 ? '' : 's'} flagged for review.` : 'No void pattern is flagged.'),
     flags.length > 0 && anyValue(flags, 'Flags, each with its evidence'),
-    Object.keys(rest).length > 0 && anyValue(rest, 'Void abuse'));
+    anyValue(rest, 'Void abuse'));
 }
