@@ -4,7 +4,7 @@ import { IsInt, IsOptional, Max, Min } from 'class-validator';
 
 /** `limit` and `offset` of a list that pages by offset; above 1,000 is a 400 (DESIGN.md), not a silent cap. */
 export class PageRequest {
-  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 1000, default: 100, example: 100 })
+  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 1000, default: 100, description: 'Items in the page; above 1,000 is a 400', example: 100 })
   @IsOptional()
   @Type(() => Number)
   @IsInt()
@@ -12,7 +12,7 @@ export class PageRequest {
   @Max(1000)
   limit: number = 100;
 
-  @ApiPropertyOptional({ type: 'integer', minimum: 0, default: 0, example: 0 })
+  @ApiPropertyOptional({ type: 'integer', minimum: 0, default: 0, description: 'Items to skip', example: 0 })
   @IsOptional()
   @Type(() => Number)
   @IsInt()

@@ -60,7 +60,7 @@ export class HealthController {
   @Get('health')
   @Public()
   @ApiOperation({ summary: 'Liveness and readiness, with what the service enforces and which data it holds' })
-  @ApiOkResponse({ type: HealthReport })
+  @ApiOkResponse({ type: HealthReport, description: 'Healthy: the database answers and the chain head is readable' })
   @ApiServiceUnavailableResponse({ type: HealthReport, description: 'Degraded: the database or the chain head cannot be read' })
   @Header('Cache-Control', 'no-store')
   async health(@Res({ passthrough: true }) reply: FastifyReply): Promise<HealthReport> {

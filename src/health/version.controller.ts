@@ -29,7 +29,7 @@ export class VersionController {
   @Get('version')
   @Public()
   @ApiOperation({ summary: 'The interface and engine versions, and every route served' })
-  @ApiOkResponse({ type: VersionReport })
+  @ApiOkResponse({ type: VersionReport, description: 'The versions and the served routes' })
   version(): VersionReport {
     return { api_version: API_VERSION, engine_version: this.engineVersion, endpoints: this.routes.list() };
   }

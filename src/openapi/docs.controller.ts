@@ -94,7 +94,7 @@ export class DocsController {
   @Get('docs/:asset')
   @Public()
   @ApiOperation({ summary: "The docs page's own scripts and styles" })
-  @ApiParam({ name: 'asset', enum: ASSET_NAMES })
+  @ApiParam({ name: 'asset', enum: ASSET_NAMES, description: 'A file the page loads' })
   @ApiProduces('text/javascript', 'text/css')
   @ApiOkResponse({ description: 'The file', schema: { type: 'string', example: 'window.ui = SwaggerUIBundle({…});' } })
   @ApiErrors({ 404: { NOT_FOUND: 'No such file' } })

@@ -82,6 +82,16 @@ describe('the OpenAPI document', () => {
     expect(document.tags?.map((tag) => tag.name)).toEqual(known);
   });
 
+  it('describes every response and every parameter', () => {
+    const undescribed = operations().flatMap(({ route, operation }) => [
+      ...Object.entries(operation.responses)
+        .filter(([, response]) => !(response as ResponseObject).description)
+        .map(([status]) => `${route} → ${status}`),
+      ...((operation.parameters ?? []) as ParameterObject[]).filter((parameter) => !parameter.description).map((parameter) => `${route} ${parameter.name}`),
+    ]);
+    expect(undescribed).toEqual([]);
+  });
+
   it('asks for the key exactly where the permission matrix does, and lists the roles it admits', () => {
     const mismatches = operations().flatMap(({ route, operation }) => {
       const rule = PERMISSION_MATRIX[route];

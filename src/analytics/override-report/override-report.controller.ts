@@ -20,7 +20,7 @@ export class OverrideReportController {
       '`summary` covers every override the filters match. The dates filter on `created_at`, both inclusive; an `end_date` ' +
       'before `start_date` is a 400. Read from a read model that follows the log asynchronously (`as_of_position`).',
   })
-  @ApiOkResponse({ type: OverrideReportResponse })
+  @ApiOkResponse({ type: OverrideReportResponse, description: 'A page of overrides with their summary' })
   get(@Query() request: OverrideReportRequest): Promise<OverrideReportResponse> {
     return this.queries.execute(new OverrideReportQuery(request));
   }

@@ -19,7 +19,7 @@ export class VoidAbuseController {
       'Shift changes are configuration (UTC hours, and a window either side). Read from a read model that follows the log ' +
       'asynchronously (`as_of_position`).',
   })
-  @ApiOkResponse({ type: VoidAbuseResponse })
+  @ApiOkResponse({ type: VoidAbuseResponse, description: 'Each merchant with void-abuse flags, with the evidence' })
   get(@Query() { merchant_id }: MerchantFilterRequest): Promise<VoidAbuseResponse> {
     return this.queries.execute(new VoidAbuseQuery(merchant_id ?? null));
   }

@@ -19,7 +19,7 @@ export class VoidAnalyticsController {
       'a page of the merchants, highest void rate first. Amounts are positive integer cents. Rates are to 4 decimals, and ' +
       'null when there is nothing to divide by. Read from a read model that follows the log asynchronously (`as_of_position`).',
   })
-  @ApiOkResponse({ type: VoidAnalyticsResponse })
+  @ApiOkResponse({ type: VoidAnalyticsResponse, description: 'Void and refund rates, platform-wide and by merchant' })
   get(@Query() request: PagedMerchantFilterRequest): Promise<VoidAnalyticsResponse> {
     return this.queries.execute(new VoidAnalyticsQuery(request));
   }

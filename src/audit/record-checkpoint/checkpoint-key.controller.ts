@@ -50,7 +50,7 @@ export class CheckpointKeyController {
       'Fetch it once and keep it (or get it from the operator out of band): a key fetched from a compromised service proves ' +
       'nothing. The offline verifier takes it as `--public-key`.',
   })
-  @ApiOkResponse({ type: CheckpointKeyResponse })
+  @ApiOkResponse({ type: CheckpointKeyResponse, description: 'The public key checkpoint signatures verify with' })
   @ApiErrors({ 404: { NOT_FOUND: NOT_CONFIGURED } })
   key(): CheckpointKeyResponse {
     const privateKey = this.config.checkpointSigningKey;

@@ -22,7 +22,7 @@ export class VerifyHashChainController {
       'CHECKPOINT_SIGNING_KEY is set; an auditor who does not trust the service exports the log (`GET /admin/audit-logs/export`) ' +
       'and runs the offline verifier with the public key kept from before. Always 200, broken or not: see `break_count`.',
   })
-  @ApiOkResponse({ type: VerifyHashChainResponse })
+  @ApiOkResponse({ type: VerifyHashChainResponse, description: 'The result of recomputing every hash and link in the range' })
   verify(@Query() query: VerifyHashChainRequest): Promise<VerifyHashChainResponse> {
     return this.queries.execute(new VerifyHashChainQuery(query));
   }

@@ -31,12 +31,12 @@ export class ListTransactionsRequest extends PageRequest {
   @Matches(STATE_CODE_PATTERN, { message: 'state must be a two-letter state code' })
   state?: string;
 
-  @ApiPropertyOptional({ enum: TRANSACTION_TYPES, example: 'SALE' })
+  @ApiPropertyOptional({ enum: TRANSACTION_TYPES, description: 'Only records of this type', example: 'SALE' })
   @IsOptional()
   @IsIn(TRANSACTION_TYPES)
   type?: TransactionType;
 
   /** The rest of limit's documentation (its bounds) is PageRequest's. */
-  @ApiPropertyOptional({ type: 'integer', default: DEFAULT_LIMIT, example: DEFAULT_LIMIT })
+  @ApiPropertyOptional({ type: 'integer', default: DEFAULT_LIMIT, description: 'Items in the page; above 1,000 is a 400', example: DEFAULT_LIMIT })
   override limit: number = DEFAULT_LIMIT;
 }
