@@ -1,4 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
+import { PageAnswer } from '../common/page.request.dto';
 import { MERCHANT_ID_PROPERTY } from '../merchants/merchant-id';
 import type { ApiKeyRecord } from './api-key-directory';
 import { ISSUED_KEY_FORMAT } from './api-key-secret';
@@ -56,15 +57,9 @@ export class IssuedApiKey {
   api_key: ApiKeyResponse;
 }
 
-export class ApiKeyList {
+export class ApiKeyList extends PageAnswer {
   @ApiProperty({ type: [ApiKeyResponse], description: 'Oldest first, revoked keys included' })
   api_keys: ApiKeyResponse[];
-
-  @ApiProperty({ type: 'integer', example: 100 })
-  limit: number;
-
-  @ApiProperty({ type: 'integer', example: 0 })
-  offset: number;
 }
 
 export class RevokedApiKey {

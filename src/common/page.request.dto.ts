@@ -1,4 +1,4 @@
-import { ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsInt, IsOptional, Max, Min } from 'class-validator';
 
@@ -18,4 +18,13 @@ export class PageRequest {
   @IsInt()
   @Min(0)
   offset: number = 0;
+}
+
+/** What an answer paged by offset says of its page: the `limit` and `offset` it applied. */
+export class PageAnswer {
+  @ApiProperty({ type: 'integer', description: 'The `limit` applied', example: 100 })
+  limit: number;
+
+  @ApiProperty({ type: 'integer', description: 'The `offset` applied', example: 0 })
+  offset: number;
 }

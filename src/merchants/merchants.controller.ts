@@ -6,7 +6,7 @@ import { CurrentPrincipal } from '../auth/current-principal.decorator';
 import { ENVIRONMENTS, type Environment, type Principal } from '../auth/principal';
 import { Roles } from '../auth/roles.decorator';
 import { ApiErrors } from '../openapi/api-errors.decorator';
-import { PageRequest } from '../common/page.request.dto';
+import { PageAnswer, PageRequest } from '../common/page.request.dto';
 import { MerchantDirectory, type MerchantRecord } from './merchant-directory';
 import { MERCHANT_ID_PROPERTY } from './merchant-id';
 import { OnboardMerchantCommand } from './onboard-merchant/onboard-merchant.command';
@@ -39,15 +39,9 @@ export class OnboardedMerchant {
   merchant: MerchantResponse;
 }
 
-export class MerchantList {
+export class MerchantList extends PageAnswer {
   @ApiProperty({ type: [MerchantResponse], description: 'Oldest first' })
   merchants: MerchantResponse[];
-
-  @ApiProperty({ type: 'integer', example: 100 })
-  limit: number;
-
-  @ApiProperty({ type: 'integer', example: 0 })
-  offset: number;
 }
 
 @ApiTags('Merchants and keys')

@@ -56,9 +56,9 @@ export function buildOpenApiDocument(app: INestApplication, prefix: string): Ope
     ignoreGlobalPrefix: true,
     autoTagControllers: false,
     extraModels: [ErrorBody],
-    operationIdFactory: (controller, method) => `${controller.replace(/Controller$/, '')}_${method}`,
+    operationIdFactory: operationId,
   });
-  for (const operation of operations(document)) {
+  for (const { operation } of operations(document)) {
     const roles = (operation as { [ROLES_EXTENSION]?: string[] })[ROLES_EXTENSION];
     if (roles) {
       operation.description = [operation.description, `Roles: ${roles.map((role) => `\`${role}\``).join(', ')}.`].filter(Boolean).join('\n\n');
@@ -70,9 +70,16 @@ export function buildOpenApiDocument(app: INestApplication, prefix: string): Ope
   return withoutNullable(document) as OpenAPIObject;
 }
 
-export function operations(document: OpenAPIObject): OperationObject[] {
-  return Object.values(document.paths).flatMap((item) =>
-    (['get', 'put', 'post', 'delete', 'patch'] as const).flatMap((method) => item[method] ?? []),
+/** `RecordTransactionController.record` → `RecordTransaction_record`. */
+export const operationId = (controller: string, method: string) => `${controller.replace(/Controller$/, '')}_${method}`;
+
+/** Each operation of the document with its route as the router names it (`POST /transaction`). */
+export function operations(document: OpenAPIObject): Array<{ route: string; operation: OperationObject }> {
+  return Object.entries(document.paths).flatMap(([path, item]) =>
+    (['get', 'put', 'post', 'delete', 'patch'] as const).flatMap((method) => {
+      const operation = item[method];
+      return operation ? [{ route: `${method.toUpperCase()} ${path}`, operation }] : [];
+    }),
   );
 }
 

@@ -14,7 +14,7 @@ import { RULE_POLL_MS } from '../../src/jurisdiction/jurisdiction-rule-sync';
 import { SEED_DATA } from '../../src/jurisdiction/jurisdiction.module';
 import { SEED_FILES, defaultSeedDir, loadSeeds } from '../../src/jurisdiction/seed-loader';
 import { FixedClock } from '../support/fixed-clock';
-import { conformanceOf } from '../support/openapi';
+import { expectConformance } from '../support/openapi';
 import { createTestDatabase } from '../support/test-database';
 import { startTestApp, type TestApp, type TestAppOptions } from '../support/test-app';
 
@@ -33,14 +33,7 @@ async function call(baseUrl: string, path: string, init: RequestInit = {}): Prom
   const response = await fetch(`${baseUrl}${path}`, { ...init, headers: { 'x-api-key': ADMIN_API_KEY, ...init.headers } });
   const text = await response.text();
   const answer = { status: response.status, headers: response.headers, body: text ? JSON.parse(text) : undefined };
-  const problems = (await conformanceOf(baseUrl)).problems({
-    method: init.method ?? 'GET',
-    path,
-    status: answer.status,
-    contentType: response.headers.get('content-type'),
-    body: answer.body,
-  });
-  if (problems.length > 0) throw new Error(`the answer departs from the OpenAPI document:\n${problems.join('\n')}`);
+  await expectConformance(baseUrl, init.method ?? 'GET', path, answer);
   return answer;
 }
 

@@ -1,3 +1,4 @@
+import { operations } from '../../src/openapi/openapi-document';
 import { call } from '../support/auth';
 import { portalSuite, screenshot } from '../portal/browser';
 
@@ -30,7 +31,7 @@ describe('the docs page', () => {
 
   it('lists every operation of the document, grouped by tag', async () => {
     const { body: document } = await call(suite.app, 'GET', '/openapi.json');
-    const operationCount = Object.values(document.paths as Record<string, object>).reduce((sum, item) => sum + Object.keys(item).length, 0);
+    const operationCount = operations(document).length;
     const { page } = suite.tab;
     await page.goto(`${new URL(suite.app.baseUrl).origin}/api/v1/docs`);
     await page.getByRole('heading', { name: /Cash Rounding Compliance Service/ }).waitFor();

@@ -17,14 +17,13 @@ import type {
 } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
 import { API_KEY_SCHEME, ROLES_EXTENSION } from '../../src/auth/roles.decorator';
 import type { Endpoint } from '../../src/health/route-catalog';
-import { API_TAGS } from '../../src/openapi/openapi-document';
+import { API_TAGS, operationId, operations as documentOperations } from '../../src/openapi/openapi-document';
 import { PERMISSION_MATRIX } from '../auth/permission-matrix';
 import { call } from '../support/auth';
 import { ResponseConformance } from '../support/openapi';
 import { startTestApp, type TestApp } from '../support/test-app';
 
 const PREFIX = '/api/v1';
-const METHODS = ['get', 'put', 'post', 'delete', 'patch'] as const;
 const VALIDATOR_CLI = require.resolve('@seriousme/openapi-schema-validator/bin/validate-api-cli.js');
 
 type Schema = SchemaObject | ReferenceObject;
@@ -37,10 +36,7 @@ describe('the OpenAPI document', () => {
   let app: TestApp;
   let document: OpenAPIObject;
   let conformance: ResponseConformance;
-  const operations = () =>
-    Object.entries(document.paths).flatMap(([path, item]) =>
-      METHODS.flatMap((method) => (item[method] ? [{ route: `${method.toUpperCase()} ${path}`, operation: item[method]! }] : [])),
-    );
+  const operations = () => documentOperations(document);
 
   beforeAll(async () => {
     app = await startTestApp();
@@ -152,7 +148,7 @@ describe('the OpenAPI document', () => {
       }
     };
     for (const { controller, method, args } of routeArguments(app)) {
-      const operation = byId.get(`${controller.replace(/Controller$/, '')}_${method}`);
+      const operation = byId.get(operationId(controller, method));
       if (!operation) continue; // a route of the router but not of the document: the coverage test names it
       for (const { type, dto } of args) {
         if (type === RouteParamtypes.BODY) {

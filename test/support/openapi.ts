@@ -118,3 +118,15 @@ export function conformanceOf(baseUrl: string): Promise<ResponseConformance> {
   }
   return conformance;
 }
+
+/** Throws, naming each departure, unless `answer` to `method path` conforms to the document of the app at `baseUrl`. */
+export async function expectConformance(
+  baseUrl: string,
+  method: string,
+  path: string,
+  answer: { status: number; headers: Headers; body: unknown },
+): Promise<void> {
+  const contentType = answer.headers.get('content-type');
+  const problems = (await conformanceOf(baseUrl)).problems({ method, path, status: answer.status, contentType, body: answer.body });
+  if (problems.length > 0) throw new Error(`the answer departs from the OpenAPI document:\n${problems.join('\n')}`);
+}

@@ -1,6 +1,8 @@
 import { Query } from '@nestjs/cqrs';
 import { ApiProperty } from '@nestjs/swagger';
 import { OverrideReportRow, OverrideReportSummary } from '../../../projections/override-report/override-report.projector';
+import { AsOfPosition } from '../../common/as-of-position';
+import { PageAnswer } from '../../common/page.request.dto';
 import type { OverrideReportRequest } from './override-report.request.dto';
 
 /** The filters applied, as given; null where absent. */
@@ -26,11 +28,11 @@ export class OverrideReportTotals extends OverrideReportSummary {
   average_delta_cents: number | null;
 }
 
-export class OverrideReportResponse {
+export class OverrideReportResponse extends PageAnswer {
   @ApiProperty({ description: 'The filters applied, as given; null where absent' })
   filters: OverrideReportFilters;
 
-  @ApiProperty({ type: 'integer', minimum: 0, description: 'The log position the report is current as of (a read model that follows the log asynchronously)', example: 18_204 })
+  @AsOfPosition()
   as_of_position: number;
 
   @ApiProperty({ description: 'Over every override the filters match, whatever the page' })
@@ -42,12 +44,6 @@ export class OverrideReportResponse {
 
   @ApiProperty({ type: 'integer', minimum: 0, description: 'Overrides matching the filters, in all', example: 2 })
   total: number;
-
-  @ApiProperty({ type: 'integer', example: 100 })
-  limit: number;
-
-  @ApiProperty({ type: 'integer', example: 0 })
-  offset: number;
 }
 
 export class OverrideReportQuery extends Query<OverrideReportResponse> {

@@ -1,5 +1,6 @@
 import { Query } from '@nestjs/cqrs';
 import { ApiProperty } from '@nestjs/swagger';
+import { AsOfPosition } from '../../common/as-of-position';
 import { VOID_SIGNAL_CODES, type VoidSignalCode } from '../../fraud/void-analysis';
 import { VOID_RECORD_TYPES, type VoidRecordType } from '../../../projections/void-analytics/void-analytics.projector';
 
@@ -63,7 +64,7 @@ export class VoidAbuseResponse {
   @ApiProperty({ type: 'string', nullable: true, description: 'The `merchant_id` asked for; null: every merchant', example: null })
   merchant_id: string | null;
 
-  @ApiProperty({ type: 'integer', minimum: 0, description: 'The log position the flags are current as of (a read model that follows the log asynchronously)', example: 18_204 })
+  @AsOfPosition()
   as_of_position: number;
 
   @ApiProperty({ description: 'The shift changes the timing flags are measured against' })

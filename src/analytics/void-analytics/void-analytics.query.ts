@@ -1,5 +1,7 @@
 import { Query } from '@nestjs/cqrs';
 import { ApiProperty, OmitType } from '@nestjs/swagger';
+import { AsOfPosition } from '../../common/as-of-position';
+import { PageAnswer } from '../../common/page.request.dto';
 import { VoidRates } from '../../fraud/void-analysis';
 import type { PagedMerchantFilterRequest } from '../analytics-request.dto';
 
@@ -9,11 +11,11 @@ export class MerchantVoidRates extends OmitType(VoidRates, ['voids_by_hour', 'vo
   merchant_id: string;
 }
 
-export class VoidAnalyticsResponse {
+export class VoidAnalyticsResponse extends PageAnswer {
   @ApiProperty({ type: 'string', nullable: true, description: 'The `merchant_id` asked for; null: every merchant', example: null })
   merchant_id: string | null;
 
-  @ApiProperty({ type: 'integer', minimum: 0, description: 'The log position the figures are current as of (a read model that follows the log asynchronously)', example: 18_204 })
+  @AsOfPosition()
   as_of_position: number;
 
   /** Every merchant (or the one asked for) as one; no employee is named across merchants. */
@@ -26,12 +28,6 @@ export class VoidAnalyticsResponse {
 
   @ApiProperty({ type: 'integer', minimum: 0, description: 'Merchants with any sale, void or refund, in all', example: 2 })
   merchant_count: number;
-
-  @ApiProperty({ type: 'integer', example: 100 })
-  limit: number;
-
-  @ApiProperty({ type: 'integer', example: 0 })
-  offset: number;
 }
 
 export class VoidAnalyticsQuery extends Query<VoidAnalyticsResponse> {

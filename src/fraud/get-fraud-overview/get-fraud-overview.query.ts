@@ -1,7 +1,8 @@
 import { Query } from '@nestjs/cqrs';
 import { ApiProperty } from '@nestjs/swagger';
 import { ENVIRONMENTS, type Environment } from '../../auth/principal';
-import type { PageRequest } from '../../common/page.request.dto';
+import { AsOfPosition } from '../../common/as-of-position';
+import { PageAnswer, type PageRequest } from '../../common/page.request.dto';
 import { countsBy } from '../counts-by';
 import { FraudSignal, RISK_LEVELS, type RiskLevel } from '../fraud-signals';
 
@@ -50,8 +51,8 @@ export class FraudOverviewSummary {
   p90_score: number | null;
 }
 
-export class GetFraudOverviewResponse {
-  @ApiProperty({ type: 'integer', minimum: 0, description: 'The log position the scores are current as of (read models that follow the log asynchronously)', example: 18_204 })
+export class GetFraudOverviewResponse extends PageAnswer {
+  @AsOfPosition()
   as_of_position: number;
 
   @ApiProperty({ description: 'Over every merchant, whatever the page' })
@@ -62,12 +63,6 @@ export class GetFraudOverviewResponse {
 
   @ApiProperty({ type: 'integer', minimum: 0, description: 'Merchants in all', example: 4 })
   total: number;
-
-  @ApiProperty({ type: 'integer', example: 100 })
-  limit: number;
-
-  @ApiProperty({ type: 'integer', example: 0 })
-  offset: number;
 }
 
 export class GetFraudOverviewQuery extends Query<GetFraudOverviewResponse> {

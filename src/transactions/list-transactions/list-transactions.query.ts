@@ -1,21 +1,16 @@
 import { Query } from '@nestjs/cqrs';
 import { ApiProperty } from '@nestjs/swagger';
 import type { Principal } from '../../auth/principal';
+import { PageAnswer } from '../../common/page.request.dto';
 import { TransactionView } from '../transaction-view';
 import type { ListTransactionsRequest } from './list-transactions.request.dto';
 
-export class ListTransactionsResponse {
+export class ListTransactionsResponse extends PageAnswer {
   @ApiProperty({ type: [TransactionView], description: 'Newest first' })
   transactions: TransactionView[];
 
   @ApiProperty({ type: 'integer', description: 'All the transactions that match, for paging', example: 1 })
   total: number;
-
-  @ApiProperty({ type: 'integer', example: 50 })
-  limit: number;
-
-  @ApiProperty({ type: 'integer', example: 0 })
-  offset: number;
 }
 
 export class ListTransactionsQuery extends Query<ListTransactionsResponse> {
