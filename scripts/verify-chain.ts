@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 import { createReadStream, readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { keyRing, parsePublicKey } from '../src/event-store/chain-checkpoint';
 import { fromExportLine } from '../src/event-store/chain-export';
@@ -8,6 +9,9 @@ import { ChainVerifier, type ChainVerification } from '../src/event-store/chain-
 const USAGE = 'usage: verify-chain <export.ndjson | -> [--public-key <key.pem>]...';
 
 class InputError extends Error {}
+
+/** `npm run` works in the package's folder: a path is the caller's, relative to where npm was run (INIT_CWD). */
+const fromCaller = (path: string): string => resolve(process.env.INIT_CWD ?? '.', path);
 
 /**
  * The auditor's verifier: checks an export of `GET /admin/audit-logs/export` with no database and
@@ -49,8 +53,9 @@ function parseArgs(args: string[]): { file: string; keyFiles: string[] } {
   const files: string[] = [];
   const keyFiles: string[] = [];
   for (let i = 0; i < args.length; i++) {
-    if (args[i] === '--public-key' && i + 1 < args.length) keyFiles.push(args[++i]);
-    else if (args[i] === '-' || !args[i].startsWith('-')) files.push(args[i]);
+    if (args[i] === '--public-key' && i + 1 < args.length) keyFiles.push(fromCaller(args[++i]));
+    else if (args[i] === '-') files.push('-');
+    else if (!args[i].startsWith('-')) files.push(fromCaller(args[i]));
     else throw new InputError(`unknown option ${args[i]}\n${USAGE}`);
   }
   if (files.length !== 1) throw new InputError(USAGE);

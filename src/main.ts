@@ -2,6 +2,7 @@ import { Logger } from 'nestjs-pino';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { createApp } from './app.factory';
 import { ConfigError, loadConfig, type AppConfig } from './config/config';
+import { withEmbeddedSigningKey } from './config/embedded-signing-key';
 
 async function main(): Promise<void> {
   let config: AppConfig;
@@ -13,7 +14,7 @@ async function main(): Promise<void> {
     console.error(error.message);
     process.exit(1);
   }
-  const app = await createApp(config);
+  const app = await createApp(withEmbeddedSigningKey(config));
   // Not app.enableShutdownHooks(): Nest re-raises the signal once closed, so the process would end
   // killed by SIGTERM instead of exiting 0.
   for (const signal of ['SIGTERM', 'SIGINT'] as const) process.once(signal, () => void shutdown(app, signal));

@@ -86,6 +86,8 @@ describe('the portal, signed in with an auditor key', () => {
     expect(await page.getByRole('button', { name: 'Next page' }).isDisabled()).toBe(true);
 
     await page.getByRole('button', { name: 'First page' }).click();
+    // The page is drawn anew on the way back: filling the form before it is would fill the old one.
+    await page.getByText(`Positions ${sales[0].position}–${sales[2].position}`).waitFor();
     await page.getByLabel('Key id (user_id)').fill('key_nobody');
     await page.getByRole('button', { name: 'Show entries' }).click();
     await page.getByText('No entry matches these filters.').waitFor();

@@ -1,18 +1,22 @@
 import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { startTestApp, type TestApp } from '../support/test-app';
 
-/** Debian's chromium package; `.ci/run` installs it when it is missing. */
-const CHROMIUM = '/usr/bin/chromium';
 const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'];
 
 const LAPTOP = { width: 1280, height: 800 };
 export const TABLET = { width: 820, height: 1180 };
 
-const SCREENSHOTS = join(__dirname, '../../docs/screenshots');
+/**
+ * Tests never write into the tree: screenshots land in the run's temporary folder unless
+ * `npm run screenshots` names docs/screenshots/ for the README.
+ */
+const SCREENSHOTS = resolve(process.env.CRCS_SCREENSHOTS_DIR ?? join(process.env.CRCS_TEST_TMP!, 'screenshots'));
 
-const launchBrowser = (): Promise<Browser> => chromium.launch({ executablePath: CHROMIUM, args: ARGS });
+/** The Chromium the global set-up chose: the one packaged with the dev dependencies, or CHROMIUM_PATH. */
+const launchBrowser = (): Promise<Browser> =>
+  chromium.launch({ executablePath: process.env.CRCS_CHROMIUM, args: ARGS });
 
 /** The service's origin: the portal must never reach anything else. */
 const originOf = (app: TestApp) => new URL(app.baseUrl).origin;
@@ -113,7 +117,7 @@ export async function visit(tab: PortalTab, route: string, heading: string): Pro
   await tab.page.getByRole('heading', { level: 1, name: heading }).waitFor();
 }
 
-/** A viewport-sized PNG under docs/screenshots/, linked from the README. */
+/** A viewport-sized PNG: under docs/screenshots/, linked from the README, when `npm run screenshots` runs. */
 export async function screenshot(page: Page, name: string): Promise<void> {
   mkdirSync(SCREENSHOTS, { recursive: true });
   await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`) });

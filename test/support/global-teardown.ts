@@ -1,7 +1,6 @@
 import { rmSync } from 'node:fs';
-import { dirname } from 'node:path';
 
 export default function globalTeardown(): void {
-  const snapshot = process.env.CRCS_PGLITE_SNAPSHOT;
-  if (snapshot) rmSync(dirname(snapshot), { recursive: true, force: true });
+  const dir = process.env.CRCS_TEST_TMP;
+  if (dir) rmSync(dir, { recursive: true, force: true });
 }
