@@ -6,6 +6,8 @@ module.exports = {
   transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json' }] },
   moduleFileExtensions: ['ts', 'js', 'json'],
   testTimeout: 60000,
+  // Jest's default on 2 cores is one worker; the suites mostly wait on child processes, browsers and sockets.
+  maxWorkers: 2,
   reporters: ['default', '<rootDir>/test/support/summary-reporter.js'],
   globalSetup: '<rootDir>/test/support/global-setup.ts',
   globalTeardown: '<rootDir>/test/support/global-teardown.ts',

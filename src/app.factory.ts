@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
+import type { Duplex } from 'node:stream';
 import { HttpStatus, type NestApplicationOptions } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
@@ -30,7 +31,7 @@ const SANE_REQUEST_ID = /^[\w.:-]{1,128}$/;
  * controllers or override providers (see test/support/test-app.ts).
  */
 export async function createApp(config: AppConfig, testingModule?: TestingModule): Promise<NestFastifyApplication> {
-  const adapter = new FastifyAdapter({ bodyLimit: BODY_LIMIT_BYTES, genReqId: requestId });
+  const adapter = new FastifyAdapter({ bodyLimit: BODY_LIMIT_BYTES, genReqId: requestId, clientErrorHandler });
   // bodyParser false: Nest's own parsers would also accept form bodies; the API takes JSON only.
   // abortOnError false: a failed start must reach main.ts as an error, not abort the process.
   const options: NestApplicationOptions = { bufferLogs: true, bodyParser: false, abortOnError: false };
@@ -61,6 +62,28 @@ export async function createApp(config: AppConfig, testingModule?: TestingModule
   await app.init();
   app.get(OpenApiDocument).publish(buildOpenApiDocument(app, API_PREFIX));
   return app;
+}
+
+/**
+ * A request Node's HTTP parser refuses never reaches Fastify's routes or our error filter; its answer
+ * is still `{error, message}`, written on the socket, and the connection is closed.
+ */
+function clientErrorHandler(error: NodeJS.ErrnoException, socket: Duplex): void {
+  if (error.code === 'ECONNRESET' || !socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const [status, reason, code, message] =
+    error.code === 'HPE_HEADER_OVERFLOW'
+      ? [431, 'Request Header Fields Too Large', 'HEADERS_TOO_LARGE', 'The request headers are over 16 kB']
+      : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? [408, 'Request Timeout', 'REQUEST_TIMEOUT', 'The request was not received in time']
+        : [400, 'Bad Request', 'MALFORMED_REQUEST', 'The request is not well-formed HTTP'];
+  const body = JSON.stringify({ error: code, message });
+  socket.end(
+    `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+      `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
 }
 
 function requestId(request: IncomingMessage): string {

@@ -88,8 +88,30 @@ export function table({ caption, columns, rows, empty = 'Nothing to show.' }) {
       h('tbody', {}, rows.map((row) => h('tr', {}, columns.map((c) => h('td', { class: c.numeric ? 'num' : undefined }, display(c.value(row)))))))));
 }
 
+/** How a list answer was paged and how fresh it is: said once, in the footer, never among the data. */
+const PAGING_FIELDS = ['limit', 'offset', 'total', 'as_of_position'];
+
+export function pageFooter(body) {
+  const parts = [
+    body.total !== undefined && `${body.total.toLocaleString('en-US')} in all`,
+    body.limit !== undefined && `up to ${body.limit.toLocaleString('en-US')} a page, from row ${(body.offset ?? 0) + 1}`,
+    body.as_of_position !== undefined && `current to audit log position ${body.as_of_position.toLocaleString('en-US')}`,
+  ].filter(Boolean);
+  return parts.length > 0 && h('footer', { class: 'page-meta' }, `${parts.join(' · ')}.`);
+}
+
+/**
+ * What each statistic measures and what would flag it, by `parent.key` as the API names them; the
+ * thresholds are those of src/fraud/fraud-signals.ts.
+ */
+const EXPLANATIONS = {
+  'round_up_bias.z': 'How many standard deviations the round-ups sit above what honest rounding of the same sales gives. ROUND_UP_BIAS is flagged from 2, once 20 or more sales were rounded up or down.',
+  'penny_endings.chi_square': 'How far the penny endings stray from an even spread over 0 to 9 (Pearson’s chi-square). PENNY_ENDINGS_SKEWED is flagged above 21.67 (a 1% chance for honest prices) when the endings lean to those the rule rounds up.',
+  'shift_change.z': 'How many standard deviations the voids near a shift change sit above the share of the day those windows cover. VOIDS_AT_SHIFT_CHANGE is flagged from 3, and only with 3 or more such voids: a high z from one or two voids flags nothing.',
+};
+
 /** Any JSON value, readable: objects as term lists, arrays of objects as tables. For shapes the portal does not know in detail. */
-export function anyValue(value, caption = 'Details') {
+export function anyValue(value, caption = 'Details', parent = '') {
   if (value === null || value === undefined) return '—';
   if (Array.isArray(value)) {
     if (value.every((item) => item === null || typeof item !== 'object')) return value.length ? value.map(display).join(', ') : '—';
@@ -97,9 +119,12 @@ export function anyValue(value, caption = 'Details') {
     return table({ caption, columns: keys.map((key) => ({ label: humanize(key), value: (row) => cell(key, row?.[key]), numeric: typeof value[0]?.[key] === 'number' })), rows: value });
   }
   if (typeof value === 'object') {
-    const entries = Object.entries(value);
+    const entries = Object.entries(value).filter(([key]) => !PAGING_FIELDS.includes(key));
     if (entries.length === 0) return '—';
-    return h('dl', { class: 'facts' }, entries.map(([key, item]) => [h('dt', {}, humanize(key)), h('dd', {}, anyValue(byName(key, item), humanize(key)))]));
+    return h('dl', { class: 'facts' }, entries.map(([key, item]) => {
+      const explanation = EXPLANATIONS[`${parent}.${key}`];
+      return [h('dt', {}, humanize(key)), h('dd', {}, anyValue(byName(key, item), humanize(key), key), explanation && h('p', { class: 'hint explanation' }, explanation))];
+    }));
   }
   return display(value);
 }

@@ -27,6 +27,7 @@ export class ApiKeysController {
 
   @Post()
   @ApiOperation({
+    operationId: 'issueApiKey',
     summary: 'Issue an API key, shown once',
     description:
       'Answers the raw key this once; only its SHA-256 hash is stored, so a lost key is revoked and replaced. ' +
@@ -68,6 +69,7 @@ export class ApiKeysController {
 
   @Get()
   @ApiOperation({
+    operationId: 'listApiKeys',
     summary: 'List API keys, a page at a time',
     description:
       "Oldest first, revoked keys included, never the raw key nor its hash. An admin key lists every key; a partner key the keys of the merchants its partner onboarded in the key's environment.",
@@ -81,6 +83,7 @@ export class ApiKeysController {
   /** Revoking a revoked key changes nothing and answers 200 with the record as it is. */
   @Delete(':id')
   @ApiOperation({
+    operationId: 'revokeApiKey',
     summary: 'Revoke an API key at once',
     description:
       'The next request with the key is a 401, on every instance of the service. Revoking a revoked key changes nothing and ' +

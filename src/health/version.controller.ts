@@ -28,7 +28,7 @@ export class VersionController {
 
   @Get('version')
   @Public()
-  @ApiOperation({ summary: 'The interface and engine versions, and every route served' })
+  @ApiOperation({ operationId: 'getVersion', summary: 'The interface and engine versions, and every route served' })
   @ApiOkResponse({ type: VersionReport, description: 'The versions and the served routes' })
   version(): VersionReport {
     return { api_version: API_VERSION, engine_version: this.engineVersion, endpoints: this.routes.list() };

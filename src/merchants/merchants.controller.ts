@@ -55,6 +55,7 @@ export class MerchantsController {
   @Post()
   @Roles('admin', 'partner')
   @ApiOperation({
+    operationId: 'onboardMerchant',
     summary: 'Onboard a merchant',
     description:
       'Records the merchant under the id the caller chose. A merchant onboarded with a partner key belongs to that ' +
@@ -81,6 +82,7 @@ export class MerchantsController {
   @Get()
   @Roles('admin', 'partner')
   @ApiOperation({
+    operationId: 'listMerchants',
     summary: 'List merchants, a page at a time',
     description:
       "Oldest first. An admin key lists every merchant; a partner key the merchants its partner onboarded in the key's own environment.",

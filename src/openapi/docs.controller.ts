@@ -75,7 +75,7 @@ export class DocsController {
 
   @Get('openapi.json')
   @Public()
-  @ApiOperation({ summary: 'This OpenAPI 3.1 document' })
+  @ApiOperation({ operationId: 'getOpenApiDocument', summary: 'This OpenAPI 3.1 document' })
   @ApiOkResponse({ description: 'The OpenAPI 3.1 document of every route', schema: { type: 'object', example: { openapi: '3.1.0' } } })
   openApi(): OpenAPIObject {
     return this.document.get();
@@ -83,7 +83,7 @@ export class DocsController {
 
   @Get('docs')
   @Public()
-  @ApiOperation({ summary: 'Browsable API documentation (Swagger UI)' })
+  @ApiOperation({ operationId: 'getDocsPage', summary: 'Browsable API documentation (Swagger UI)' })
   @ApiProduces('text/html')
   @ApiOkResponse({ description: 'The page; it loads its scripts from /api/v1/docs/ and the document from /api/v1/openapi.json', schema: { type: 'string', example: '<!doctype html>' } })
   page(@Res({ passthrough: true }) reply: FastifyReply): string {
@@ -93,7 +93,7 @@ export class DocsController {
 
   @Get('docs/:asset')
   @Public()
-  @ApiOperation({ summary: "The docs page's own scripts and styles" })
+  @ApiOperation({ operationId: 'getDocsAsset', summary: "The docs page's own scripts and styles" })
   @ApiParam({ name: 'asset', enum: ASSET_NAMES, description: 'A file the page loads' })
   @ApiProduces('text/javascript', 'text/css')
   @ApiOkResponse({ description: 'The file', schema: { type: 'string', example: 'window.ui = SwaggerUIBundle({…});' } })

@@ -1,6 +1,6 @@
 import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
-import type { OperationObject, ResponseObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
+import type { HeaderObject, OperationObject, ResponseObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
 import { API_KEY_SCHEME, ROLES_EXTENSION } from '../auth/roles.decorator';
 import { ErrorBody } from '../common/errors/domain-error';
 import { API_VERSION } from '../health/version.controller';
@@ -24,6 +24,10 @@ const KEYED_ROUTE_ERRORS: Record<number, ErrorCodes> = {
   403: { FORBIDDEN: "The key's role may not call this route, or the key is scoped to another merchant" },
   429: { RATE_LIMIT_EXCEEDED: "The key's requests in this UTC hour are over its limit" },
   503: { SERVICE_UNAVAILABLE: 'The database is unavailable; retry shortly' },
+};
+/** Node's HTTP parser refuses these before any route runs; the service still answers `{error, message}`. */
+const EVERY_ROUTE_ERRORS: Record<number, ErrorCodes> = {
+  431: { HEADERS_TOO_LARGE: 'The request headers are over 16 kB' },
 };
 const INPUT_ERRORS: Record<number, ErrorCodes> = {
   400: { VALIDATION_ERROR: 'A path, query, header or body value is invalid; `details` names each field' },
@@ -49,29 +53,103 @@ export function buildOpenApiDocument(app: INestApplication, prefix: string): Ope
         'each operation lists the roles whose keys may call it.',
     )
     .setVersion(API_VERSION)
-    .addServer(`/${prefix}`)
+    .addServer(`{scheme}://{host}/${prefix}`, 'The service; by default `npm start` on this machine', {
+      scheme: { default: 'http', enum: ['http', 'https'], description: 'https behind a TLS-terminating proxy' },
+      host: { default: 'localhost:3000', description: 'Host name and port the service is reached at' },
+    })
     .addApiKey({ type: 'apiKey', in: 'header', name: 'x-api-key' }, API_KEY_SCHEME);
   for (const tag of API_TAGS) builder.addTag(tag.name, tag.description);
   const document = SwaggerModule.createDocument(app, builder.build(), {
     ignoreGlobalPrefix: true,
     autoTagControllers: false,
     extraModels: [ErrorBody],
-    operationIdFactory: operationId,
   });
   for (const { operation } of operations(document)) {
     const roles = (operation as { [ROLES_EXTENSION]?: string[] })[ROLES_EXTENSION];
     if (roles) {
       operation.description = [operation.description, `Roles: ${roles.map((role) => `\`${role}\``).join(', ')}.`].filter(Boolean).join('\n\n');
       addErrors(operation, KEYED_ROUTE_ERRORS);
+    } else {
+      // Open to anyone: the document's one scheme does not apply.
+      operation.security = [];
     }
+    addErrors(operation, EVERY_ROUTE_ERRORS);
     if ((operation.parameters?.length ?? 0) > 0 || operation.requestBody) addErrors(operation, INPUT_ERRORS);
     if (operation.requestBody) addErrors(operation, BODY_ERRORS);
+    addHeaders(operation, { keyed: roles !== undefined });
   }
+  closeRequestBodies(document);
+  // package.json says UNLICENSED; SPDX names a license of one's own with a LicenseRef-.
+  document.info.license = { name: 'Proprietary: all rights reserved', identifier: 'LicenseRef-Proprietary' } as OpenAPIObject['info']['license'];
   return withoutNullable(document) as OpenAPIObject;
 }
 
-/** `RecordTransactionController.record` → `RecordTransaction_record`. */
-export const operationId = (controller: string, method: string) => `${controller.replace(/Controller$/, '')}_${method}`;
+const integer = (description: string): HeaderObject => ({ description, schema: { type: 'integer' } });
+const HEADERS = {
+  requestId: {
+    'x-request-id': {
+      description: 'The request id: the client’s own `x-request-id` when it is safe to echo, else one the service made. It is in the access log and in the metadata of every entry the request appended.',
+      schema: { type: 'string' },
+    },
+  },
+  rateLimit: {
+    'X-RateLimit-Limit': integer('Requests the key may make per UTC hour'),
+    'X-RateLimit-Remaining': integer('Requests the key has left in this UTC hour'),
+    'X-RateLimit-Reset': integer('When the hour ends and the budget is refilled, in seconds since the Unix epoch'),
+  },
+  retryAfter: { 'Retry-After': integer('Seconds until the key’s budget is refilled') },
+  replayed: {
+    'Idempotent-Replayed': {
+      description: '`true` when this answer repeats the one recorded for the same `Idempotency-Key` and request: nothing was recorded again',
+      schema: { type: 'string', enum: ['true'] },
+    },
+  },
+} satisfies Record<string, Record<string, HeaderObject>>;
+
+/**
+ * The headers the HTTP layer adds, on the answers it adds them to: a request id on every one (but 431); the
+ * rate limit on every keyed answer once the key is known (not 401, nor 503 when the key could not be
+ * looked up); Retry-After with 429; the replay mark on the success of an idempotent route.
+ */
+function addHeaders(operation: OperationObject, { keyed }: { keyed: boolean }): void {
+  const idempotent = operation.parameters?.some((parameter) => 'name' in parameter && parameter.name === 'Idempotency-Key');
+  for (const [status, response] of Object.entries(operation.responses) as Array<[string, ResponseObject]>) {
+    // Written on the socket before Fastify has a request: no header but the status line's.
+    if (status === '431') continue;
+    response.headers = {
+      ...response.headers,
+      ...HEADERS.requestId,
+      ...(keyed && status !== '401' && status !== '503' && HEADERS.rateLimit),
+      ...(status === '429' && HEADERS.retryAfter),
+      ...(idempotent && /^2\d\d$/.test(status) && HEADERS.replayed),
+    };
+  }
+}
+
+/**
+ * The validation pipe refuses a field it does not know in any body (`forbidNonWhitelisted`), so every
+ * schema a request body reaches, nested ones included, is closed: a generated client or a mock
+ * server refuses the same bodies the service does.
+ */
+function closeRequestBodies(document: OpenAPIObject): void {
+  const schemas = document.components?.schemas ?? {};
+  const seen = new Set<string>();
+  const visit = (value: unknown): void => {
+    if (Array.isArray(value)) return value.forEach(visit);
+    if (typeof value !== 'object' || value === null) return;
+    const ref = (value as { $ref?: unknown }).$ref;
+    if (typeof ref === 'string') {
+      const name = ref.split('/').pop()!;
+      if (seen.has(name)) return;
+      seen.add(name);
+      const schema = schemas[name] as Record<string, unknown>;
+      if (schema.properties) schema.additionalProperties = false;
+      return visit(schema);
+    }
+    Object.values(value).forEach(visit);
+  };
+  for (const { operation } of operations(document)) visit((operation.requestBody as { content?: unknown } | undefined)?.content);
+}
 
 /** Each operation of the document with its route as the router names it (`POST /transaction`). */
 export function operations(document: OpenAPIObject): Array<{ route: string; operation: OperationObject }> {
@@ -113,6 +191,8 @@ function withoutNullable(value: unknown): unknown {
   if (typeof converted.type === 'string' && !('allOf' in converted) && !('$ref' in converted)) {
     return { ...converted, type: [converted.type, 'null'], ...(Array.isArray(converted.enum) && { enum: [...converted.enum, null] }) };
   }
-  const { description, type: _object, ...schema } = converted;
+  const { description, type: _object, ...inner } = converted;
+  // `allOf` with one member is how the generator puts a description beside a `$ref`: the member alone says the same.
+  const schema = Array.isArray(inner.allOf) && inner.allOf.length === 1 && Object.keys(inner).length === 1 ? inner.allOf[0] : inner;
   return { ...(description !== undefined && { description }), anyOf: [schema, { type: 'null' }] };
 }

@@ -39,6 +39,7 @@ export class TipsController {
   @TipPost('tip/cash')
   @ApiTags('Tips')
   @ApiOperation({
+    operationId: 'recordCashTip',
     summary: 'Record a cash tip on a sale',
     description:
       '`tip_amount` is in dollars; it is converted to integer cents as the decimal written, a fraction of a cent rounding up, in the employee’s favour. ' +
@@ -57,6 +58,7 @@ export class TipsController {
   @TipPost('tip/credit-card')
   @ApiTags('Tips')
   @ApiOperation({
+    operationId: 'recordCardTip',
     summary: 'Record a credit card tip on a sale',
     description:
       'As `POST /tip/cash`, with `method: credit_card`. `tip_amount` is in dollars; a fraction of a cent rounds up, in the employee’s favour (0.07 is 7 cents, 10.005 is 1001).',
@@ -74,6 +76,7 @@ export class TipsController {
   @TipPost('tip/adjust')
   @ApiTags('Tips')
   @ApiOperation({
+    operationId: 'adjustTip',
     summary: 'Change the amount of a tip, with a reason',
     description:
       'Records an adjustment (a record and an audit entry of its own) and answers the tip as it now stands, with its history. `new_amount` is in dollars; ' +
@@ -100,6 +103,7 @@ export class TipsController {
   @TipPost('tip/payout')
   @ApiTags('Tips')
   @ApiOperation({
+    operationId: 'payOutTips',
     summary: 'Record tips paid out to an employee',
     description:
       'A payout is not tied to particular tips: `GET /analytics/tip-wage-theft` weighs everything paid out to an employee against the tips (in no pool) ' +
@@ -118,6 +122,7 @@ export class TipsController {
   @TipPost('tip/pool/create')
   @ApiTags('Tips')
   @ApiOperation({
+    operationId: 'createTipPool',
     summary: 'Pool tips to share among participants',
     description:
       'The tips go in at their current amounts, which are fixed from then on: a pooled tip cannot be adjusted, and a tip is in one pool at most. ' +
@@ -144,6 +149,7 @@ export class TipsController {
   @TipPost('tip/pool/distribute')
   @ApiTags('Tips')
   @ApiOperation({
+    operationId: 'distributeTipPool',
     summary: 'Distribute a pool: each participant’s share and the total distributed',
     description:
       'Once per pool. Share i is the exact `total × weightᵢ / Σweights` (weight 1 each in an equal pool, hours in an hours-based one), rounded up to the cent ' +
@@ -166,6 +172,7 @@ export class TipsController {
   @TipPost('tip/validate-compliance')
   @ApiTags('Tips')
   @ApiOperation({
+    operationId: 'checkTipCredit',
     summary: 'Check a wage and average tips against FLSA and the state’s tip credit rules',
     description:
       'FLSA: the cash wage must reach the tipped minimum cash wage, and the wage plus tips the minimum wage. The state: where it bans the tip credit, the cash ' +
@@ -187,6 +194,7 @@ export class TipsController {
   @Roles('admin', 'auditor')
   @ApiTags('Risk and analytics')
   @ApiOperation({
+    operationId: 'getTipAnalytics',
     summary: 'Tip totals by method, averages, payouts and pool distribution summaries',
     description:
       'Read from the tips read model, which is updated in the same transaction as each tip operation. Tip amounts are after adjustments; averages are ' +
@@ -201,6 +209,7 @@ export class TipsController {
   @Roles('admin', 'auditor')
   @ApiTags('Risk and analytics')
   @ApiOperation({
+    operationId: 'getTipWageTheft',
     summary: 'Flags of tip skimming, unauthorized deductions and pay under the federal minimum wage',
     description:
       'Each flag names the records behind it with their audit hashes. Downward tip adjustments and tip-credit checks under the federal minimum are flagged at ' +

@@ -6,6 +6,7 @@ import { METHOD_METADATA, ROUTE_ARGS_METADATA } from '@nestjs/common/constants';
 import { RouteParamtypes } from '@nestjs/common/enums/route-paramtypes.enum';
 import { ModulesContainer } from '@nestjs/core';
 import type { OpenAPIObject } from '@nestjs/swagger';
+
 import { getMetadataStorage } from 'class-validator';
 import type {
   MediaTypeObject,
@@ -17,14 +18,18 @@ import type {
 } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
 import { API_KEY_SCHEME, ROLES_EXTENSION } from '../../src/auth/roles.decorator';
 import type { Endpoint } from '../../src/health/route-catalog';
-import { API_TAGS, operationId, operations as documentOperations } from '../../src/openapi/openapi-document';
+import { API_TAGS, operations as documentOperations } from '../../src/openapi/openapi-document';
 import { PERMISSION_MATRIX } from '../auth/permission-matrix';
 import { call } from '../support/auth';
 import { ResponseConformance } from '../support/openapi';
 import { startTestApp, type TestApp } from '../support/test-app';
 
 const PREFIX = '/api/v1';
+const ROOT = join(__dirname, '../..');
 const VALIDATOR_CLI = require.resolve('@seriousme/openapi-schema-validator/bin/validate-api-cli.js');
+const REDOCLY_CLI = join(ROOT, 'node_modules/.bin/redocly');
+/** Where `@ApiOperation()` keeps its options (DECORATORS.API_OPERATION; the package exports no constants). */
+const API_OPERATION_METADATA = 'swagger/apiOperation';
 
 type Schema = SchemaObject | ReferenceObject;
 
@@ -36,7 +41,10 @@ describe('the OpenAPI document', () => {
   let app: TestApp;
   let document: OpenAPIObject;
   let conformance: ResponseConformance;
+  let dir: string;
   const operations = () => documentOperations(document);
+  /** The served document as a file, for the command-line tools. */
+  const documentFile = () => join(dir, 'openapi.json');
 
   beforeAll(async () => {
     app = await startTestApp();
@@ -44,22 +52,34 @@ describe('the OpenAPI document', () => {
     expect(answer.status).toBe(200);
     document = answer.body;
     conformance = new ResponseConformance(document);
+    dir = mkdtempSync(join(tmpdir(), 'crcs-openapi-'));
+    writeFileSync(documentFile(), JSON.stringify(document));
   });
 
-  afterAll(() => app?.close());
+  afterAll(async () => {
+    await app?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
 
   it('is served without a key as OpenAPI 3.1, and is a valid OpenAPI 3.1 document', () => {
     expect(document.openapi).toBe('3.1.0');
-    expect(document.servers).toEqual([{ url: PREFIX }]);
-    const dir = mkdtempSync(join(tmpdir(), 'crcs-openapi-'));
-    try {
-      writeFileSync(join(dir, 'openapi.json'), JSON.stringify(document));
-      // An ES module, so run as the command-line tool it ships rather than loaded into jest.
-      const result = spawnSync(process.execPath, [VALIDATOR_CLI, join(dir, 'openapi.json')], { encoding: 'utf8' });
-      expect({ status: result.status, output: result.stdout + result.stderr }).toEqual({ status: 0, output: expect.stringContaining('"valid": true') });
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+    expect(document.servers).toEqual([expect.objectContaining({ url: `{scheme}://{host}${PREFIX}` })]);
+    const { scheme, host } = document.servers![0].variables!;
+    expect(`${scheme.default}://${host.default}${PREFIX}`).toBe('http://localhost:3000/api/v1');
+    // An ES module, so run as the command-line tool it ships rather than loaded into jest.
+    const result = spawnSync(process.execPath, [VALIDATOR_CLI, documentFile()], { encoding: 'utf8' });
+    expect({ status: result.status, output: result.stdout + result.stderr }).toEqual({ status: 0, output: expect.stringContaining('"valid": true') });
+  });
+
+  it('passes `redocly lint` with the recommended rules: no error, no warning', () => {
+    const result = spawnSync(REDOCLY_CLI, ['lint', documentFile(), '--config', join(ROOT, 'redocly.yaml'), '--format', 'json'], {
+      encoding: 'utf8',
+      env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' },
+    });
+    const report = JSON.parse(result.stdout) as { totals: Record<string, number>; problems: Array<{ ruleId: string; message: string; location: unknown }> };
+    expect(report.problems.map(({ ruleId, message, location }) => `${ruleId}: ${message} ${JSON.stringify(location)}`)).toEqual([]);
+    expect(report.totals).toMatchObject({ errors: 0, warnings: 0 });
+    expect(result.status).toBe(0);
   });
 
   it('describes every route the router serves, and no other', async () => {
@@ -78,6 +98,13 @@ describe('the OpenAPI document', () => {
     expect(document.tags?.map((tag) => tag.name)).toEqual(known);
   });
 
+  it('names each operation with a verb phrase a generated client can use as a function name', () => {
+    const ids = operations().map(({ operation }) => operation.operationId!);
+    expect(ids.filter((id) => !/^(get|list|record|issue|revoke|onboard|change|override|void|adjust|payOut|create|distribute|check|verify|export)[A-Z][A-Za-z]*$/.test(id))).toEqual([]);
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(ids).toEqual(expect.arrayContaining(['recordTransaction', 'issueRefund', 'getReceipt']));
+  });
+
   it('describes every response and every parameter', () => {
     const undescribed = operations().flatMap(({ route, operation }) => [
       ...Object.entries(operation.responses)
@@ -91,9 +118,11 @@ describe('the OpenAPI document', () => {
   it('asks for the key exactly where the permission matrix does, and lists the roles it admits', () => {
     const mismatches = operations().flatMap(({ route, operation }) => {
       const rule = PERMISSION_MATRIX[route];
-      const documented = operation.security ? (operation as { [ROLES_EXTENSION]?: string[] })[ROLES_EXTENSION]! : 'public';
+      const roles = (operation as { [ROLES_EXTENSION]?: string[] })[ROLES_EXTENSION];
+      const documented = roles ?? 'public';
       const expected = rule === 'public' ? 'public' : [...rule].sort();
-      const security = rule === 'public' ? undefined : [{ [API_KEY_SCHEME]: [] }];
+      // An open route says so with an empty list, rather than leaving a reader to guess.
+      const security = rule === 'public' ? [] : [{ [API_KEY_SCHEME]: [] }];
       const actual = documented === 'public' ? 'public' : [...documented].sort();
       return JSON.stringify([actual, operation.security]) === JSON.stringify([expected, security]) ? [] : [`${route}: ${JSON.stringify(actual)} vs ${JSON.stringify(expected)}`];
     });
@@ -147,8 +176,8 @@ describe('the OpenAPI document', () => {
         problems.push(`${where} (${dto.name}): documented ${JSON.stringify(documented)}, validated ${JSON.stringify(expected)}`);
       }
     };
-    for (const { controller, method, args } of routeArguments(app)) {
-      const operation = byId.get(operationId(controller, method));
+    for (const { controller, method, operationId, args } of routeArguments(app)) {
+      const operation = operationId === undefined ? undefined : byId.get(operationId);
       if (!operation) continue; // a route of the router but not of the document: the coverage test names it
       for (const { type, dto } of args) {
         if (type === RouteParamtypes.BODY) {
@@ -223,7 +252,7 @@ function parametersIn(operation: OperationObject, place: 'query' | 'path'): Reco
 }
 
 /** The body, query and path DTO classes each route handler of the app validates, from Nest's own route metadata. */
-function routeArguments(app: TestApp): Array<{ controller: string; method: string; args: Array<{ type: RouteParamtypes; dto: Function }> }> {
+function routeArguments(app: TestApp): Array<{ controller: string; method: string; operationId?: string; args: Array<{ type: RouteParamtypes; dto: Function }> }> {
   const routes = [];
   for (const module of app.app.get(ModulesContainer).values()) {
     for (const { metatype } of module.controllers.values()) {
@@ -240,7 +269,8 @@ function routeArguments(app: TestApp): Array<{ controller: string; method: strin
           const dto = types[index];
           return validated && data === undefined && dto && Object.keys(validatedFields(dto)).length > 0 ? [{ type, dto }] : [];
         });
-        routes.push({ controller: (metatype as Function).name, method, args });
+        const { operationId } = (Reflect.getMetadata(API_OPERATION_METADATA, handler) ?? {}) as { operationId?: string };
+        routes.push({ controller: (metatype as Function).name, method, operationId, args });
       }
     }
   }

@@ -154,8 +154,10 @@ describe('the analytics and export pages', () => {
       await visit(suite.tab, 'overrides', 'Override report');
       await suite.tab.page.getByLabel('Merchant id').fill('m-skimmer');
       await suite.tab.page.getByLabel('From', { exact: true }).fill('2026-11-21');
+      // The page loaded once unfiltered on arrival, with the same sample answer: wait for the filtered request itself.
+      const filtered = suite.tab.page.waitForRequest((request) => request.url().includes('/overrides/report?merchant_id='));
       await suite.tab.page.getByRole('button', { name: 'Show overrides' }).click();
-      await suite.tab.page.waitForURL(/merchant_id=m-skimmer/);
+      await filtered;
       await settled(suite.tab);
       await suite.tab.page.getByRole('cell', { name: 'pricing-error' }).waitFor();
       expect(queries.at(-1)).toBe('?merchant_id=m-skimmer&start_date=2026-11-21');
@@ -175,6 +177,31 @@ describe('the analytics and export pages', () => {
       expect(exportRequests).toEqual([{ export_mode: 'standard', end_date: '2026-11-21', payment_method: 'cash' }]);
       await suite.tab.page.getByText('Downloaded transactions-standard.csv: 2 rows.').waitFor();
       await screenshot(suite.tab.page, 'export');
+    });
+
+    /** Every page, the analytics ones with the sample answers, the others with the service's own data. */
+    const EVERY_PAGE = [
+      ['fraud-overview', 'Fraud overview'],
+      ['risk-profile?merchant_id=m-skimmer', 'Merchant risk profile'],
+      ['voids', 'Void analytics'],
+      ['overrides', 'Override report'],
+      ['export', 'CSV export'],
+      ['merchants', 'Merchants'],
+      ['keys', 'API keys'],
+      ['jurisdictions', 'Jurisdiction rules'],
+      ['audit-log', 'Audit log'],
+      ['verify', 'Verify the hash chain'],
+    ];
+
+    it.each(EVERY_PAGE)('fits %s in a 1280-pixel window: no table scrolls sideways or hides a column', async (route, heading) => {
+      await issueKey(suite.app, { role: 'merchant', merchant_id: merchantId, name: 'a key with a rather long name for the front till' });
+      await visit(suite.tab, route, heading);
+      await settled(suite.tab);
+      const overflowing = await suite.tab.page.locator('.table-wrap, table').evaluateAll((elements) =>
+        elements.filter((element) => element.scrollWidth > element.clientWidth + 1).map((element) => element.getAttribute('aria-label') ?? element.querySelector('caption')?.textContent),
+      );
+      expect(overflowing).toEqual([]);
+      expect(await suite.tab.page.evaluate('document.documentElement.scrollWidth <= innerWidth')).toBe(true);
     });
   });
 });

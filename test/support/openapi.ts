@@ -9,14 +9,19 @@ export interface ReceivedResponse {
   path: string;
   status: number;
   contentType: string | null;
+  /** Names in lower case. */
+  headers: Record<string, string>;
   body: unknown;
 }
+
+/** Headers the HTTP layer or a route adds that a client may act on: each one sent must be documented on its response. */
+const DOCUMENTED_HEADERS = ['x-request-id', 'x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset', 'retry-after', 'idempotent-replayed', 'content-disposition'];
 
 const COMPONENTS = 'openapi';
 
 /**
  * Checks responses against the service's own OpenAPI document: the status must be documented for
- * the operation, the media type too, and a JSON body must validate against its schema. Objects are
+ * the operation, the headers a client acts on too, the media type too, and a JSON body must validate against its schema. Objects are
  * checked closed (`unevaluatedProperties: false`), so a field the service sends but the document
  * does not describe is caught; the published document itself stays open to additions.
  */
@@ -61,6 +66,9 @@ export class ResponseConformance {
     const where = `${received.method} ${template} → ${received.status}`;
     const response = operation.responses[String(received.status)] as ResponseObject | undefined;
     if (!response) return [`${where}: status not documented (documented: ${Object.keys(operation.responses).join(', ')})`];
+    const documented = Object.keys(response.headers ?? {}).map((name) => name.toLowerCase());
+    const undocumented = DOCUMENTED_HEADERS.filter((name) => name in received.headers && !documented.includes(name));
+    if (undocumented.length > 0) return [`${where}: header ${undocumented.join(', ')} sent but not documented`];
     if (!response.content) return received.body === undefined ? [] : [`${where}: body not documented`];
     if (received.contentType === null) return [];
     const mediaType = received.contentType.split(';')[0].trim();
@@ -127,6 +135,7 @@ export async function expectConformance(
   answer: { status: number; headers: Headers; body: unknown },
 ): Promise<void> {
   const contentType = answer.headers.get('content-type');
-  const problems = (await conformanceOf(baseUrl)).problems({ method, path, status: answer.status, contentType, body: answer.body });
+  const headers = Object.fromEntries(answer.headers.entries());
+  const problems = (await conformanceOf(baseUrl)).problems({ method, path, status: answer.status, contentType, headers, body: answer.body });
   if (problems.length > 0) throw new Error(`the answer departs from the OpenAPI document:\n${problems.join('\n')}`);
 }

@@ -1,5 +1,5 @@
 import { withQuery } from '../api.js';
-import { anyValue, h, load, notice, pageHeading, pager, region, riskBadge, show, table } from '../dom.js';
+import { anyValue, h, load, notice, pageFooter, pageHeading, pager, region, riskBadge, show, table } from '../dom.js';
 
 const LEVELS = ['NONE', 'LOW', 'MEDIUM', 'HIGH', 'CRITICAL'];
 const PAGE_SIZE = 100;
@@ -40,7 +40,8 @@ async function loadOverview(container, offset) {
         { label: 'Signals', value: (m) => m.signals.map((signal) => signal.code).join(', ') },
       ],
     }),
-    pager({ offset, limit: PAGE_SIZE, count: merchants.length, label: 'Merchant ranking', onPage: (next) => loadOverview(container, next) }));
+    pager({ offset, limit: PAGE_SIZE, count: merchants.length, label: 'Merchant ranking', onPage: (next) => loadOverview(container, next) }),
+    pageFooter(body));
 }
 
 const isFlagged = (merchant) => ['HIGH', 'CRITICAL'].includes(merchant.risk_level);

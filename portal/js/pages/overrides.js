@@ -1,5 +1,5 @@
 import { withQuery } from '../api.js';
-import { anyValue, dateRangeFields, field, formValues, h, load, pageHeading, region, show } from '../dom.js';
+import { anyValue, dateRangeFields, field, formValues, h, load, pageFooter, pageHeading, region, show } from '../dom.js';
 
 export const overridesPage = {
   path: 'overrides',
@@ -28,5 +28,6 @@ async function loadReport(container, filter) {
   const { overrides, ...rest } = body;
   show(container,
     anyValue(rest, 'Summary'),
-    overrides.length ? anyValue(overrides, 'Overrides') : h('p', { class: 'empty' }, 'No override in this range.'));
+    overrides.length ? anyValue(overrides, 'Overrides') : h('p', { class: 'empty' }, 'No override in this range.'),
+    pageFooter(body));
 }

@@ -1,6 +1,6 @@
 import { call, withQuery } from '../api.js';
 import { chart, voidsByHourChart } from '../charts.js';
-import { anyValue, field, h, humanize, load, pageHeading, region, riskBadge, show } from '../dom.js';
+import { anyValue, field, h, humanize, load, pageFooter, pageHeading, region, riskBadge, show } from '../dom.js';
 
 const DIGITS = Array.from({ length: 10 }, (_, digit) => String(digit));
 
@@ -45,7 +45,8 @@ async function loadProfile(container, merchantId) {
       roundingChart(rounding),
       pennyEndings(rounding),
       voidsByHourChart(profile.void_rates)),
-    ['rounding_analysis', 'override_patterns', 'void_rates'].map((name) => h('section', {}, h('h2', {}, humanize(name)), anyValue(profile[name], humanize(name)))));
+    ['rounding_analysis', 'override_patterns', 'void_rates'].map((name) => h('section', {}, h('h2', {}, humanize(name)), anyValue(profile[name], humanize(name), name))),
+    pageFooter(profile));
 }
 
 /** The totals against what honest rounding of the same sales would have given, were their penny endings spread evenly. */

@@ -1,5 +1,5 @@
 import { voidsByHourChart } from '../charts.js';
-import { anyValue, h, load, notice, pageHeading, region, show } from '../dom.js';
+import { anyValue, h, load, notice, pageFooter, pageHeading, region, show } from '../dom.js';
 
 export const voidsPage = {
   path: 'voids',
@@ -18,7 +18,7 @@ export const voidsPage = {
 async function loadVoids(container) {
   const body = await load(container, '/analytics/voids', 'void analytics');
   if (!body) return;
-  show(container, voidsByHourChart(body.totals), anyValue(body, 'Void analytics'));
+  show(container, voidsByHourChart(body.totals), anyValue(body, 'Void analytics'), pageFooter(body));
 }
 
 /** Flags first, as a table naming their evidence; whatever else the answer holds after them. */
@@ -29,5 +29,6 @@ async function loadAbuse(container) {
   show(container,
     notice(flags.length ? 'warning' : 'success', flags.length ? `${flags.length} pattern${flags.length === 1 ? '' : 's'} flagged for review.` : 'No void pattern is flagged.'),
     flags.length > 0 && anyValue(flags, 'Flags, each with its evidence'),
-    anyValue(rest, 'Void abuse'));
+    anyValue(rest, 'Void abuse'),
+    pageFooter(body));
 }

@@ -13,6 +13,7 @@ export class OverrideReportController {
   @Get('overrides/report')
   @Roles('admin', 'auditor')
   @ApiOperation({
+    operationId: 'getOverrideReport',
     summary: 'Every override of a calculated cash total, with its employee, reason code and delta',
     description:
       'Each override with who made it, why, the calculated, previous and new cash totals, and the delta between the new and ' +

@@ -13,6 +13,7 @@ export class VoidAbuseController {
   @Get('analytics/void-abuse')
   @Roles('admin', 'auditor')
   @ApiOperation({
+    operationId: 'getVoidAbuse',
     summary: 'Void-abuse flags: high void rates, normalization failures, voids clustered at shift changes or on one employee',
     description:
       'The void signals of the merchant risk score, merchant by merchant, each with the VOID or REFUND records it rests on. ' +

@@ -13,6 +13,7 @@ export class VoidAnalyticsController {
   @Get('analytics/voids')
   @Roles('admin', 'auditor')
   @ApiOperation({
+    operationId: 'getVoidAnalytics',
     summary: 'Void and refund counts, rates and amounts, and the results of the refund normalization checks',
     description:
       'Platform totals (or one merchant’s, with `merchant_id`), with the voids by hour, by reason and at shift changes, then ' +

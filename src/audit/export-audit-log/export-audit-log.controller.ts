@@ -44,6 +44,7 @@ export class ExportAuditLogController {
   @Get('admin/audit-logs/export')
   @Roles('auditor', 'admin')
   @ApiOperation({
+    operationId: 'exportAuditLog',
     summary: 'Export the whole audit log as NDJSON, for offline verification',
     description:
       'One entry per line, in position order, each a JSON object with exactly the fields its hash covers: `position`, `entry_id`, ' +
@@ -56,6 +57,12 @@ export class ExportAuditLogController {
   @ApiProduces(NDJSON)
   @ApiOkResponse({
     description: 'The log, one JSON entry per line (`\\n`-terminated), UTF-8',
+    headers: {
+      'Content-Disposition': {
+        description: 'An attachment named after the positions it holds',
+        schema: { type: 'string', example: 'attachment; filename="audit-log-1-1042.ndjson"' },
+      },
+    },
     content: { [NDJSON]: { schema: { type: 'string', example: exampleExport() } } },
   })
   async export(@Res() reply: FastifyReply): Promise<void> {

@@ -13,6 +13,7 @@ export class ListAuditLogsController {
   @Get('admin/audit-logs')
   @Roles('auditor', 'admin')
   @ApiOperation({
+    operationId: 'listAuditLogs',
     summary: 'List audit log entries, with their event details and chain hashes',
     description:
       'Read straight from the hash-linked log, in position order. Pages by cursor: pass the `next_cursor` of a page as `cursor` ' +

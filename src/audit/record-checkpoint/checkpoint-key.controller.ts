@@ -45,6 +45,7 @@ export class CheckpointKeyController {
   @Get('admin/checkpoint-key')
   @Roles('auditor', 'admin')
   @ApiOperation({
+    operationId: 'getCheckpointKey',
     summary: 'The public key that verifies the signed checkpoints of the audit log',
     description:
       'Fetch it once and keep it (or get it from the operator out of band): a key fetched from a compromised service proves ' +

@@ -14,6 +14,7 @@ export class VerifyHashChainController {
   @Roles('auditor', 'admin')
   @Header('Cache-Control', 'no-store')
   @ApiOperation({
+    operationId: 'verifyHashChain',
     summary: 'Verify the hash chain of the audit log',
     description:
       'Recomputes every hash from the stored fields and follows every link, from the first entry (or `from_position`) to the ' +

@@ -30,6 +30,7 @@ export class ExportTransactionsController {
   // What the reply below sends; stated for the document, as @Res() takes the status out of Nest's hands.
   @HttpCode(HttpStatus.OK)
   @ApiOperation({
+    operationId: 'exportTransactions',
     summary: 'Export transactions as a CSV file',
     description:
       'Every SALE, VOID and REFUND record of the transaction list that the filters match, each sale as it stands now, ' +
@@ -45,6 +46,12 @@ export class ExportTransactionsController {
   @ApiProduces(CSV)
   @ApiOkResponse({
     description: 'The CSV file: the header line, then a line per transaction',
+    headers: {
+      'Content-Disposition': {
+        description: 'An attachment named after the mode, the merchant (`all` for every one) and the period',
+        schema: { type: 'string', example: 'attachment; filename="crcs-export-standard-corner-deli-2026-11-01-2026-11-30.csv"' },
+      },
+    },
     content: {
       [CSV]: {
         schema: { type: 'string', example: EXPORT_EXAMPLES.standard },

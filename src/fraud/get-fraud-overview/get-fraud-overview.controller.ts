@@ -14,6 +14,7 @@ export class GetFraudOverviewController {
   @Get('admin/fraud-overview')
   @Roles('admin')
   @ApiOperation({
+    operationId: 'getFraudOverview',
     summary: 'Every merchant ranked by fraud score, riskiest first, with summary statistics',
     description:
       'Each onboarded merchant scored as its risk profile scores it. Ranked by score, highest first, so HIGH and CRITICAL ' +

@@ -17,6 +17,7 @@ export class GetRiskProfileController {
   @Get('merchant/:merchant_id/risk-profile')
   @Roles('admin')
   @ApiOperation({
+    operationId: 'getRiskProfile',
     summary: 'A merchant’s risk profile: its fraud score, the signals behind it, and the analyses they rest on',
     description:
       'The merchant’s rounding, overrides and voids analysed, and scored with the same signal table as a sale ' +

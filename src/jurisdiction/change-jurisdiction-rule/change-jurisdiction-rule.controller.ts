@@ -54,6 +54,7 @@ export class ChangeJurisdictionRuleController {
   @Put('admin/jurisdictions/:lookup_key')
   @Roles('admin')
   @ApiOperation({
+    operationId: 'changeJurisdictionRule',
     summary: 'Record a version of a jurisdiction rule',
     description:
       'The body is a whole rule; every field is checked, all problems are answered at once, and an unknown field is refused. ' +

@@ -107,6 +107,7 @@ export class LookUpJurisdictionController {
 
   @Get('jurisdiction/zip/:zip_code')
   @ApiOperation({
+    operationId: 'getJurisdictionByZip',
     summary: 'The cash rounding rule of a ZIP code, with its city, county, state and federal hierarchy',
     description: `The ZIP's city, county and state come from the ZIP data. ${RESOLVED}`,
   })
@@ -119,7 +120,7 @@ export class LookUpJurisdictionController {
   }
 
   @Get('jurisdiction/:state')
-  @ApiOperation({ summary: 'The cash rounding rule of a state', description: `The state rule, else the federal one. ${RESOLVED}` })
+  @ApiOperation({ operationId: 'getJurisdictionByState', summary: 'The cash rounding rule of a state', description: `The state rule, else the federal one. ${RESOLVED}` })
   @ApiParam(STATE_PARAM)
   @ApiOkResponse({ type: JurisdictionLookup, description: 'The applied rule, with where and why it was chosen' })
   @ApiErrors({ 404: STATE_NOT_FOUND })
@@ -129,6 +130,7 @@ export class LookUpJurisdictionController {
 
   @Get('jurisdiction/:state/:county')
   @ApiOperation({
+    operationId: 'getJurisdictionByCounty',
     summary: 'The cash rounding rule of a county',
     description: `The county rule, else the state rule, else the federal one. ${RESOLVED}`,
   })
@@ -142,6 +144,7 @@ export class LookUpJurisdictionController {
 
   @Get('jurisdiction/:state/:county/:city')
   @ApiOperation({
+    operationId: 'getJurisdictionByCity',
     summary: 'The cash rounding rule of a city',
     description: `The city rule, else the county rule, else the state rule, else the federal one. ${RESOLVED}`,
   })
@@ -161,6 +164,7 @@ export class LookUpJurisdictionController {
 
   @Get('jurisdictions')
   @ApiOperation({
+    operationId: 'listJurisdictions',
     summary: 'Every jurisdiction rule: enacted, pending, proposed, failed and none',
     description: 'Every recorded version of every rule, whether it applies or not, optionally filtered by status and state.',
   })

@@ -21,6 +21,7 @@ export class ApplyOverrideController {
   @Roles('merchant', 'partner')
   @Idempotent()
   @ApiOperation({
+    operationId: 'overrideTransaction',
     summary: "Override a sale's cash total",
     description:
       "Records an override with the authorizing employee and a reason, in its own entry of the hash chain linked to the sale. The new cash total replaces the sale's `cash_total_cents` for settlement, and its delta moves by as much; " +

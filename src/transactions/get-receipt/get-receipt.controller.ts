@@ -20,6 +20,7 @@ export class GetReceiptController {
   @Get('transaction/:id/receipt')
   @Roles('merchant', 'auditor', 'partner')
   @ApiOperation({
+    operationId: 'getReceipt',
     summary: 'The receipt of a transaction, in one of three formats',
     description:
       "Rendered from the transaction on each read. `merchant`: the customer-facing receipt, with the rounding disclosure: the rule's own wording where it prescribes one, else the service's sentence saying how cash was rounded and on what authority. " +

@@ -18,6 +18,7 @@ export class GetTransactionController {
   @Get('transaction/:id')
   @Roles('merchant', 'auditor', 'partner')
   @ApiOperation({
+    operationId: 'getTransaction',
     summary: 'A transaction in full, with its entries in the hash chain',
     description:
       "A SALE, VOID or REFUND record: its calculation, the rule as it stood at the time, compliance, fraud score, audit hash and chain position; a sale also shows its state, overrides, void and refunds. " +

@@ -22,6 +22,7 @@ export class IssueRefundController {
   @Roles('merchant', 'partner')
   @Idempotent()
   @ApiOperation({
+    operationId: 'issueRefund',
     summary: 'Refund a sale in full or in part',
     description: [
       "Records a REFUND record linked to the sale, with negative amounts, appended to the hash chain; the sale becomes `partially_refunded`, then `refunded` once nothing is left. " +

@@ -15,6 +15,7 @@ export class ListTransactionsController {
   @Get('transactions')
   @Roles('merchant', 'auditor', 'partner')
   @ApiOperation({
+    operationId: 'listTransactions',
     summary: "A merchant's transactions, newest first",
     description:
       "SALE, VOID and REFUND records, each as `POST /transaction` answers it, with a sale's current state and settlement. Paged by `limit` (default 50, at most 1,000; above is a 400) and `offset`; `total` counts every match. " +

@@ -19,6 +19,7 @@ export class RecordTransactionController {
   @Roles('merchant', 'partner')
   @Idempotent()
   @ApiOperation({
+    operationId: 'recordTransaction',
     summary: "Record a sale, its cash total rounded under the location's rule",
     description: [
       "The rule is resolved from `zip_code`, or from `state`, `county` and `city` (city, then county, then state, then the federal default), as in force on the sale's UTC date. " +

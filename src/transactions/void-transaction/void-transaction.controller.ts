@@ -22,6 +22,7 @@ export class VoidTransactionController {
   @Roles('merchant', 'partner')
   @Idempotent()
   @ApiOperation({
+    operationId: 'voidTransaction',
     summary: 'Void a sale',
     description: [
       "Records a VOID record that mirrors the sale as it settled (after any override) with negative amounts, so the rounding delta is reversed exactly; it is appended to the hash chain, linked to the sale, which becomes `voided`.",
