@@ -132,6 +132,9 @@ export function anyValue(value, caption = 'Details', parent = '') {
 /** Nested values inside a table cell stay compact: lists joined, objects as JSON. */
 function cell(key, value) {
   if (Array.isArray(value) && value.every((item) => item === null || typeof item !== 'object')) return value.join(', ');
+  // Hashes and instants are the widest cells: the short hash keeps the whole one in its title, times read as the log does.
+  if (/hash$/i.test(key) && typeof value === 'string') return shortHash(value);
+  if (/_at$/.test(key) && typeof value === 'string') return utc(value);
   return value !== null && typeof value === 'object' ? h('code', { class: 'json' }, JSON.stringify(value)) : byName(key, value);
 }
 
