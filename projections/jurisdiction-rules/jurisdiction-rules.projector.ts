@@ -5,7 +5,8 @@ import { JURISDICTION_RULE_CHANGED, type JurisdictionRuleChanged } from '../../s
 import type { Projector } from '../projector';
 
 export interface RecordedRule {
-  rule: JurisdictionRule;
+  /** As recorded: a rule of an older version of the model lacks the newer fields (see upgradeRecordedRule). */
+  rule: Record<string, unknown>;
   /** Log position of the event that recorded this version last. */
   position: number;
 }
@@ -47,7 +48,7 @@ export const jurisdictionRulesProjector: Projector = {
 
 /** Rule versions whose last change is after `afterPosition`, oldest change first. */
 export async function readRecordedRules(sql: Sql, afterPosition: number): Promise<RecordedRule[]> {
-  const rows = await sql.query<{ rule: JurisdictionRule; position: string }>(
+  const rows = await sql.query<{ rule: Record<string, unknown>; position: string }>(
     'select rule, position from rm_jurisdiction_rules where position > $1 order by position',
     [afterPosition],
   );

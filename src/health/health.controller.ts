@@ -6,6 +6,7 @@ import { EventStore } from '../event-store/event-store.port';
 import { DATABASE, type Database } from '../event-store/sql';
 import { DataSummary, JurisdictionResolver } from '../jurisdiction/jurisdiction-resolver';
 import { ENFORCED_RULES, EnforcedRule } from './enforced-rules';
+import { Clock } from '../common/clock';
 
 /** A database that does not answer within this is reported unreachable rather than hanging the probe. */
 const DATABASE_PROBE_TIMEOUT_MS = 2000;
@@ -54,6 +55,7 @@ export class HealthController {
     private readonly store: EventStore,
     @Inject(ENFORCED_RULES) private readonly enforcedRules: readonly EnforcedRule[],
     private readonly jurisdictions: JurisdictionResolver,
+    private readonly clock: Clock,
   ) {}
 
   /** 503 when degraded, so a load balancer takes the instance out of rotation. */
@@ -74,7 +76,7 @@ export class HealthController {
       chain: { head_position: headPosition },
       uptime_seconds: Math.floor(process.uptime()),
       enforced_rules: this.enforcedRules,
-      jurisdiction_data: this.jurisdictions.summary(),
+      jurisdiction_data: this.jurisdictions.summary(this.clock.now().toISOString().slice(0, 10)),
     };
   }
 

@@ -39,11 +39,26 @@ function ruleAt(fields: Partial<JurisdictionRule>): JurisdictionRule {
     cash_acceptance_law: false,
     source: ['https://example.test/ordinance'],
     notes: 'recorded by a test',
-    as_of: '2026-09-01',
+    expires_date: null,
+    enacted_date: null,
+    session_ends: null,
+    last_verified: '2026-09-01',
+    source_kind: 'bill_text',
+    confidence: 'medium',
+    rounds: 'total',
+    exact_change_exempt: false,
+    small_total: null,
+    refunds: 'mirror_original',
+    disclosure: { kind: 'none', text: null, itemized: false },
     rule_type: 'rounding',
     scope: 'retail',
     ...fields,
   };
+}
+
+/** The lookup keys of the stale records recorded by `withRules` (the seeds' own are older). */
+function listed(resolver: JurisdictionResolver, today: string): string[] {
+  return resolver.listRules({ staleOn: today }).filter((rule) => rule.notes === 'recorded by a test').map((rule) => rule.lookup_key);
 }
 
 function summary(resolution: JurisdictionResolution) {
@@ -334,13 +349,27 @@ describe('lookups for the HTTP endpoints', () => {
     expect(() => resolver.ruleForZip('2050', DATE)).toThrow(expect.objectContaining({ reason: 'INVALID_ZIP_CODE' }));
   });
 
-  it('summarizes the data for /health: the newest as_of and the counts', () => {
-    expect(resolver.summary()).toEqual({ as_of: '2026-09-01', zip_codes: 33_791, rules: 64 });
-    expect(withRules({ state: 'AZ', county: 'Maricopa', as_of: '2026-10-15' }).summary()).toEqual({
-      as_of: '2026-10-15',
+  it('summarizes the data for /health: the newest last_verified, the counts, and how many records are stale on the day', () => {
+    const newest = seeds.rules.map((rule) => rule.last_verified).sort().at(-1)!;
+    expect(resolver.summary(newest)).toMatchObject({ last_verified: newest, stale: expect.any(Number), zip_codes: 33_791, rules: 64 });
+    // More than 90 days after the newest verification, every seeded record is stale.
+    const later = new Date(Date.parse(newest) + 91 * 86_400_000).toISOString().slice(0, 10);
+    expect(resolver.summary(later).stale).toBe(64);
+    expect(withRules({ state: 'AZ', county: 'Maricopa', last_verified: later }).summary(later)).toEqual({
+      last_verified: later,
+      stale: 64,
       zip_codes: 33_791,
       rules: 65,
     });
+  });
+
+  it('counts a bill as stale once its session has ended, until it is verified again', () => {
+    const bill = { state: 'AZ', status: 'pending' as const, last_verified: '2026-05-01', session_ends: '2026-06-30' };
+    expect(listed(withRules(bill), '2026-06-30')).toEqual([]);
+    expect(listed(withRules(bill), '2026-07-01')).toEqual(['AZ']);
+    expect(listed(withRules({ ...bill, last_verified: '2026-07-02' }), '2026-07-03')).toEqual([]);
+    expect(listed(withRules({ ...bill, status: 'enacted' as const }), '2026-07-01')).toEqual([]);
+    expect(listed(withRules({ ...bill, status: 'enacted' as const }), '2026-07-31')).toEqual(['AZ']);
   });
 
   it('lists every rule, filtered by status and state', () => {

@@ -56,7 +56,7 @@ export class ResolutionWarning {
   message: string;
 }
 
-export const NOT_APPLIED_REASONS = ['not_yet_in_force', 'not_a_rounding_rule', 'other_scope', 'not_enacted', 'superseded'] as const;
+export const NOT_APPLIED_REASONS = ['not_yet_in_force', 'expired', 'not_a_rounding_rule', 'other_scope', 'not_enacted', 'superseded'] as const;
 export type NotAppliedReason = (typeof NOT_APPLIED_REASONS)[number];
 
 export interface HierarchyEntry {
@@ -93,11 +93,21 @@ export interface JurisdictionResolution {
   hierarchy: HierarchyEntry[];
   warnings: ResolutionWarning[];
   location: ResolvedLocation;
+  /** Versions of any rule of the location dated after the date asked, soonest first: each takes over on its date if it applies then. */
+  upcoming: JurisdictionRule[];
 }
 
 export class DataSummary {
-  @ApiProperty({ type: 'string', nullable: true, format: 'date', description: 'The latest as-of date of the seeded rules', example: '2026-10-01' })
-  as_of: string | null;
+  @ApiProperty({ type: 'string', nullable: true, format: 'date', description: 'The newest `last_verified` of any rule version', example: '2026-10-01' })
+  last_verified: string | null;
+
+  @ApiProperty({
+    type: 'integer',
+    minimum: 0,
+    description: 'Rule versions that are stale today: a pending or proposed bill past its session’s end not verified since, or a record not verified for 90 days (`GET /jurisdictions?stale=true` lists them)',
+    example: 12,
+  })
+  stale: number;
 
   @ApiProperty({ type: 'integer', example: 33791 })
   zip_codes: number;
@@ -109,6 +119,8 @@ export class DataSummary {
 export interface RuleFilter {
   status?: string;
   state?: string;
+  /** Only the records stale on this date. */
+  staleOn?: string;
 }
 
 /**
@@ -155,8 +167,25 @@ function seriesKey(rule: JurisdictionRule): string {
   return `${rule.rule_type}|${rule.scope}`;
 }
 
-function isInForce(rule: JurisdictionRule, date: string): boolean {
+function hasStarted(rule: JurisdictionRule, date: string): boolean {
   return rule.effective_date === null || rule.effective_date <= date;
+}
+
+/** A version covers sales on [effective_date, expires_date). */
+function isInForce(rule: JurisdictionRule, date: string): boolean {
+  return hasStarted(rule, date) && (rule.expires_date === null || date < rule.expires_date);
+}
+
+const STALE_AFTER_DAYS = 90;
+const DAY_MS = 86_400_000;
+
+/**
+ * DESIGN.md: a pending or proposed bill whose session has ended is now law or dead, so its record
+ * says less than it seems until someone checks again; so does any record unchecked for 90 days.
+ */
+export function isStale(rule: JurisdictionRule, today: string): boolean {
+  const sessionOver = (rule.status === 'pending' || rule.status === 'proposed') && rule.session_ends !== null && rule.session_ends < today && rule.last_verified <= rule.session_ends;
+  return sessionOver || (Date.parse(today) - Date.parse(rule.last_verified)) / DAY_MS > STALE_AFTER_DAYS;
 }
 
 /** Versions are sorted by effective date (null first): the last one in force wins, else the next one due. */
@@ -166,7 +195,8 @@ function versionOn(versions: readonly JurisdictionRule[], date: string): Jurisdi
 }
 
 function reasonNotApplicable(rule: JurisdictionRule, date: string): NotAppliedReason | undefined {
-  if (!isInForce(rule, date)) return 'not_yet_in_force';
+  if (!hasStarted(rule, date)) return 'not_yet_in_force';
+  if (!isInForce(rule, date)) return 'expired';
   if (rule.rule_type !== 'rounding') return 'not_a_rounding_rule';
   if (rule.scope !== 'retail') return 'other_scope';
   if (rule.status !== 'enacted') return 'not_enacted';
@@ -240,11 +270,11 @@ export class JurisdictionResolver {
     return rule;
   }
 
-  /** What /health reports: the newest `as_of` of any rule version, and how much data there is. */
-  summary(): DataSummary {
+  /** What /health reports on `today`: the newest `last_verified` of any rule version, how much data there is, and how much of it is stale. */
+  summary(today: string): DataSummary {
     const rules = this.allRules();
-    const asOf = rules.flatMap((rule) => rule.as_of ?? []).sort().at(-1) ?? null;
-    return { as_of: asOf, zip_codes: this.zips.size, rules: rules.length };
+    const lastVerified = rules.map((rule) => rule.last_verified).sort().at(-1) ?? null;
+    return { last_verified: lastVerified, stale: rules.filter((rule) => isStale(rule, today)).length, zip_codes: this.zips.size, rules: rules.length };
   }
 
   resolve(query: LocationQuery): JurisdictionResolution {
@@ -269,13 +299,18 @@ export class JurisdictionResolver {
 
   /** Every recorded version, federal first, then by place and effective date. */
   listRules(filter: RuleFilter = {}): JurisdictionRule[] {
-    const { status } = filter;
+    const { status, staleOn } = filter;
     if (status !== undefined && !(RULE_STATUSES as readonly string[]).includes(status)) {
       throw new JurisdictionValidationError('INVALID_STATUS', 'status', `status must be one of ${RULE_STATUSES.join(', ')}`);
     }
     const state = filter.state === undefined ? undefined : normalizeState(filter.state);
     return this.allRules()
-      .filter((rule) => (status === undefined || rule.status === status) && (state === undefined || rule.state === state))
+      .filter(
+        (rule) =>
+          (status === undefined || rule.status === status) &&
+          (state === undefined || rule.state === state) &&
+          (staleOn === undefined || isStale(rule, staleOn)),
+      )
       .sort(
         (a, b) =>
           JURISDICTION_LEVELS.indexOf(a.jurisdiction_level) - JURISDICTION_LEVELS.indexOf(b.jurisdiction_level) ||
@@ -399,7 +434,7 @@ export class JurisdictionResolver {
     const candidates = [...places, { level: 'federal' as const, key: FEDERAL_PLACE }].flatMap(({ level, key }) =>
       [...(this.rules.get(key)?.values() ?? [])].map((versions) => {
         const rule = versionOn(versions, date);
-        return { level, rule, reason: reasonNotApplicable(rule, date) };
+        return { level, rule, reason: reasonNotApplicable(rule, date), upcoming: versions.filter((version) => !hasStarted(version, date)) };
       }),
     );
     const mostLocal = candidates.findIndex((candidate) => candidate.reason === undefined);
@@ -408,7 +443,8 @@ export class JurisdictionResolver {
       i === chosen ? { level, applied: true, rule } : { level, applied: false, not_applied_reason: reason ?? 'superseded', rule },
     );
     const { level, rule } = candidates[chosen];
-    return { rule, level, jurisdiction_id: rule.jurisdiction_id, hierarchy, warnings, location };
+    const upcoming = candidates.flatMap((candidate) => candidate.upcoming).sort((a, b) => a.effective_date!.localeCompare(b.effective_date!));
+    return { rule, level, jurisdiction_id: rule.jurisdiction_id, hierarchy, warnings, location, upcoming };
   }
 }
 

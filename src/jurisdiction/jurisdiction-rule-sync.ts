@@ -2,6 +2,7 @@ import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleD
 import { readRecordedRules } from '../../projections/jurisdiction-rules/jurisdiction-rules.projector';
 import { DATABASE, type Database } from '../event-store/sql';
 import { JurisdictionResolver } from './jurisdiction-resolver';
+import { upgradeRecordedRule } from './jurisdiction-rule';
 
 /** The longest a rule change committed by another service process takes to reach this one. */
 export const RULE_POLL_MS = 2000;
@@ -62,7 +63,7 @@ export class JurisdictionRuleSync implements OnModuleInit, OnApplicationBootstra
   private async pull(): Promise<void> {
     for (const { rule, position } of await readRecordedRules(this.db, this.position)) {
       try {
-        this.resolver.upsertRule(rule);
+        this.resolver.upsertRule(upgradeRecordedRule(rule));
       } catch (error) {
         throw new Error(
           `rm_jurisdiction_rules: the ${String(rule.lookup_key)} rule recorded at log position ${position} is not valid: ${(error as Error).message}`,

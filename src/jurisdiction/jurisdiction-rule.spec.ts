@@ -1,4 +1,4 @@
-import { isIsoDate, parseJurisdictionRule } from './jurisdiction-rule';
+import { isIsoDate, parseJurisdictionRule, upgradeRecordedRule } from './jurisdiction-rule';
 
 describe('isIsoDate', () => {
   it.each(['2026-04-17', '2024-02-29', '2000-02-29', '1999-12-31'])('accepts %s', (date) => {
@@ -26,14 +26,24 @@ describe('parseJurisdictionRule', () => {
     status: 'enacted',
     legislation: null,
     effective_date: '2027-01-01',
-    disclosure_required: false,
+    expires_date: null,
+    enacted_date: '2026-10-02',
+    session_ends: null,
+    disclosure_required: true,
     disclosure_text: null,
     cash_acceptance_law: false,
     source: [],
     notes: '',
-    as_of: null,
+    last_verified: '2026-11-20',
+    source_kind: 'regulation',
+    confidence: 'high',
     rule_type: 'rounding',
     scope: 'retail',
+    rounds: 'change',
+    exact_change_exempt: true,
+    small_total: { kind: 'exempt_up_to', cents: 4 },
+    refunds: 'exact_amount',
+    disclosure: { kind: 'sign', text: null, itemized: false },
   };
 
   it('returns a plain copy of a valid rule', () => {
@@ -48,6 +58,37 @@ describe('parseJurisdictionRule', () => {
     expect(() => parseJurisdictionRule({ ...county, jurisdiction_id: 'US-AZ' })).toThrow(
       'jurisdiction_id: must be US-AZ-Maricopa for this place',
     );
+  });
+
+  it('holds the version 2 fields to what they can mean together', () => {
+    const problem = (fields: Record<string, unknown>) => () => parseJurisdictionRule({ ...county, ...fields });
+    expect(problem({ expires_date: '2027-01-01' })).toThrow('expires_date: must be after effective_date');
+    expect(problem({ effective_date: null, expires_date: '2027-06-01' })).toThrow('expires_date: must be after effective_date');
+    expect(problem({ source_kind: 'vendor' })).toThrow('confidence: cannot be high on a vendor source');
+    expect(problem({ disclosure: { kind: 'none', text: null, itemized: false } })).toThrow('disclosure_required: must be true exactly when disclosure.kind is not none');
+    expect(problem({ disclosure_text: 'Rounded.' })).toThrow('disclosure_text: must equal disclosure.text');
+    expect(problem({ small_total: { kind: 'exempt_up_to', cents: 0 } })).toThrow('small_total: exempt_up_to needs cents');
+    expect(problem({ small_total: { kind: 'round_up_to_nickel', cents: 2 } })).toThrow('small_total: round_up_to_nickel takes no other field');
+    expect(problem({ scope: 'casinos' })).toThrow('scope: must be one of retail');
+    expect(problem({ disclosure: { kind: 'sign', text: null } })).toThrow('disclosure: itemized must be true or false');
+    expect(parseJurisdictionRule({ ...county, expires_date: '2027-07-01', small_total: { kind: 'round_up_to_nickel' } }).expires_date).toBe('2027-07-01');
+  });
+
+  it('reads a rule recorded before version 2 as rounding as it did then, its as_of as last_verified, its sources unjudged', () => {
+    const { expires_date: _e, enacted_date: _n, session_ends: _s, last_verified: _l, source_kind: _k, confidence: _c, rounds: _r, exact_change_exempt: _x, small_total: _t, refunds: _f, disclosure: _d, ...v1 } =
+      county;
+    const upgraded = parseJurisdictionRule(upgradeRecordedRule({ ...v1, as_of: '2026-03-01', disclosure_text: 'Rounded to 5 cents.' }));
+    expect(upgraded).toMatchObject({
+      last_verified: '2026-03-01',
+      source_kind: 'news',
+      confidence: 'low',
+      rounds: 'total',
+      exact_change_exempt: false,
+      small_total: null,
+      refunds: 'mirror_original',
+      disclosure: { kind: 'receipt', text: 'Rounded to 5 cents.', itemized: false },
+    });
+    expect(upgradeRecordedRule(county)).toBe(county);
   });
 
   it('lists every missing field', () => {

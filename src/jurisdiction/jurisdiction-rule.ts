@@ -1,5 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { DomainError, type FieldError } from '../common/errors/domain-error';
+import { REFUND_POLICIES, ROUNDS, SMALL_TOTAL_KINDS, type RefundPolicy, type Rounds, type SmallTotalRule } from '../rounding/cash-settlement';
 import { ROUNDING_MODES, RoundingMode } from '../rounding/rounding-engine';
 
 export const JURISDICTION_LEVELS = ['federal', 'state', 'county', 'city'] as const;
@@ -12,7 +13,43 @@ export const RULE_STATUSES = ['enacted', 'pending', 'proposed', 'failed', 'no_le
 export type RuleStatus = (typeof RULE_STATUSES)[number];
 
 export const STATE_CODE = /^[A-Z]{2}$/;
-const RULE_SCOPE = /^[a-z][a-z_]*$/;
+
+/** Only `retail` rounding rules apply to a sale; the others are listed for what they are. */
+export const RULE_SCOPES = ['retail', 'government_payments', 'tax_payments', 'wages', 'secondhand_dealers', 'alcohol_sales', 'cash_acceptance'] as const;
+export type RuleScope = (typeof RULE_SCOPES)[number];
+
+/** The strongest source behind a record, strongest first. */
+export const SOURCE_KINDS = ['statute', 'regulation', 'agency_guidance', 'bill_text', 'news', 'vendor'] as const;
+export type SourceKind = (typeof SOURCE_KINDS)[number];
+/** Official text: the only kinds that can carry `confidence: high`. */
+const OFFICIAL_SOURCE_KINDS: readonly SourceKind[] = ['statute', 'regulation', 'agency_guidance', 'bill_text'];
+
+export const CONFIDENCES = ['high', 'medium', 'low'] as const;
+export type Confidence = (typeof CONFIDENCES)[number];
+
+export const DISCLOSURE_KINDS = ['receipt', 'sign', 'pre_charge', 'none'] as const;
+export type DisclosureKind = (typeof DISCLOSURE_KINDS)[number];
+
+/** Where and how a customer is told of the rounding. */
+export class RuleDisclosure {
+  @ApiProperty({ enum: DISCLOSURE_KINDS, description: 'On the receipt, on a sign at the register, told before the charge, or not required', example: 'receipt' })
+  kind: DisclosureKind;
+
+  @ApiProperty({ type: 'string', nullable: true, description: 'The wording, only where the law prescribes one', example: null })
+  text: string | null;
+
+  @ApiProperty({ description: 'The receipt must show the subtotal, the rounding adjustment and the total', example: false })
+  itemized: boolean;
+}
+
+/** The tiny-total rule of a law: 1–2¢ totals become 5¢, or totals up to `cents` are not rounded. */
+export class SmallTotal {
+  @ApiProperty({ enum: SMALL_TOTAL_KINDS, example: 'round_up_to_nickel' })
+  kind: SmallTotalRule['kind'];
+
+  @ApiProperty({ type: 'integer', minimum: 1, maximum: 99, required: false, description: 'For `exempt_up_to`: totals of this many cents or fewer are not rounded', example: 4 })
+  cents?: number;
+}
 
 /** A cash-acceptance ordinance says cash must be taken, not how to round it. */
 export const RULE_TYPES = ['rounding', 'cash_acceptance'] as const;
@@ -72,6 +109,27 @@ export class JurisdictionRule {
   })
   effective_date: string | null;
 
+  @ApiProperty({
+    type: 'string',
+    format: 'date',
+    nullable: true,
+    description: 'The first day the version no longer applies: it covers sales on [effective_date, expires_date); null: open-ended',
+    example: null,
+  })
+  expires_date: string | null;
+
+  @ApiProperty({ type: 'string', format: 'date', nullable: true, description: 'When the law was signed, adopted or issued; null when unknown or not enacted', example: '2026-04-17' })
+  enacted_date: string | null;
+
+  @ApiProperty({
+    type: 'string',
+    format: 'date',
+    nullable: true,
+    description: 'For a pending or proposed bill: when the session holding it ends; past it the record is stale until re-verified',
+    example: null,
+  })
+  session_ends: string | null;
+
   @ApiProperty({ description: 'Whether receipts must disclose the rounding', example: false })
   disclosure_required: boolean;
 
@@ -95,22 +153,37 @@ export class JurisdictionRule {
   @ApiProperty({
     type: 'string',
     format: 'date',
-    nullable: true,
-    description: 'The date the rule was last checked against its sources',
+    description: 'When the record was last checked against its sources (not the date a search ran); older than 90 days is stale',
     example: '2026-04-21',
   })
-  as_of: string | null;
+  last_verified: string;
+
+  @ApiProperty({ enum: SOURCE_KINDS, description: 'The strongest source behind the record', example: 'statute' })
+  source_kind: SourceKind;
+
+  @ApiProperty({ enum: CONFIDENCES, description: 'How sure the record is: `high` only with official text (statute, regulation, agency guidance, bill text)', example: 'medium' })
+  confidence: Confidence;
 
   @ApiProperty({ enum: RULE_TYPES, description: 'Only `rounding` rules decide how a sale is rounded', example: 'rounding' })
   rule_type: RuleType;
 
-  /** `retail` for shops; other scopes (e.g. `government_payments`) never apply to a sale. */
-  @ApiProperty({
-    pattern: RULE_SCOPE.source,
-    description: '`retail` for shops; other scopes (e.g. `government_payments`) never apply to a sale',
-    example: 'retail',
-  })
-  scope: string;
+  @ApiProperty({ enum: RULE_SCOPES, description: '`retail` for shops; other scopes (e.g. `government_payments`) never apply to a sale', example: 'retail' })
+  scope: RuleScope;
+
+  @ApiProperty({ enum: ROUNDS, description: '`total`: the amount due is rounded; `change`: the change handed back is', example: 'total' })
+  rounds: Rounds;
+
+  @ApiProperty({ description: 'No rounding when the customer tenders the exact unrounded cash amount', example: false })
+  exact_change_exempt: boolean;
+
+  @ApiProperty({ type: () => SmallTotal, nullable: true, description: 'The tiny-total rule, where the law has one' })
+  small_total: SmallTotalRule | null;
+
+  @ApiProperty({ enum: REFUND_POLICIES, description: 'How a cash refund is rounded', example: 'mirror_original' })
+  refunds: RefundPolicy;
+
+  @ApiProperty({ type: () => RuleDisclosure, description: 'Where and how the customer is told of the rounding' })
+  disclosure: RuleDisclosure;
 }
 
 export interface FieldProblem {
@@ -131,6 +204,14 @@ function fieldErrors(problems: FieldProblem[]): FieldError[] {
   return [...byField].map(([field, messages]) => ({ field, messages }));
 }
 
+
+/**
+ * How a sale names the version it was rounded under: the place, the scope, and the day the version
+ * took effect (`US-WA:retail@2026-06-11`; `undated` for a version in force with no known start).
+ */
+export function ruleVersionId(rule: JurisdictionRule): string {
+  return `${rule.jurisdiction_id}:${rule.scope}@${rule.effective_date ?? 'undated'}`;
+}
 
 /** The identity of a rule version: a later one with the same identity replaces it. */
 export function ruleVersionKey(rule: JurisdictionRule): string {
@@ -174,9 +255,37 @@ const CHECKS: Record<keyof JurisdictionRule, (value: unknown) => string | null> 
   cash_acceptance_law: boolean,
   source: (v) => (Array.isArray(v) && v.every((url) => typeof url === 'string') ? null : 'must be an array of strings'),
   notes: (v) => (typeof v === 'string' ? null : 'must be a string'),
-  as_of: nullableDate,
+  expires_date: nullableDate,
+  enacted_date: nullableDate,
+  session_ends: nullableDate,
+  last_verified: (v) => (isIsoDate(v) ? null : 'must be an ISO date (YYYY-MM-DD)'),
+  source_kind: oneOf(SOURCE_KINDS),
+  confidence: oneOf(CONFIDENCES),
   rule_type: oneOf(RULE_TYPES),
-  scope: (v) => (typeof v === 'string' && RULE_SCOPE.test(v) ? null : 'must be a snake_case word such as retail'),
+  scope: oneOf(RULE_SCOPES),
+  rounds: oneOf(ROUNDS),
+  exact_change_exempt: boolean,
+  small_total: (v) => {
+    if (v === null) return null;
+    const rule = v as Record<string, unknown>;
+    if (typeof v !== 'object' || Array.isArray(v)) return 'must be an object or null';
+    if (rule.kind === 'round_up_to_nickel') return Object.keys(rule).length === 1 ? null : 'round_up_to_nickel takes no other field';
+    if (rule.kind === 'exempt_up_to') {
+      const cents = rule.cents;
+      return Object.keys(rule).length === 2 && Number.isInteger(cents) && (cents as number) >= 1 && (cents as number) <= 99
+        ? null
+        : 'exempt_up_to needs cents, an integer from 1 to 99, and nothing else';
+    }
+    return `kind must be one of ${SMALL_TOTAL_KINDS.join(', ')}`;
+  },
+  refunds: oneOf(REFUND_POLICIES),
+  disclosure: (v) => {
+    const d = v as Record<string, unknown>;
+    if (typeof v !== 'object' || v === null || Array.isArray(v)) return 'must be an object';
+    const extra = Object.keys(d).filter((key) => !['kind', 'text', 'itemized'].includes(key));
+    if (extra.length > 0) return `has unknown fields ${extra.join(', ')}`;
+    return oneOf(DISCLOSURE_KINDS)(d.kind) ?? nullableString(d.text) ?? (typeof d.itemized === 'boolean' ? null : 'itemized must be true or false');
+  },
 };
 
 const FIELDS = Object.keys(CHECKS) as (keyof JurisdictionRule)[];
@@ -218,9 +327,48 @@ export function parseJurisdictionRule(raw: unknown): JurisdictionRule {
   }
   if (problems.length > 0) throw new RuleValidationError(problems);
 
-  const rule = Object.fromEntries(FIELDS.map((field) => [field, record[field]])) as unknown as JurisdictionRule;
-  rule.source = [...rule.source];
-  const placeErrors = placeProblems(rule);
-  if (placeErrors.length > 0) throw new RuleValidationError(placeErrors);
+  const rule = structuredClone(Object.fromEntries(FIELDS.map((field) => [field, record[field]]))) as unknown as JurisdictionRule;
+  const ruleErrors = [...placeProblems(rule), ...versionProblems(rule)];
+  if (ruleErrors.length > 0) throw new RuleValidationError(ruleErrors);
   return rule;
+}
+
+/** What the version 2 fields must agree on, with each other and with the spec's disclosure fields. */
+function versionProblems(rule: JurisdictionRule): FieldProblem[] {
+  const problems: FieldProblem[] = [];
+  if (rule.expires_date !== null && (rule.effective_date === null || rule.expires_date <= rule.effective_date)) {
+    problems.push({ field: 'expires_date', message: 'must be after effective_date, which it needs' });
+  }
+  if (rule.confidence === 'high' && !OFFICIAL_SOURCE_KINDS.includes(rule.source_kind)) {
+    problems.push({ field: 'confidence', message: `cannot be high on a ${rule.source_kind} source: high needs official text` });
+  }
+  if (rule.disclosure_required !== (rule.disclosure.kind !== 'none')) {
+    problems.push({ field: 'disclosure_required', message: 'must be true exactly when disclosure.kind is not none' });
+  }
+  if (rule.disclosure_text !== rule.disclosure.text) problems.push({ field: 'disclosure_text', message: 'must equal disclosure.text' });
+  return problems;
+}
+
+/**
+ * A rule recorded before version 2 (an admin's change in the log) read as version 2: what it did
+ * not say takes the value that rounds as it rounded then, and its `as_of` becomes `last_verified`.
+ * Its sources are not re-judged: `news` and `low` until someone verifies it.
+ */
+export function upgradeRecordedRule(raw: Record<string, unknown>): Record<string, unknown> {
+  if ('last_verified' in raw) return raw;
+  const { as_of: asOf, ...rest } = raw;
+  return {
+    expires_date: null,
+    enacted_date: null,
+    session_ends: null,
+    last_verified: asOf ?? '1970-01-01',
+    source_kind: 'news',
+    confidence: 'low',
+    rounds: 'total',
+    exact_change_exempt: false,
+    small_total: null,
+    refunds: 'mirror_original',
+    disclosure: { kind: rest.disclosure_required ? 'receipt' : 'none', text: rest.disclosure_text ?? null, itemized: false },
+    ...rest,
+  };
 }

@@ -43,7 +43,8 @@ export class TipCreditRule {
 export interface SeedData {
   zips: ReadonlyMap<string, ZipRecord>;
   rules: readonly JurisdictionRule[];
-  tipCreditRules: ReadonlyMap<string, TipCreditRule>;
+  /** Per state, its versions by effective date (null first); tipCreditRuleOn picks the one in force. */
+  tipCreditRules: ReadonlyMap<string, readonly TipCreditRule[]>;
 }
 
 export const SEED_FILES = {
@@ -163,9 +164,9 @@ const TIP_CREDIT_CHECKS: Record<keyof TipCreditRule, (v: unknown) => boolean> = 
 };
 const TIP_CREDIT_FIELDS = Object.keys(TIP_CREDIT_CHECKS) as (keyof TipCreditRule)[];
 
-function loadTipCreditRules(dir: string): Map<string, TipCreditRule> {
+function loadTipCreditRules(dir: string): Map<string, TipCreditRule[]> {
   const file = SEED_FILES.tipCredit;
-  const rules = new Map<string, TipCreditRule>();
+  const rules = new Map<string, TipCreditRule[]>();
   readJsonArray(dir, file).forEach((raw, i) => {
     const record = i + 1;
     const entry = (typeof raw === 'object' && raw !== null ? raw : {}) as Record<string, unknown>;
@@ -174,8 +175,13 @@ function loadTipCreditRules(dir: string): Map<string, TipCreditRule> {
     if (unknown.length > 0) throw new SeedValidationError(file, record, `unknown fields ${unknown.join(', ')}`);
     if (invalid.length > 0) throw new SeedValidationError(file, record, `missing or invalid ${invalid.join(', ')}`);
     const rule = Object.fromEntries(TIP_CREDIT_FIELDS.map((field) => [field, entry[field]])) as unknown as TipCreditRule;
-    if (rules.has(rule.state)) throw new SeedValidationError(file, record, `state ${rule.state} appears twice`);
-    rules.set(rule.state, rule);
+    const versions = rules.get(rule.state) ?? [];
+    if (versions.some((version) => version.effective_date === rule.effective_date)) {
+      throw new SeedValidationError(file, record, `state ${rule.state} has two versions effective ${rule.effective_date ?? 'always'}`);
+    }
+    versions.push(rule);
+    versions.sort((a, b) => (a.effective_date ?? '').localeCompare(b.effective_date ?? ''));
+    rules.set(rule.state, versions);
   });
   if (!rules.has('US')) throw new SeedValidationError(file, null, 'has no US (FLSA) entry');
   return rules;

@@ -1,8 +1,8 @@
 import { loadSeeds, type TipCreditRule } from '../jurisdiction/seed-loader';
-import { checkTipCredit } from './tip-credit';
+import { checkTipCredit, tipCreditRuleOn } from './tip-credit';
 
 const { tipCreditRules } = loadSeeds();
-const rule = (state: string) => tipCreditRules.get(state)!;
+const rule = (state: string, date = '2026-11-21') => tipCreditRuleOn(tipCreditRules, state, date)!;
 const check = (state: string, hourly_wage_cents: number, average_tips_per_hour_cents: number) =>
   checkTipCredit({ hourly_wage_cents, average_tips_per_hour_cents }, rule('US'), rule(state));
 const failed = (result: ReturnType<typeof check>) =>
@@ -65,5 +65,21 @@ describe('checkTipCredit', () => {
     const strict: TipCreditRule = { ...rule('TX'), state: 'ZZ', tipped_minimum_cash_wage: 3.01 };
     const result = checkTipCredit({ hourly_wage_cents: 300, average_tips_per_hour_cents: 1000 }, rule('US'), strict);
     expect(failed(result)).toEqual([['STATE_CASH_WAGE', 301, 300]]);
+  });
+});
+
+describe('tipCreditRuleOn', () => {
+  it("applies Florida's 2026-09-30 rate from that day: $15.00, $11.98 cash, the $3.02 credit of 2003", () => {
+    expect(rule('FL', '2026-09-29')).toMatchObject({ minimum_wage: 14, tipped_minimum_cash_wage: 10.98 });
+    expect(rule('FL', '2026-09-30')).toMatchObject({ minimum_wage: 15, tipped_minimum_cash_wage: 11.98, max_tip_credit: 3.02 });
+    // $11.00 an hour in cash met the cash wage on the 29th and no longer does on the 30th.
+    const at = (date: string) => checkTipCredit({ hourly_wage_cents: 1100, average_tips_per_hour_cents: 600 }, rule('US', date), rule('FL', date));
+    expect(at('2026-09-29').compliant).toBe(true);
+    expect(at('2026-09-30').compliant).toBe(false);
+  });
+
+  it('has no rule for a state before its first version', () => {
+    expect(tipCreditRuleOn(tipCreditRules, 'FL', '2025-09-29')).toBeUndefined();
+    expect(tipCreditRuleOn(tipCreditRules, 'ZZ', '2026-11-21')).toBeUndefined();
   });
 });

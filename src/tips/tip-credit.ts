@@ -1,5 +1,5 @@
 import { dollarsToCents } from '../common/money';
-import type { TipCreditRule } from '../jurisdiction/seed-loader';
+import type { SeedData, TipCreditRule } from '../jurisdiction/seed-loader';
 import type { TipCreditRequirement, TipCreditRequirementCode } from './tip.events';
 
 /** The FLSA entry of seeds/tip-credit-rules.json. */
@@ -14,6 +14,14 @@ export interface TipCreditResult {
   compliant: boolean;
   requirements: TipCreditRequirement[];
   notes: string[];
+}
+
+/**
+ * The version of a state's tip credit rule in force on `date` (YYYY-MM-DD): the latest that started
+ * on or before it, so a rate dated in the future (Florida's of 2026-09-30) applies from its day.
+ */
+export function tipCreditRuleOn(rules: SeedData['tipCreditRules'], state: string, date: string): TipCreditRule | undefined {
+  return (rules.get(state) ?? []).filter((version) => version.effective_date === null || version.effective_date <= date).at(-1);
 }
 
 /** Seed amounts are dollars per hour written to the cent. */

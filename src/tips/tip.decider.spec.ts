@@ -1,5 +1,6 @@
 import { given } from '../../test/support/decider';
 import { loadSeeds } from '../jurisdiction/seed-loader';
+import { tipCreditRuleOn } from './tip-credit';
 import { tipCreditCheckDecider, tipDecider, tipPayoutDecider, type AdjustTip, type CheckTipCredit, type PayOutTips, type RecordTip } from './tip.decider';
 import { TipAmountUnchangedError, TipPooledError, TipRecordExistsError, TipRecordNotFoundError } from './tip.errors';
 import type { TipAdjusted, TipPaidOut, TipRecorded } from './tip.events';
@@ -130,7 +131,7 @@ describe('tip credit check decider', () => {
     state,
     hourly_wage_cents: wage,
     average_tips_per_hour_cents: tips,
-    rules: { federal: tipCreditRules.get('US')!, state: tipCreditRules.get(state)! },
+    rules: { federal: tipCreditRuleOn(tipCreditRules, 'US', NOW.slice(0, 10))!, state: tipCreditRuleOn(tipCreditRules, state, NOW.slice(0, 10))! },
     now: NOW,
   });
 

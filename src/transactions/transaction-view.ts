@@ -4,7 +4,8 @@ import type { StoredEvent } from '../event-store/event-store.port';
 import { FraudSignal, RISK_LEVELS, type RiskLevel } from '../fraud/fraud-signals';
 import { EnforcedRule } from '../health/enforced-rules';
 import { ResolvedLocation } from '../jurisdiction/jurisdiction-resolver';
-import { JurisdictionRule } from '../jurisdiction/jurisdiction-rule';
+import { JurisdictionRule, ruleVersionId } from '../jurisdiction/jurisdiction-rule';
+import { ROUNDING_EXEMPTIONS, type RoundingExemption } from '../rounding/cash-settlement';
 import { ROUNDING_MODES, TENDER_TYPES, type RoundingMode, type TenderType } from '../rounding/rounding-engine';
 import { TRANSACTION_ID_EXAMPLE } from './get-transaction/get-transaction.request.dto';
 import {
@@ -103,6 +104,27 @@ export class TransactionCalculation {
 
   @ApiProperty({ type: [TenderView], description: 'The tenders sent, or the single tender of `payment_method` for the whole ledger total' })
   tenders: TenderView[];
+
+  @ApiProperty({ type: 'integer', nullable: true, minimum: 0, description: 'The cash handed over, as sent; null when the POS did not send it', example: 2000 })
+  cash_tendered_cents: number | null;
+
+  @ApiProperty({ type: 'integer', nullable: true, minimum: 0, description: 'The change handed back: `cash_tendered_cents` minus `cash_total_cents`; null without a tender', example: 925 })
+  change_due_cents: number | null;
+
+  @ApiProperty({
+    description: 'The rule version the sale was rounded under: `<jurisdiction_id>:<scope>@<effective_date>` (`undated` for a version with no known start)',
+    example: 'US-AZ:retail@undated',
+  })
+  rule_version: string;
+
+  @ApiProperty({
+    enum: ROUNDING_EXEMPTIONS,
+    nullable: true,
+    description:
+      'Why the cash was not rounded as the mode alone would round it: `tender` (no cash), `exact_change` (the exact amount was tendered under a rule that exempts it), `small_total` (the rule’s tiny-total rule), `no_rule` (the mode rounds nothing), `refund_policy` (the rule refunds the exact amount); null when it was',
+    example: null,
+  })
+  rounding_exemption: RoundingExemption | null;
 }
 
 export class ComplianceView {
@@ -315,6 +337,10 @@ export function transactionView(data: RecordData, entry: Pick<StoredEvent, 'posi
       mode_source: calculation.mode_source,
       is_split_tender: data.is_split_tender,
       cash_portion_cents: calculation.cash_portion_cents,
+      cash_tendered_cents: calculation.cash_tendered_cents ?? null,
+      change_due_cents: calculation.change_due_cents ?? null,
+      rule_version: calculation.rule_version ?? ruleVersionId(data.rule),
+      rounding_exemption: calculation.rounding_exemption ?? null,
       tenders: tenders.map(({ type, amount_cents }) => ({
         type,
         amount_cents,

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { given } from '../../test/support/decider';
 import { decideInTurn, recordCommand, SALE_AT } from '../../test/support/sale-commands';
 import type { MerchantHistory } from '../fraud/fraud-score';
-import { roundTender } from '../rounding/rounding-engine';
+import { roundTender } from '../rounding/cash-settlement';
 import {
   transactionDecider,
   type ApplyOverride,
@@ -43,7 +43,12 @@ const decided = (command: RecordTransaction): TransactionRecordedData => recorde
 describe('transaction decider: RecordTransaction', () => {
   it('rounds a cash sale under the rule of the ZIP and passes', () => {
     const data = decided(record({ zip_code: PHOENIX, subtotal_cents: 1000, tax_total_cents: 3, cashier_id: 'c-7' }));
-    const expected = roundTender({ payment_method: 'cash', subtotal_cents: 1000, tax_total_cents: 3, mode: 'swedish_rounding' });
+    const expected = roundTender({
+      payment_method: 'cash',
+      subtotal_cents: 1000,
+      tax_total_cents: 3,
+      terms: { mode: 'swedish_rounding', rounds: 'total', exact_change_exempt: false, small_total: null },
+    });
     expect(data.calculation).toEqual({
       subtotal_cents: 1000,
       tax_total_cents: 3,
@@ -55,6 +60,10 @@ describe('transaction decider: RecordTransaction', () => {
       mode_source: 'rule',
       rounding_applied: true,
       exemptions: [],
+      cash_tendered_cents: null,
+      change_due_cents: null,
+      rule_version: 'US-AZ:retail@undated',
+      rounding_exemption: null,
     });
     expect(expected).toMatchObject({ cash_total_cents: 1005, rounding_delta_cents: 2 });
     expect(data.rule).toMatchObject({ jurisdiction_id: 'US-AZ', enforcement: 'mandatory' });

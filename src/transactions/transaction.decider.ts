@@ -5,8 +5,9 @@ import { centsToDollarsString } from '../common/money';
 import { scoreFraud, type MerchantHistory } from '../fraud/fraud-score';
 import type { FraudAssessment, RiskLevel } from '../fraud/fraud-signals';
 import type { JurisdictionResolution } from '../jurisdiction/jurisdiction-resolver';
-import type { JurisdictionRule } from '../jurisdiction/jurisdiction-rule';
-import { ROUNDING_MODES, roundCents, roundTender, type RoundingMode, type TenderType } from '../rounding/rounding-engine';
+import { ruleVersionId, type JurisdictionRule } from '../jurisdiction/jurisdiction-rule';
+import { refundCash, roundTender } from '../rounding/cash-settlement';
+import { ROUNDING_MODES, roundCents, type RoundingMode, type TenderType } from '../rounding/rounding-engine';
 import {
   AlreadyRefundedError,
   AlreadyVoidedError,
@@ -49,6 +50,8 @@ export interface SaleRequest {
   cashier_id?: string;
   is_split_tender?: boolean;
   tenders?: TenderLine[];
+  /** The cash handed over for the cash leg. */
+  cash_tendered_cents?: number;
 }
 
 /** Time, id, rule and history come in through the command: `decide` reads no clock, database or configuration. */
@@ -284,9 +287,13 @@ function refundSale({ refund, transaction_id, now }: IssueRefund, { sale, settle
   const refundable = settlement.cash_total_cents - refunded.cash_total_cents;
   if (asked > refundable) throw new RefundExceedsPaidError(sale.transaction_id, asked, refundable);
   const ledgerLeft = (sale.is_split_tender ? calculation.cash_portion_cents : calculation.ledger_total_cents) - refunded.ledger_total_cents;
-  const rounded = calculation.rounding_applied ? roundCents(asked, calculation.cash_rounding_mode) : asked;
-  const last = asked === refundable || rounded >= refundable;
-  const cash = last ? refundable : rounded;
+  // A sale recorded before the rule model's version 2 refunded as mirror_original does.
+  const policy = sale.rule.refunds ?? 'mirror_original';
+  const refund_cash = calculation.rounding_applied
+    ? refundCash(asked, policy, calculation.cash_rounding_mode, { whole_sale: asked === refundable, sale_cash_remaining_cents: refundable })
+    : { cash_refund_cents: asked, rounding_exemption: calculation.rounding_exemption ?? null };
+  const cash = Math.min(refund_cash.cash_refund_cents, refundable);
+  const last = cash === refundable;
   const ledger = last ? ledgerLeft : Math.min(asked, ledgerLeft);
   const tax = taxWithin(sale, refunded.ledger_total_cents + ledger) - taxWithin(sale, refunded.ledger_total_cents);
   const method: TenderType = calculation.cash_portion_cents > 0 ? 'cash' : sale.payment_method;
@@ -311,6 +318,9 @@ function refundSale({ refund, transaction_id, now }: IssueRefund, { sale, settle
       cash_total_cents: negative(cash),
       rounding_delta_cents: delta,
       rounding_applied: method === 'cash' && calculation.rounding_applied,
+      cash_tendered_cents: null,
+      change_due_cents: null,
+      rounding_exemption: refund_cash.rounding_exemption,
       exemptions: calculation.exemptions
         .filter((exemption) => exemption.tender === method)
         .map((exemption) => ({ ...exemption, amount_cents: negative(ledger) })),
@@ -370,7 +380,8 @@ function recordSale(command: RecordTransaction): TransactionRecordedData {
       tenders,
       subtotal_cents: sale.subtotal_cents,
       tax_total_cents: sale.tax_total_cents,
-      mode: roundingMode,
+      terms: { mode: roundingMode, rounds: rule.rounds, exact_change_exempt: rule.exact_change_exempt, small_total: rule.small_total },
+      cash_tendered_cents: sale.cash_tendered_cents,
     });
   const calculation = roundUnder(mode);
   const contradicts = explicit !== undefined && rule.enforcement === 'mandatory' && !sameArithmetic(explicit, rule.rounding_mode);
@@ -423,6 +434,10 @@ function recordSale(command: RecordTransaction): TransactionRecordedData {
       mode_source: explicit === undefined ? 'rule' : 'explicit',
       rounding_applied: calculation.rounding_applied,
       exemptions: calculation.exemptions ?? [],
+      cash_tendered_cents: sale.cash_tendered_cents ?? null,
+      change_due_cents: calculation.change_due_cents ?? null,
+      rule_version: ruleVersionId(rule),
+      rounding_exemption: calculation.rounding_exemption,
     },
     compliance: { compliance_status: statusOf(reasons), reasons },
     fraud,

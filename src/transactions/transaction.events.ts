@@ -3,7 +3,8 @@ import type { Environment } from '../auth/principal';
 import type { FraudSignal, RiskLevel } from '../fraud/fraud-signals';
 import type { ResolvedLocation } from '../jurisdiction/jurisdiction-resolver';
 import type { JurisdictionRule } from '../jurisdiction/jurisdiction-rule';
-import type { RoundingMode, TenderExemption, TenderType } from '../rounding/rounding-engine';
+import type { RoundingExemption, TenderExemption } from '../rounding/cash-settlement';
+import type { RoundingMode, TenderType } from '../rounding/rounding-engine';
 
 export const transactionStream = (transactionId: string) => `transaction-${transactionId}`;
 
@@ -96,6 +97,14 @@ export type TransactionRecord<T extends TransactionType> = {
     mode_source: ModeSource;
     rounding_applied: boolean;
     exemptions: TenderExemption[];
+    /**
+     * Added with the rule model's version 2: a sale recorded before has none of these four (read it
+     * as no tender, no change, the rule's lookup key at its effective date, no exemption).
+     */
+    cash_tendered_cents?: number | null;
+    change_due_cents?: number | null;
+    rule_version?: string;
+    rounding_exemption?: RoundingExemption | null;
   };
   compliance: { compliance_status: ComplianceStatus; reasons: ComplianceReason[] };
   fraud: { fraud_score: number; risk_level: RiskLevel; signals: FraudSignal[] };

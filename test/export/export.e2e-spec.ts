@@ -256,7 +256,7 @@ describe.each(DRIVERS)('POST /export on %s', (driver) => {
 
   it.each([
     ['standard', 53],
-    ['full', 86],
+    ['full', 92],
     ['summary', 18],
   ] as const)('%s mode: %i columns on every line, headed by their names', async (mode, width) => {
     const csv = await exportCsv({ export_mode: mode });
@@ -291,10 +291,16 @@ describe.each(DRIVERS)('POST /export on %s', (driver) => {
       cash_acceptance_law: 'false',
       rule_sources: rule.source.join(';'),
       rule_notes: rule.notes,
-      rule_as_of: rule.as_of ?? '',
+      rule_last_verified: rule.last_verified,
       rule_type: 'rounding',
       rule_scope: 'retail',
       mode_source: 'rule',
+      rule_version: 'US-AZ:retail@undated',
+      rounding_exemption: details[name].calculation.rounding_exemption ?? '',
+      cash_tendered_cents: '',
+      cash_tendered_dollars: '',
+      change_due_cents: '',
+      change_due_dollars: '',
       tenders_json: JSON.stringify(details[name].calculation.tenders),
       compliance_reasons_json: '[]',
       fraud_signals_json: '[]',

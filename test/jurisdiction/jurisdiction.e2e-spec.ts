@@ -68,7 +68,7 @@ function enactedStateRule(state: string, fields: Partial<JurisdictionRule>): Omi
     legislation: `${state} Act 2026-1 (test)`,
     source: ['https://legislature.example.test/act-2026-1'],
     notes: 'Recorded by the e2e test.',
-    as_of: '2026-09-20',
+    last_verified: '2026-09-20',
     ...fields,
   };
   return rule;
@@ -84,7 +84,25 @@ async function eventually(ms: number, ask: () => Promise<Answer>, check: (answer
   }
 }
 
-const CITABLE = { legislation: expect.anything(), source: expect.any(Array), notes: expect.any(String), as_of: expect.anything() };
+const CITABLE = {
+  legislation: expect.anything(),
+  source: expect.any(Array),
+  notes: expect.any(String),
+  last_verified: expect.any(String),
+  source_kind: expect.any(String),
+  confidence: expect.any(String),
+};
+
+const NEWEST_VERIFIED = seedRules.map((rule) => rule.last_verified).sort().at(-1);
+
+/** Seeded records stale on TODAY, counted here from DESIGN.md's rule rather than by the resolver. */
+const DAY_MS = 86_400_000;
+const staleSeeds = (today: string) =>
+  seedRules.filter(
+    (rule) =>
+      (Date.parse(today) - Date.parse(rule.last_verified)) / DAY_MS > 90 ||
+      (['pending', 'proposed'].includes(rule.status) && rule.session_ends !== null && rule.session_ends < today && rule.last_verified <= rule.session_ends),
+  );
 
 describe('jurisdiction over HTTP', () => {
   let testApp: TestApp;
@@ -98,10 +116,11 @@ describe('jurisdiction over HTTP', () => {
   afterAll(() => testApp?.close());
 
   describe('GET /health', () => {
-    it('reports the jurisdiction data as_of and counts, and the enforced rounding rules', async () => {
+    it('reports when the jurisdiction data was last verified, how much is stale, the counts, and the enforced rounding rules', async () => {
       const { status, body } = await get('/health');
       expect(status).toBe(200);
-      expect(body.jurisdiction_data).toEqual({ as_of: '2026-09-01', zip_codes: 33_791, rules: 64 });
+      expect(staleSeeds(TODAY).length).toBeGreaterThan(0);
+      expect(body.jurisdiction_data).toEqual({ last_verified: NEWEST_VERIFIED, stale: staleSeeds(TODAY).length, zip_codes: 33_791, rules: 64 });
       expect(body.enforced_rules).toContainEqual({ citation: '7 CFR 278.2', rule: 'EBT tenders are never rounded' });
     });
   });
@@ -277,7 +296,8 @@ describe('jurisdiction over HTTP', () => {
       expect(status).toBe(200);
       expect(body.count).toBe(64);
       expect(body.rules).toHaveLength(64);
-      for (const rule of body.rules) expect(Object.keys(rule)).toEqual(expect.arrayContaining(['legislation', 'source', 'notes', 'as_of']));
+      // A no-legislation record has no bill to name; every record says where it was read and how sure it is.
+      for (const rule of body.rules) expect(rule).toMatchObject({ ...CITABLE, legislation: rule.legislation === null ? null : expect.any(String) });
       expect(new Set(body.rules.map((rule: JurisdictionRule) => rule.status))).toEqual(
         new Set(['enacted', 'pending', 'proposed', 'failed', 'no_legislation']),
       );
@@ -346,7 +366,8 @@ describe('jurisdiction over HTTP', () => {
         null,
         '2026-09-15',
       ]);
-      expect((await get('/health')).body.jurisdiction_data).toEqual({ as_of: '2026-09-20', zip_codes: 33_791, rules: 65 });
+      // The rule recorded here was verified before the newest seed record.
+      expect((await get('/health')).body.jurisdiction_data).toEqual({ last_verified: NEWEST_VERIFIED, stale: staleSeeds(TODAY).length, zip_codes: 33_791, rules: 65 });
     });
 
     it('answers 200 when it replaces the version with the same effective date, and takes a matching lookup_key', async () => {

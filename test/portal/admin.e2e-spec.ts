@@ -99,11 +99,16 @@ describe('the portal, signed in with an admin key', () => {
     await page.getByRole('button', { name: 'Edit rule OR rounding' }).click();
     await page.getByLabel('Legislation').fill('OR HB 1234 (2026)');
     await page.getByLabel('Enforcement').selectOption('mandatory');
+    await page.getByLabel('Disclosure required').uncheck();
     await page.getByRole('button', { name: 'Save rule' }).click();
     await page.getByText(/^Replaced the version of OR/).waitFor();
     await screenshot(page, 'jurisdictions');
 
-    expect(await oregon()).toEqual([{ ...before, legislation: 'OR HB 1234 (2026)', enforcement: 'mandatory' }]);
+    // The rule's disclosure follows the spec's disclosure_required.
+    expect(before.disclosure.kind).not.toBe('none');
+    expect(await oregon()).toEqual([
+      { ...before, legislation: 'OR HB 1234 (2026)', enforcement: 'mandatory', disclosure_required: false, disclosure: { ...before.disclosure, kind: 'none' } },
+    ]);
     const changes = await call(suite.app, 'GET', '/admin/audit-logs?event_type=jurisdiction_rule', { key: TEST_ADMIN_KEY });
     expect(changes.body.entries.at(-1).details).toMatchObject({ rule: { lookup_key: 'OR', legislation: 'OR HB 1234 (2026)' } });
   });

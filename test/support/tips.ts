@@ -2,6 +2,7 @@ import type { Decider, DomainEvent } from '../../src/common/decider';
 import type { NewEvent } from '../../src/event-store/event-store.port';
 import { loadSeeds, type SeedData } from '../../src/jurisdiction/seed-loader';
 import { tipCreditCheckDecider, tipDecider, tipPayoutDecider, type RecordTip } from '../../src/tips/tip.decider';
+import { tipCreditRuleOn } from '../../src/tips/tip-credit';
 import { tipPoolDecider } from '../../src/tips/tip-pool.decider';
 import { tipCreditCheckStream, tipPayoutStream, tipPoolStream, tipStream } from '../../src/tips/tip.events';
 import { call, type Answer } from './auth';
@@ -93,7 +94,7 @@ export function tipHistory(merchantId = 'm-tips', at = '2026-11-21T12:00:00.000Z
     state: 'TX',
     hourly_wage_cents: 213,
     average_tips_per_hour_cents: 300,
-    rules: { federal: tipCreditRules.get('US')!, state: tipCreditRules.get('TX')! },
+    rules: { federal: tipCreditRuleOn(tipCreditRules, 'US', at.slice(0, 10))!, state: tipCreditRuleOn(tipCreditRules, 'TX', at.slice(0, 10))! },
     now: at,
   });
   return history;

@@ -4,7 +4,8 @@ import { EventStore } from '../../src/event-store/event-store.port';
 import { entryHash } from '../../src/event-store/hash-chain';
 import { DATABASE, type Database } from '../../src/event-store/sql';
 import type { JurisdictionRule } from '../../src/jurisdiction/jurisdiction-rule';
-import { roundTender, type RoundingMode, type TenderType } from '../../src/rounding/rounding-engine';
+import { roundTender } from '../../src/rounding/cash-settlement';
+import type { RoundingMode, TenderType } from '../../src/rounding/rounding-engine';
 import { call, issueKey, onboardMerchant, uniqueId, type Answer } from '../support/auth';
 import { FixedClock } from '../support/fixed-clock';
 import { DRIVERS } from '../support/test-database';
@@ -36,7 +37,17 @@ const TUCSON_RULE: JurisdictionRule = {
   cash_acceptance_law: false,
   source: ['https://tucson.example.test/ordinance-2026-17'],
   notes: 'Recorded by the transactions e2e test.',
-  as_of: '2026-10-01',
+  expires_date: null,
+  enacted_date: null,
+  session_ends: null,
+  last_verified: '2026-10-01',
+  source_kind: 'bill_text',
+  confidence: 'medium',
+  rounds: 'total',
+  exact_change_exempt: false,
+  small_total: null,
+  refunds: 'mirror_original',
+  disclosure: { kind: 'receipt', text: 'Cash totals are rounded down to the nearest 5 cents.', itemized: false },
   rule_type: 'rounding',
   scope: 'retail',
 };
@@ -98,7 +109,13 @@ describe.each(DRIVERS)('transactions over HTTP on %s', (driver) => {
       [merchantId],
     );
   const expected = (payment_method: TenderType, mode: RoundingMode, tenders?: { type: TenderType; amount_cents: number }[]) =>
-    roundTender({ payment_method, subtotal_cents: 1000, tax_total_cents: 3, mode, tenders });
+    roundTender({
+      payment_method,
+      subtotal_cents: 1000,
+      tax_total_cents: 3,
+      terms: { mode, rounds: 'total', exact_change_exempt: false, small_total: null },
+      tenders,
+    });
 
   beforeAll(async () => {
     app = await startTestApp({ driver, override: (builder) => builder.overrideProvider(Clock).useValue(new FixedClock(new Date(NOW))) });

@@ -67,6 +67,9 @@ function openEditor(container, rule, reload) {
     const edits = formValues(form);
     const body = { ...rule, ...edits };
     for (const name of ['legislation', 'effective_date', 'disclosure_text']) if (body[name] === '') body[name] = null;
+    // The spec's two disclosure fields and the rule's disclosure say the same: keep the kind unless disclosure is switched on or off.
+    const kind = body.disclosure_required ? (rule.disclosure.kind === 'none' ? 'receipt' : rule.disclosure.kind) : 'none';
+    body.disclosure = { ...rule.disclosure, kind, text: body.disclosure_text };
     const path = `/admin/jurisdictions/${encodeURIComponent(rule.lookup_key)}`;
     const answer = await call('PUT', path, { body });
     if (!answer.ok) return show(outcome, notice('error', await problemOf('PUT', path, answer)));

@@ -69,7 +69,7 @@ const CATALOG: readonly Column[] = [
   column('cash_acceptance_law', (t) => t.rule.cash_acceptance_law),
   list('rule_sources', (t) => t.rule.source),
   column('rule_notes', (t) => t.rule.notes),
-  column('rule_as_of', (t) => t.rule.as_of),
+  column('rule_last_verified', (t) => t.rule.last_verified),
   column('rule_type', (t) => t.rule.rule_type),
   column('rule_scope', (t) => t.rule.scope),
   // Amounts: what settles (an override's cash total and delta once overridden).
@@ -82,6 +82,10 @@ const CATALOG: readonly Column[] = [
   column('cash_rounding_mode', (t) => t.calculation.cash_rounding_mode),
   column('mode_source', (t) => t.calculation.mode_source),
   column('rounding_applied', (t) => t.calculation.rounding_applied),
+  column('rule_version', (t) => t.calculation.rule_version),
+  column('rounding_exemption', (t) => t.calculation.rounding_exemption),
+  ...amount('cash_tendered', (t) => t.calculation.cash_tendered_cents),
+  ...amount('change_due', (t) => t.calculation.change_due_cents),
   // Tender.
   column('payment_method', (t) => t.calculation.payment_method),
   column('is_split_tender', (t) => t.calculation.is_split_tender),

@@ -66,6 +66,12 @@ export class JurisdictionLookup extends JurisdictionRule {
 
   @ApiProperty({ type: [ResolutionWarning], description: 'Empty when the location was fully verified' })
   warnings: ResolutionWarning[];
+
+  @ApiProperty({
+    type: [JurisdictionRule],
+    description: 'Versions of any rule of the location (city, county, state, federal) dated after `date`, soonest first: each takes over on its effective date if it applies then, with no release',
+  })
+  upcoming: JurisdictionRule[];
 }
 
 export class RuleList {
@@ -166,11 +172,11 @@ export class LookUpJurisdictionController {
   @ApiOperation({
     operationId: 'listJurisdictions',
     summary: 'Every jurisdiction rule: enacted, pending, proposed, failed and none',
-    description: 'Every recorded version of every rule, whether it applies or not, optionally filtered by status and state.',
+    description: 'Every recorded version of every rule, whether it applies or not, optionally filtered by status, state and staleness (as of today, UTC).',
   })
   @ApiOkResponse({ type: RuleList, description: 'The rules, with their count' })
-  list(@Query() filter: ListRulesQuery): RuleList {
-    const rules = this.resolver.listRules(filter);
+  list(@Query() { stale, ...filter }: ListRulesQuery): RuleList {
+    const rules = this.resolver.listRules({ ...filter, ...(stale === 'true' && { staleOn: this.today() }) });
     return { count: rules.length, rules };
   }
 
@@ -199,7 +205,7 @@ function lookupOf(resolution: JurisdictionResolution, date: string): Jurisdictio
     const rules = resolution.hierarchy.filter((entry) => entry.level === level).map(hierarchyRule);
     return [{ level, name, applied: rules.some((rule) => rule.applied), rules }];
   });
-  return { ...resolution.rule, date, location, hierarchy, warnings: resolution.warnings };
+  return { ...resolution.rule, date, location, hierarchy, warnings: resolution.warnings, upcoming: resolution.upcoming };
 }
 
 function hierarchyRule({ rule, applied, not_applied_reason }: HierarchyEntry): HierarchyRule {

@@ -1,5 +1,5 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { IsOptional, IsString } from 'class-validator';
+import { IsIn, IsOptional, IsString } from 'class-validator';
 import { RULE_STATUSES } from '../jurisdiction-rule';
 
 /**
@@ -34,4 +34,14 @@ export class ListRulesQuery {
   @IsOptional()
   @IsString()
   state?: string;
+
+  @ApiPropertyOptional({
+    enum: ['true', 'false'],
+    description:
+      '`true`: only the stale records: a pending or proposed bill past its session’s end and not verified since, or a record not verified for 90 days',
+    example: 'true',
+  })
+  @IsOptional()
+  @IsIn(['true', 'false'])
+  stale?: 'true' | 'false';
 }

@@ -6,7 +6,7 @@ import { newRecordId } from '../../common/ids';
 import { dollarsToCents } from '../../common/money';
 import { SEED_DATA } from '../../jurisdiction/jurisdiction.module';
 import type { SeedData } from '../../jurisdiction/seed-loader';
-import { FEDERAL } from '../tip-credit';
+import { FEDERAL, tipCreditRuleOn } from '../tip-credit';
 import { tipCreditCheckDecider } from '../tip.decider';
 import { tipCreditCheckStream, type TipCreditCheckedData } from '../tip.events';
 import { TIP_ID_PREFIX } from '../tip-ids';
@@ -33,9 +33,10 @@ export class ValidateTipCreditHandler implements ICommandHandler<ValidateTipCred
   async execute({ request, context, idempotency }: ValidateTipCreditCommand): Promise<ValidateTipCreditResponse> {
     const merchantId = await this.merchants.actingFor(context.principal, request.merchant_id);
     const state = request.state.toUpperCase();
-    const stateRule = this.seeds.tipCreditRules.get(state);
-    if (!stateRule) throw new InvalidFieldError('state', `state ${state} is not a U.S. state or territory with tip credit rules`);
     const now = this.clock.now();
+    const today = now.toISOString().slice(0, 10);
+    const stateRule = tipCreditRuleOn(this.seeds.tipCreditRules, state, today);
+    if (!stateRule) throw new InvalidFieldError('state', `state ${state} is not a U.S. state or territory with tip credit rules`);
     const checkId = newRecordId(TIP_ID_PREFIX.creditCheck, now);
     const command = {
       kind: 'CheckTipCredit' as const,
@@ -45,7 +46,7 @@ export class ValidateTipCreditHandler implements ICommandHandler<ValidateTipCred
       state,
       hourly_wage_cents: dollarsToCents(request.hourly_wage, 'hourly_wage', 'down'),
       average_tips_per_hour_cents: dollarsToCents(request.average_tips_per_hour, 'average_tips_per_hour', 'down'),
-      rules: { federal: this.seeds.tipCreditRules.get(FEDERAL)!, state: stateRule },
+      rules: { federal: tipCreditRuleOn(this.seeds.tipCreditRules, FEDERAL, today)!, state: stateRule },
       now: now.toISOString(),
     };
     const stream = tipCreditCheckStream(checkId);

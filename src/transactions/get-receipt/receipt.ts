@@ -1,6 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { centsToDollarsString } from '../../common/money';
-import type { JurisdictionRule } from '../../jurisdiction/jurisdiction-rule';
+import { DISCLOSURE_KINDS, type DisclosureKind, type JurisdictionRule } from '../../jurisdiction/jurisdiction-rule';
 import type { RoundingMode, TenderType } from '../../rounding/rounding-engine';
 import { TRANSACTION_ID_EXAMPLE } from '../get-transaction/get-transaction.request.dto';
 import { TRANSACTION_STATES, TRANSACTION_TYPES } from '../transaction.events';
@@ -27,6 +27,17 @@ export class Disclosure {
   /** Whether the rule obliges the merchant to disclose its rounding. */
   @ApiProperty({ description: 'Whether the rule obliges the merchant to disclose its rounding', example: true })
   required: boolean;
+
+  @ApiProperty({
+    enum: DISCLOSURE_KINDS,
+    description:
+      'Where the law wants the customer told: on the `receipt` (this text), on a `sign` at the register, `pre_charge` (before the customer pays: the POS shows it first), or `none` required. The receipt carries the sentence in every case',
+    example: 'receipt',
+  })
+  kind: DisclosureKind;
+
+  @ApiProperty({ description: 'The law wants the receipt itemized: subtotal, the rounding adjustment (even of $0.00) and the total', example: false })
+  itemized: boolean;
 
   @ApiProperty({ example: 'US-AZ' })
   jurisdiction_id: string;
@@ -129,7 +140,9 @@ const HOW: Record<RoundingMode, string | null> = {
  * merchant, the sentence for the customer.
  */
 export function roundingDisclosure(rule: JurisdictionRule, calculation: TransactionView['calculation']): Disclosure {
-  const about = { required: rule.disclosure_required, jurisdiction_id: rule.jurisdiction_id, legislation: rule.legislation };
+  // A rule recorded before version 2 has no `disclosure`: its kind follows disclosure_required.
+  const { kind, itemized } = rule.disclosure ?? { kind: rule.disclosure_required ? 'receipt' : 'none', itemized: false };
+  const about = { required: rule.disclosure_required, kind, itemized, jurisdiction_id: rule.jurisdiction_id, legislation: rule.legislation };
   if (rule.disclosure_text) return { text: rule.disclosure_text, source: 'jurisdiction', ...about };
   return { text: defaultDisclosure(rule, calculation), source: 'default', ...about };
 }
@@ -146,6 +159,13 @@ function defaultDisclosure(rule: JurisdictionRule, calculation: TransactionView[
 }
 
 const TENDER_LABELS: Record<TenderType, string> = { cash: 'Cash', card: 'Card', ebt: 'EBT', mobile: 'Mobile' };
+
+/** Why cash was not rounded, where the customer would otherwise wonder. */
+const EXEMPTION_LINES: Record<string, string> = {
+  exact_change: 'Exact change: not rounded',
+  small_total: 'Small total: rounded as the law sets',
+  refund_policy: 'Refunded in the exact amount',
+};
 
 const dollars = (cents: number) => `${cents < 0 ? '-' : ''}$${centsToDollarsString(Math.abs(cents))}`;
 const signed = (cents: number) => `${cents > 0 ? '+' : ''}${dollars(cents)}`;
@@ -166,10 +186,14 @@ function merchantReceipt(transaction: TransactionDetail): MerchantReceipt {
     ...calculation.tenders.map((tender) => row(`${TENDER_LABELS[tender.type]}${tender.rounded ? '' : ' (not rounded)'}`, dollars(tender.amount_cents))),
     ...(calculated
       ? [row('Cash rounding', signed(calculated.rounding_delta_cents)), row('Adjusted by employee', signed(calculation.cash_total_cents - calculated.cash_total_cents))]
-      : calculation.rounding_applied
+      : calculation.rounding_applied || (disclosure.itemized && calculation.cash_portion_cents !== 0)
         ? [row('Cash rounding', signed(calculation.rounding_delta_cents))]
         : []),
+    ...(EXEMPTION_LINES[calculation.rounding_exemption ?? ''] ? [EXEMPTION_LINES[calculation.rounding_exemption ?? '']] : []),
     row(calculation.rounding_applied ? 'Cash total' : 'Amount', dollars(calculation.cash_total_cents)),
+    ...(calculation.cash_tendered_cents !== null && calculation.change_due_cents !== null
+      ? [row('Cash tendered', dollars(calculation.cash_tendered_cents)), row('Change', dollars(calculation.change_due_cents))]
+      : []),
     ...(transaction.state === 'completed' ? [] : [`Status: ${transaction.state.replace('_', ' ').toUpperCase()}`]),
     '',
     disclosure.text,

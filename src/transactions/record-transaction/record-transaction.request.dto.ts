@@ -46,10 +46,11 @@ export interface FieldDoc {
   description?: string;
 }
 
-/** A required amount in integer cents, 0 to $1 billion. */
-export const Cents = ({ example, description }: FieldDoc) =>
+/** An amount in integer cents, 0 to $1 billion; required unless `optional`. */
+export const Cents = ({ example, description, optional = false }: FieldDoc & { optional?: boolean }) =>
   applyDecorators(
-    ApiProperty({ type: 'integer', minimum: 0, maximum: MAX_AMOUNT_CENTS, example, description }),
+    ApiProperty({ type: 'integer', minimum: 0, maximum: MAX_AMOUNT_CENTS, example, description, required: !optional }),
+    ...(optional ? [IsOptional()] : []),
     IsInt({ message: '$property must be an integer number of cents' }),
     Min(0, { message: '$property must not be negative' }),
     Max(MAX_AMOUNT_CENTS, { message: `$property must not exceed ${MAX_AMOUNT_CENTS} cents` }),
@@ -171,4 +172,12 @@ export class RecordTransactionRequest {
   @ValidateNested({ each: true })
   @Type(() => TenderRequest)
   tenders?: TenderRequest[];
+
+  @Cents({
+    optional: true,
+    example: 2000,
+    description:
+      'The cash the customer handed over (for a split tender, toward its cash part). With it the answer gives `change_due_cents`, a rule that rounds the change rounds it, and a rule with `exact_change_exempt` leaves an exact tender unrounded. Below the cash owed: 400',
+  })
+  cash_tendered_cents?: number;
 }
