@@ -351,15 +351,15 @@ describe('lookups for the HTTP endpoints', () => {
 
   it('summarizes the data for /health: the newest last_verified, the counts, and how many records are stale on the day', () => {
     const newest = seeds.rules.map((rule) => rule.last_verified).sort().at(-1)!;
-    expect(resolver.summary(newest)).toMatchObject({ last_verified: newest, stale: expect.any(Number), zip_codes: 33_791, rules: 64 });
+    expect(resolver.summary(newest)).toMatchObject({ last_verified: newest, stale: expect.any(Number), zip_codes: 33_791, rules: 66 });
     // More than 90 days after the newest verification, every seeded record is stale.
     const later = new Date(Date.parse(newest) + 91 * 86_400_000).toISOString().slice(0, 10);
-    expect(resolver.summary(later).stale).toBe(64);
+    expect(resolver.summary(later).stale).toBe(66);
     expect(withRules({ state: 'AZ', county: 'Maricopa', last_verified: later }).summary(later)).toEqual({
       last_verified: later,
-      stale: 64,
+      stale: 66,
       zip_codes: 33_791,
-      rules: 65,
+      rules: 67,
     });
   });
 
@@ -373,7 +373,7 @@ describe('lookups for the HTTP endpoints', () => {
   });
 
   it('lists every rule, filtered by status and state', () => {
-    expect(resolver.listRules()).toHaveLength(64);
+    expect(resolver.listRules()).toHaveLength(66);
     expect(resolver.listRules()[0].lookup_key).toBe('US');
     expect(resolver.listRules({ status: 'pending' }).map((r) => r.lookup_key)).toEqual(['FL', 'HI', 'IA', 'MO', 'OK', 'OR']);
     expect(resolver.listRules({ state: 'ny' }).map((r) => r.jurisdiction_level)).toEqual(['state', 'city', 'city', 'city', 'city', 'city']);

@@ -120,7 +120,7 @@ describe('jurisdiction over HTTP', () => {
       const { status, body } = await get('/health');
       expect(status).toBe(200);
       expect(staleSeeds(TODAY).length).toBeGreaterThan(0);
-      expect(body.jurisdiction_data).toEqual({ last_verified: NEWEST_VERIFIED, stale: staleSeeds(TODAY).length, zip_codes: 33_791, rules: 64 });
+      expect(body.jurisdiction_data).toEqual({ last_verified: NEWEST_VERIFIED, stale: staleSeeds(TODAY).length, zip_codes: 33_791, rules: 66 });
       expect(body.enforced_rules).toContainEqual({ citation: '7 CFR 278.2', rule: 'EBT tenders are never rounded' });
     });
   });
@@ -294,8 +294,8 @@ describe('jurisdiction over HTTP', () => {
     it('lists every rule, each citable', async () => {
       const { status, body } = await get('/jurisdictions');
       expect(status).toBe(200);
-      expect(body.count).toBe(64);
-      expect(body.rules).toHaveLength(64);
+      expect(body.count).toBe(66);
+      expect(body.rules).toHaveLength(66);
       // A no-legislation record has no bill to name; every record says where it was read and how sure it is.
       for (const rule of body.rules) expect(rule).toMatchObject({ ...CITABLE, legislation: rule.legislation === null ? null : expect.any(String) });
       expect(new Set(body.rules.map((rule: JurisdictionRule) => rule.status))).toEqual(
@@ -367,7 +367,7 @@ describe('jurisdiction over HTTP', () => {
         '2026-09-15',
       ]);
       // The rule recorded here was verified before the newest seed record.
-      expect((await get('/health')).body.jurisdiction_data).toEqual({ last_verified: NEWEST_VERIFIED, stale: staleSeeds(TODAY).length, zip_codes: 33_791, rules: 65 });
+      expect((await get('/health')).body.jurisdiction_data).toEqual({ last_verified: NEWEST_VERIFIED, stale: staleSeeds(TODAY).length, zip_codes: 33_791, rules: 67 });
     });
 
     it('answers 200 when it replaces the version with the same effective date, and takes a matching lookup_key', async () => {
