@@ -66,6 +66,8 @@ describe.each(DRIVERS)('rule versions and what a law says, over HTTP on %s', (dr
     // Replaces the seeded version of the same date: 200.
     const tennessee = enactedVersion('TN', { disclosure_required: true, disclosure: { kind: 'receipt', text: null, itemized: true } });
     expect((await put('TN', tennessee)).status).toBe(200);
+    const kansas = enactedVersion('KS', { effective_date: '2026-07-01', disclosure_required: true, disclosure: { kind: 'pre_charge', text: null, itemized: false } });
+    expect((await put('KS', kansas)).status).toBe(201);
   });
 
   afterAll(() => app?.close());
@@ -163,6 +165,11 @@ describe.each(DRIVERS)('rule versions and what a law says, over HTTP on %s', (dr
       const receipt = await receiptOf('05401');
       expect(receipt.disclosure).toMatchObject({ kind: 'sign', itemized: false, required: true });
       expect(receipt.text).toContain(receipt.disclosure.text);
+    });
+
+    it('before the charge (Kansas, as recorded here): the POS learns it must tell the customer first', async () => {
+      const receipt = await receiptOf('66101');
+      expect(receipt.disclosure).toMatchObject({ kind: 'pre_charge', required: true, jurisdiction_id: 'US-KS' });
     });
 
     it('none required (the federal default)', async () => {
