@@ -375,7 +375,7 @@ describe('lookups for the HTTP endpoints', () => {
   it('lists every rule, filtered by status and state', () => {
     expect(resolver.listRules()).toHaveLength(66);
     expect(resolver.listRules()[0].lookup_key).toBe('US');
-    expect(resolver.listRules({ status: 'pending' }).map((r) => r.lookup_key)).toEqual(['FL', 'HI', 'IA', 'MO', 'OK', 'OR']);
+    expect(resolver.listRules({ status: 'pending' }).map((r) => r.lookup_key)).toEqual(['FL', 'HI', 'IA', 'NY', 'OK', 'OR']);
     expect(resolver.listRules({ state: 'ny' }).map((r) => r.jurisdiction_level)).toEqual(['state', 'city', 'city', 'city', 'city', 'city']);
     expect(resolver.listRules({ status: 'enacted', state: 'AZ' })).toHaveLength(1);
     expect(() => resolver.listRules({ status: 'repealed' })).toThrow(expect.objectContaining({ reason: 'INVALID_STATUS' }));

@@ -2,7 +2,7 @@ import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from '
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { projectRoot } from '../common/project-root';
-import { SEED_FILES, SeedData, SeedValidationError, defaultSeedDir, loadSeeds } from './seed-loader';
+import { SEED_FILES, SeedData, SeedValidationError, defaultSeedDir, loadSeeds, tipCreditKey } from './seed-loader';
 
 const STATES = (
   'AL AK AZ AR CA CO CT DE FL GA HI ID IL IN IA KS KY LA ME MD MA MI MN MS MO MT NE NV NH NJ ' +
@@ -52,9 +52,16 @@ describe('loadSeeds on the shipped seeds', () => {
     expect(seeds.rules.filter((r) => r.jurisdiction_level === 'county')).toHaveLength(0);
   });
 
-  it('has the FLSA tip credit rule and one per state, DC and territory', () => {
-    expect(seeds.tipCreditRules.size).toBe(57);
+  it('has the FLSA tip credit rule, one per state, DC and territory, and Chicago’s own', () => {
+    expect(seeds.tipCreditRules.size).toBe(58);
     expect(seeds.tipCreditRules.get('US')).toEqual([expect.objectContaining({ minimum_wage: 7.25, tipped_minimum_cash_wage: 2.13 })]);
+    expect(seeds.tipCreditRules.get(tipCreditKey('IL', 'CHICAGO'))?.map((rule) => [rule.effective_date, rule.tip_credit_allowed])).toEqual([
+      ['2024-07-01', true],
+      ['2025-07-01', true],
+      ['2026-07-01', true],
+      ['2027-07-01', true],
+      ['2028-07-01', false],
+    ]);
   });
 });
 
@@ -143,6 +150,15 @@ describe('loadSeeds on broken seeds', () => {
     rules[3].minimum_wage = -1;
     writeFileSync(join(dir, SEED_FILES.tipCredit), JSON.stringify(rules));
     expect(loadError().message).toBe('tip-credit-rules.json record 4: missing or invalid minimum_wage');
+  });
+
+  it('rejects a blank city and a second version of a city’s rule on one date', () => {
+    const rules = JSON.parse(readSeed(SEED_FILES.tipCredit));
+    writeFileSync(join(dir, SEED_FILES.tipCredit), JSON.stringify(rules.map((rule: object, i: number) => (i === 3 ? { ...rule, city: ' ' } : rule))));
+    expect(loadError().message).toBe('tip-credit-rules.json record 4: missing or invalid city');
+    const chicago = rules.findIndex((rule: { city?: string }) => rule.city === 'Chicago');
+    writeFileSync(join(dir, SEED_FILES.tipCredit), JSON.stringify([...rules, { ...rules[chicago], city: 'CHICAGO' }]));
+    expect(loadError().message).toBe(`tip-credit-rules.json record ${rules.length + 1}: IL/chicago has two versions effective 2024-07-01`);
   });
 });
 

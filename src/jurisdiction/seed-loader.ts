@@ -13,10 +13,13 @@ export interface ZipRecord {
   county_fips: string;
 }
 
-/** One entry of seeds/tip-credit-rules.json; `state` 'US' is the FLSA rule. Amounts are dollars per hour. */
+/** One entry of seeds/tip-credit-rules.json; `state` 'US' is the FLSA rule, a `city` a local one. Amounts are dollars per hour. */
 export class TipCreditRule {
   @ApiProperty({ type: 'string', description: 'A state’s code, or `US` for FLSA', example: 'TX' })
   state: string;
+
+  @ApiProperty({ type: 'string', required: false, description: 'Only on a city’s own rule (Chicago’s), which applies beside its state’s', example: 'Chicago' })
+  city?: string;
 
   @ApiProperty({ type: 'number', nullable: true, description: 'Dollars an hour; null where the seed data has no figure', example: 7.25 })
   minimum_wage: number | null;
@@ -43,7 +46,7 @@ export class TipCreditRule {
 export interface SeedData {
   zips: ReadonlyMap<string, ZipRecord>;
   rules: readonly JurisdictionRule[];
-  /** Per state, its versions by effective date (null first); tipCreditRuleOn picks the one in force. */
+  /** Per tipCreditKey (a state, or a city in its state), its versions by effective date (null first); tipCreditRuleOn picks the one in force. */
   tipCreditRules: ReadonlyMap<string, readonly TipCreditRule[]>;
 }
 
@@ -154,6 +157,7 @@ function lookupKeyOf(raw: unknown): string {
 const nullableAmount = (v: unknown) => v === null || (typeof v === 'number' && Number.isFinite(v) && v >= 0);
 const TIP_CREDIT_CHECKS: Record<keyof TipCreditRule, (v: unknown) => boolean> = {
   state: (v) => v === 'US' || (typeof v === 'string' && STATE_CODE.test(v)),
+  city: (v) => v === undefined || (typeof v === 'string' && v.trim() !== '' && v.trim() === v),
   minimum_wage: nullableAmount,
   tipped_minimum_cash_wage: nullableAmount,
   max_tip_credit: nullableAmount,
@@ -163,6 +167,13 @@ const TIP_CREDIT_CHECKS: Record<keyof TipCreditRule, (v: unknown) => boolean> = 
   source: (v) => Array.isArray(v) && v.every((url) => typeof url === 'string'),
 };
 const TIP_CREDIT_FIELDS = Object.keys(TIP_CREDIT_CHECKS) as (keyof TipCreditRule)[];
+/** Absent on a state's or FLSA's entry. */
+const OPTIONAL_TIP_CREDIT_FIELDS: ReadonlySet<keyof TipCreditRule> = new Set(['city']);
+
+/** The key of a state's tip credit versions, or of a city's own rule within its state; a city matches in any case. */
+export function tipCreditKey(state: string, city?: string | null): string {
+  return city ? `${state}/${city.toLowerCase()}` : state;
+}
 
 function loadTipCreditRules(dir: string): Map<string, TipCreditRule[]> {
   const file = SEED_FILES.tipCredit;
@@ -171,17 +182,20 @@ function loadTipCreditRules(dir: string): Map<string, TipCreditRule[]> {
     const record = i + 1;
     const entry = (typeof raw === 'object' && raw !== null ? raw : {}) as Record<string, unknown>;
     const unknown = Object.keys(entry).filter((field) => !(TIP_CREDIT_FIELDS as string[]).includes(field));
-    const invalid = TIP_CREDIT_FIELDS.filter((field) => !(field in entry) || !TIP_CREDIT_CHECKS[field](entry[field]));
+    const invalid = TIP_CREDIT_FIELDS.filter(
+      (field) => (!(field in entry) && !OPTIONAL_TIP_CREDIT_FIELDS.has(field)) || !TIP_CREDIT_CHECKS[field](entry[field]),
+    );
     if (unknown.length > 0) throw new SeedValidationError(file, record, `unknown fields ${unknown.join(', ')}`);
     if (invalid.length > 0) throw new SeedValidationError(file, record, `missing or invalid ${invalid.join(', ')}`);
-    const rule = Object.fromEntries(TIP_CREDIT_FIELDS.map((field) => [field, entry[field]])) as unknown as TipCreditRule;
-    const versions = rules.get(rule.state) ?? [];
+    const rule = Object.fromEntries(TIP_CREDIT_FIELDS.filter((field) => field in entry).map((field) => [field, entry[field]])) as unknown as TipCreditRule;
+    const key = tipCreditKey(rule.state, rule.city);
+    const versions = rules.get(key) ?? [];
     if (versions.some((version) => version.effective_date === rule.effective_date)) {
-      throw new SeedValidationError(file, record, `state ${rule.state} has two versions effective ${rule.effective_date ?? 'always'}`);
+      throw new SeedValidationError(file, record, `${key} has two versions effective ${rule.effective_date ?? 'always'}`);
     }
     versions.push(rule);
     versions.sort((a, b) => (a.effective_date ?? '').localeCompare(b.effective_date ?? ''));
-    rules.set(rule.state, versions);
+    rules.set(key, versions);
   });
   if (!rules.has('US')) throw new SeedValidationError(file, null, 'has no US (FLSA) entry');
   return rules;

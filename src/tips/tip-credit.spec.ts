@@ -1,4 +1,4 @@
-import { loadSeeds, type TipCreditRule } from '../jurisdiction/seed-loader';
+import { loadSeeds, tipCreditKey, type TipCreditRule } from '../jurisdiction/seed-loader';
 import { checkTipCredit, tipCreditRuleOn } from './tip-credit';
 
 const { tipCreditRules } = loadSeeds();
@@ -68,6 +68,33 @@ describe('checkTipCredit', () => {
   });
 });
 
+describe('checkTipCredit with a city', () => {
+  const chicago = (date: string) => tipCreditRuleOn(tipCreditRules, tipCreditKey('IL', 'chicago'), date);
+  const inChicago = (date: string, hourly_wage_cents: number, average_tips_per_hour_cents: number) =>
+    checkTipCredit({ hourly_wage_cents, average_tips_per_hour_cents }, rule('US', date), rule('IL', date), { city: 'Chicago', rule: chicago(date) });
+
+  it("checks Chicago's own figures beside Illinois's, each law on its own", () => {
+    // $10.00 cash meets Illinois's $9.00 tipped wage of 2025 but not Chicago's $11.02 of 2024-07-01.
+    const result = inChicago('2025-03-01', 1000, 800);
+    expect(failed(result)).toEqual([['LOCAL_CASH_WAGE', 1102, 1000]]);
+    expect(result.requirements.filter((r) => r.requirement.startsWith('LOCAL')).map((r) => r.jurisdiction)).toEqual(['Chicago, IL', 'Chicago, IL']);
+  });
+
+  it("says what it could not check where the city's figures are not in the seed data, and that the credit ends in 2028", () => {
+    const result = inChicago('2026-11-24', 1000, 800);
+    expect(result.requirements.map((r) => r.requirement)).toEqual(['FLSA_CASH_WAGE', 'FLSA_MINIMUM_WAGE', 'STATE_CASH_WAGE', 'STATE_MINIMUM_WAGE']);
+    expect(result.notes).toEqual([expect.stringMatching(/^Chicago, IL: no Chicago, IL minimum cash wage/), expect.stringMatching(/^Chicago, IL: no Chicago, IL minimum wage, cash wage plus tips/)]);
+    expect(chicago('2028-07-01')).toMatchObject({ tip_credit_allowed: false, max_tip_credit: 0 });
+    expect(inChicago('2028-07-01', 1000, 800).notes).toEqual([expect.stringMatching(/^Chicago, IL: no Chicago, IL minimum wage in cash wage alone/)]);
+  });
+
+  it('checks a city without its own rule under the state and says so', () => {
+    const result = checkTipCredit({ hourly_wage_cents: 900, average_tips_per_hour_cents: 800 }, rule('US'), rule('IL'), { city: 'Springfield', rule: undefined });
+    expect(result.compliant).toBe(true);
+    expect(result.notes).toEqual(["Springfield, IL: no local tip credit rule in the seed data; the state's and FLSA's apply"]);
+  });
+});
+
 describe('tipCreditRuleOn', () => {
   it("applies Florida's 2026-09-30 rate from that day: $15.00, $11.98 cash, the $3.02 credit of 2003", () => {
     expect(rule('FL', '2026-09-29')).toMatchObject({ minimum_wage: 14, tipped_minimum_cash_wage: 10.98 });
@@ -76,6 +103,11 @@ describe('tipCreditRuleOn', () => {
     const at = (date: string) => checkTipCredit({ hourly_wage_cents: 1100, average_tips_per_hour_cents: 600 }, rule('US', date), rule('FL', date));
     expect(at('2026-09-29').compliant).toBe(true);
     expect(at('2026-09-30').compliant).toBe(false);
+  });
+
+  it("applies DC's $10.00 tipped wage until 2026-06-30 and 56% of the minimum ($10.30) from 2026-07-01", () => {
+    expect(rule('DC', '2026-06-30')).toMatchObject({ minimum_wage: 17.95, tipped_minimum_cash_wage: 10 });
+    expect(rule('DC', '2026-07-01')).toMatchObject({ minimum_wage: 18.4, tipped_minimum_cash_wage: 10.3 });
   });
 
   it('has no rule for a state before its first version', () => {

@@ -27,45 +27,60 @@ export function tipCreditRuleOn(rules: SeedData['tipCreditRules'], state: string
 /** Seed amounts are dollars per hour written to the cent. */
 const cents = (dollars: number) => dollarsToCents(dollars, 'seed');
 
+/** A city asked about, with its own rule in force if the seed data has one. */
+export interface LocalTipCredit {
+  city: string;
+  rule: TipCreditRule | undefined;
+}
+
 /**
  * DESIGN.md "Tips": FLSA (cash wage at least the tipped minimum cash wage, cash wage plus tips at
- * least the minimum wage, 29 U.S.C. 203(m)(2)(A)) and the state's rule: where it bans the tip credit
- * the cash wage alone must reach the state minimum; otherwise the state's minimum cash wage, and
- * wage plus tips at least the state minimum. A number the seed lacks is a requirement not checked,
- * said in `notes`, never a pass or a fail made up.
+ * least the minimum wage, 29 U.S.C. 203(m)(2)(A)), then the state's rule and a city's own (Chicago
+ * phases its tip credit out): where one bans the tip credit the cash wage alone must reach its
+ * minimum; otherwise its minimum cash wage, and wage plus tips at least its minimum. Each law binds
+ * on its own, so every one is checked. A number the seed lacks is a requirement not checked, said
+ * in `notes`, never a pass or a fail made up.
  */
-export function checkTipCredit(facts: TipCreditFacts, federal: TipCreditRule, state: TipCreditRule): TipCreditResult {
+export function checkTipCredit(facts: TipCreditFacts, federal: TipCreditRule, state: TipCreditRule, local?: LocalTipCredit): TipCreditResult {
   const wage = facts.hourly_wage_cents;
   const withTips = wage + facts.average_tips_per_hour_cents;
   const requirements: TipCreditRequirement[] = [];
   const notes: string[] = [];
   const require = (rule: TipCreditRule, requirement: TipCreditRequirementCode, description: string, required: number | null, actual: number) => {
+    const jurisdiction = jurisdictionOf(rule);
     if (required === null) {
-      notes.push(`${rule.state}: no ${description} in the seed data; not checked`);
+      notes.push(`${jurisdiction}: no ${description} in the seed data; not checked`);
       return;
     }
     const required_cents = cents(required);
-    requirements.push({ requirement, jurisdiction: rule.state, description, required_cents, actual_cents: actual, met: actual >= required_cents });
+    requirements.push({ requirement, jurisdiction, description, required_cents, actual_cents: actual, met: actual >= required_cents });
+  };
+  const checkOwnRule = (rule: TipCreditRule, level: 'STATE' | 'LOCAL') => {
+    const name = jurisdictionOf(rule);
+    const minimumWithTips = () => require(rule, `${level}_MINIMUM_WAGE`, `${name} minimum wage, cash wage plus tips`, rule.minimum_wage, withTips);
+    switch (rule.tip_credit_allowed) {
+      case false:
+        require(rule, `${level}_CASH_WAGE_NO_TIP_CREDIT`, `${name} minimum wage in cash wage alone (no tip credit)`, rule.minimum_wage, wage);
+        break;
+      case true:
+        require(rule, `${level}_CASH_WAGE`, `${name} minimum cash wage for tipped employees`, rule.tipped_minimum_cash_wage, wage);
+        minimumWithTips();
+        break;
+      case null:
+        notes.push(`${name}: the seed data does not say whether a tip credit is allowed; only wage plus tips is checked`);
+        minimumWithTips();
+    }
   };
 
   require(federal, 'FLSA_CASH_WAGE', 'FLSA minimum cash wage for tipped employees', federal.tipped_minimum_cash_wage, wage);
   require(federal, 'FLSA_MINIMUM_WAGE', 'FLSA minimum wage, cash wage plus tips', federal.minimum_wage, withTips);
-
-  if (state.state !== FEDERAL) {
-    const minimumWithTips = () =>
-      require(state, 'STATE_MINIMUM_WAGE', `${state.state} minimum wage, cash wage plus tips`, state.minimum_wage, withTips);
-    switch (state.tip_credit_allowed) {
-      case false:
-        require(state, 'STATE_CASH_WAGE_NO_TIP_CREDIT', `${state.state} minimum wage in cash wage alone (no tip credit)`, state.minimum_wage, wage);
-        break;
-      case true:
-        require(state, 'STATE_CASH_WAGE', `${state.state} minimum cash wage for tipped employees`, state.tipped_minimum_cash_wage, wage);
-        minimumWithTips();
-        break;
-      case null:
-        notes.push(`${state.state}: the seed data does not say whether a tip credit is allowed; only wage plus tips is checked`);
-        minimumWithTips();
-    }
-  }
+  if (state.state !== FEDERAL) checkOwnRule(state, 'STATE');
+  if (local?.rule) checkOwnRule(local.rule, 'LOCAL');
+  else if (local) notes.push(`${local.city}, ${state.state}: no local tip credit rule in the seed data; the state's and FLSA's apply`);
   return { compliant: requirements.every((r) => r.met), requirements, notes };
+}
+
+/** `US`, a state's code, or a city with its state (`Chicago, IL`). */
+function jurisdictionOf(rule: TipCreditRule): string {
+  return rule.city ? `${rule.city}, ${rule.state}` : rule.state;
 }

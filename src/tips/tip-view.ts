@@ -304,7 +304,7 @@ export class TipCreditRequirementView implements TipCreditRequirement {
   @ApiProperty({ enum: TIP_CREDIT_REQUIREMENTS, description: 'Stable code of the requirement', example: 'FLSA_MINIMUM_WAGE' })
   requirement: TipCreditRequirementCode;
 
-  @ApiProperty({ type: 'string', description: '`US` for FLSA, else the state’s code', example: 'US' })
+  @ApiProperty({ type: 'string', description: '`US` for FLSA, a state’s code, or a city with its state (`Chicago, IL`)', example: 'US' })
   jurisdiction: string;
 
   @ApiProperty({ type: 'string', example: 'FLSA minimum wage, cash wage plus tips' })
@@ -333,9 +333,12 @@ export class TipCreditRulesApplied {
 
   @ApiProperty({ type: TipCreditRule, description: 'The state’s entry; the FLSA entry again when `state` is `US`' })
   state: TipCreditRule;
+
+  @ApiProperty({ type: TipCreditRule, nullable: true, description: 'The city’s own entry in force, where `city` was sent and has one; else null' })
+  local: TipCreditRule | null;
 }
 
-export class TipCreditCheckView implements Omit<TipCreditCheckedData, 'check_id' | 'requirements'> {
+export class TipCreditCheckView implements Omit<TipCreditCheckedData, 'check_id' | 'requirements' | 'city' | 'rules'> {
   @RecordId(PREFIX.creditCheck, 'TIPCHECK-2026-11-21-6RZ4B8VE')
   id: string;
 
@@ -348,6 +351,9 @@ export class TipCreditCheckView implements Omit<TipCreditCheckedData, 'check_id'
   @ApiProperty({ type: 'string', description: 'The state checked, upper case, or `US`', example: 'TX' })
   state: string;
 
+  @ApiProperty({ type: 'string', nullable: true, description: 'The city as sent, for a local rule; null when none was sent', example: null })
+  city: string | null;
+
   @Cents(213, 'The cash wage in cents an hour; a fraction of a cent sent was dropped')
   hourly_wage_cents: number;
 
@@ -357,7 +363,7 @@ export class TipCreditCheckView implements Omit<TipCreditCheckedData, 'check_id'
   @ApiProperty({ type: 'boolean', description: 'Every requirement checked is met', example: true })
   compliant: boolean;
 
-  @ApiProperty({ type: [TipCreditRequirementView], description: 'Every requirement checked: FLSA’s, then the state’s' })
+  @ApiProperty({ type: [TipCreditRequirementView], description: 'Every requirement checked: FLSA’s, then the state’s, then the city’s' })
   requirements: TipCreditRequirementView[];
 
   /** The requirements not met, each with what it required and what it got. */
@@ -384,9 +390,17 @@ export class TipCreditCheckView implements Omit<TipCreditCheckedData, 'check_id'
   chain_position: number;
 }
 
-export function creditCheckView({ check_id, requirements, ...check }: TipCreditCheckedData, entry: ChainEntry): TipCreditCheckView {
+export function creditCheckView({ check_id, requirements, city, rules, ...check }: TipCreditCheckedData, entry: ChainEntry): TipCreditCheckView {
   const views = requirements.map((r) => ({ ...r, required: r.required_cents / 100, actual: r.actual_cents / 100 }));
-  return { id: check_id, ...check, requirements: views, failures: views.filter((r) => !r.met), ...chain(entry) };
+  return {
+    id: check_id,
+    ...check,
+    city: city ?? null,
+    rules: { ...rules, local: rules.local ?? null },
+    requirements: views,
+    failures: views.filter((r) => !r.met),
+    ...chain(entry),
+  };
 }
 
 /** The `success` of every tip answer: a refusal answers with an error status and an ErrorBody instead. */

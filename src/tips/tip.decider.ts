@@ -92,10 +92,13 @@ export const tipPayoutDecider = recordedOnce<PayOutTips, TipPaidOut>(
   ({ kind: _kind, now, ...payout }) => ({ type: 'TipPaidOut', data: { ...payout, paid_at: now } }),
 );
 
-/** `state` is the seed's key: a state's code, or `US` for FLSA alone; `rules` are its entry and the FLSA one. */
+/**
+ * `state` is a state's code, or `US` for FLSA alone; `rules` are its entry, the FLSA one and, where
+ * `city` has its own rule in force, that one.
+ */
 export type CheckTipCredit = { kind: 'CheckTipCredit'; now: string } & Pick<
   TipCreditCheckedData,
-  'check_id' | 'merchant_id' | 'employee_id' | 'state' | 'hourly_wage_cents' | 'average_tips_per_hour_cents' | 'rules'
+  'check_id' | 'merchant_id' | 'employee_id' | 'state' | 'city' | 'hourly_wage_cents' | 'average_tips_per_hour_cents' | 'rules'
 >;
 
 /** The check is recorded, so that what an employer declared about a wage stays in the audit trail. */
@@ -103,6 +106,11 @@ export const tipCreditCheckDecider = recordedOnce<CheckTipCredit, TipCreditCheck
   (command) => command.check_id,
   ({ kind: _kind, now, rules, ...facts }) => ({
     type: 'TipCreditChecked',
-    data: { ...facts, ...checkTipCredit(facts, rules.federal, rules.state), rules, checked_at: now },
+    data: {
+      ...facts,
+      ...checkTipCredit(facts, rules.federal, rules.state, facts.city === undefined ? undefined : { city: facts.city, rule: rules.local }),
+      rules,
+      checked_at: now,
+    },
   }),
 );

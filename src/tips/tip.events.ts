@@ -148,13 +148,16 @@ export const TIP_CREDIT_REQUIREMENTS = [
   'STATE_CASH_WAGE_NO_TIP_CREDIT',
   'STATE_CASH_WAGE',
   'STATE_MINIMUM_WAGE',
+  'LOCAL_CASH_WAGE_NO_TIP_CREDIT',
+  'LOCAL_CASH_WAGE',
+  'LOCAL_MINIMUM_WAGE',
 ] as const;
 export type TipCreditRequirementCode = (typeof TIP_CREDIT_REQUIREMENTS)[number];
 
 export type TipCreditRequirement = {
   /** Stable code, e.g. FLSA_CASH_WAGE. */
   requirement: TipCreditRequirementCode;
-  /** `US` for FLSA, else the state's code. */
+  /** `US` for FLSA, a state's code, or a city with its state (`Chicago, IL`). */
   jurisdiction: string;
   description: string;
   required_cents: number;
@@ -167,14 +170,16 @@ export type TipCreditCheckedData = {
   merchant_id: string;
   employee_id: string | null;
   state: string;
+  /** As sent, for a city's own rule; absent when none was sent (and in checks recorded before cities). */
+  city?: string;
   hourly_wage_cents: number;
   average_tips_per_hour_cents: number;
   compliant: boolean;
   requirements: TipCreditRequirement[];
   /** What the state's data could not decide (missing numbers in the seed). */
   notes: string[];
-  /** The seed entries applied, with their sources, as they stood at the check. */
-  rules: { federal: TipCreditRule; state: TipCreditRule };
+  /** The seed entries applied, with their sources, as they stood at the check; `local` only where a city's own rule applied. */
+  rules: { federal: TipCreditRule; state: TipCreditRule; local?: TipCreditRule };
   checked_at: string;
 };
 

@@ -5,7 +5,7 @@ import { Clock } from '../../common/clock';
 import { newRecordId } from '../../common/ids';
 import { dollarsToCents } from '../../common/money';
 import { SEED_DATA } from '../../jurisdiction/jurisdiction.module';
-import type { SeedData } from '../../jurisdiction/seed-loader';
+import { tipCreditKey, type SeedData } from '../../jurisdiction/seed-loader';
 import { FEDERAL, tipCreditRuleOn } from '../tip-credit';
 import { tipCreditCheckDecider } from '../tip.decider';
 import { tipCreditCheckStream, type TipCreditCheckedData } from '../tip.events';
@@ -16,7 +16,7 @@ import { creditCheckView } from '../tip-view';
 import { ValidateTipCreditCommand, type ValidateTipCreditResponse } from './validate-tip-credit.command';
 
 /**
- * Checks against the seed's FLSA entry and the state's, and records the check: what an employer
+ * Checks against the seed's FLSA entry, the state's and a city's own, and records the check: what an employer
  * declared about a wage stays in the audit trail, and a wage plus tips under the federal minimum
  * shows in GET /analytics/tip-wage-theft. A fraction of a cent in the wage or tips is dropped, so
  * that it can never carry a wage over a minimum.
@@ -37,6 +37,8 @@ export class ValidateTipCreditHandler implements ICommandHandler<ValidateTipCred
     const today = now.toISOString().slice(0, 10);
     const stateRule = tipCreditRuleOn(this.seeds.tipCreditRules, state, today);
     if (!stateRule) throw new InvalidFieldError('state', `state ${state} is not a U.S. state or territory with tip credit rules`);
+    const city = request.city ?? undefined;
+    const localRule = city === undefined ? undefined : tipCreditRuleOn(this.seeds.tipCreditRules, tipCreditKey(state, city), today);
     const checkId = newRecordId(TIP_ID_PREFIX.creditCheck, now);
     const command = {
       kind: 'CheckTipCredit' as const,
@@ -44,9 +46,10 @@ export class ValidateTipCreditHandler implements ICommandHandler<ValidateTipCred
       merchant_id: merchantId,
       employee_id: request.employee_id ?? null,
       state,
+      ...(city === undefined ? {} : { city }),
       hourly_wage_cents: dollarsToCents(request.hourly_wage, 'hourly_wage', 'down'),
       average_tips_per_hour_cents: dollarsToCents(request.average_tips_per_hour, 'average_tips_per_hour', 'down'),
-      rules: { federal: tipCreditRuleOn(this.seeds.tipCreditRules, FEDERAL, today)!, state: stateRule },
+      rules: { federal: tipCreditRuleOn(this.seeds.tipCreditRules, FEDERAL, today)!, state: stateRule, ...(localRule ? { local: localRule } : {}) },
       now: now.toISOString(),
     };
     const stream = tipCreditCheckStream(checkId);

@@ -1,8 +1,10 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { IsString, Matches } from 'class-validator';
+import { IsOptional, IsString, Length, Matches } from 'class-validator';
 import { ACTING_MERCHANT, Dollars, EmployeeId, MAX_HOURLY_DOLLARS, OptionalMerchantId } from '../tip-fields';
 
 const STATE_PATTERN = /^[A-Za-z]{2}$/;
+/** A city's name as people write it: letters, spaces, periods, apostrophes and hyphens. */
+const CITY_PATTERN = /^[A-Za-z][A-Za-z .'-]*$/;
 
 /** `POST /tip/validate-compliance`. `employee_id` (not in the spec) lets a flag name whose wage it was. */
 export class ValidateTipCreditRequest {
@@ -16,6 +18,22 @@ export class ValidateTipCreditRequest {
   @IsString()
   @Matches(STATE_PATTERN, { message: 'state must be a two-letter state code' })
   state: string;
+
+  @ApiProperty({
+    type: 'string',
+    required: false,
+    minLength: 1,
+    maxLength: 64,
+    pattern: CITY_PATTERN.source,
+    description:
+      'Not in the spec: the city where the employee works, in any case, for a local tip credit rule (Chicago’s) checked beside the state’s. A city without its own rule in the seed data is checked under the state’s, and `notes` says so.',
+    example: 'Chicago',
+  })
+  @IsOptional()
+  @IsString()
+  @Length(1, 64)
+  @Matches(CITY_PATTERN, { message: 'city must be a city name: letters, spaces, periods, apostrophes and hyphens' })
+  city?: string;
 
   @Dollars(MAX_HOURLY_DOLLARS, {
     example: 2.13,
