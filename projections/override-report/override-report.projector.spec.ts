@@ -11,8 +11,8 @@ const NEXT_DAY = '2026-11-22T09:00:00.000Z';
 const STREAMS = [
   ...transactionHistory('m-1'),
   saleStream('m-1', 'TXN-2026-11-21-RAISE001', {}, (saleId) => [
-    overrideCommand(saleId, 'OVR-2026-11-22-RAISE001', 1010, { employee_id: 'e-3', employee_name: 'Bo', reason: 'customer-request', now: NEXT_DAY }),
-    overrideCommand(saleId, 'OVR-2026-11-22-RAISE002', 1020, { employee_id: 'e-3', employee_name: 'Bo B.', reason: 'manager-discretion', now: NEXT_DAY }),
+    overrideCommand(saleId, 'OVR-2026-11-22-RAISE001', 1006, { employee_id: 'e-3', employee_name: 'Bo', reason: 'customer-request', now: NEXT_DAY }),
+    overrideCommand(saleId, 'OVR-2026-11-22-RAISE002', 1007, { employee_id: 'e-3', employee_name: 'Bo B.', reason: 'manager-discretion', now: NEXT_DAY }),
   ]),
   saleStream('m-2', 'TXN-2026-11-21-OTHER001', {}, (saleId) => [overrideCommand(saleId, 'OVR-2026-11-21-OTHER001', 1000)]),
 ];
@@ -27,11 +27,11 @@ describe.each(DRIVERS)('override-report projector on %s', (driver) => {
       overrides: 3,
       raised: 2,
       lowered: 1,
-      // −5, +5 and +15 against the calculated $10.05: the second override of a sale is measured from the calculation too.
-      total_delta_cents: 15,
+      // −5, +1 and +2 against the calculated $10.05: the second override of a sale is measured from the calculation too.
+      total_delta_cents: -2,
       by_reason: { 'customer-request': 1, 'manager-discretion': 1, 'pricing-error': 1, 'system-error': 0 },
       employees: [
-        { employee_id: 'e-3', employee_name: 'Bo B.', overrides: 2, total_delta_cents: 20 },
+        { employee_id: 'e-3', employee_name: 'Bo B.', overrides: 2, total_delta_cents: 3 },
         { employee_id: 'e-1', employee_name: 'Ann', overrides: 1, total_delta_cents: -5 },
       ],
     });
@@ -44,11 +44,11 @@ describe.each(DRIVERS)('override-report projector on %s', (driver) => {
       overrides: 4,
       raised: 2,
       lowered: 2,
-      total_delta_cents: 10,
+      total_delta_cents: -7,
       by_reason: { 'customer-request': 1, 'manager-discretion': 1, 'pricing-error': 2, 'system-error': 0 },
     });
     const nextDay = await overrideReport(projected().db, { merchantId: 'm-1', from: new Date(NEXT_DAY), limit: 1, offset: 1 });
-    expect(nextDay).toMatchObject({ total: 2, summary: { overrides: 2, total_delta_cents: 20 } });
+    expect(nextDay).toMatchObject({ total: 2, summary: { overrides: 2, total_delta_cents: 3 } });
     expect(nextDay.overrides).toEqual([
       {
         id: 'OVR-2026-11-22-RAISE002',
@@ -58,9 +58,9 @@ describe.each(DRIVERS)('override-report projector on %s', (driver) => {
         employee_name: 'Bo B.',
         reason: 'manager-discretion',
         calculated_cash_total_cents: 1005,
-        previous_cash_total_cents: 1010,
-        new_cash_total_cents: 1020,
-        delta_cents: 15,
+        previous_cash_total_cents: 1006,
+        new_cash_total_cents: 1007,
+        delta_cents: 2,
         created_at: NEXT_DAY,
         auditHash: expect.stringMatching(/^[0-9a-f]{64}$/),
         chain_position: expect.any(Number),

@@ -36,6 +36,8 @@ export class AppConfig {
   readonly voidAmountThresholdCents: number;
   /** `customer_changed_mind` is a void reason this many minutes after the sale only. */
   readonly voidChangedMindMinutes: number;
+  /** DESIGN.md "Overrides are bounded": an override or refund moves the cash total at most this far past the price. */
+  readonly overrideToleranceCents: number;
   /** Tips are due to the employee this many days after they are recorded (a pay period); later, unpaid ones are flagged. */
   readonly tipPayoutGraceDays: number;
   /** When shifts change (hours of the day, UTC), and how many minutes either side a void counts as at one (void-abuse analysis). */
@@ -89,6 +91,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     voidTimeLimitHours: read('VOID_TIME_LIMIT_HOURS', parsePositiveInteger, 24),
     voidAmountThresholdCents: read('VOID_AMOUNT_THRESHOLD_CENTS', parsePositiveInteger, 100_000),
     voidChangedMindMinutes: read('VOID_CHANGED_MIND_MINUTES', parsePositiveInteger, 30),
+    overrideToleranceCents: read('OVERRIDE_TOLERANCE_CENTS', parsePositiveInteger, 4),
     tipPayoutGraceDays: read('TIP_PAYOUT_GRACE_DAYS', parsePositiveInteger, 14),
     shiftChanges: Object.freeze({
       hours: read('SHIFT_CHANGE_HOURS', parseHoursOfDay, Object.freeze([6, 14, 22])),

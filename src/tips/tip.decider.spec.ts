@@ -2,7 +2,7 @@ import { given } from '../../test/support/decider';
 import { loadSeeds } from '../jurisdiction/seed-loader';
 import { tipCreditRuleOn } from './tip-credit';
 import { tipCreditCheckDecider, tipDecider, tipPayoutDecider, type AdjustTip, type CheckTipCredit, type PayOutTips, type RecordTip } from './tip.decider';
-import { TipAmountUnchangedError, TipPooledError, TipRecordExistsError, TipRecordNotFoundError } from './tip.errors';
+import { NotATippableSaleError, TipAmountUnchangedError, TipPooledError, TipRecordExistsError, TipRecordNotFoundError } from './tip.errors';
 import type { TipAdjusted, TipPaidOut, TipRecorded } from './tip.events';
 
 const NOW = '2026-11-21T12:00:00.000Z';
@@ -26,7 +26,7 @@ const recorded = (fields: Partial<TipRecorded['data']> = {}): TipRecorded => ({
 /** The command that records `recorded(fields)`: the same fields, the time as `now`. */
 const record = (fields: Partial<TipRecorded['data']> = {}): RecordTip => {
   const { recorded_at, ...data } = recorded(fields).data;
-  return { kind: 'RecordTip', ...data, now: recorded_at };
+  return { kind: 'RecordTip', ...data, now: recorded_at, sale: { type: 'SALE', state: 'completed' } };
 };
 
 const adjust = (fields: Partial<AdjustTip> = {}): AdjustTip => ({
@@ -57,6 +57,13 @@ const adjusted = (previous: number, next: number): TipAdjusted => ({
 describe('tip decider', () => {
   it('records a tip', () => {
     given(tipDecider).when(record()).then([recorded()]);
+  });
+
+  it('records a tip on a sale that stands, overridden or refunded in part, and refuses a VOID or REFUND record and a voided sale (409)', () => {
+    for (const state of ['overridden', 'partially_refunded'] as const) given(tipDecider).when({ ...record(), sale: { type: 'SALE', state } }).then([recorded()]);
+    for (const sale of [{ type: 'VOID', state: 'completed' }, { type: 'REFUND', state: 'completed' }, { type: 'SALE', state: 'voided' }] as const) {
+      given(tipDecider).when({ ...record(), sale }).thenThrows(NotATippableSaleError, { status: 409, code: 'NOT_A_COMPLETED_SALE' });
+    }
   });
 
   it('records a cash tip the same way', () => {

@@ -1,10 +1,17 @@
 import type { Decider, DomainEvent } from '../common/decider';
+import type { TransactionStatus, TransactionType } from '../transactions/transaction.events';
 import { checkTipCredit } from './tip-credit';
-import { TipAmountUnchangedError, TipPooledError, TipRecordExistsError, TipRecordNotFoundError } from './tip.errors';
+import { NotATippableSaleError, TipAmountUnchangedError, TipPooledError, TipRecordExistsError, TipRecordNotFoundError } from './tip.errors';
 import type { TipCreditChecked, TipCreditCheckedData, TipEvent, TipPaidOut, TipPaidOutData, TipRecordedData } from './tip.events';
 
 /** Ids, time, amounts in cents and the rules in force come in through the commands: `decide` reads nothing. */
-export type RecordTip = { kind: 'RecordTip'; now: string } & Omit<TipRecordedData, 'recorded_at'>;
+/** The sale a tip rides on, as the transactions read model has it. */
+export interface TippedSale {
+  type: TransactionType;
+  state: TransactionStatus;
+}
+
+export type RecordTip = { kind: 'RecordTip'; now: string; sale: TippedSale } & Omit<TipRecordedData, 'recorded_at'>;
 
 export interface AdjustTip {
   kind: 'AdjustTip';
@@ -40,7 +47,9 @@ export const tipDecider: Decider<TipCommand, TipState, TipEvent> = {
     switch (command.kind) {
       case 'RecordTip': {
         if (state.status !== 'none') throw new TipRecordExistsError(command.tip_id);
-        const { kind: _kind, now, ...tip } = command;
+        // DESIGN.md: tips attach to completed sales only; a voided sale's money went back, a VOID or REFUND record earned nothing.
+        if (command.sale.type !== 'SALE' || command.sale.state === 'voided') throw new NotATippableSaleError(command.transaction_id, command.sale);
+        const { kind: _kind, now, sale: _sale, ...tip } = command;
         return [{ type: 'TipRecorded', data: { ...tip, recorded_at: now } }];
       }
       case 'AdjustTip': {

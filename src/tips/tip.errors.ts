@@ -8,6 +8,14 @@ export class TipRecordNotFoundError extends DomainError {
   }
 }
 
+/** A tip rides on a sale that stands: not on a VOID or REFUND record, nor on a voided sale. */
+export class NotATippableSaleError extends DomainError {
+  constructor(transactionId: string, sale: { type: string; state: string }) {
+    const what = sale.type === 'SALE' ? 'a voided sale' : `a ${sale.type} record`;
+    super('NOT_A_COMPLETED_SALE', `Transaction ${transactionId} is ${what}: tips attach to completed sales only`, 409);
+  }
+}
+
 /** Only reachable by an id clash, which the stream's expected revision 0 turns into a retry first. */
 export class TipRecordExistsError extends DomainError {
   constructor(id: string) {

@@ -27,6 +27,7 @@ import { ValidateTipCreditRequest } from './validate-tip-credit/validate-tip-cre
 
 const NO_SALE = 'No sale with this transaction_id among those the key may see (another merchant’s sale is answered alike)';
 const ID_CLASH = 'Practically never: the new record’s random id was already taken; retry the request';
+const NOT_TIPPABLE = 'The transaction is a VOID or REFUND record, or a voided sale: tips attach to completed sales only';
 
 /** Every tip route: writes for merchant and partner keys (TipPost), the analytics for admins and auditors. */
 @Controller()
@@ -46,7 +47,7 @@ export class TipsController {
       'The tip is an entry of the audit chain (`auditHash`). The sale must be one the key may see: another merchant’s sale is answered like a missing one.',
   })
   @ApiCreatedResponse({ type: RecordTipResponse, description: 'The tip as recorded' })
-  @ApiErrors({ 404: { NOT_FOUND: NO_SALE }, 409: { TIP_RECORD_EXISTS: ID_CLASH } })
+  @ApiErrors({ 404: { NOT_FOUND: NO_SALE }, 409: { NOT_A_COMPLETED_SALE: NOT_TIPPABLE, TIP_RECORD_EXISTS: ID_CLASH } })
   cash(
     @Body() body: RecordTipRequest,
     @TipCommandContext() context: CommandContext,
@@ -64,7 +65,7 @@ export class TipsController {
       'As `POST /tip/cash`, with `method: credit_card`. `tip_amount` is in dollars; a fraction of a cent rounds up, in the employee’s favour (0.07 is 7 cents, 10.005 is 1001).',
   })
   @ApiCreatedResponse({ type: RecordTipResponse, description: 'The tip as recorded' })
-  @ApiErrors({ 404: { NOT_FOUND: NO_SALE }, 409: { TIP_RECORD_EXISTS: ID_CLASH } })
+  @ApiErrors({ 404: { NOT_FOUND: NO_SALE }, 409: { NOT_A_COMPLETED_SALE: NOT_TIPPABLE, TIP_RECORD_EXISTS: ID_CLASH } })
   creditCard(
     @Body() body: RecordTipRequest,
     @TipCommandContext() context: CommandContext,

@@ -13,7 +13,7 @@ import {
   type VoidPolicy,
   type VoidTransaction,
 } from './transaction.decider';
-import { AlreadyRefundedError, AlreadyVoidedError, RefundExceedsPaidError, TransactionNotFoundError, VoidPolicyViolationError } from './transaction.errors';
+import { AlreadyRefundedError, AlreadyVoidedError, OverridePolicyViolationError, RefundExceedsPaidError, TransactionNotFoundError, VoidPolicyViolationError } from './transaction.errors';
 import type {
   OverrideApplied,
   RefundIssued,
@@ -238,6 +238,7 @@ describe('transaction decider: RecordTransaction', () => {
 const SALE_ID = 'TXN-2026-11-21-ABCDEFGH';
 const MINUTE = 60_000;
 const POLICY: VoidPolicy = { time_limit_minutes: 24 * 60, amount_threshold_cents: 100_000, changed_mind_minutes: 30 };
+const BOUNDS = { tolerance_cents: 4 };
 const later = (minutes: number) => new Date(Date.parse(NOW) + minutes * MINUTE).toISOString();
 
 /** A cash sale of $10.03 in Phoenix (swedish rounding): $10.05 in cash, delta +2. */
@@ -245,7 +246,7 @@ const phoenixSale = (sale: Partial<SaleRequest> = {}) => recorded(record({ zip_c
 
 function override(new_cash_total_cents: number, fields: Partial<ApplyOverride['override']> = {}): ApplyOverride {
   const request = { transaction_id: SALE_ID, employee_id: 'e-9', employee_name: '  Zoë O’Brien-Ng ', reason: 'manager-discretion' as const };
-  return { kind: 'ApplyOverride', override_id: 'OVR-2026-11-21-00000001', now: later(1), override: { ...request, new_cash_total_cents, ...fields } };
+  return { kind: 'ApplyOverride', override_id: 'OVR-2026-11-21-00000001', now: later(1), override: { ...request, new_cash_total_cents, ...fields }, bounds: BOUNDS };
 }
 
 function voiding(fields: { reason?: VoidReason; by?: string; minutes?: number; policy?: Partial<VoidPolicy> } = {}): VoidTransaction {
@@ -261,7 +262,13 @@ function voiding(fields: { reason?: VoidReason; by?: string; minutes?: number; p
 let refundCount = 0;
 function refund(refund_amount: number, void_reason: RefundReason = 'defective_product'): IssueRefund {
   const id = `TXN-2026-11-21-R${String(++refundCount).padStart(7, '0')}`;
-  return { kind: 'IssueRefund', transaction_id: id, now: later(60), refund: { original_transaction_id: SALE_ID, refund_amount, void_reason, voided_by: 'e-3' } };
+  return {
+    kind: 'IssueRefund',
+    transaction_id: id,
+    now: later(60),
+    refund: { original_transaction_id: SALE_ID, refund_amount, void_reason, voided_by: 'e-3' },
+    bounds: BOUNDS,
+  };
 }
 
 const run = (history: TransactionEvent[], ...commands: (ApplyOverride | VoidTransaction | IssueRefund)[]) => decideInTurn(history, commands);
@@ -304,9 +311,32 @@ describe('transaction decider: ApplyOverride', () => {
   });
 
   it('settles the sale at the latest override, and keeps the calculated total', () => {
-    const { events, state } = run([phoenixSale()], override(1000), override(1010));
-    expect((events[1] as OverrideApplied).data).toMatchObject({ calculated_cash_total_cents: 1005, previous_cash_total_cents: 1000, rounding_delta_cents: 7 });
-    expect(state).toMatchObject({ status: 'overridden', settlement: { cash_total_cents: 1010, rounding_delta_cents: 7 } });
+    const { events, state } = run([phoenixSale()], override(1000), override(1007));
+    expect((events[1] as OverrideApplied).data).toMatchObject({ calculated_cash_total_cents: 1005, previous_cash_total_cents: 1000, rounding_delta_cents: 4 });
+    expect(state).toMatchObject({ status: 'overridden', settlement: { cash_total_cents: 1007, rounding_delta_cents: 4 } });
+  });
+
+  it('bounds an override by the price: goodwill within 4 cents either way, a correction from 0 to 4 cents above (422)', () => {
+    // The Phoenix sale's price is $10.03.
+    for (const [reason, low, high] of [
+      ['customer-request', 999, 1007],
+      ['manager-discretion', 999, 1007],
+      ['pricing-error', 0, 1007],
+      ['system-error', 0, 1007],
+    ] as const) {
+      expect(run([phoenixSale()], override(low, { reason })).state).toMatchObject({ settlement: { cash_total_cents: low } });
+      expect(run([phoenixSale()], override(high, { reason })).state).toMatchObject({ settlement: { cash_total_cents: high } });
+      for (const outside of [low - 1, high + 1, 100_000_000_000].filter((cents) => cents >= 0)) {
+        given(transactionDecider, [phoenixSale()])
+          .when(override(outside, { reason }))
+          .thenThrows(OverridePolicyViolationError, { status: 422, code: 'OVERRIDE_POLICY_VIOLATION' });
+      }
+    }
+  });
+
+  it('takes its tolerance from the command (the configuration)', () => {
+    const wide: ApplyOverride = { ...override(1013), bounds: { tolerance_cents: 10 } };
+    expect(run([phoenixSale()], wide).state).toMatchObject({ settlement: { cash_total_cents: 1013 } });
   });
 
   it('refuses an unknown sale, a voided one, and one with refunds', () => {
@@ -347,7 +377,7 @@ describe('transaction decider: VoidTransaction', () => {
       { type: 'ebt', amount_cents: 500 },
     ] as const;
     const split = recorded(record({ zip_code: BIRMINGHAM, tenders: [...tenders] }));
-    const { events } = run([split], override(510), voiding());
+    const { events } = run([split], override(507), voiding());
     expect((events[1] as TransactionVoided).data).toMatchObject({
       tenders: [
         { type: 'cash', amount_cents: -503 },
@@ -356,8 +386,8 @@ describe('transaction decider: VoidTransaction', () => {
       calculation: {
         ledger_total_cents: -1003,
         cash_portion_cents: -503,
-        cash_total_cents: -510,
-        rounding_delta_cents: -7,
+        cash_total_cents: -507,
+        rounding_delta_cents: -4,
         exemptions: [expect.objectContaining({ tender: 'ebt', amount_cents: -500 })],
       },
     });
@@ -484,8 +514,20 @@ describe('transaction decider: IssueRefund', () => {
     ] as const;
     const split = recorded(record({ zip_code: BIRMINGHAM, tenders: [...tenders] }));
     given(transactionDecider, [split]).when(refund(506)).thenThrows(RefundExceedsPaidError);
-    const { events } = run([split], override(510), refund(510));
-    expect(calculationOf(events[1])).toMatchObject({ ledger_total_cents: -503, cash_total_cents: -510, rounding_delta_cents: -7 });
+    // The split's cash part is $5.03: an override may settle it at most 4 cents above.
+    given(transactionDecider, [split]).when(override(508)).thenThrows(OverridePolicyViolationError);
+    const { events } = run([split], override(507), refund(507));
+    expect(calculationOf(events[1])).toMatchObject({ ledger_total_cents: -503, cash_total_cents: -507, rounding_delta_cents: -4 });
+  });
+
+  it('never refunds past the price plus the tolerance, even after an unbounded override recorded before the bound', () => {
+    // An override of $1,000,000,000.00 on the $10.03 sale, as the service recorded them before overrides were bounded.
+    const unbounded = run([phoenixSale()], { ...override(100_000_000_000), bounds: { tolerance_cents: Number.MAX_SAFE_INTEGER } }).events;
+    given(transactionDecider, [phoenixSale(), ...unbounded])
+      .when(refund(99_999_999_999))
+      .thenThrows(RefundExceedsPaidError, { status: 409, code: 'REFUND_EXCEEDS_PAID' });
+    const { events } = run([phoenixSale(), ...unbounded], refund(1007));
+    expect(calculationOf(events[0])).toMatchObject({ ledger_total_cents: -1003, cash_total_cents: -1007 });
   });
 });
 
@@ -554,9 +596,11 @@ describe('transaction decider: money properties', () => {
 
   it('voids by negating every amount of the settlement exactly', () => {
     fc.assert(
-      fc.property(cashSale, fc.option(fc.integer({ min: 0, max: 5_000_000 })), (fields, overridden) => {
+      fc.property(cashSale, fc.option(fc.integer({ min: -4, max: 4 })), (fields, offset) => {
         const sale = recorded(record(fields));
-        const commands = overridden === null ? [voiding({ policy: { amount_threshold_cents: 10_000_000 } })] : [override(overridden), voiding({ policy: { amount_threshold_cents: 10_000_000 } })];
+        const price = fields.subtotal_cents + fields.tax_total_cents;
+        const voided = voiding({ policy: { amount_threshold_cents: 10_000_000 } });
+        const commands = offset === null ? [voided] : [override(Math.max(0, price + offset)), voided];
         const { events, state } = run([sale], ...commands);
         const before = run([sale], ...commands.slice(0, -1)).state as Extract<TransactionState, { settlement: unknown }>;
         const mirror = calculationOf(events[events.length - 1]);

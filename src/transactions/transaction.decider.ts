@@ -11,6 +11,7 @@ import { ROUNDING_MODES, roundCents, type RoundingMode, type TenderType } from '
 import {
   AlreadyRefundedError,
   AlreadyVoidedError,
+  OverridePolicyViolationError,
   RefundExceedsPaidError,
   TransactionNotFoundError,
   VoidPolicyViolationError,
@@ -74,11 +75,18 @@ export interface OverrideRequest {
   new_cash_total_cents: number;
 }
 
+/** DESIGN.md "Overrides are bounded"; the tolerance comes from the configuration, through the command. */
+export interface SaleChangeBounds {
+  /** An override or the sale's refunds reach at most this many cents past its price. */
+  tolerance_cents: number;
+}
+
 export interface ApplyOverride {
   kind: 'ApplyOverride';
   override_id: string;
   now: string;
   override: OverrideRequest;
+  bounds: SaleChangeBounds;
 }
 
 /** DESIGN.md's void policies; the thresholds come from the configuration, through the command. */
@@ -119,6 +127,7 @@ export interface IssueRefund {
   transaction_id: string;
   now: string;
   refund: RefundRequest;
+  bounds: SaleChangeBounds;
 }
 
 export type TransactionCommand = RecordTransaction | ApplyOverride | VoidTransaction | IssueRefund;
@@ -189,8 +198,27 @@ function unrefunded(state: TransactionState, transactionId: string, operation: '
   return sale;
 }
 
-function applyOverride({ override, override_id, now }: ApplyOverride, { sale, settlement }: SaleState): OverrideAppliedData {
+/** What the cash total answers for: the cash part of a split tender, else the whole price. */
+function cashPrice({ is_split_tender, calculation }: TransactionRecordedData): number {
+  return is_split_tender ? calculation.cash_portion_cents : calculation.ledger_total_cents;
+}
+
+/**
+ * A goodwill override (customer-request, manager-discretion) stays within the tolerance of the
+ * price either way; a correction (pricing-error, system-error) may lower the total to 0 but raise
+ * it no further than the tolerance: an override moves the cash total, not the price.
+ */
+function overrideBounds(reason: OverrideReason, price: number, { tolerance_cents }: SaleChangeBounds): [number, number] {
+  const goodwill = reason === 'customer-request' || reason === 'manager-discretion';
+  return [goodwill ? Math.max(0, price - tolerance_cents) : 0, price + tolerance_cents];
+}
+
+function applyOverride({ override, override_id, now, bounds }: ApplyOverride, { sale, settlement }: SaleState): OverrideAppliedData {
   const calculated = sale.calculation;
+  const [low, high] = overrideBounds(override.reason, cashPrice(sale), bounds);
+  if (override.new_cash_total_cents < low || override.new_cash_total_cents > high) {
+    throw new OverridePolicyViolationError(override.reason, override.new_cash_total_cents, low, high);
+  }
   return {
     override_id,
     transaction_id: sale.transaction_id,
@@ -281,10 +309,11 @@ function taxWithin(sale: TransactionRecordedData, ledgerCents: number): number {
  * a sale add up to its amounts. A split tender refunds its cash part only: card and EBT go back
  * through their own networks.
  */
-function refundSale({ refund, transaction_id, now }: IssueRefund, { sale, settlement, refunded }: SaleState): RefundIssuedData {
+function refundSale({ refund, transaction_id, now, bounds }: IssueRefund, { sale, settlement, refunded }: SaleState): RefundIssuedData {
   const calculation = sale.calculation;
   const asked = refund.refund_amount;
-  const refundable = settlement.cash_total_cents - refunded.cash_total_cents;
+  // Never past the cash settled, nor past the price by more than the tolerance (an unbounded override recorded before the bound).
+  const refundable = Math.min(settlement.cash_total_cents, cashPrice(sale) + bounds.tolerance_cents) - refunded.cash_total_cents;
   if (asked > refundable) throw new RefundExceedsPaidError(sale.transaction_id, asked, refundable);
   const ledgerLeft = (sale.is_split_tender ? calculation.cash_portion_cents : calculation.ledger_total_cents) - refunded.ledger_total_cents;
   // A sale recorded before the rule model's version 2 refunded as mirror_original does.

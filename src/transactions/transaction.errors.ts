@@ -52,6 +52,17 @@ export class VoidPolicyViolationError extends DomainError {
   }
 }
 
+/** DESIGN.md "Overrides are bounded": an override moves the cash total, not the price. */
+export class OverridePolicyViolationError extends DomainError {
+  constructor(reason: string, newCashTotal: number, low: number, high: number) {
+    super(
+      'OVERRIDE_POLICY_VIOLATION',
+      `A ${reason} override must set the cash total between ${low} and ${high} cents; ${newCashTotal} is outside (an override moves the cash total, not the price)`,
+      422,
+    );
+  }
+}
+
 /** For the documentation of the routes: the errors every override, void and refund may answer, beside their own. */
 export const TRANSACTION_NOT_FOUND_DOC = { NOT_FOUND: "No transaction has this id, or it is another merchant's" };
 export const SALE_CHANGE_ERRORS = {

@@ -66,12 +66,16 @@ export function saleStream(
   return { streamId: `transaction-${saleId}`, events: events.map(({ type, data }) => ({ type, data: { ...data }, metadata })) };
 }
 
+/** The default OVERRIDE_TOLERANCE_CENTS. */
+const BOUNDS = { tolerance_cents: 4 };
+
 /** A refund of `refund_amount` cents, made CHANGED_AT. */
 export const refundCommand = (saleId: string, transactionId: string, refund_amount: number): TransactionCommand => ({
   kind: 'IssueRefund',
   transaction_id: transactionId,
   now: CHANGED_AT,
   refund: { original_transaction_id: saleId, refund_amount, void_reason: 'wrong_item', voided_by: 'e-2' },
+  bounds: BOUNDS,
 });
 
 /** An override to `new_cash_total_cents` by Ann (e-1) for a pricing error, made CHANGED_AT; `fields` override any part. */
@@ -87,6 +91,7 @@ export const overrideCommand = (
     override_id: overrideId,
     now,
     override: { transaction_id: saleId, employee_id: 'e-1', employee_name: 'Ann', reason: 'pricing-error', new_cash_total_cents, ...override },
+    bounds: BOUNDS,
   };
 };
 

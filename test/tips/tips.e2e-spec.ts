@@ -136,6 +136,27 @@ describe.each(DRIVERS)('tips over HTTP on %s', (driver) => {
       expect(missing).toEqual({ error: 'NOT_FOUND', message: 'Transaction TXN-2026-11-21-00000000 not found' });
     });
 
+    it('refuses a tip on a VOID record, a REFUND record and a voided sale (409), writing nothing', async () => {
+      const reversal = async (path: string, body: Record<string, unknown>) => (await post(shop.key, path, body)).body;
+      const voided = (await recordSale(app, shop.key, shop.merchantId)).id;
+      const voidRecord = (await reversal('/transaction/void', { original_transaction_id: voided, void_reason: 'pricing_error', voided_by: 'm-1' })).transaction.id;
+      const refunded = (await recordSale(app, shop.key, shop.merchantId)).id;
+      const refundRecord = (await reversal('/transaction/refund', { original_transaction_id: refunded, refund_amount: 100, void_reason: 'wrong_item', voided_by: 'm-1' })).transaction.id;
+      const tipOn = (transaction_id: string) => ({ transaction_id, employee_id: 'e-1', employee_name: 'A', tip_amount: 1 });
+      for (const [id, what] of [
+        [voidRecord, 'a VOID record'],
+        [refundRecord, 'a REFUND record'],
+        [voided, 'a voided sale'],
+      ]) {
+        expect(await refused(409, shop.key, '/tip/credit-card', tipOn(id))).toEqual({
+          error: 'NOT_A_COMPLETED_SALE',
+          message: `Transaction ${id} is ${what}: tips attach to completed sales only`,
+        });
+      }
+      // The sale refunded in part still stands: its tip is taken.
+      expect((await post(shop.key, '/tip/cash', tipOn(refunded))).status).toBe(201);
+    });
+
     it("refuses a merchant_id that is not the key's (403)", async () => {
       const other = await newMerchant();
       const error = await refused(403, shop.key, '/tip/cash', { transaction_id: saleId, employee_id: 'e-1', employee_name: 'A', tip_amount: 1, merchant_id: other.merchantId });

@@ -132,10 +132,25 @@ describe.each(DRIVERS)('overrides, voids and refunds over HTTP on %s', (driver) 
     it('settles at the latest of several overrides', async () => {
       const original = await sale();
       await created(post('/transaction/override', overrideBody(original.id, 1000)));
-      const second = await created(post('/transaction/override', overrideBody(original.id, 1010, { reason: 'pricing-error' })));
-      expect(second.override).toMatchObject({ calculated_cash_total_cents: 1005, previous_cash_total_cents: 1000, new_cash_total_cents: 1010 });
-      expect(second.original).toMatchObject({ calculation: { cash_total_cents: 1010, rounding_delta_cents: 7 }, original_calculation: { cash_total_cents: 1005 } });
+      const second = await created(post('/transaction/override', overrideBody(original.id, 1007, { reason: 'pricing-error' })));
+      expect(second.override).toMatchObject({ calculated_cash_total_cents: 1005, previous_cash_total_cents: 1000, new_cash_total_cents: 1007 });
+      expect(second.original).toMatchObject({ calculation: { cash_total_cents: 1007, rounding_delta_cents: 4 }, original_calculation: { cash_total_cents: 1005 } });
       expect(second.original.overrides).toHaveLength(2);
+    });
+
+    it('refuses an override that moves the price (422), writing nothing, so no refund can pass the price either', async () => {
+      const original = await sale();
+      const body = await refused(() => post('/transaction/override', overrideBody(original.id, 100_000_000_000)), 422, 'OVERRIDE_POLICY_VIOLATION');
+      expect(body.message).toContain('between 999 and 1007 cents');
+      await refused(() => post('/transaction/override', overrideBody(original.id, 1008, { reason: 'system-error' })), 422, 'OVERRIDE_POLICY_VIOLATION');
+      await refused(() => post('/transaction/override', overrideBody(original.id, 998, { reason: 'customer-request' })), 422, 'OVERRIDE_POLICY_VIOLATION');
+      await refused(() => post('/transaction/refund', refundBody(original.id, 99_999_999_999)), 409, 'REFUND_EXCEEDS_PAID');
+      expect((await detail(original.id)).calculation.cash_total_cents).toBe(1005);
+      // A card sale: the override may not raise it past its price plus 4 cents, so a refund cannot either.
+      const card = await sale({ payment_method: 'card' });
+      await refused(() => post('/transaction/override', overrideBody(card.id, 50_000, { reason: 'pricing-error' })), 422, 'OVERRIDE_POLICY_VIOLATION');
+      await refused(() => post('/transaction/refund', refundBody(card.id, 50_000)), 409, 'REFUND_EXCEEDS_PAID');
+      await created(post('/transaction/override', overrideBody(card.id, 0, { reason: 'pricing-error' })));
     });
 
     it('refuses a voided sale (409) and one with refunds (409)', async () => {

@@ -36,6 +36,8 @@ export class RecordTipHandler implements ICommandHandler<RecordTipCommand, Recor
       tip_id: tipId,
       merchant_id: merchantId,
       transaction_id: request.transaction_id,
+      // ownerOf found the sale, or refused.
+      sale: { type: sale!.type, state: sale!.state },
       method,
       employee_id: request.employee_id,
       employee_name: request.employee_name,

@@ -35,6 +35,10 @@ export class ApplyOverrideController {
       ALREADY_VOIDED: 'The sale has been voided',
       ALREADY_REFUNDED: 'The sale has refunds: an override would reprice what they settled',
     },
+    422: {
+      OVERRIDE_POLICY_VIOLATION:
+        '`new_cash_total_cents` is outside the bounds: within `OVERRIDE_TOLERANCE_CENTS` (4) of the price either way for `customer-request` and `manager-discretion`, from 0 to the price plus that tolerance for `pricing-error` and `system-error` (the price of a split tender is its cash part)',
+    },
   })
   apply(
     @Body() body: ApplyOverrideRequest,

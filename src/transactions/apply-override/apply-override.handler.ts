@@ -1,5 +1,6 @@
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { Clock } from '../../common/clock';
+import { AppConfig } from '../../config/config';
 import { findTransaction } from '../../../projections/transaction-list/transaction-list.projector';
 import { SaleChanges } from '../sale-changes';
 import { newOverrideId } from '../transaction-id';
@@ -10,12 +11,14 @@ export class ApplyOverrideHandler implements ICommandHandler<ApplyOverrideComman
   constructor(
     private readonly changes: SaleChanges,
     private readonly clock: Clock,
+    private readonly config: AppConfig,
   ) {}
 
   async execute({ override, context, idempotency }: ApplyOverrideCommand): Promise<ApplyOverrideResponse> {
     const now = this.clock.now();
     const overrideId = newOverrideId(now);
-    const command = { kind: 'ApplyOverride' as const, override_id: overrideId, now: now.toISOString(), override };
+    const bounds = { tolerance_cents: this.config.overrideToleranceCents };
+    const command = { kind: 'ApplyOverride' as const, override_id: overrideId, now: now.toISOString(), override, bounds };
     return this.changes.change(override.transaction_id, context, idempotency, command, async (tx) => {
       const original = (await findTransaction(tx, override.transaction_id))!;
       return { success: true, override: original.overrides.find((applied) => applied.id === overrideId)!, original };

@@ -37,7 +37,7 @@ export class IssueRefundController {
     409: {
       ...SALE_CHANGE_ERRORS[409],
       ALREADY_VOIDED: 'The sale has been voided: nothing is left to refund',
-      REFUND_EXCEEDS_PAID: "`refund_amount` is more than the sale's `refundable_cents`",
+      REFUND_EXCEEDS_PAID: "`refund_amount` is more than the sale's `refundable_cents`: a sale's refunds never pass the cash it settled, nor its price plus `OVERRIDE_TOLERANCE_CENTS`",
     },
   })
   refund(

@@ -1,11 +1,18 @@
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import { AppConfig } from '../../config/config';
 import { SaleChanges, type ReversalResponse } from '../sale-changes';
 import { IssueRefundCommand } from './issue-refund.command';
 
-/** Never blocked by the normalization check: a failure is flagged on the REFUND record (WARN) and in its event. */
+/**
+ * Never blocked by the normalization check: a failure is flagged on the REFUND record (WARN) and in
+ * its event. Bounded by what the sale settled and by its price plus the override tolerance.
+ */
 @CommandHandler(IssueRefundCommand)
 export class IssueRefundHandler implements ICommandHandler<IssueRefundCommand, ReversalResponse> {
-  constructor(private readonly changes: SaleChanges) {}
+  constructor(
+    private readonly changes: SaleChanges,
+    private readonly config: AppConfig,
+  ) {}
 
   execute({ request, context, idempotency }: IssueRefundCommand): Promise<ReversalResponse> {
     return this.changes.reverse(request.original_transaction_id, context, idempotency, (transaction_id, now) => ({
@@ -13,6 +20,7 @@ export class IssueRefundHandler implements ICommandHandler<IssueRefundCommand, R
       transaction_id,
       now,
       refund: request,
+      bounds: { tolerance_cents: this.config.overrideToleranceCents },
     }));
   }
 }
