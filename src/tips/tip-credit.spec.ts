@@ -71,7 +71,7 @@ describe('checkTipCredit', () => {
 describe('checkTipCredit with a city', () => {
   const chicago = (date: string) => tipCreditRuleOn(tipCreditRules, tipCreditKey('IL', 'chicago'), date);
   const inChicago = (date: string, hourly_wage_cents: number, average_tips_per_hour_cents: number) =>
-    checkTipCredit({ hourly_wage_cents, average_tips_per_hour_cents }, rule('US', date), rule('IL', date), { city: 'Chicago', rule: chicago(date) });
+    checkTipCredit({ hourly_wage_cents, average_tips_per_hour_cents, city: 'Chicago' }, rule('US', date), rule('IL', date), chicago(date));
 
   it("checks Chicago's own figures beside Illinois's, each law on its own", () => {
     // $10.00 cash meets Illinois's $9.00 tipped wage of 2025 but not Chicago's $11.02 of 2024-07-01.
@@ -89,7 +89,7 @@ describe('checkTipCredit with a city', () => {
   });
 
   it('checks a city without its own rule under the state and says so', () => {
-    const result = checkTipCredit({ hourly_wage_cents: 900, average_tips_per_hour_cents: 800 }, rule('US'), rule('IL'), { city: 'Springfield', rule: undefined });
+    const result = checkTipCredit({ hourly_wage_cents: 900, average_tips_per_hour_cents: 800, city: 'Springfield' }, rule('US'), rule('IL'), undefined);
     expect(result.compliant).toBe(true);
     expect(result.notes).toEqual(["Springfield, IL: no local tip credit rule in the seed data; the state's and FLSA's apply"]);
   });

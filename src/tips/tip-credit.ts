@@ -8,6 +8,8 @@ export const FEDERAL = 'US';
 export interface TipCreditFacts {
   hourly_wage_cents: number;
   average_tips_per_hour_cents: number;
+  /** The city asked about, whose own rule (if the seed data has one in force) is `local`. */
+  city?: string;
 }
 
 export interface TipCreditResult {
@@ -27,12 +29,6 @@ export function tipCreditRuleOn(rules: SeedData['tipCreditRules'], state: string
 /** Seed amounts are dollars per hour written to the cent. */
 const cents = (dollars: number) => dollarsToCents(dollars, 'seed');
 
-/** A city asked about, with its own rule in force if the seed data has one. */
-export interface LocalTipCredit {
-  city: string;
-  rule: TipCreditRule | undefined;
-}
-
 /**
  * DESIGN.md "Tips": FLSA (cash wage at least the tipped minimum cash wage, cash wage plus tips at
  * least the minimum wage, 29 U.S.C. 203(m)(2)(A)), then the state's rule and a city's own (Chicago
@@ -41,7 +37,7 @@ export interface LocalTipCredit {
  * on its own, so every one is checked. A number the seed lacks is a requirement not checked, said
  * in `notes`, never a pass or a fail made up.
  */
-export function checkTipCredit(facts: TipCreditFacts, federal: TipCreditRule, state: TipCreditRule, local?: LocalTipCredit): TipCreditResult {
+export function checkTipCredit(facts: TipCreditFacts, federal: TipCreditRule, state: TipCreditRule, local?: TipCreditRule): TipCreditResult {
   const wage = facts.hourly_wage_cents;
   const withTips = wage + facts.average_tips_per_hour_cents;
   const requirements: TipCreditRequirement[] = [];
@@ -75,8 +71,8 @@ export function checkTipCredit(facts: TipCreditFacts, federal: TipCreditRule, st
   require(federal, 'FLSA_CASH_WAGE', 'FLSA minimum cash wage for tipped employees', federal.tipped_minimum_cash_wage, wage);
   require(federal, 'FLSA_MINIMUM_WAGE', 'FLSA minimum wage, cash wage plus tips', federal.minimum_wage, withTips);
   if (state.state !== FEDERAL) checkOwnRule(state, 'STATE');
-  if (local?.rule) checkOwnRule(local.rule, 'LOCAL');
-  else if (local) notes.push(`${local.city}, ${state.state}: no local tip credit rule in the seed data; the state's and FLSA's apply`);
+  if (local) checkOwnRule(local, 'LOCAL');
+  else if (facts.city !== undefined) notes.push(`${facts.city}, ${state.state}: no local tip credit rule in the seed data; the state's and FLSA's apply`);
   return { compliant: requirements.every((r) => r.met), requirements, notes };
 }
 

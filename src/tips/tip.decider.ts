@@ -4,13 +4,13 @@ import { checkTipCredit } from './tip-credit';
 import { NotATippableSaleError, TipAmountUnchangedError, TipPooledError, TipRecordExistsError, TipRecordNotFoundError } from './tip.errors';
 import type { TipCreditChecked, TipCreditCheckedData, TipEvent, TipPaidOut, TipPaidOutData, TipRecordedData } from './tip.events';
 
-/** Ids, time, amounts in cents and the rules in force come in through the commands: `decide` reads nothing. */
 /** The sale a tip rides on, as the transactions read model has it. */
 export interface TippedSale {
   type: TransactionType;
   state: TransactionStatus;
 }
 
+/** Ids, time, amounts in cents and the rules in force come in through the commands: `decide` reads nothing. */
 export type RecordTip = { kind: 'RecordTip'; now: string; sale: TippedSale } & Omit<TipRecordedData, 'recorded_at'>;
 
 export interface AdjustTip {
@@ -117,7 +117,7 @@ export const tipCreditCheckDecider = recordedOnce<CheckTipCredit, TipCreditCheck
     type: 'TipCreditChecked',
     data: {
       ...facts,
-      ...checkTipCredit(facts, rules.federal, rules.state, facts.city === undefined ? undefined : { city: facts.city, rule: rules.local }),
+      ...checkTipCredit(facts, rules.federal, rules.state, rules.local),
       rules,
       checked_at: now,
     },

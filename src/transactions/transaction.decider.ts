@@ -315,7 +315,7 @@ function refundSale({ refund, transaction_id, now, bounds }: IssueRefund, { sale
   // Never past the cash settled, nor past the price by more than the tolerance (an unbounded override recorded before the bound).
   const refundable = Math.min(settlement.cash_total_cents, cashPrice(sale) + bounds.tolerance_cents) - refunded.cash_total_cents;
   if (asked > refundable) throw new RefundExceedsPaidError(sale.transaction_id, asked, refundable);
-  const ledgerLeft = (sale.is_split_tender ? calculation.cash_portion_cents : calculation.ledger_total_cents) - refunded.ledger_total_cents;
+  const ledgerLeft = cashPrice(sale) - refunded.ledger_total_cents;
   // A sale recorded before the rule model's version 2 refunded as mirror_original does.
   const policy = sale.rule.refunds ?? 'mirror_original';
   const refund_cash = calculation.rounding_applied

@@ -37,7 +37,7 @@ export class ApplyOverrideController {
     },
     422: {
       OVERRIDE_POLICY_VIOLATION:
-        '`new_cash_total_cents` is outside the bounds: within `OVERRIDE_TOLERANCE_CENTS` (4) of the price either way for `customer-request` and `manager-discretion`, from 0 to the price plus that tolerance for `pricing-error` and `system-error` (the price of a split tender is its cash part)',
+        '`new_cash_total_cents` is outside the bounds: within `OVERRIDE_TOLERANCE_CENTS` (default 4) of the price either way for `customer-request` and `manager-discretion`, from 0 to the price plus that tolerance for `pricing-error` and `system-error` (the price of a split tender is its cash part)',
     },
   })
   apply(
