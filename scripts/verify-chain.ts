@@ -2,11 +2,16 @@
 import { createReadStream, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { createInterface } from 'node:readline';
-import { keyRing, parsePublicKey } from '../src/event-store/chain-checkpoint';
+import { checkSignature, keyRing, parsePublicKey, parseWitness, type SignedTreeHead } from '../src/event-store/chain-checkpoint';
 import { fromExportLine } from '../src/event-store/chain-export';
 import { ChainVerifier, type ChainVerification } from '../src/event-store/chain-verifier';
+import { leafHash, verifyConsistency, verifyInclusion } from '../src/event-store/merkle-tree';
 
-const USAGE = 'usage: verify-chain <export.ndjson | -> [--public-key <key.pem>]...';
+const USAGE = [
+  'usage: verify-chain <export.ndjson | -> [--public-key <key.pem>]... [--witness <witness.ndjson>]',
+  '       verify-chain inclusion <proof.json> --head <tree-head.json> [--public-key <key.pem>]...',
+  '       verify-chain consistency <proof.json> --head <first-head.json> --head <second-head.json> [--public-key <key.pem>]...',
+].join('\n');
 
 class InputError extends Error {}
 
@@ -20,13 +25,20 @@ const fromCaller = (path: string): string => resolve(process.env.INIT_CWD ?? '.'
  * whose checkpoint signatures are accepted; give the ones kept from before, not fresh from the
  * service under audit.
  *
+ * `--witness`: the witness file of signed tree heads, kept outside the database; the log must
+ * extend every one. `inclusion` and `consistency` check a proof from `GET /admin/audit/…-proof`
+ * against tree heads the auditor kept (`GET /admin/audit/tree-head`), signatures included when
+ * keys are given.
+ *
  * Prints the result as JSON on stdout and a summary on stderr. Exit status: 0 when no break was
- * found, 1 when any was (a bad signature included), 2 when the input could not be read.
+ * found (the proof holds), 1 when any was (a bad signature included), 2 when the input could not be read.
  */
 async function main(args: string[]): Promise<number> {
-  const { file, keyFiles } = parseArgs(args);
+  const { file, keyFiles, witnessFile, heads, proofKind } = parseArgs(args);
   const keys = keyFiles.length > 0 ? keyRing(keyFiles.map(readPublicKey)) : undefined;
-  const verifier = new ChainVerifier({ checkpointKeys: keys });
+  if (proofKind) return checkProof(proofKind, file, heads, keys);
+  const witness = witnessFile === undefined ? undefined : readJson(witnessFile, parseWitness);
+  const verifier = new ChainVerifier({ checkpointKeys: keys, witness });
   const input = file === '-' ? process.stdin : createReadStream(file);
   input.on('error', () => undefined); // reported by the iteration below
   let lineNumber = 0;
@@ -49,17 +61,64 @@ async function main(args: string[]): Promise<number> {
   return result.break_count === 0 ? 0 : 1;
 }
 
-function parseArgs(args: string[]): { file: string; keyFiles: string[] } {
+type ProofKind = 'inclusion' | 'consistency';
+
+function parseArgs(args: string[]): { file: string; keyFiles: string[]; witnessFile?: string; heads: string[]; proofKind?: ProofKind } {
+  const proofKind = args[0] === 'inclusion' || args[0] === 'consistency' ? args[0] : undefined;
   const files: string[] = [];
   const keyFiles: string[] = [];
-  for (let i = 0; i < args.length; i++) {
+  const heads: string[] = [];
+  let witnessFile: string | undefined;
+  for (let i = proofKind ? 1 : 0; i < args.length; i++) {
     if (args[i] === '--public-key' && i + 1 < args.length) keyFiles.push(fromCaller(args[++i]));
-    else if (args[i] === '-') files.push('-');
+    else if (args[i] === '--witness' && i + 1 < args.length && !proofKind) witnessFile = fromCaller(args[++i]);
+    else if (args[i] === '--head' && i + 1 < args.length && proofKind) heads.push(fromCaller(args[++i]));
+    else if (args[i] === '-' && !proofKind) files.push('-');
     else if (!args[i].startsWith('-')) files.push(fromCaller(args[i]));
     else throw new InputError(`unknown option ${args[i]}\n${USAGE}`);
   }
-  if (files.length !== 1) throw new InputError(USAGE);
-  return { file: files[0], keyFiles };
+  if (files.length !== 1 || heads.length !== (proofKind === 'inclusion' ? 1 : proofKind ? 2 : 0)) throw new InputError(USAGE);
+  return { file: files[0], keyFiles, witnessFile, heads, proofKind };
+}
+
+function readJson<T>(path: string, parse: (text: string) => T): T {
+  try {
+    return parse(readFileSync(path, 'utf8'));
+  } catch (error) {
+    throw new InputError(`${path}: ${(error as Error).message}`);
+  }
+}
+
+/** A proof against tree heads the auditor holds: each head's signature (given keys), its size and root, then the proof itself. */
+function checkProof(kind: ProofKind, proofFile: string, headFiles: string[], keys: ReturnType<typeof keyRing> | undefined): number {
+  const proof = readJson(proofFile, JSON.parse) as Record<string, unknown>;
+  // An unsigned head (GET /admin/audit/tree-head before any is signed) is taken only when no key is given.
+  const heads = headFiles.map((f) => readJson(f, (text) => parseWitness(text.replace(/"(signature|key_id)":null/g, '"$1":""'))[0] as SignedTreeHead | undefined));
+  const problems: string[] = [];
+  heads.forEach((head, i) => {
+    if (!head) problems.push(`${headFiles[i]} is not a tree head`);
+    else if (keys && checkSignature(head, keys) !== 'valid') problems.push(`the tree head of size ${head.tree_size} does not carry a valid signature of the keys given`);
+  });
+  const hex = (v: unknown) => Buffer.from(typeof v === 'string' ? v : '', 'hex');
+  const path = (v: unknown) => (Array.isArray(v) ? v.map(hex) : []);
+  let holds = false;
+  if (problems.length === 0 && kind === 'inclusion') {
+    const [head] = heads as SignedTreeHead[];
+    if (proof.tree_size !== head.tree_size) problems.push(`the proof is for a tree of ${String(proof.tree_size)} entries, the head for ${head.tree_size}`);
+    const leaf = leafHash(String(proof.entry_hash));
+    if (!leaf.equals(hex(proof.leaf_hash))) problems.push('leaf_hash is not the hash of entry_hash');
+    holds = verifyInclusion(Number(proof.leaf_index), head.tree_size, leaf, path(proof.audit_path), hex(head.root_hash));
+  } else if (problems.length === 0) {
+    const [first, second] = heads as SignedTreeHead[];
+    if (proof.first !== first.tree_size || proof.second !== second.tree_size) problems.push('the proof is not between the sizes of the two heads');
+    holds = verifyConsistency(first.tree_size, second.tree_size, path(proof.proof), hex(first.root_hash), hex(second.root_hash));
+  }
+  if (problems.length === 0 && !holds) problems.push(`the ${kind} proof does not verify against the tree head${heads.length > 1 ? 's' : ''}`);
+  const ok = problems.length === 0;
+  process.stdout.write(`${JSON.stringify({ kind, holds: ok, problems, signatures_checked: keys !== undefined }, null, 2)}\n`);
+  process.stderr.write(ok ? `OK: the ${kind} proof holds\n` : `FAILED: ${problems.join('; ')}\n`);
+  if (ok && !keys) process.stderr.write('WARNING: no --public-key given: tree head signatures were NOT checked\n');
+  return ok ? 0 : 1;
 }
 
 function readPublicKey(path: string) {

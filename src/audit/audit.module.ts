@@ -4,15 +4,20 @@ import { ListAuditLogsController } from './list-audit-logs/list-audit-logs.contr
 import { ListAuditLogsHandler } from './list-audit-logs/list-audit-logs.handler';
 import { ChainCheckpointer } from './record-checkpoint/chain-checkpointer';
 import { CheckpointKeyController } from './record-checkpoint/checkpoint-key.controller';
+import { Witness } from './record-checkpoint/witness';
+import { TreeProofs } from './tree-proofs/tree-proofs';
+import { TreeProofsController } from './tree-proofs/tree-proofs.controller';
 import { VerifyHashChainController } from './verify-hash-chain/verify-hash-chain.controller';
 import { VerifyHashChainHandler } from './verify-hash-chain/verify-hash-chain.handler';
 
 /**
  * The audit log is the event log itself: listing it, verifying its hash chain, exporting it for
- * the offline verifier, and the signed checkpoints that make a rewritten tail detectable.
+ * the offline verifier, its Merkle tree's heads and proofs, and the signed tree heads (in the log
+ * and in the witness file) that make a rewritten tail detectable.
  */
 @Module({
-  controllers: [ListAuditLogsController, VerifyHashChainController, ExportAuditLogController, CheckpointKeyController],
-  providers: [ListAuditLogsHandler, VerifyHashChainHandler, ChainCheckpointer],
+  controllers: [ListAuditLogsController, VerifyHashChainController, ExportAuditLogController, CheckpointKeyController, TreeProofsController],
+  providers: [ListAuditLogsHandler, VerifyHashChainHandler, ChainCheckpointer, Witness, TreeProofs],
+  exports: [ChainCheckpointer, TreeProofs],
 })
 export class AuditModule {}

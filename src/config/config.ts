@@ -46,6 +46,8 @@ export class AppConfig {
   readonly checkpointInterval: number;
   /** Ed25519. Unset: no checkpoints are written (see docs/decisions.md). */
   readonly checkpointSigningKey?: KeyObject;
+  /** Append-only NDJSON file, outside the database, that every signed tree head is also written to. */
+  readonly checkpointWitnessFile?: string;
 
   constructor(values: AppConfig) {
     Object.assign(this, values, { rateLimitPerHour: Object.freeze({ ...values.rateLimitPerHour }) });
@@ -99,6 +101,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     }),
     checkpointInterval: read('CHECKPOINT_INTERVAL', parsePositiveInteger, 1000),
     checkpointSigningKey: read('CHECKPOINT_SIGNING_KEY', parseSigningKey, undefined, { secret: true }),
+    checkpointWitnessFile: read('CHECKPOINT_WITNESS_FILE', (raw) => raw, undefined),
   });
   if (problems.length > 0) throw new ConfigError(problems);
   return config;

@@ -4,46 +4,66 @@ import { canonicalJson } from './hash-chain';
 
 /**
  * Signed checkpoints: every so often the service appends an entry vouching, with an Ed25519
- * signature, for the hash of the entry just before it. A verifier holding the public key then
- * detects even a rewrite that recomputed every hash after a change: the rewritten chain no longer
- * has the signed hash where the checkpoint says. Pure (node:crypto only): the offline verifier uses it.
+ * signature, for the log before it: since tree heads, for the Merkle tree's root over every entry
+ * up to the one just before it (RFC 9162 signed tree head); before, for that entry's hash. A
+ * verifier holding the public key then detects even a rewrite that recomputed every hash after a
+ * change. Pure (node:crypto only): the offline verifier uses it.
  */
 export const CHECKPOINT_EVENT_TYPE = 'ChainCheckpointed';
 
 /** One stream per checkpoint, written at expected revision 0: two processes can never both write checkpoint n. */
 export const checkpointStream = (checkpoint: number) => `checkpoint-${checkpoint}`;
 
-export interface CheckpointData {
+/** DESIGN.md "Verifiable log": what a tree head states; `timestamp` as ISO 8601. */
+export interface TreeHead {
+  tree_size: number;
+  root_hash: string;
+  timestamp: string;
+}
+
+export interface SignedTreeHead extends TreeHead {
+  /** Which key signed, so that an auditor holding several (after a rotation) picks the right one. */
+  key_id: string;
+  /** Ed25519 over the canonical JSON (RFC 8785) of `{root_hash, timestamp, tree_size}`, base64. */
+  signature: string;
+}
+
+/** A checkpoint entry's data. `tree_size` equals `position`; checkpoints written before tree heads lack the tree fields. */
+export interface CheckpointData extends Omit<SignedTreeHead, keyof TreeHead>, Partial<TreeHead> {
   /** 1, 2, 3... in chain order. */
   checkpoint: number;
   /** The entry vouched for: always the one right before the checkpoint entry. */
   position: number;
   hash: string;
-  /** Which key signed, so that an auditor holding several (after a rotation) picks the right one. */
-  key_id: string;
-  /** Ed25519 over `signedStatement`, base64. */
-  signature: string;
 }
 
-/** What is signed: the type string separates it from anything else the key might ever sign. */
-function signedStatement(checkpoint: number, position: number, hash: string): Buffer {
-  return Buffer.from(canonicalJson({ type: CHECKPOINT_EVENT_TYPE, checkpoint, position, hash }));
+const treeHeadStatement = ({ root_hash, timestamp, tree_size }: TreeHead): Buffer =>
+  Buffer.from(canonicalJson({ root_hash, timestamp, tree_size }));
+
+/** Before tree heads: the type string separated the statement from anything else the key might sign. */
+const chainHeadStatement = ({ checkpoint, position, hash }: CheckpointData): Buffer =>
+  Buffer.from(canonicalJson({ type: CHECKPOINT_EVENT_TYPE, checkpoint, position, hash }));
+
+export function signTreeHead(privateKey: KeyObject, head: TreeHead): SignedTreeHead {
+  const signature = sign(null, treeHeadStatement(head), privateKey).toString('base64');
+  return { ...head, key_id: keyId(createPublicKey(privateKey)), signature };
 }
 
-export function signCheckpoint(privateKey: KeyObject, checkpoint: number, head: ChainHead): CheckpointData {
-  const signature = sign(null, signedStatement(checkpoint, head.position, head.hash), privateKey).toString('base64');
-  return { checkpoint, position: head.position, hash: head.hash, key_id: keyId(createPublicKey(privateKey)), signature };
+export function checkpointData(checkpoint: number, chainHead: ChainHead, head: SignedTreeHead): CheckpointData {
+  return { checkpoint, position: chainHead.position, hash: chainHead.hash, ...head };
 }
+
+export const isTreeHeadCheckpoint = (data: CheckpointData): data is CheckpointData & TreeHead => data.root_hash !== undefined;
 
 export type CheckpointSignature = 'valid' | 'invalid' | 'unknown key';
 
-/** `keys` by key id. Malformed data (a tampered entry) counts as an invalid signature, never throws. */
-export function checkCheckpointSignature(data: CheckpointData, keys: ReadonlyMap<string, KeyObject>): CheckpointSignature {
-  const key = keys.get(data.key_id);
+/** `keys` by key id. Malformed data (a tampered entry or witness line) counts as an invalid signature, never throws. */
+export function checkSignature(signed: SignedTreeHead | CheckpointData, keys: ReadonlyMap<string, KeyObject>): CheckpointSignature {
+  const key = keys.get(signed.key_id);
   if (!key) return 'unknown key';
   try {
-    const statement = signedStatement(data.checkpoint, data.position, data.hash);
-    return verify(null, statement, key, Buffer.from(data.signature, 'base64')) ? 'valid' : 'invalid';
+    const statement = 'checkpoint' in signed && !isTreeHeadCheckpoint(signed) ? chainHeadStatement(signed) : treeHeadStatement(signed as TreeHead);
+    return verify(null, statement, key, Buffer.from(signed.signature, 'base64')) ? 'valid' : 'invalid';
   } catch {
     return 'invalid';
   }
@@ -77,4 +97,40 @@ export function parsePublicKey(text: string): KeyObject {
 function ed25519(key: KeyObject): KeyObject {
   if (key.asymmetricKeyType !== 'ed25519') throw new Error(`is a ${key.asymmetricKeyType} key, not Ed25519`);
   return key;
+}
+
+/**
+ * The witness file (NDJSON, one signed tree head a line), as the signer appends it. Throws naming
+ * the first line that is not a tree head.
+ */
+export function parseWitness(text: string): SignedTreeHead[] {
+  return text
+    .split('\n')
+    .map((line, i) => ({ line: line.trim(), number: i + 1 }))
+    .filter(({ line }) => line !== '')
+    .map(({ line, number }) => {
+      let head: unknown;
+      try {
+        head = JSON.parse(line);
+      } catch {
+        throw new Error(`witness line ${number} is not JSON`);
+      }
+      if (!isSignedTreeHead(head)) throw new Error(`witness line ${number} is not a signed tree head`);
+      return head;
+    });
+}
+
+function isSignedTreeHead(v: unknown): v is SignedTreeHead {
+  const h = v as Record<string, unknown>;
+  return (
+    typeof v === 'object' &&
+    v !== null &&
+    Number.isSafeInteger(h.tree_size) &&
+    (h.tree_size as number) >= 0 &&
+    typeof h.root_hash === 'string' &&
+    /^[0-9a-f]{64}$/.test(h.root_hash) &&
+    typeof h.timestamp === 'string' &&
+    typeof h.key_id === 'string' &&
+    typeof h.signature === 'string'
+  );
 }

@@ -1,7 +1,8 @@
 import type { KeyObject } from 'node:crypto';
-import { CHECKPOINT_EVENT_TYPE, checkCheckpointSignature, type CheckpointData } from './chain-checkpoint';
-import type { ChainHead, StoredEvent } from './event-store.port';
+import { CHECKPOINT_EVENT_TYPE, checkSignature, isTreeHeadCheckpoint, type CheckpointData, type SignedTreeHead } from './chain-checkpoint';
+import type { StoredEvent } from './event-store.port';
 import { GENESIS_HASH, entryHash } from './hash-chain';
+import { MerkleFrontier, leafHash } from './merkle-tree';
 
 export const BREAK_KINDS = ['modified', 'deleted', 'reordered', 'inserted'] as const;
 export type BreakKind = (typeof BREAK_KINDS)[number];
@@ -22,6 +23,8 @@ export interface ChainBreak {
   missing_positions?: { from: number; to: number };
   /** A break that a signed checkpoint revealed: the checkpoint entry. */
   checkpoint?: { checkpoint: number; position: number; entry_id: string };
+  /** A break that a witnessed tree head revealed: its tree size. */
+  witnessed_tree_size?: number;
 }
 
 export interface CheckpointSummary {
@@ -32,12 +35,22 @@ export interface CheckpointSummary {
   last: { checkpoint: number; position: number; hash: string } | null;
 }
 
+export interface TreeSummary {
+  /** The Merkle tree over the entries read, in their stored order: compare with a tree head kept from before. */
+  tree_size: number;
+  root_hash: string;
+  /** Tree heads of the witness file checked against it; null when none was given. */
+  witnessed_heads: number | null;
+}
+
 export interface ChainVerification {
   total_count: number;
   verified_count: number;
   break_count: number;
   breaks: ChainBreak[];
   checkpoints: CheckpointSummary;
+  /** Null when verifying a range without the tree before it. */
+  tree: TreeSummary | null;
 }
 
 export interface VerifierOptions {
@@ -45,8 +58,16 @@ export interface VerifierOptions {
   fromPosition?: number;
   /** Checkpoint signers' public keys by key id (see `keyRing`); without them signatures are not checked. */
   checkpointKeys?: ReadonlyMap<string, KeyObject>;
-  /** The head the store records, when verifying to the end: the chain must end there, with that hash. */
-  expectedHead?: ChainHead;
+  /**
+   * The tree of the entries before `fromPosition` (empty from genesis): without it a range's tree
+   * heads are not checked.
+   */
+  treeBefore?: MerkleFrontier;
+  /**
+   * Signed tree heads kept outside the database (the witness file): the log must extend every one,
+   * so a rewritten, truncated or re-signed tail is caught even with its checkpoints deleted.
+   */
+  witness?: readonly SignedTreeHead[];
 }
 
 /**
@@ -126,16 +147,29 @@ export class ChainVerifier {
   private lastCheckpointNumber: number | undefined;
   private lastCheckpoint: CheckpointSummary['last'] = null;
   private finished: ChainVerification | undefined;
+  /** The tree over the entries pushed, in their stored order. */
+  private readonly tree: MerkleFrontier | undefined;
+  private readonly treeStart: number;
+  /** Tree roots taken when a tree-head checkpoint arrived, until it is linked, by entry id. */
+  private readonly rootsBefore = new Map<string, string>();
+  private readonly witness: SignedTreeHead[];
+  private witnessed = 0;
+  private witnessMismatch = false;
+  private lastPushed: StoredEvent | undefined;
 
   constructor(private readonly options: VerifierOptions = {}) {
     const from = options.fromPosition ?? 1;
     this.midChain = from > 1;
+    this.tree = options.treeBefore?.copy() ?? (this.midChain ? undefined : MerkleFrontier.empty());
+    this.treeStart = this.tree?.size ?? 0;
+    this.witness = [...(options.witness ?? [])].sort((a, b) => a.tree_size - b.tree_size);
     Object.assign(this.tip, { slot: from - 1, position: from - 1, hash: GENESIS_HASH });
     this.lastArrival = from - 1;
   }
 
   push(e: StoredEvent): void {
     if (this.finished) throw new Error('push after result()');
+    this.growTree(e);
     this.total += 1;
     let broken = false;
     if (this.total === 1 && this.midChain) {
@@ -162,7 +196,7 @@ export class ChainVerifier {
       this.resolve(true);
       const shifted = this.tip.unconfirmedShift;
       if (shifted !== undefined) this.reportMoved(this.tip, shifted);
-      this.checkHead();
+      this.checkWitness(Infinity);
       this.finished = {
         total_count: this.total,
         verified_count: this.total - this.brokenCount,
@@ -173,6 +207,9 @@ export class ChainVerifier {
           signatures_checked: this.options.checkpointKeys !== undefined,
           last: this.lastCheckpoint,
         },
+        tree: this.tree
+          ? { tree_size: this.tree.size, root_hash: this.tree.root().toString('hex'), witnessed_heads: this.options.witness ? this.witnessed : null }
+          : null,
       };
     }
     return this.finished;
@@ -333,7 +370,7 @@ export class ChainVerifier {
     const where = { checkpoint: data.checkpoint, position: e.position, entry_id: e.entryId };
     this.checkpoints += 1;
     const keys = this.options.checkpointKeys;
-    const signature = keys ? checkCheckpointSignature(data, keys) : 'valid';
+    const signature = keys ? checkSignature(data, keys) : 'valid';
     if (signature !== 'valid') {
       this.lastCheckpointNumber = data.checkpoint;
       const why = signature === 'unknown key' ? `is signed by key ${data.key_id}, which is not among the keys given` : 'has an invalid signature';
@@ -345,6 +382,8 @@ export class ChainVerifier {
       return this.report(e, 'deleted', { detail: `expected checkpoint ${expectedNumber}, found checkpoint ${data.checkpoint}`, checkpoint: where });
     }
     const covered = this.tip;
+    const rootBefore = this.rootsBefore.get(e.entryId);
+    this.rootsBefore.delete(e.entryId);
     if (data.position !== slot - 1 || data.hash !== covered.hash) {
       const since = this.lastCheckpoint ? `after position ${this.lastCheckpoint.position}` : 'from the start';
       this.mark(covered, 'modified', {
@@ -353,6 +392,14 @@ export class ChainVerifier {
           `at position ${covered.slot}: an entry ${since} up to it was rewritten`,
         expected_hash: data.hash,
         stored_hash: covered.hash,
+        checkpoint: where,
+      });
+    } else if (isTreeHeadCheckpoint(data) && rootBefore !== undefined && this.breakCount === 0 && (data.tree_size !== slot - 1 || data.root_hash !== rootBefore)) {
+      // The chain fixes every hash before the covered one, so only a head signed over another tree differs here.
+      this.mark(covered, 'modified', {
+        detail: `checkpoint ${data.checkpoint} signed Merkle root ${data.root_hash} for ${data.tree_size} entries, but the ${slot - 1} entries before it have root ${rootBefore}`,
+        expected_hash: data.root_hash,
+        stored_hash: rootBefore,
         checkpoint: where,
       });
     }
@@ -373,20 +420,49 @@ export class ChainVerifier {
     return undefined;
   }
 
-  private checkHead(): void {
-    const head = this.options.expectedHead;
-    const tip = this.tip;
-    if (!head || (head.position === tip.slot && head.hash === tip.hash)) return;
-    const kind = head.position > tip.slot ? 'deleted' : head.position < tip.slot ? 'inserted' : 'modified';
-    this.list({
-      kind,
-      position: tip.position,
-      entry_id: tip.entryId,
-      detail: `the store's head is position ${head.position} with hash ${head.hash}; the chain ends at position ${tip.slot} with ${tip.hash}`,
-      expected_hash: head.hash,
-      stored_hash: tip.hash,
-      ...(kind === 'deleted' && { missing_positions: { from: tip.slot + 1, to: head.position } }),
-    });
+  /** Takes `e`'s leaf into the tree, after checking the heads that end right before it. */
+  private growTree(e: StoredEvent): void {
+    const tree = this.tree;
+    if (!tree) return;
+    this.checkWitness(tree.size);
+    if (e.type === CHECKPOINT_EVENT_TYPE) this.rootsBefore.set(e.entryId, tree.root().toString('hex'));
+    tree.append(leafHash(e.hash));
+    this.lastPushed = e;
+  }
+
+  /** Every witnessed head up to `size` entries (all of them at the end) against the tree as it stands. */
+  private checkWitness(size: number): void {
+    const tree = this.tree!;
+    while (this.witnessed < this.witness.length && this.witness[this.witnessed].tree_size <= size) {
+      const head = this.witness[this.witnessed++];
+      if (head.tree_size < this.treeStart) continue;
+      const keys = this.options.checkpointKeys;
+      const signature = keys ? checkSignature(head, keys) : 'valid';
+      const last = this.lastPushed;
+      const at = { position: last?.position ?? 0, entry_id: last?.entryId ?? '', witnessed_tree_size: head.tree_size };
+      if (signature !== 'valid') {
+        this.list({ kind: 'modified', ...at, detail: `the witnessed tree head of size ${head.tree_size} ${signature === 'invalid' ? 'has an invalid signature' : `is signed by key ${head.key_id}, which is not among the keys given`}` });
+      } else if (head.tree_size > tree.size) {
+        this.list({
+          kind: 'deleted',
+          ...at,
+          detail: `the log ends at entry ${tree.size}, but a tree head of size ${head.tree_size} was witnessed at ${head.timestamp}: entries were cut from its end`,
+          missing_positions: { from: tree.size + 1, to: head.tree_size },
+        });
+      } else if (!this.witnessMismatch && tree.root().toString('hex') !== head.root_hash) {
+        // Every later head then differs too: the first is the one that says where.
+        this.witnessMismatch = true;
+        this.list({
+          kind: 'modified',
+          ...at,
+          detail:
+            `the first ${head.tree_size} entries have Merkle root ${tree.root().toString('hex')}, but the tree head witnessed at ${head.timestamp} ` +
+            `has ${head.root_hash}: an entry up to position ${head.tree_size} was changed, inserted, deleted or moved`,
+          expected_hash: head.root_hash,
+          stored_hash: tree.root().toString('hex'),
+        });
+      }
+    }
   }
 
   /** `found` is `expected`, or skips no more numbers than the deletions already reported explain. */

@@ -4,6 +4,7 @@ import { PROJECTORS } from '../../projections';
 import type { Projector } from '../../projections/projector';
 import { AsyncProjectionRunner, prepareProjections } from '../../projections/runner';
 import { EventStore } from './event-store.port';
+import { catchUpTree } from './merkle-store';
 import { migrate } from './migrations';
 import { PgDatabase } from './pg-database';
 import { PgliteDatabase } from './pglite-database';
@@ -24,6 +25,7 @@ export async function openDatabase(options: EventStoreOptions): Promise<Database
   const db = options.databaseUrl ? new PgDatabase(options.databaseUrl) : await PgliteDatabase.open(options.dataDir);
   try {
     await migrate(db);
+    await catchUpTree(db);
     await prepareProjections(db, options.projectors ?? PROJECTORS);
   } catch (error) {
     await db.close();

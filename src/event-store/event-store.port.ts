@@ -48,10 +48,11 @@ export interface ChainHead {
 }
 
 /**
- * Events that depend on the entry they will follow (a signed checkpoint vouches for it): called
- * inside the append transaction, with the chain head as it stands right before them.
+ * Events that depend on the log they will follow (a signed tree head vouches for it): called
+ * inside the append transaction, alone in it, with the chain head as it stands right before them
+ * and the transaction to read the log through.
  */
-export type EventsAfterHead = (head: ChainHead) => NewEvent[];
+export type EventsAfterHead = (head: ChainHead, tx: Sql) => Promise<NewEvent[]>;
 
 export abstract class EventStore {
   abstract append(streamId: string, events: NewEvent[] | EventsAfterHead, options: AppendOptions): Promise<StoredEvent[]>;

@@ -63,6 +63,19 @@ export const MIGRATIONS: { version: number; name: string; statements: string[] }
       'create index events_recorded_at_idx on events (recorded_at, position)',
     ],
   },
+  {
+    version: 4,
+    name: 'merkle tree',
+    statements: [
+      // Node (level, idx) is the root of the 2^level leaves from idx * 2^level (src/event-store/merkle-tree.ts).
+      `create table merkle_nodes (
+        level smallint not null,
+        idx bigint not null,
+        hash bytea not null,
+        primary key (level, idx)
+      )`,
+    ],
+  },
 ];
 
 /** A fixed key: two service processes starting on one database apply each migration once. */

@@ -12,6 +12,8 @@ import {
 } from './event-store.port';
 import { EVENT_COLUMNS, toStoredEvent, type EventRow } from './event-rows';
 import { entryHash } from './hash-chain';
+import { loadFrontier, writeNodes } from './merkle-store';
+import { leafHash, type MerkleFrontier } from './merkle-tree';
 import type { Database, Sql } from './sql';
 import { RevisionConflictError, UnstorableValueError } from './event-store.errors';
 
@@ -33,13 +35,16 @@ const MAX_BATCH = 200;
  * number of processes are serialized on it: positions stay gap-free, the chain never forks and
  * commits become visible in position order. Appends arriving while a transaction is open are
  * queued and written in the next transaction together (group commit), each in its own savepoint
- * so that one append's conflict does not fail its neighbours.
+ * so that one append's conflict does not fail its neighbours. The Merkle tree's new nodes are
+ * written in the same transaction, from a frontier kept in memory between batches.
  */
 export class SqlEventStore extends EventStore {
   private queue: PendingAppend[] = [];
   private flushing = false;
   private readonly listeners = new Set<(events: StoredEvent[]) => void>();
   private readonly inlineProjectors: Projector[];
+  /** The tree's right edge as of the last commit here; reloaded when another process appended since. */
+  private tree: MerkleFrontier | undefined;
 
   constructor(
     private readonly db: Database,
@@ -89,13 +94,16 @@ export class SqlEventStore extends EventStore {
   private async flush(): Promise<void> {
     this.flushing = true;
     try {
-      while (this.queue.length > 0) {
-        const batch = this.queue.splice(0, MAX_BATCH);
-        await this.commitBatch(batch);
-      }
+      while (this.queue.length > 0) await this.commitBatch(this.nextBatch());
     } finally {
       this.flushing = false;
     }
+  }
+
+  /** Appends up to the next one whose events depend on the log: that one goes alone, so that it reads every entry before it. */
+  private nextBatch(): PendingAppend[] {
+    const dependent = this.queue.findIndex((pending) => !Array.isArray(pending.events));
+    return this.queue.splice(0, dependent === 0 ? 1 : dependent > 0 ? Math.min(dependent, MAX_BATCH) : MAX_BATCH);
   }
 
   /**
@@ -105,21 +113,25 @@ export class SqlEventStore extends EventStore {
    * again append by append, each in its own savepoint, so that only the failing append fails.
    */
   private async commitBatch(batch: PendingAppend[]): Promise<void> {
-    let outcomes: Outcomes;
+    let written: { outcomes: Outcomes; tree: MerkleFrontier };
     try {
-      outcomes = await this.db.transaction((tx) => this.writeBatch(tx, batch, false));
+      written = await this.db.transaction((tx) => this.writeBatch(tx, batch, false));
     } catch (error) {
+      this.tree = undefined;
       if (batch.length === 1 || !(error instanceof BatchFailed)) {
         for (const pending of batch) pending.reject(error instanceof BatchFailed ? error.cause : error);
         return;
       }
       try {
-        outcomes = await this.db.transaction((tx) => this.writeBatch(tx, batch, true));
+        written = await this.db.transaction((tx) => this.writeBatch(tx, batch, true));
       } catch (retryError) {
+        this.tree = undefined;
         for (const pending of batch) pending.reject(retryError);
         return;
       }
     }
+    const { outcomes } = written;
+    this.tree = written.tree;
     const committed: StoredEvent[] = [];
     for (const pending of batch) {
       const outcome = outcomes.get(pending)!;
@@ -138,10 +150,11 @@ export class SqlEventStore extends EventStore {
    * writes them. `isolated`: each append in its own savepoint, rolled back alone on failure and
    * reported as its outcome. Otherwise any failure throws BatchFailed for the caller to retry isolated.
    */
-  private async writeBatch(tx: Sql, batch: PendingAppend[], isolated: boolean): Promise<Outcomes> {
+  private async writeBatch(tx: Sql, batch: PendingAppend[], isolated: boolean): Promise<{ outcomes: Outcomes; tree: MerkleFrontier }> {
     const outcomes: Outcomes = new Map();
     const [head] = await tx.query<{ position: string; hash: string }>('select position, hash from event_store_head where id for update');
     let chain: ChainHead = { position: Number(head.position), hash: head.hash };
+    const tree = this.tree?.size === chain.position ? this.tree.copy() : await loadFrontier(tx, chain.position);
     const revisions = await this.currentRevisions(tx, batch);
     const accepted: Written[] = [];
     for (const pending of batch) {
@@ -152,7 +165,7 @@ export class SqlEventStore extends EventStore {
         if (expectedRevision !== 'any' && expectedRevision !== current) {
           throw new RevisionConflictError(pending.streamId, expectedRevision, current);
         }
-        stored = this.chained(pending, chain, current);
+        stored = await this.chained(tx, pending, chain, current);
         if (isolated) await this.writeIsolated(tx, { pending, stored });
       } catch (error) {
         outcomes.set(pending, { error });
@@ -164,15 +177,16 @@ export class SqlEventStore extends EventStore {
       revisions.set(pending.streamId, current + stored.length);
       accepted.push({ pending, stored });
     }
-    if (accepted.length === 0) return outcomes;
+    if (accepted.length === 0) return { outcomes, tree };
     if (!isolated) {
       await this.writeAppends(tx, accepted).catch((error: unknown) => {
         throw new BatchFailed(error);
       });
     }
+    await writeNodes(tx, accepted.flatMap(({ stored }) => stored.flatMap((e) => tree.append(leafHash(e.hash)))));
     await advanceInline(tx, this.inlineProjectors, chain.position);
     await tx.query('update event_store_head set position = $1, hash = $2 where id', [chain.position, chain.hash]);
-    return outcomes;
+    return { outcomes, tree };
   }
 
   private async writeIsolated(tx: Sql, append: Written): Promise<void> {
@@ -208,8 +222,8 @@ export class SqlEventStore extends EventStore {
   }
 
   /** The append's events as they will be stored: the next positions after `chain`, hash-linked to it. */
-  private chained(pending: PendingAppend, chain: ChainHead, revision: number): StoredEvent[] {
-    const events = Array.isArray(pending.events) ? pending.events : pending.events(chain);
+  private async chained(tx: Sql, pending: PendingAppend, chain: ChainHead, revision: number): Promise<StoredEvent[]> {
+    const events = Array.isArray(pending.events) ? pending.events : await pending.events(chain, tx);
     if (!Array.isArray(pending.events)) assertAppendable(events);
     const recordedAt = this.clock.now().toISOString();
     let prev = chain;

@@ -1,6 +1,8 @@
 import { Controller, Get, Header, Inject, Res } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiProperty, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiProperty, ApiPropertyOptional, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
+import { MissingPositions } from '../audit/verify-hash-chain/verify-hash-chain.query';
 import type { FastifyReply } from 'fastify';
+import { ChainCheckpointer, type SignerAlarm } from '../audit/record-checkpoint/chain-checkpointer';
 import { Public } from '../auth/roles.decorator';
 import { EventStore } from '../event-store/event-store.port';
 import { DATABASE, type Database } from '../event-store/sql';
@@ -22,13 +24,47 @@ class DatabaseHealth {
   latency_ms: number | null;
 }
 
+class SignerAlarmBody implements SignerAlarm {
+  @ApiProperty({ enum: ['modified', 'deleted'] })
+  kind: 'modified' | 'deleted';
+
+  @ApiProperty({ type: 'integer', example: 1204 })
+  position: number;
+
+  @ApiProperty({ example: 'the entry at position 1204 is not the one this process appended there: it was rewritten' })
+  detail: string;
+
+  @ApiPropertyOptional({ type: MissingPositions, description: '`deleted`: the positions that are gone' })
+  missing_positions?: MissingPositions;
+}
+
+class SignerHealth {
+  @ApiProperty({
+    enum: ['off', 'signing', 'refused'],
+    description: '`off`: no CHECKPOINT_SIGNING_KEY. `refused`: the signer found the log tampered with and signs nothing more (the service is degraded)',
+  })
+  state: 'off' | 'signing' | 'refused';
+
+  @ApiProperty({ type: 'integer', nullable: true, description: 'The last tree head this process signed or verified', example: 1000 })
+  signed_tree_size: number | null;
+
+  @ApiProperty({ type: SignerAlarmBody, nullable: true, description: 'What the signer found, when it refused' })
+  alarm: SignerAlarm | null;
+}
+
 class ChainHealth {
   @ApiProperty({ type: 'integer', nullable: true, example: 1204 })
   head_position: number | null;
+
+  @ApiProperty()
+  signer: SignerHealth;
 }
 
 export class HealthReport {
-  @ApiProperty({ enum: ['ok', 'degraded'], description: '`degraded` (with status 503): the database or the chain head cannot be read' })
+  @ApiProperty({
+    enum: ['ok', 'degraded'],
+    description: '`degraded` (with status 503): the database or the chain head cannot be read, or the signer refused to sign a log that does not verify',
+  })
   status: 'ok' | 'degraded';
 
   @ApiProperty()
@@ -56,6 +92,7 @@ export class HealthController {
     @Inject(ENFORCED_RULES) private readonly enforcedRules: readonly EnforcedRule[],
     private readonly jurisdictions: JurisdictionResolver,
     private readonly clock: Clock,
+    private readonly signer: ChainCheckpointer,
   ) {}
 
   /** 503 when degraded, so a load balancer takes the instance out of rotation. */
@@ -63,17 +100,18 @@ export class HealthController {
   @Public()
   @ApiOperation({ operationId: 'getHealth', summary: 'Liveness and readiness, with what the service enforces and which data it holds' })
   @ApiOkResponse({ type: HealthReport, description: 'Healthy: the database answers and the chain head is readable' })
-  @ApiServiceUnavailableResponse({ type: HealthReport, description: 'Degraded: the database or the chain head cannot be read' })
+  @ApiServiceUnavailableResponse({ type: HealthReport, description: 'Degraded: the database or the chain head cannot be read, or the signer refused' })
   @Header('Cache-Control', 'no-store')
   async health(@Res({ passthrough: true }) reply: FastifyReply): Promise<HealthReport> {
     const database = await this.probeDatabase();
     const headPosition = database.reachable ? await this.headPosition() : null;
-    const status = database.reachable && headPosition !== null ? 'ok' : 'degraded';
+    const signer = this.signer.status();
+    const status = database.reachable && headPosition !== null && signer.state !== 'refused' ? 'ok' : 'degraded';
     void reply.status(status === 'ok' ? 200 : 503);
     return {
       status,
       database: { driver: this.db.driver, ...database },
-      chain: { head_position: headPosition },
+      chain: { head_position: headPosition, signer },
       uptime_seconds: Math.floor(process.uptime()),
       enforced_rules: this.enforcedRules,
       jurisdiction_data: this.jurisdictions.summary(this.clock.now().toISOString().slice(0, 10)),

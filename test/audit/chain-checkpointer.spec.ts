@@ -1,5 +1,6 @@
 import { createPublicKey } from 'node:crypto';
 import { ChainCheckpointer } from '../../src/audit/record-checkpoint/chain-checkpointer';
+import { Witness } from '../../src/audit/record-checkpoint/witness';
 import { loadConfig } from '../../src/config/config';
 import { CHECKPOINT_EVENT_TYPE, keyRing, type CheckpointData } from '../../src/event-store/chain-checkpoint';
 import { ChainVerifier } from '../../src/event-store/chain-verifier';
@@ -21,7 +22,7 @@ const record = (i: number) => ({ type: 'Recorded', data: { i }, metadata: { sche
 
 async function startCheckpointing(db: Database): Promise<{ store: SqlEventStore; checkpointer: ChainCheckpointer }> {
   const store = new SqlEventStore(db, new FixedClock(), []);
-  const checkpointer = new ChainCheckpointer(store, db, config);
+  const checkpointer = new ChainCheckpointer(store, db, config, new FixedClock(), new Witness(config));
   checkpointer.onApplicationBootstrap();
   return { store, checkpointer };
 }

@@ -1,30 +1,16 @@
-import { execFile } from 'node:child_process';
 import { createPublicKey } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CHECKPOINT_EVENT_TYPE, signCheckpoint, type CheckpointData } from '../../src/event-store/chain-checkpoint';
+import { CHECKPOINT_EVENT_TYPE, type CheckpointData } from '../../src/event-store/chain-checkpoint';
+import { MerkleFrontier, leafHash } from '../../src/event-store/merkle-tree';
 import type { StoredEvent } from '../../src/event-store/event-store.port';
 import { entryHash } from '../../src/event-store/hash-chain';
-import { checkpointPublicKey, checkpointsWritten, exportLog, parseExport, toExport, verifyExport } from '../support/audit';
+import { checkpointPublicKey, checkpointsWritten, exportLog, parseExport, runVerifier, toExport, verifyExport } from '../support/audit';
 import { issueKey, onboardMerchant } from '../support/auth';
-import { newSigningKey, rehashFrom } from '../support/chain';
+import { newSigningKey, rehashFrom, treeHeadCheckpoint } from '../support/chain';
 import { recordSale } from '../support/sales';
 import { startTestApp } from '../support/test-app';
-
-const ROOT = join(__dirname, '../..');
-
-/** `npm run verify-chain -- <args>` as its own process, without the test runner's Node options. */
-function runVerifier(args: string[]): Promise<{ status: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      ['-r', 'ts-node/register/transpile-only', 'scripts/verify-chain.ts', ...args],
-      { cwd: ROOT, env: { ...process.env, NODE_OPTIONS: '' } },
-      (error, stdout, stderr) => resolve({ status: error ? Number(error.code) : 0, stdout, stderr }),
-    );
-  });
-}
 
 const withCashTotal = (e: StoredEvent, cents: number): StoredEvent => ({
   ...e,
@@ -161,7 +147,9 @@ describe('the offline verifier on an exported log', () => {
         if (i > 0) lines[i] = { ...lines[i], prevHash: lines[i - 1].hash };
         if (lines[i].type === CHECKPOINT_EVENT_TYPE) {
           const n = (lines[i].data as unknown as CheckpointData).checkpoint;
-          lines[i] = { ...lines[i], data: { ...signCheckpoint(forger, n, { position: i, hash: lines[i].prevHash }) } };
+          const tree = MerkleFrontier.empty();
+          for (const e of lines.slice(0, i)) tree.append(leafHash(e.hash));
+          lines[i] = { ...lines[i], data: { ...treeHeadCheckpoint(forger, n, { position: i, hash: lines[i].prevHash }, tree.root()) } };
         }
         lines[i] = { ...lines[i], hash: entryHash(lines[i]) };
       }

@@ -52,6 +52,10 @@ export const PERMISSION_MATRIX: Readonly<Record<string, Rule>> = {
   // The raw log for the offline verifier, and the key its checkpoints are signed with: as the audit log.
   'GET /admin/audit-logs/export': ['auditor', 'admin'],
   'GET /admin/checkpoint-key': ['auditor', 'admin'],
+  // The Merkle tree's heads and proofs: as the audit log they prove.
+  'GET /admin/audit/tree-head': ['auditor', 'admin'],
+  'GET /admin/audit/inclusion-proof': ['auditor', 'admin'],
+  'GET /admin/audit/consistency-proof': ['auditor', 'admin'],
   'GET /merchant/{merchant_id}/risk-profile': ['admin'],
   'GET /admin/fraud-overview': ['admin'],
   'GET /analytics/tips': ['admin', 'auditor'],

@@ -90,7 +90,7 @@ describe('foundation over HTTP', () => {
       expect(body).toEqual({
         status: 'ok',
         database: { driver: expect.stringMatching(/^(pglite|postgres)$/), reachable: true, latency_ms: expect.any(Number) },
-        chain: { head_position: 0 },
+        chain: { head_position: 0, signer: { state: 'off', signed_tree_size: null, alarm: null } },
         uptime_seconds: expect.any(Number),
         enforced_rules: expect.any(Array),
         jurisdiction_data: expect.any(Object),

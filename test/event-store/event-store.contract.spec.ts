@@ -1,23 +1,25 @@
 import { createPublicKey, type KeyObject } from 'node:crypto';
-import { CHECKPOINT_EVENT_TYPE, checkpointStream, keyRing, signCheckpoint } from '../../src/event-store/chain-checkpoint';
+import { CHECKPOINT_EVENT_TYPE, checkpointStream, keyRing } from '../../src/event-store/chain-checkpoint';
 import { ChainVerifier } from '../../src/event-store/chain-verifier';
 import { RevisionConflictError, UnstorableValueError } from '../../src/event-store/event-store.errors';
 import type { ChainHead, NewEvent, StoredEvent } from '../../src/event-store/event-store.port';
 import { GENESIS_HASH, entryHash } from '../../src/event-store/hash-chain';
+import { fromStoredTree } from '../../src/event-store/merkle-store';
+import { treeRoot } from '../../src/event-store/merkle-tree';
 import { MIGRATIONS, migrate } from '../../src/event-store/migrations';
 import { SqlEventStore } from '../../src/event-store/sql-event-store';
 import type { Database } from '../../src/event-store/sql';
 import type { Projector } from '../../projections/projector';
 import { FixedClock } from '../support/fixed-clock';
-import { newSigningKey } from '../support/chain';
+import { newSigningKey, treeHeadCheckpoint } from '../support/chain';
 import { changeData, deleteEntry, entryAt, insertForgedEntry, rewriteTail, swapEntries } from '../support/tampering';
 import { DRIVERS, createTestDatabase, type TestDatabase } from '../support/test-database';
 
 const meta = { schemaVersion: 1, merchantId: 'm-1' };
 const ev = (type: string, data: Record<string, unknown> = {}): NewEvent => ({ type, data, metadata: meta });
-const checkpointEvent = (key: KeyObject, n: number, head: ChainHead): NewEvent => ({
+const checkpointEvent = (key: KeyObject, n: number, head: ChainHead, root: Buffer): NewEvent => ({
   type: CHECKPOINT_EVENT_TYPE,
-  data: { ...signCheckpoint(key, n, head) },
+  data: { ...treeHeadCheckpoint(key, n, head, root) },
   metadata: meta,
 });
 
@@ -224,7 +226,7 @@ describe.each(DRIVERS)('event store contract on %s', (driver) => {
     });
 
     it('a rewrite of the whole tail, caught by a signed checkpoint appended after the head it vouches for', async () => {
-      const checkpointed = await store.append(checkpointStream(1), (head) => [checkpointEvent(key, 1, head)], { expectedRevision: 0 });
+      const checkpointed = await store.append(checkpointStream(1), async (head, tx) => [checkpointEvent(key, 1, head, await fromStoredTree(tx, (node) => treeRoot(head.position, node)))], { expectedRevision: 0 });
       expect(checkpointed[0]).toMatchObject({ position: 9, data: { checkpoint: 1, position: 8, hash: checkpointed[0].prevHash } });
       await store.append('t-9', [ev('Recorded', { cents: 900 })], { expectedRevision: 0 });
       expect(await verify(store, keys)).toMatchObject({ break_count: 0, checkpoints: { count: 1, signatures_checked: true } });

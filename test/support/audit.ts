@@ -1,5 +1,7 @@
+import { execFile } from 'node:child_process';
+import { join } from 'node:path';
 import { ChainCheckpointer } from '../../src/audit/record-checkpoint/chain-checkpointer';
-import { keyRing, parsePublicKey } from '../../src/event-store/chain-checkpoint';
+import { keyRing, parsePublicKey, type SignedTreeHead } from '../../src/event-store/chain-checkpoint';
 import { fromExportLine, toExportLine } from '../../src/event-store/chain-export';
 import { ChainVerifier, type ChainVerification } from '../../src/event-store/chain-verifier';
 import type { StoredEvent } from '../../src/event-store/event-store.port';
@@ -17,9 +19,9 @@ export const parseExport = (ndjson: string): StoredEvent[] => ndjson.split('\n')
 export const toExport = (entries: StoredEvent[]): string => entries.map(toExportLine).join('');
 
 /** What `npm run verify-chain` does with an export, in-process. */
-export function verifyExport(ndjson: string, publicKeyPems: string[] = []): ChainVerification {
+export function verifyExport(ndjson: string, publicKeyPems: string[] = [], witness?: SignedTreeHead[]): ChainVerification {
   const keys = publicKeyPems.length > 0 ? keyRing(publicKeyPems.map(parsePublicKey)) : undefined;
-  const verifier = new ChainVerifier({ checkpointKeys: keys });
+  const verifier = new ChainVerifier({ checkpointKeys: keys, witness });
   parseExport(ndjson).forEach((e) => verifier.push(e));
   return verifier.result();
 }
@@ -33,3 +35,17 @@ export async function checkpointPublicKey(app: TestApp): Promise<string> {
 
 /** Waits until the checkpoints due for what was appended so far are written. */
 export const checkpointsWritten = (app: TestApp): Promise<void> => app.app.get(ChainCheckpointer).idle();
+
+const ROOT = join(__dirname, '../..');
+
+/** `npm run verify-chain -- <args>` as its own process, without the test runner's Node options. */
+export function runVerifier(args: string[]): Promise<{ status: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      ['-r', 'ts-node/register/transpile-only', 'scripts/verify-chain.ts', ...args],
+      { cwd: ROOT, env: { ...process.env, NODE_OPTIONS: '' } },
+      (error, stdout, stderr) => resolve({ status: error ? Number(error.code) : 0, stdout, stderr }),
+    );
+  });
+}

@@ -1,19 +1,40 @@
-import { generateKeyPairSync, type KeyObject } from 'node:crypto';
-import { CHECKPOINT_EVENT_TYPE, checkpointStream, signCheckpoint } from '../../src/event-store/chain-checkpoint';
-import type { StoredEvent } from '../../src/event-store/event-store.port';
-import { GENESIS_HASH, entryHash } from '../../src/event-store/hash-chain';
+import { createPublicKey, generateKeyPairSync, sign, type KeyObject } from 'node:crypto';
+import {
+  CHECKPOINT_EVENT_TYPE,
+  checkpointData,
+  checkpointStream,
+  keyId,
+  signTreeHead,
+  type CheckpointData,
+} from '../../src/event-store/chain-checkpoint';
+import type { ChainHead, StoredEvent } from '../../src/event-store/event-store.port';
+import { GENESIS_HASH, canonicalJson, entryHash } from '../../src/event-store/hash-chain';
+import { MerkleFrontier, leafHash } from '../../src/event-store/merkle-tree';
 
 export const newSigningKey = (): KeyObject => generateKeyPairSync('ed25519').privateKey;
 
+/** A signed tree-head checkpoint vouching for the `chainHead.position` entries whose tree `root` is. */
+export function treeHeadCheckpoint(key: KeyObject, checkpoint: number, chainHead: ChainHead, root: Buffer): CheckpointData {
+  const head = signTreeHead(key, { tree_size: chainHead.position, root_hash: root.toString('hex'), timestamp: '2026-11-25T12:00:00.000Z' });
+  return checkpointData(checkpoint, chainHead, head);
+}
+
+/** A checkpoint as written before tree heads: the signature covers the entry's position and hash only. */
+export function legacyCheckpoint(key: KeyObject, checkpoint: number, { position, hash }: ChainHead): CheckpointData {
+  const statement = Buffer.from(canonicalJson({ type: CHECKPOINT_EVENT_TYPE, checkpoint, position, hash }));
+  return { checkpoint, position, hash, key_id: keyId(createPublicKey(key)), signature: sign(null, statement, key).toString('base64') };
+}
+
 /**
  * An in-memory chain as the store would write it: entries spread over five streams (so that
- * revisions matter), and, given a key, a signed checkpoint after every `checkpointEvery` entries.
+ * revisions matter), and, given a key, a signed tree-head checkpoint after every `checkpointEvery` entries.
  */
 export function buildChain(count: number, options: { checkpointEvery?: number; signingKey?: KeyObject } = {}): StoredEvent[] {
   const chain: StoredEvent[] = [];
   const revisions = new Map<string, number>();
   let checkpoints = 0;
   let covered = 0;
+  const tree = MerkleFrontier.empty();
   const append = (streamId: string, type: string, data: Record<string, unknown>) => {
     const head = chain[chain.length - 1];
     const streamRevision = (revisions.get(streamId) ?? 0) + 1;
@@ -31,6 +52,7 @@ export function buildChain(count: number, options: { checkpointEvery?: number; s
       prevHash: head?.hash ?? GENESIS_HASH,
     };
     chain.push({ ...entry, hash: entryHash(entry) });
+    tree.append(leafHash(chain[chain.length - 1].hash));
   };
   while (chain.length < count) {
     const { checkpointEvery, signingKey } = options;
@@ -38,7 +60,7 @@ export function buildChain(count: number, options: { checkpointEvery?: number; s
       const head = chain[chain.length - 1];
       checkpoints += 1;
       covered = head.position;
-      append(checkpointStream(checkpoints), CHECKPOINT_EVENT_TYPE, { ...signCheckpoint(signingKey, checkpoints, head) });
+      append(checkpointStream(checkpoints), CHECKPOINT_EVENT_TYPE, { ...treeHeadCheckpoint(signingKey, checkpoints, head, tree.root()) });
     } else {
       append(`transaction-${chain.length % 5}`, 'TransactionRecorded', { cents: chain.length * 100 + 3 });
     }

@@ -2,6 +2,7 @@ import { CHECKPOINT_EVENT_TYPE } from '../../src/event-store/chain-checkpoint';
 import type { StoredEvent } from '../../src/event-store/event-store.port';
 import { EVENT_COLUMNS, toStoredEvent, type EventRow } from '../../src/event-store/event-rows';
 import { entryHash } from '../../src/event-store/hash-chain';
+import { MerkleFrontier, leafHash } from '../../src/event-store/merkle-tree';
 import type { Sql } from '../../src/event-store/sql';
 
 /**
@@ -62,17 +63,20 @@ export async function insertForgedEntry(db: Sql, position: number, data: Record<
 /**
  * A careful forger's rewrite: one value changed, then every hash from there to the head
  * recomputed and relinked, the chain-head row included, so that the chain alone looks whole.
- * `repointCheckpoints`: the checkpoints on the way are made to vouch for the new hashes too,
- * which leaves only their signatures wrong.
+ * `repointCheckpoints`: the checkpoints on the way are made to vouch for the new hashes and
+ * Merkle roots too, which leaves only their signatures wrong.
  */
 export async function rewriteTail(db: Sql, position: number, path: string[], value: unknown, { repointCheckpoints = false } = {}): Promise<void> {
   await changeData(db, position, path, value);
   const rows = await db.query<EventRow>(`select ${EVENT_COLUMNS} from events where position >= $1 order by position`, [position]);
   let prevHash = (await entryAt(db, position)).prevHash;
+  const tree = MerkleFrontier.empty();
+  for (const { hash } of await db.query<{ hash: string }>('select hash from events where position < $1 order by position', [position])) tree.append(leafHash(hash));
   for (const row of rows) {
     const e = { ...toStoredEvent(row), prevHash };
-    if (repointCheckpoints && e.type === CHECKPOINT_EVENT_TYPE) e.data = { ...e.data, hash: prevHash };
+    if (repointCheckpoints && e.type === CHECKPOINT_EVENT_TYPE) e.data = { ...e.data, hash: prevHash, root_hash: tree.root().toString('hex') };
     prevHash = entryHash(e);
+    tree.append(leafHash(prevHash));
     await db.query('update events set prev_hash = $2, hash = $3, data = $4 where position = $1', [e.position, e.prevHash, prevHash, JSON.stringify(e.data)]);
   }
   await db.query('update event_store_head set hash = $1', [prevHash]);

@@ -6,14 +6,17 @@ import { AppConfig } from '../../config/config';
 import { keyRing } from '../../event-store/chain-checkpoint';
 import { ChainVerifier } from '../../event-store/chain-verifier';
 import { EventStore } from '../../event-store/event-store.port';
+import { loadFrontier } from '../../event-store/merkle-store';
 import { DATABASE, type Database } from '../../event-store/sql';
 import { logExtent, readLog } from '../read-log';
+import { Witness } from '../record-checkpoint/witness';
 import { VerifyHashChainQuery, type VerifyHashChainResponse } from './verify-hash-chain.query';
 
 /**
- * Recomputes every hash of the range from the stored fields, a batch at a time. Checkpoint
+ * Recomputes every hash of the range from the stored fields, a batch at a time, with the same
+ * verifier and the same witness as the offline one, so both give one answer. Checkpoint
  * signatures are checked with the service's own key: an auditor who does not trust the service
- * exports the log and runs the offline verifier with the public key kept from before.
+ * exports the log and runs the offline verifier with the public key and witness kept from before.
  */
 @QueryHandler(VerifyHashChainQuery)
 export class VerifyHashChainHandler implements IQueryHandler<VerifyHashChainQuery, VerifyHashChainResponse> {
@@ -22,6 +25,7 @@ export class VerifyHashChainHandler implements IQueryHandler<VerifyHashChainQuer
   constructor(
     private readonly store: EventStore,
     @Inject(DATABASE) private readonly db: Database,
+    private readonly witness: Witness,
     config: AppConfig,
   ) {
     const key = config.checkpointSigningKey;
@@ -29,7 +33,7 @@ export class VerifyHashChainHandler implements IQueryHandler<VerifyHashChainQuer
   }
 
   async execute({ request }: VerifyHashChainQuery): Promise<VerifyHashChainResponse> {
-    const { head, lastPosition } = await logExtent(this.db);
+    const { lastPosition } = await logExtent(this.db);
     const from = request.from_position;
     const to = Math.min(request.to_position ?? lastPosition, lastPosition);
     if (request.to_position !== undefined && request.to_position < from) {
@@ -41,8 +45,10 @@ export class VerifyHashChainHandler implements IQueryHandler<VerifyHashChainQuer
     const verifier = new ChainVerifier({
       fromPosition: from,
       checkpointKeys: this.checkpointKeys,
+      // A range starts from the stored tree before it, as it trusts its first entry's link.
+      treeBefore: from > 1 ? await loadFrontier(this.db, from - 1).catch(() => undefined) : undefined,
       // Only a verification to the end can tell that entries were cut from it.
-      expectedHead: to === lastPosition ? head : undefined,
+      witness: this.witness.configured ? (await this.witness.heads()).filter((head) => to === lastPosition || head.tree_size <= to) : undefined,
     });
     for await (const batch of readLog(this.store, from, to)) for (const e of batch) verifier.push(e);
     return { ...verifier.result(), from_position: from, to_position: to };

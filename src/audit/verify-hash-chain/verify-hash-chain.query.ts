@@ -7,6 +7,7 @@ import {
   type ChainBreak as VerifierBreak,
   type ChainVerification,
   type CheckpointSummary as VerifierCheckpoints,
+  type TreeSummary as VerifierTree,
 } from '../../event-store/chain-verifier';
 import { HASH_PATTERN } from '../list-audit-logs/audit-entry';
 import type { VerifyHashChainRequest } from './verify-hash-chain.request.dto';
@@ -77,6 +78,9 @@ export class ChainBreak implements VerifierBreak {
 
   @ApiPropertyOptional({ type: BreakCheckpoint, description: 'A break that a signed checkpoint revealed: the checkpoint entry' })
   checkpoint?: BreakCheckpoint;
+
+  @ApiPropertyOptional({ type: 'integer', description: 'A break that a witnessed tree head revealed: its tree size', example: 2000 })
+  witnessed_tree_size?: number;
 }
 
 export class LastCheckpoint {
@@ -105,6 +109,22 @@ export class CheckpointSummary implements VerifierCheckpoints {
   last: LastCheckpoint | null;
 }
 
+export class TreeSummary implements VerifierTree {
+  @ApiProperty({ type: 'integer', description: 'Entries the Merkle tree covers: those before the range and those read', example: 2002 })
+  tree_size: number;
+
+  @ApiProperty({ pattern: HASH_PATTERN, description: 'The Merkle tree root (RFC 9162) over them, to compare with a tree head kept from before', example: HASH_EXAMPLE })
+  root_hash: string;
+
+  @ApiProperty({
+    type: 'integer',
+    nullable: true,
+    description: 'Tree heads of the witness file (CHECKPOINT_WITNESS_FILE) checked: the log must extend each; null when there is none',
+    example: 2,
+  })
+  witnessed_heads: number | null;
+}
+
 export class VerifyHashChainResponse implements ChainVerification {
   @ApiProperty({ type: 'integer', description: 'Entries verified in the range', example: 2002 })
   total_count: number;
@@ -120,6 +140,9 @@ export class VerifyHashChainResponse implements ChainVerification {
 
   @ApiProperty()
   checkpoints: CheckpointSummary;
+
+  @ApiProperty({ type: TreeSummary, nullable: true, description: 'The Merkle tree over the range; null when the stored tree before the range could not be read' })
+  tree: TreeSummary | null;
 
   @ApiProperty({ type: 'integer', example: 1 })
   from_position: number;

@@ -1,0 +1,93 @@
+import { Controller, Get, Header, Query } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiPropertyOptional, ApiProperty, ApiTags } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import { IsInt, IsOptional, Max, Min } from 'class-validator';
+import { Roles } from '../../auth/roles.decorator';
+import { ApiErrors } from '../../openapi/api-errors.decorator';
+import { ConsistencyProofResponse, InclusionProofResponse, TreeHeadResponse, TreeProofs } from './tree-proofs';
+
+const size = (description: string, example: number) =>
+  ApiProperty({ type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER, description, example });
+
+export class InclusionProofRequest {
+  @size('The entry’s position in the log', 1204)
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(Number.MAX_SAFE_INTEGER)
+  position: number;
+
+  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER, description: 'Default: the latest tree head’s size', example: 2000 })
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(Number.MAX_SAFE_INTEGER)
+  tree_size?: number;
+}
+
+export class ConsistencyProofRequest {
+  @size('The earlier tree size, e.g. of a tree head kept from before', 1000)
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(Number.MAX_SAFE_INTEGER)
+  first: number;
+
+  @size('The later tree size, at most the log’s', 2000)
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(Number.MAX_SAFE_INTEGER)
+  second: number;
+}
+
+const OUT_OF_RANGE = { VALIDATION_ERROR: 'A size beyond the log, a position beyond the tree, or first above second' };
+
+/** RFC 9162 tree heads and proofs over the audit log (DESIGN.md "Verifiable log"). */
+@ApiTags('Audit')
+@Controller('admin/audit')
+export class TreeProofsController {
+  constructor(private readonly proofs: TreeProofs) {}
+
+  @Get('tree-head')
+  @Roles('auditor', 'admin')
+  @Header('Cache-Control', 'no-store')
+  @ApiOperation({
+    operationId: 'getTreeHead',
+    summary: 'The latest signed tree head of the audit log',
+    description:
+      'The Merkle tree (RFC 9162) over every entry’s chain hash, as of the last signed checkpoint. Keep it: a later consistency ' +
+      'proof from its size shows that the log only grew. Unsigned (`signature` null), over the whole log, when no head is signed yet.',
+  })
+  @ApiOkResponse({ type: TreeHeadResponse, description: 'The latest tree head' })
+  treeHead(): Promise<TreeHeadResponse> {
+    return this.proofs.latestHead();
+  }
+
+  @Get('inclusion-proof')
+  @Roles('auditor', 'admin')
+  @ApiOperation({
+    operationId: 'getInclusionProof',
+    summary: 'Proof that an entry is in the tree of a given size',
+    description: 'RFC 9162 2.1.3.1. Verify it with 2.1.3.2 against a tree head of that size you hold, or with `npm run verify-chain -- inclusion`.',
+  })
+  @ApiOkResponse({ type: InclusionProofResponse, description: 'The entry’s inclusion path and the root it leads to' })
+  @ApiErrors({ 400: OUT_OF_RANGE, 404: { NOT_FOUND: 'No entry at that position' } })
+  async inclusion(@Query() query: InclusionProofRequest): Promise<InclusionProofResponse> {
+    return this.proofs.inclusion(query.position, query.tree_size ?? (await this.proofs.latestHead()).tree_size);
+  }
+
+  @Get('consistency-proof')
+  @Roles('auditor', 'admin')
+  @ApiOperation({
+    operationId: 'getConsistencyProof',
+    summary: 'Proof that the tree of one size is a prefix of the tree of a later one',
+    description: 'RFC 9162 2.1.4.1. Verify it with 2.1.4.2 against two tree heads you hold, or with `npm run verify-chain -- consistency`.',
+  })
+  @ApiOkResponse({ type: ConsistencyProofResponse, description: 'The proof and both roots' })
+  @ApiErrors({ 400: OUT_OF_RANGE })
+  consistency(@Query() query: ConsistencyProofRequest): Promise<ConsistencyProofResponse> {
+    return this.proofs.consistency(query.first, query.second);
+  }
+}

@@ -1,0 +1,216 @@
+import { createPublicKey, verify } from 'node:crypto';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import canonicalize from 'canonicalize';
+import { ChainCheckpointer } from '../../src/audit/record-checkpoint/chain-checkpointer';
+import { Witness } from '../../src/audit/record-checkpoint/witness';
+import { Clock } from '../../src/common/clock';
+import { parseWitness, type SignedTreeHead } from '../../src/event-store/chain-checkpoint';
+import { EventStore } from '../../src/event-store/event-store.port';
+import { DATABASE, type Database } from '../../src/event-store/sql';
+import { checkpointPublicKey, checkpointsWritten, exportLog, parseExport, runVerifier, verifyExport } from '../support/audit';
+import { call, issueKey, onboardMerchant } from '../support/auth';
+import { newSigningKey } from '../support/chain';
+import { rfc9162 } from '../support/rfc9162';
+import { recordSale } from '../support/sales';
+import { entryAt, rewriteTail } from '../support/tampering';
+import { DRIVERS } from '../support/test-database';
+import { startTestApp, TEST_ADMIN_KEY, type TestApp } from '../support/test-app';
+
+const CASH_TOTAL = ['calculation', 'cash_total_cents'];
+const INTERVAL = 5;
+const hex = (h: string) => Buffer.from(h, 'hex');
+
+/**
+ * DESIGN.md "Verifiable log": tree heads and proofs over real HTTP, checked by the RFC 9162
+ * algorithms of test/support/rfc9162.ts and an independent RFC 8785 library; and a signer that
+ * will not sign a log it cannot verify, against SQL tampering and with a witness file outside the database.
+ */
+describe.each(DRIVERS)('signed tree heads and proofs, on %s', (driver) => {
+  let app: TestApp;
+  let db: Database;
+  let witnessDir: string;
+  let witnessFile: string;
+  let merchant: { key: string; id: string };
+
+  beforeEach(async () => {
+    witnessDir = await mkdtemp(join(tmpdir(), 'crcs-witness-'));
+    witnessFile = join(witnessDir, 'witness.ndjson');
+    const signingKey = newSigningKey().export({ format: 'pem', type: 'pkcs8' }) as string;
+    app = await startTestApp({ driver, env: { CHECKPOINT_SIGNING_KEY: signingKey, CHECKPOINT_INTERVAL: String(INTERVAL), CHECKPOINT_WITNESS_FILE: witnessFile } });
+    db = app.app.get(DATABASE);
+    const { merchant_id } = await onboardMerchant(app);
+    merchant = { key: (await issueKey(app, { role: 'merchant', merchant_id })).key, id: merchant_id };
+    await sell(12);
+  });
+
+  afterEach(async () => {
+    await app?.close();
+    await rm(witnessDir, { recursive: true, force: true });
+  });
+
+  async function sell(count: number): Promise<void> {
+    for (let i = 0; i < count; i++) await recordSale(app, merchant.key, merchant.id, { subtotal_cents: 1000 + i });
+    await checkpointsWritten(app);
+  }
+
+  const get = async (path: string) => call(app, 'GET', path, { key: TEST_ADMIN_KEY });
+  const witnessed = async (): Promise<SignedTreeHead[]> => parseWitness(await readFile(witnessFile, 'utf8'));
+  const health = async () => call(app, 'GET', '/health');
+
+  /** The endpoint's verification, after checking that the offline verifier with the same witness agrees. */
+  async function verifyBothWays() {
+    const { status, body } = await get('/admin/verify-hash-chain');
+    expect(status).toBe(200);
+    const { from_position, to_position, ...result } = body;
+    expect(verifyExport(await exportLog(app), [await checkpointPublicKey(app)], await witnessed())).toEqual(result);
+    return result;
+  }
+
+  it('serves a signed tree head, inclusion proofs for every entry and consistency proofs from every size, all verified independently', async () => {
+    const leaves = parseExport(await exportLog(app)).map((e) => hex(e.hash));
+    const { status, body: head } = await get('/admin/audit/tree-head');
+    expect(status).toBe(200);
+    expect(head.tree_size).toBeGreaterThanOrEqual(10);
+    expect(head.root_hash).toBe(rfc9162.mth(leaves.slice(0, head.tree_size)).toString('hex'));
+    const statement = Buffer.from(canonicalize({ root_hash: head.root_hash, timestamp: head.timestamp, tree_size: head.tree_size })!);
+    const publicKey = createPublicKey(await checkpointPublicKey(app));
+    expect(verify(null, statement, publicKey, Buffer.from(head.signature, 'base64'))).toBe(true);
+    // The same head is in the log as a checkpoint and in the witness file, outside the database.
+    expect((await witnessed()).at(-1)).toEqual(head);
+
+    for (let position = 1; position <= head.tree_size; position++) {
+      const { status: proofStatus, body: proof } = await get(`/admin/audit/inclusion-proof?position=${position}&tree_size=${head.tree_size}`);
+      expect(proofStatus).toBe(200);
+      expect(proof).toMatchObject({ position, leaf_index: position - 1, tree_size: head.tree_size, root_hash: head.root_hash });
+      expect(proof.leaf_hash).toBe(rfc9162.leafHash(leaves[position - 1]).toString('hex'));
+      expect(rfc9162.verifyInclusion(position - 1, head.tree_size, hex(proof.leaf_hash), proof.audit_path.map(hex), hex(head.root_hash))).toBe(true);
+    }
+    const size = leaves.length;
+    for (let first = 1; first <= size; first++) {
+      const { status: proofStatus, body: proof } = await get(`/admin/audit/consistency-proof?first=${first}&second=${size}`);
+      expect(proofStatus).toBe(200);
+      expect(proof.first_root).toBe(rfc9162.mth(leaves.slice(0, first)).toString('hex'));
+      expect(proof.second_root).toBe(rfc9162.mth(leaves).toString('hex'));
+      expect(rfc9162.verifyConsistency(first, size, proof.proof.map(hex), hex(proof.first_root), hex(proof.second_root))).toBe(true);
+    }
+  });
+
+  it('the offline verifier checks an export against the witness, an inclusion proof and a consistency proof against kept heads', async () => {
+    const file = (name: string) => join(witnessDir, name);
+    const heads = await witnessed();
+    const [first, last] = [heads[0], heads.at(-1)!];
+    const inclusion = (await get(`/admin/audit/inclusion-proof?position=3&tree_size=${last.tree_size}`)).body;
+    const consistency = (await get(`/admin/audit/consistency-proof?first=${first.tree_size}&second=${last.tree_size}`)).body;
+    await writeFile(file('audit.ndjson'), await exportLog(app));
+    await writeFile(file('key.pem'), await checkpointPublicKey(app));
+    await writeFile(file('first.json'), JSON.stringify(first));
+    await writeFile(file('last.json'), JSON.stringify(last));
+    await writeFile(file('inclusion.json'), JSON.stringify(inclusion));
+    await writeFile(file('forged-inclusion.json'), JSON.stringify({ ...inclusion, leaf_index: 4 }));
+    await writeFile(file('consistency.json'), JSON.stringify(consistency));
+    const key = ['--public-key', file('key.pem')];
+
+    const whole = await runVerifier([file('audit.ndjson'), ...key, '--witness', witnessFile]);
+    expect(whole.status).toBe(0);
+    expect(JSON.parse(whole.stdout).tree).toMatchObject({ witnessed_heads: heads.length });
+    expect((await runVerifier(['inclusion', file('inclusion.json'), '--head', file('last.json'), ...key])).status).toBe(0);
+    const forged = await runVerifier(['inclusion', file('forged-inclusion.json'), '--head', file('last.json'), ...key]);
+    expect({ status: forged.status, stderr: forged.stderr }).toEqual({ status: 1, stderr: expect.stringMatching(/^FAILED: the inclusion proof does not verify/) });
+    expect((await runVerifier(['consistency', file('consistency.json'), '--head', file('first.json'), '--head', file('last.json'), ...key])).status).toBe(0);
+    const swapped = await runVerifier(['consistency', file('consistency.json'), '--head', file('last.json'), '--head', file('first.json'), ...key]);
+    expect(swapped.status).toBe(1);
+
+    // An export cut short of the last witnessed head fails against the witness.
+    const cut = (await exportLog(app)).split('\n').slice(0, last.tree_size - 1).join('\n');
+    await writeFile(file('cut.ndjson'), `${cut}\n`);
+    const truncated = await runVerifier([file('cut.ndjson'), ...key, '--witness', witnessFile]);
+    expect(truncated.status).toBe(1);
+    expect(JSON.parse(truncated.stdout).breaks).toContainEqual(expect.objectContaining({ kind: 'deleted', missing_positions: { from: last.tree_size, to: last.tree_size } }));
+  });
+
+  it('refuses sizes beyond the log, a position beyond the tree and first above second, with our error body', async () => {
+    const size = parseExport(await exportLog(app)).length;
+    for (const path of [
+      `/admin/audit/inclusion-proof?position=1&tree_size=${size + 1}`,
+      `/admin/audit/inclusion-proof?position=${size}&tree_size=${size - 1}`,
+      `/admin/audit/consistency-proof?first=3&second=2`,
+      `/admin/audit/consistency-proof?first=1&second=${size + 1}`,
+      '/admin/audit/inclusion-proof?position=0',
+      '/admin/audit/consistency-proof?first=1e20&second=2',
+    ]) {
+      const { status, body } = await get(path);
+      expect({ path, status, error: body.error }).toEqual({ path, status: 400, error: 'VALIDATION_ERROR' });
+    }
+    const merchantCall = await call(app, 'GET', '/admin/audit/tree-head', { key: merchant.key });
+    expect(merchantCall.status).toBe(403);
+  });
+
+  it('will not sign over a tail rewritten with recomputed hashes while it runs: it names the entry and /health turns degraded', async () => {
+    const unsignedSale = async () => {
+      const signedSize = (await witnessed()).at(-1)!.tree_size;
+      const [row] = await db.query<{ position: string }>("select min(position) as position from events where event_type = 'TransactionRecorded' and position > $1", [signedSize]);
+      return { signedSize, victim: row.position === null ? undefined : Number(row.position) };
+    };
+    let { signedSize, victim } = await unsignedSale();
+    while (victim === undefined) {
+      await sell(1);
+      ({ signedSize, victim } = await unsignedSale());
+    }
+    await rewriteTail(db, victim, CASH_TOTAL, 1);
+    const checkpointsBefore = parseExport(await exportLog(app)).filter((e) => e.type === 'ChainCheckpointed').length;
+    await sell(INTERVAL);
+
+    const { status, body } = await health();
+    expect(status).toBe(503);
+    expect(body).toMatchObject({ status: 'degraded', chain: { signer: { state: 'refused', alarm: { kind: 'modified', position: victim } } } });
+    expect(body.chain.signer.alarm.detail).toMatch(/not the one this process appended there/);
+    expect(parseExport(await exportLog(app)).filter((e) => e.type === 'ChainCheckpointed')).toHaveLength(checkpointsBefore);
+    expect((await witnessed()).at(-1)!.tree_size).toBe(signedSize);
+  });
+
+  it('catches a rewrite that also deleted the checkpoint rows, by the witness: on restart the signer refuses, both verifiers name the head', async () => {
+    const heads = await witnessed();
+    const last = heads.at(-1)!;
+    // The forger deletes every checkpoint after an early sale, closes the gaps and recomputes every hash after it.
+    const target = (await db.query<{ position: string }>("select min(position) as position from events where event_type = 'ChainCheckpointed'"))[0];
+    const from = Number(target.position) - 1;
+    await db.query("delete from events where event_type = 'ChainCheckpointed' and position > $1", [from]);
+    await db.query('update events set position = -position where position > $1', [from]);
+    await db.query(`update events set position = ${from} + r from (select position as p, row_number() over (order by position desc) as r from events where position < 0) t where position = t.p`, []);
+    const [{ n }] = await db.query<{ n: string }>('select count(*) as n from events');
+    await rewriteTail(db, from, CASH_TOTAL, 1);
+    await db.query('update event_store_head set position = $1', [Number(n)]);
+    expect(Number(n)).toBeGreaterThanOrEqual(last.tree_size - heads.length);
+
+    // A second signer over the same database and witness: the service after a restart.
+    const restarted = new ChainCheckpointer(app.app.get(EventStore), db, app.config, app.app.get(Clock), new Witness(app.config));
+    restarted.onApplicationBootstrap();
+    await restarted.idle();
+    restarted.onApplicationShutdown();
+    expect(restarted.status()).toMatchObject({ state: 'refused', alarm: { position: Math.min(last.tree_size, Number(n)) } });
+
+    const result = await verifyBothWays();
+    expect(result.breaks).toContainEqual(expect.objectContaining({ kind: Number(n) < last.tree_size ? 'deleted' : 'modified', witnessed_tree_size: expect.any(Number) }));
+    // Without the witness (and with the checkpoints gone), the rewritten chain is whole.
+    expect(verifyExport(await exportLog(app), [await checkpointPublicKey(app)]).break_count).toBe(0);
+  });
+
+  it('catches a truncated log: the signer refuses and both verifiers name the missing positions', async () => {
+    const signed = (await witnessed()).at(-1)!.tree_size;
+    const keep = signed - 2;
+    const lastKept = await entryAt(db, keep);
+    const [{ position: appendedUpTo }] = await db.query<{ position: string }>('select position from event_store_head');
+    await db.query('delete from events where position > $1', [keep]);
+    await db.query('update event_store_head set position = $1, hash = $2', [keep, lastKept.hash]);
+    expect((await verifyBothWays()).breaks).toEqual([
+      expect.objectContaining({ kind: 'deleted', position: keep, witnessed_tree_size: signed, missing_positions: { from: keep + 1, to: signed } }),
+    ]);
+
+    // The service goes on appending after the cut; its signer remembers what it appended there.
+    await sell(INTERVAL);
+    const { body } = await health();
+    expect(body.chain.signer).toMatchObject({ state: 'refused', alarm: { kind: 'deleted', missing_positions: { from: keep + 2, to: Number(appendedUpTo) } } });
+  });
+});
