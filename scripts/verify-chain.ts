@@ -10,6 +10,7 @@ import { leafHash, verifyConsistency, verifyInclusion } from '../src/event-store
 const USAGE = [
   'usage: verify-chain <export.ndjson | -> [--public-key <key.pem>]... [--witness <witness.ndjson>]',
   '       verify-chain inclusion <proof.json> --head <tree-head.json> [--public-key <key.pem>]...',
+  '       verify-chain inclusion <audit-receipt.json> [--head <tree-head.json>] [--public-key <key.pem>]...',
   '       verify-chain consistency <proof.json> --head <first-head.json> --head <second-head.json> [--public-key <key.pem>]...',
 ].join('\n');
 
@@ -28,7 +29,8 @@ const fromCaller = (path: string): string => resolve(process.env.INIT_CWD ?? '.'
  * `--witness`: the witness file of signed tree heads, kept outside the database; the log must
  * extend every one. `inclusion` and `consistency` check a proof from `GET /admin/audit/…-proof`
  * against tree heads the auditor kept (`GET /admin/audit/tree-head`), signatures included when
- * keys are given.
+ * keys are given. `inclusion` also takes an audit receipt (`GET /transaction/{id}/receipt?format=audit`),
+ * which carries its proof and head: its head proves something only once its signature is checked.
  *
  * Prints the result as JSON on stdout and a summary on stderr. Exit status: 0 when no break was
  * found (the proof holds), 1 when any was (a bad signature included), 2 when the input could not be read.
@@ -77,7 +79,9 @@ function parseArgs(args: string[]): { file: string; keyFiles: string[]; witnessF
     else if (!args[i].startsWith('-')) files.push(fromCaller(args[i]));
     else throw new InputError(`unknown option ${args[i]}\n${USAGE}`);
   }
-  if (files.length !== 1 || heads.length !== (proofKind === 'inclusion' ? 1 : proofKind ? 2 : 0)) throw new InputError(USAGE);
+  // An inclusion proof may come as an audit receipt, which carries its head: then --head is optional.
+  const headsAllowed = proofKind === 'inclusion' ? [0, 1] : proofKind ? [2] : [0];
+  if (files.length !== 1 || !headsAllowed.includes(heads.length)) throw new InputError(USAGE);
   return { file: files[0], keyFiles, witnessFile, heads, proofKind };
 }
 
@@ -91,12 +95,18 @@ function readJson<T>(path: string, parse: (text: string) => T): T {
 
 /** A proof against tree heads the auditor holds: each head's signature (given keys), its size and root, then the proof itself. */
 function checkProof(kind: ProofKind, proofFile: string, headFiles: string[], keys: ReturnType<typeof keyRing> | undefined): number {
-  const proof = readJson(proofFile, JSON.parse) as Record<string, unknown>;
+  const given = readJson(proofFile, JSON.parse) as Record<string, unknown>;
+  // `GET /transaction/{id}/receipt?format=audit` answers the proof with the head it leads to.
+  const receipt = kind === 'inclusion' && typeof given.inclusion_proof === 'object' && given.inclusion_proof !== null;
+  const proof = (receipt ? given.inclusion_proof : given) as Record<string, unknown>;
+  const headTexts = headFiles.length > 0 || !receipt ? headFiles.map((f) => readJson(f, (text) => text)) : [JSON.stringify(given.tree_head)];
+  if (headTexts.length === 0) throw new InputError(USAGE);
+  const headNames = headFiles.length > 0 ? headFiles : [`the tree_head of ${proofFile}`];
   // An unsigned head (GET /admin/audit/tree-head before any is signed) is taken only when no key is given.
-  const heads = headFiles.map((f) => readJson(f, (text) => parseWitness(text.replace(/"(signature|key_id)":null/g, '"$1":""'))[0] as SignedTreeHead | undefined));
+  const heads = headTexts.map((text) => parseWitness(text.replace(/"(signature|key_id)":null/g, '"$1":""'))[0] as SignedTreeHead | undefined);
   const problems: string[] = [];
   heads.forEach((head, i) => {
-    if (!head) problems.push(`${headFiles[i]} is not a tree head`);
+    if (!head) problems.push(`${headNames[i]} is not a tree head`);
     else if (keys && checkSignature(head, keys) !== 'valid') problems.push(`the tree head of size ${head.tree_size} does not carry a valid signature of the keys given`);
   });
   const hex = (v: unknown) => Buffer.from(typeof v === 'string' ? v : '', 'hex');

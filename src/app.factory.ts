@@ -5,12 +5,13 @@ import { HttpStatus, type NestApplicationOptions } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { TestingModule } from '@nestjs/testing';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Logger } from 'nestjs-pino';
 import { AppModule } from './app.module';
 import { DomainError } from './common/errors/domain-error';
 import { HttpErrorFilter } from './common/errors/http-error.filter';
-import { createValidationPipe } from './common/errors/validation.pipe';
+import { refuseJson, refuseTexts } from './common/errors/hostile-input';
+import { createValidationPipe, validationError } from './common/errors/validation.pipe';
 import type { AppConfig } from './config/config';
 import { RouteCatalog } from './health/route-catalog';
 import { buildOpenApiDocument } from './openapi/openapi-document';
@@ -22,6 +23,9 @@ export const API_PREFIX = 'api/v1';
 /** "100 kB" in decimal bytes: a body of 101 kB is over the limit in either reading of the unit. */
 export const BODY_LIMIT_BYTES = 100_000;
 
+/** Fastify's default, named because the 414 answer states it. */
+const MAX_PARAM_LENGTH = 100;
+
 /** A client's x-request-id is kept only if it is safe to echo in a header and write into a log line. */
 const SANE_REQUEST_ID = /^[\w.:-]{1,128}$/;
 
@@ -31,7 +35,7 @@ const SANE_REQUEST_ID = /^[\w.:-]{1,128}$/;
  * controllers or override providers (see test/support/test-app.ts).
  */
 export async function createApp(config: AppConfig, testingModule?: TestingModule): Promise<NestFastifyApplication> {
-  const adapter = new FastifyAdapter({ bodyLimit: BODY_LIMIT_BYTES, genReqId: requestId, clientErrorHandler });
+  const adapter = new FastifyAdapter({ bodyLimit: BODY_LIMIT_BYTES, genReqId: requestId, routerOptions: { maxParamLength: MAX_PARAM_LENGTH }, clientErrorHandler, frameworkErrors });
   // bodyParser false: Nest's own parsers would also accept form bodies; the API takes JSON only.
   // abortOnError false: a failed start must reach main.ts as an error, not abort the process.
   const options: NestApplicationOptions = { bufferLogs: true, bodyParser: false, abortOnError: false };
@@ -54,7 +58,9 @@ export async function createApp(config: AppConfig, testingModule?: TestingModule
   });
   fastify.addHook('onRequest', (request, reply, done) => {
     void reply.header('x-request-id', request.id);
-    done();
+    // Before any route, guard or query sees them: PostgreSQL cannot take such a text (DESIGN.md).
+    const refused = refuseTexts({ ...(request.params as Record<string, unknown>), ...(request.query as Record<string, unknown>) });
+    done(refused.length > 0 ? validationError(refused) : undefined);
   });
 
   servePortal(fastify);
@@ -86,6 +92,15 @@ function clientErrorHandler(error: NodeJS.ErrnoException, socket: Duplex): void 
   );
 }
 
+/** The router's refusals, which come before any hook or filter: a path segment over 100 characters, or not a URL. */
+function frameworkErrors(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
+  const [status, code, message] =
+    error.code === 'FST_ERR_MAX_PARAM_LENGTH'
+      ? [HttpStatus.URI_TOO_LONG, 'URI_TOO_LONG', `A path segment is over ${MAX_PARAM_LENGTH} characters`]
+      : [HttpStatus.BAD_REQUEST, 'MALFORMED_REQUEST', 'The request path is not a valid URL'];
+  void reply.status(status).header('x-request-id', request.id).send({ error: code, message });
+}
+
 function requestId(request: IncomingMessage): string {
   const given = request.headers['x-request-id'];
   return typeof given === 'string' && SANE_REQUEST_ID.test(given) ? given : randomUUID();
@@ -100,7 +115,13 @@ function acceptJsonBodiesOnly(fastify: FastifyInstance): void {
   fastify.addContentTypeParser('application/json', options, (request, body: string, done) => {
     // An empty body counts as none: the route's validation then says which fields are missing.
     if (body.length === 0) return done(null, undefined);
-    parseJson(request, body, (error, value) => (error || hasNonFiniteNumber(value) ? done(invalidJson()) : done(null, value)));
+    parseJson(request, body, (error, value) => {
+      if (error) return done(invalidJson());
+      const refusal = refuseJson(value);
+      if (refusal === undefined) return done(null, value);
+      // JSON has no Infinity, yet `1e999` parses to it, and no amount, count or hash can hold it.
+      done(refusal.kind === 'non-finite' ? invalidJson() : validationError([refusal.detail]));
+    });
   });
   // Also reached when a body comes without any Content-Type.
   const unsupported = () =>
@@ -110,18 +131,4 @@ function acceptJsonBodiesOnly(fastify: FastifyInstance): void {
       HttpStatus.UNSUPPORTED_MEDIA_TYPE,
     );
   fastify.addContentTypeParser('*', (_request, _payload, done) => done(unsupported(), undefined));
-}
-
-/**
- * JSON has no Infinity, yet `1e999` parses to it, and no amount, count or hash can hold it: such a
- * body is refused as invalid JSON. Iterative, so a deeply nested body cannot exhaust the stack.
- */
-function hasNonFiniteNumber(root: unknown): boolean {
-  const pending = [root];
-  while (pending.length > 0) {
-    const value = pending.pop();
-    if (typeof value === 'number' && !Number.isFinite(value)) return true;
-    if (typeof value === 'object' && value !== null) pending.push(...Object.values(value));
-  }
-  return false;
 }

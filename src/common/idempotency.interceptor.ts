@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import {
   applyDecorators,
   createParamDecorator,
@@ -12,6 +13,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { from, lastValueFrom, type Observable } from 'rxjs';
 import { principalOf } from '../auth/current-principal.decorator';
 import { ApiErrors } from '../openapi/api-errors.decorator';
+import { DomainError } from './errors/domain-error';
 import { validationError } from './errors/validation.pipe';
 import {
   IdempotencyKeyInProgressError,
@@ -31,17 +33,25 @@ const KEY_FORMAT = /^[\x21-\x7e]{1,255}$/;
 
 const idempotentRequests = new WeakMap<FastifyRequest, IdempotentRequest>();
 
+/** How long a twin waits for the first request with its key (DESIGN.md: bounded), and the Retry-After it gets after. */
+const TWIN_WAIT_MS = 5000;
+const RETRY_AFTER_SECONDS = 1;
+
 /**
  * `Idempotency-Key` for a POST route: `@Idempotent()` on the route, and
  * its handler saves its answer with IdempotencyStore.save inside its append transaction, taking
  * the request from `@CurrentIdempotentRequest()`.
  *
  * A recorded answer for the same key and request is sent again without running the route; the
- * same key with another request is a 409. A concurrent twin that lost the race on the unique key
- * (its events rolled back) answers what the winner recorded.
+ * same key with another request is a 409. A twin sent while the first is still running, here or in
+ * another process, answers what the first recorded, never the business error the first one's success
+ * causes (`ALREADY_VOIDED`), or 409 IDEMPOTENCY_KEY_IN_PROGRESS with Retry-After.
  */
 @Injectable()
 export class IdempotencyInterceptor implements NestInterceptor {
+  /** The requests of this process still running, by scope and key: a twin waits for the first. */
+  private readonly running = new Map<string, Promise<unknown>>();
+
   constructor(private readonly store: IdempotencyStore) {}
 
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
@@ -64,18 +74,51 @@ export class IdempotencyInterceptor implements NestInterceptor {
   }
 
   private async once(idempotent: IdempotentRequest, request: FastifyRequest, reply: FastifyReply, next: CallHandler): Promise<unknown> {
+    const slot = JSON.stringify([idempotent.scope, idempotent.key]);
+    const waitUntil = Date.now() + TWIN_WAIT_MS;
+    for (let first = this.running.get(slot); first; first = this.running.get(slot)) {
+      if (!(await settlesWithin(first, waitUntil - Date.now()))) throw inProgress(idempotent, reply);
+    }
+    const run = this.run(idempotent, request, reply, next);
+    this.running.set(slot, run);
+    try {
+      return await run;
+    } finally {
+      if (this.running.get(slot) === run) this.running.delete(slot);
+    }
+  }
+
+  private async run(idempotent: IdempotentRequest, request: FastifyRequest, reply: FastifyReply, next: CallHandler): Promise<unknown> {
     const recorded = await this.store.find(idempotent.scope, idempotent.key);
     if (recorded) return replay(idempotent, recorded, reply);
     idempotentRequests.set(request, idempotent);
     try {
       return await lastValueFrom(next.handle());
     } catch (error) {
-      if (!(error instanceof IdempotencyKeyTakenError)) throw error;
+      if (!(error instanceof IdempotencyKeyTakenError || error instanceof DomainError)) throw error;
+      // A twin in another process may have been first: its record beat ours, or its success is why
+      // ours failed (ALREADY_VOIDED). Its record was committed with its events, so it is there to read.
       const winner = await this.store.find(idempotent.scope, idempotent.key);
-      if (!winner) throw new IdempotencyKeyInProgressError(idempotent.key);
-      return replay(idempotent, winner, reply);
+      if (winner) return replay(idempotent, winner, reply);
+      if (error instanceof IdempotencyKeyTakenError) throw inProgress(idempotent, reply);
+      throw error;
     }
   }
+}
+
+async function settlesWithin(running: Promise<unknown>, ms: number): Promise<boolean> {
+  const timer = new AbortController();
+  try {
+    return await Promise.race([running.then(() => true, () => true), sleep(ms, false, { signal: timer.signal })]);
+  } finally {
+    timer.abort();
+  }
+}
+
+/** The first request's record could not be read in time (still running, or expired in between): the client retries. */
+function inProgress(idempotent: IdempotentRequest, reply: FastifyReply): IdempotencyKeyInProgressError {
+  void reply.header('retry-after', RETRY_AFTER_SECONDS);
+  return new IdempotencyKeyInProgressError(idempotent.key);
 }
 
 function replay(idempotent: IdempotentRequest, recorded: RecordedResponse, reply: FastifyReply): unknown {

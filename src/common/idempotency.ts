@@ -43,7 +43,7 @@ export class IdempotencyKeyReusedError extends DomainError {
   }
 }
 
-/** The record that beat ours could not be read back (it expired in between): the client should simply retry. */
+/** The first request with the key is still running, or its record could not be read back: the client retries after Retry-After. */
 export class IdempotencyKeyInProgressError extends DomainError {
   constructor(key: string) {
     super('IDEMPOTENCY_KEY_IN_PROGRESS', `A request with Idempotency-Key ${key} is being processed; retry it`, HttpStatus.CONFLICT);

@@ -12,11 +12,12 @@ export class PageRequest {
   @Max(1000)
   limit: number = 100;
 
-  @ApiPropertyOptional({ type: 'integer', minimum: 0, default: 0, description: 'Items to skip', example: 0 })
+  @ApiPropertyOptional({ type: 'integer', minimum: 0, maximum: Number.MAX_SAFE_INTEGER, default: 0, description: 'Items to skip', example: 0 })
   @IsOptional()
   @Type(() => Number)
   @IsInt()
   @Min(0)
+  @Max(Number.MAX_SAFE_INTEGER)
   offset: number = 0;
 }
 

@@ -9,7 +9,7 @@ const CONNECTION_ERROR_CODES = /^(ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|ENOTFO
 const CONNECTION_ERROR_MESSAGES = /Connection terminated|timeout exceeded when trying to connect|not queryable|Client was closed/;
 
 function isConnectionFailure(error: unknown): boolean {
-  const { code, message } = error as { code?: unknown; message?: unknown };
+  const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
   return (typeof code === 'string' && CONNECTION_ERROR_CODES.test(code)) || (typeof message === 'string' && CONNECTION_ERROR_MESSAGES.test(message));
 }
 
@@ -49,9 +49,11 @@ export class PgDatabase implements Database {
       await client.query('commit');
       return result;
     } catch (error) {
-      broken ||= isConnectionFailure(error);
-      if (!broken) await client.query('rollback').catch(() => undefined);
-      return unavailableIfDisconnected(error);
+      // The caller may have wrapped the driver's error (the event store's BatchFailed) before it got here.
+      broken ||= isConnectionFailure(error) || isConnectionFailure((error as { cause?: unknown }).cause);
+      if (broken) throw new DatabaseUnavailableError();
+      await client.query('rollback').catch(() => undefined);
+      throw error;
     } finally {
       client.off('error', onError);
       // A client whose connection broke is destroyed rather than handed to the next request.

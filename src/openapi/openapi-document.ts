@@ -29,6 +29,11 @@ const KEYED_ROUTE_ERRORS: Record<number, ErrorCodes> = {
 const EVERY_ROUTE_ERRORS: Record<number, ErrorCodes> = {
   431: { HEADERS_TOO_LARGE: 'The request headers are over 16 kB' },
 };
+/** The router refuses these before any route runs (app.factory.ts frameworkErrors). */
+const PATH_PARAMETER_ERRORS: Record<number, ErrorCodes> = {
+  400: { MALFORMED_REQUEST: 'The path is not a valid URL (a bad percent-encoding)' },
+  414: { URI_TOO_LONG: 'A path parameter is over 100 characters' },
+};
 const INPUT_ERRORS: Record<number, ErrorCodes> = {
   400: { VALIDATION_ERROR: 'A path, query, header or body value is invalid; `details` names each field' },
 };
@@ -75,6 +80,7 @@ export function buildOpenApiDocument(app: INestApplication, prefix: string): Ope
     }
     addErrors(operation, EVERY_ROUTE_ERRORS);
     if ((operation.parameters?.length ?? 0) > 0 || operation.requestBody) addErrors(operation, INPUT_ERRORS);
+    if (operation.parameters?.some((parameter) => 'in' in parameter && parameter.in === 'path')) addErrors(operation, PATH_PARAMETER_ERRORS);
     if (operation.requestBody) addErrors(operation, BODY_ERRORS);
     addHeaders(operation, { keyed: roles !== undefined });
   }
@@ -98,6 +104,7 @@ const HEADERS = {
     'X-RateLimit-Reset': integer('When the hour ends and the budget is refilled, in seconds since the Unix epoch'),
   },
   retryAfter: { 'Retry-After': integer('Seconds until the key’s budget is refilled') },
+  retryInProgress: { 'Retry-After': integer('With `IDEMPOTENCY_KEY_IN_PROGRESS` only: seconds to wait before sending the request again') },
   replayed: {
     'Idempotent-Replayed': {
       description: '`true` when this answer repeats the one recorded for the same `Idempotency-Key` and request: nothing was recorded again',
@@ -109,7 +116,7 @@ const HEADERS = {
 /**
  * The headers the HTTP layer adds, on the answers it adds them to: a request id on every one (but 431); the
  * rate limit on every keyed answer once the key is known (not 401, nor 503 when the key could not be
- * looked up); Retry-After with 429; the replay mark on the success of an idempotent route.
+ * looked up); Retry-After with 429, and with an idempotent route's 409; the replay mark on the success of an idempotent route.
  */
 function addHeaders(operation: OperationObject, { keyed }: { keyed: boolean }): void {
   const idempotent = operation.parameters?.some((parameter) => 'name' in parameter && parameter.name === 'Idempotency-Key');
@@ -122,6 +129,7 @@ function addHeaders(operation: OperationObject, { keyed }: { keyed: boolean }): 
       ...(keyed && status !== '401' && status !== '503' && HEADERS.rateLimit),
       ...(status === '429' && HEADERS.retryAfter),
       ...(idempotent && /^2\d\d$/.test(status) && HEADERS.replayed),
+      ...(idempotent && status === '409' && HEADERS.retryInProgress),
     };
   }
 }

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { AuditModule } from '../audit/audit.module';
 import { AuthModule } from '../auth/auth.module';
 import { IdempotencyModule } from '../common/idempotency.module';
 import { ApplyOverrideController } from './apply-override/apply-override.controller';
@@ -23,7 +24,7 @@ import { VoidTransactionHandler } from './void-transaction/void-transaction.hand
  * inline transaction-list read model (projections/transaction-list), so a GET sees the POST before it.
  */
 @Module({
-  imports: [AuthModule, IdempotencyModule],
+  imports: [AuthModule, IdempotencyModule, AuditModule],
   controllers: [
     RecordTransactionController,
     GetTransactionController,

@@ -130,6 +130,53 @@ describe.each(DRIVERS)('signed tree heads and proofs, on %s', (driver) => {
     expect(JSON.parse(truncated.stdout).breaks).toContainEqual(expect.objectContaining({ kind: 'deleted', missing_positions: { from: last.tree_size, to: last.tree_size } }));
   });
 
+  it('puts the sale’s inclusion proof in its audit receipt: against the latest signed head, or the log as it stands when the sale is newer', async () => {
+    const publicKey = createPublicKey(await checkpointPublicKey(app));
+    const leaves = () => exportLog(app).then((text) => parseExport(text).map((e) => hex(e.hash)));
+    // A sale after the latest signed head: a checkpoint may follow any sale, so sell until one is not covered.
+    let covered: { id: string; chain_position: number; auditHash: string } | undefined;
+    for (let tries = 0; !covered && tries < INTERVAL + 2; tries++) {
+      const sale = await recordSale(app, merchant.key, merchant.id);
+      await checkpointsWritten(app);
+      if ((await get('/admin/audit/tree-head')).body.tree_size < sale.chain_position) covered = sale;
+    }
+    if (!covered) throw new Error('every sale was covered by a signed head at once');
+
+    // Newer than the signed head: an unsigned head of the whole log, which the RFC algorithms accept.
+    const fresh = await call(app, 'GET', `/transaction/${covered.id}/receipt?format=audit`, { key: merchant.key });
+    expect(fresh.status).toBe(200);
+    const all = await leaves();
+    expect(fresh.body.tree_head).toMatchObject({ tree_size: all.length, signature: null, key_id: null, root_hash: rfc9162.mth(all).toString('hex') });
+    expect(fresh.body.inclusion_proof).toMatchObject({ position: covered.chain_position, entry_hash: covered.auditHash, tree_size: all.length });
+    const proves = (proof: { leaf_index: number; tree_size: number; audit_path: string[] }, entryHash: string, root: string) =>
+      rfc9162.verifyInclusion(proof.leaf_index, proof.tree_size, rfc9162.leafHash(hex(entryHash)), proof.audit_path.map(hex), hex(root));
+    expect(proves(fresh.body.inclusion_proof, covered.auditHash, fresh.body.tree_head.root_hash)).toBe(true);
+
+    // A sale the signed head covers: the proof leads to that signed head, whose signature verifies.
+    const signed = (await get('/admin/audit/tree-head')).body;
+    const sale = (await call(app, 'GET', '/transactions?limit=1000', { key: merchant.key })).body.transactions.find(
+      (t: { chain_position: number }) => t.chain_position <= signed.tree_size,
+    );
+    const kept = await call(app, 'GET', `/transaction/${sale.id}/receipt?format=audit`, { key: merchant.key });
+    const head = kept.body.tree_head;
+    expect(head).toEqual(signed);
+    const statement = Buffer.from(canonicalize({ root_hash: head.root_hash, timestamp: head.timestamp, tree_size: head.tree_size })!);
+    expect(verify(null, statement, publicKey, Buffer.from(head.signature, 'base64'))).toBe(true);
+    expect(proves(kept.body.inclusion_proof, kept.body.receipt.auditHash, head.root_hash)).toBe(true);
+
+    // The merchant keeps the receipt alone and checks it offline, signature included; a changed entry hash fails.
+    const file = join(witnessDir, 'receipt.json');
+    const keyFile = join(witnessDir, 'key.pem');
+    await writeFile(keyFile, await checkpointPublicKey(app));
+    await writeFile(file, JSON.stringify(kept.body));
+    expect((await runVerifier(['inclusion', file, '--public-key', keyFile])).status).toBe(0);
+    await writeFile(file, JSON.stringify({ ...kept.body, inclusion_proof: { ...kept.body.inclusion_proof, entry_hash: covered.auditHash } }));
+    expect((await runVerifier(['inclusion', file, '--public-key', keyFile])).status).toBe(1);
+    // An unsigned receipt head is refused once a key is given: only a signed head is evidence.
+    await writeFile(file, JSON.stringify(fresh.body));
+    expect((await runVerifier(['inclusion', file, '--public-key', keyFile])).status).toBe(1);
+  });
+
   it('refuses sizes beyond the log, a position beyond the tree and first above second, with our error body', async () => {
     const size = parseExport(await exportLog(app)).length;
     for (const path of [

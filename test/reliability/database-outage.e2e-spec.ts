@@ -1,4 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import { Client } from 'pg';
 import { ServiceProcess } from '../support/service-process';
 import { TcpProxy } from '../support/tcp-proxy';
 import { createTestDatabase, type TestDatabase } from '../support/test-database';
@@ -89,6 +90,67 @@ const FAST_MS = 2500;
     const log = await inspectLog({ databaseUrl: database.url });
     expect(acknowledged.filter((id) => !log.transactionIds.has(id))).toEqual([]);
     expect(log.verification.break_count).toBe(0);
+  }, 60_000);
+});
+
+/**
+ * PostgreSQL ends the service's connections in the middle of its queries (SQLSTATE 57P01, as a fast
+ * shutdown or an administrator does): each request answers 201 or 503, never 500, and the chain holds.
+ */
+(process.env.DATABASE_URL ? describe : describe.skip)('connections terminated mid-query', () => {
+  let database: TestDatabase;
+  let service: ServiceProcess;
+
+  beforeAll(async () => {
+    database = await createTestDatabase('postgres');
+    service = await ServiceProcess.start({ env: serviceEnv({ DATABASE_URL: database.url! }) });
+  }, 60_000);
+
+  afterAll(async () => {
+    await service?.stop();
+    await database?.drop();
+  });
+
+  it('answers 503, not 500, for a request whose connection was terminated', async () => {
+    const merchant = await onboard(service);
+    const admin = new Client({ connectionString: database.url });
+    await admin.connect();
+    const statuses: Record<number, number> = {};
+    const others: string[] = [];
+    let stopped = false;
+    const workers = Array.from({ length: 8 }, async () => {
+      while (!stopped) {
+        const response = await fetch(`${service.baseUrl}/transaction`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-api-key': merchant.key },
+          body: JSON.stringify({ merchant_id: merchant.merchantId, subtotal_cents: 1234, tax_total_cents: 56, payment_method: 'cash', zip_code: '35203' }),
+        });
+        const text = await response.text();
+        statuses[response.status] = (statuses[response.status] ?? 0) + 1;
+        if (response.status !== 201 && response.status !== 503) others.push(`${response.status} ${text}`);
+        if (response.status === 503) expect(JSON.parse(text)).toEqual({ error: 'SERVICE_UNAVAILABLE', message: 'The database is unavailable; retry shortly' });
+      }
+    });
+    let terminated = 0;
+    try {
+      for (let i = 0; i < 20; i++) {
+        const { rows } = await admin.query(
+          'select pg_terminate_backend(pid) from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()',
+        );
+        terminated += rows.length;
+        await sleep(100);
+      }
+    } finally {
+      stopped = true;
+      await Promise.all(workers);
+      await admin.end();
+      await service.stop();
+    }
+    console.log(`terminated ${terminated} connections; statuses ${JSON.stringify(statuses)}`);
+    expect(terminated).toBeGreaterThan(0);
+    expect(statuses[503]).toBeGreaterThan(0);
+    expect(others).toEqual([]);
+    expect((await inspectLog({ databaseUrl: database.url })).verification.break_count).toBe(0);
   }, 60_000);
 });
 

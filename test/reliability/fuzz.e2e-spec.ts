@@ -25,19 +25,30 @@ const scalar = fc.oneof(
   fc.double(),
   fc.boolean(),
   fc.constant(null),
-  fc.constantFrom('', 'cash', 'card', 'ebt', 'mobile', '35203', 'AL', '2026-11-21', '=1+1', '\u0000', 'a'.repeat(300), '-1', '1e308', 'NaN'),
+  fc.constantFrom('', 'cash', 'card', 'ebt', 'mobile', '35203', 'AL', '2026-11-21', '=1+1', 'a'.repeat(300), '-1', '1e308', 'NaN'),
+  // The classes an attack found answering 500 (issue 20): U+0000 and unpaired surrogates anywhere in a string.
+  fc.constantFrom('\u0000', 'emp\u0000', '\ud800', 'a\udc00', '\udfff\ud800'),
   fc.constantFrom(-1, 0, 1, 0.5, 1e21, Number.MAX_SAFE_INTEGER, -0),
 );
-const value = fc.oneof(scalar, fc.array(scalar, { maxLength: 4 }), fc.dictionary(fc.constantFrom(...FIELDS), scalar, { maxKeys: 4 }));
+/** Arrays nested past the 32 levels a body may have, up to thousands deep. */
+const deeplyNested = fc.integer({ min: 30, max: 3000 }).map((levels) => JSON.parse(`${'['.repeat(levels)}${']'.repeat(levels)}`));
+const value = fc.oneof(scalar, fc.array(scalar, { maxLength: 4 }), fc.dictionary(fc.constantFrom(...FIELDS), scalar, { maxKeys: 4 }), deeplyNested);
 const body = fc.oneof(fc.dictionary(fc.oneof(fc.constantFrom(...FIELDS), fc.string()), value, { maxKeys: 12 }), fc.jsonValue());
 const rawBody = fc.oneof(
   body.map((b) => JSON.stringify(b) ?? 'null'),
   fc.string(),
   fc.constantFrom('{', '{"merchant_id":', '[1,2', '{"__proto__":{"x":1}}', 'null', '"text"', '1e999'),
 );
-const queryValue = fc.oneof(fc.string({ maxLength: 40 }), fc.integer().map(String), fc.constantFrom('', '-1', '0', '1e3', 'merchant', 'pos', '2026-13-45'));
+const queryValue = fc.oneof(
+  fc.string({ maxLength: 40 }),
+  fc.integer().map(String),
+  fc.constantFrom('', '-1', '0', '1e3', 'merchant', 'pos', '2026-13-45', '1e20', '99999999999999999999', '9007199254740993', '\u0000'),
+);
 const query = fc.dictionary(fc.oneof(fc.constantFrom(...FIELDS), fc.string({ maxLength: 10 })), queryValue, { maxKeys: 5 });
-const pathParam = fc.oneof(fc.string({ minLength: 1, maxLength: 80 }), fc.constantFrom('TXN-2026-01-01-00000000', '..', '%', 'AL', '00000', 'a/b', ' '));
+const pathParam = fc.oneof(
+  fc.string({ minLength: 1, maxLength: 80 }),
+  fc.constantFrom('TXN-2026-01-01-00000000', '..', '%', 'AL', '00000', 'a/b', ' ', '\u0000', 'a'.repeat(101), 'a'.repeat(5000)),
+);
 const headers = fc.record({
   contentType: fc.constantFrom('application/json', 'application/json; charset=utf-8', 'text/plain', 'application/x-www-form-urlencoded', ''),
   idempotencyKey: fc.option(fc.string({ maxLength: 300 }), { nil: undefined }),

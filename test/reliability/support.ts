@@ -13,14 +13,20 @@ export const ADMIN_KEY = `reliability-admin-${randomBytes(8).toString('hex')}`;
 /** What every reliability run sends to the service it starts. */
 export const serviceEnv = (env: Record<string, string>) => ({ ADMIN_API_KEY: ADMIN_KEY, LOG_LEVEL: 'warn', ...env });
 
-async function post(baseUrl: string, key: string, path: string, body: unknown): Promise<{ status: number; body: any }> {
+export async function post(
+  baseUrl: string,
+  key: string,
+  path: string,
+  body: unknown,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; body: any; headers: Headers }> {
   const response = await fetch(`${baseUrl}${path}`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-api-key': key },
+    headers: { 'content-type': 'application/json', 'x-api-key': key, ...headers },
     body: JSON.stringify(body),
   });
   const text = await response.text();
-  return { status: response.status, body: text ? JSON.parse(text) : undefined };
+  return { status: response.status, body: text ? JSON.parse(text) : undefined, headers: response.headers };
 }
 
 /** A merchant and its key, through the admin API. */

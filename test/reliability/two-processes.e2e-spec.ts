@@ -1,7 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ServiceProcess } from '../support/service-process';
 import { createTestDatabase, type TestDatabase } from '../support/test-database';
-import { inspectLog, loadUntil, onboard, serviceEnv } from './support';
+import { Pool } from 'pg';
+import { inspectLog, loadUntil, onboard, post, serviceEnv } from './support';
 
 const LOAD_MS = 4000;
 
@@ -40,5 +41,47 @@ const LOAD_MS = 4000;
     expect(log.verification.break_count).toBe(0);
     expect(log.verification.verified_count).toBe(log.verification.total_count);
     expect(log.rebuilt).toEqual(log.live);
+  }, 90_000);
+
+  it('answer concurrent twins of a void or a refund with the first one’s answer, whichever process gets them', async () => {
+    const env = serviceEnv({ DATABASE_URL: database.url! });
+    const services = await Promise.all([ServiceProcess.start({ env }), ServiceProcess.start({ env })]);
+    const pool = new Pool({ connectionString: database.url });
+    try {
+      const merchant = await onboard(services[0]);
+      const sale = async () =>
+        (
+          await post(services[0].baseUrl, merchant.key, '/transaction', {
+            merchant_id: merchant.merchantId, subtotal_cents: 1000, tax_total_cents: 3, payment_method: 'cash', zip_code: '85004', cashier_id: 'c-1',
+          })
+        ).body.transaction.id as string;
+      const twins = (path: string, body: unknown, key: string) =>
+        Promise.all(Array.from({ length: 20 }, (_, i) => post(services[i % 2].baseUrl, merchant.key, path, body, { 'idempotency-key': key })));
+      const cases = [
+        { path: '/transaction/void', body: (id: string) => ({ original_transaction_id: id, void_reason: 'pricing_error', voided_by: 'm-1' }), event: 'TransactionVoided' },
+        { path: '/transaction/refund', body: (id: string) => ({ original_transaction_id: id, refund_amount: 1005, void_reason: 'wrong_item', voided_by: 'm-1' }), event: 'RefundIssued' },
+      ];
+      for (const [n, change] of cases.entries()) {
+        const id = await sale();
+        const answers = await twins(change.path, change.body(id), `twins-${n}`);
+        const first = answers.find((answer) => answer.status === 201)!;
+        for (const answer of answers) {
+          if (answer.status === 201) expect(answer.body).toEqual(first.body);
+          else {
+            expect({ status: answer.status, error: answer.body.error }).toEqual({ status: 409, error: 'IDEMPOTENCY_KEY_IN_PROGRESS' });
+            expect(answer.headers.get('retry-after')).toBe('1');
+          }
+        }
+        const { rows } = await pool.query<{ count: string }>(
+          'select count(*) from events where event_type = $1 and stream_id = $2',
+          [change.event, `transaction-${id}`],
+        );
+        expect(Number(rows[0].count)).toBe(1);
+        console.log(`twins of ${change.path}: statuses ${answers.map((answer) => answer.status).join(' ')}`);
+      }
+    } finally {
+      await pool.end();
+      for (const service of services) await service.stop();
+    }
   }, 90_000);
 });

@@ -209,6 +209,19 @@ describe.each(DRIVERS)('overrides, voids and refunds over HTTP on %s', (driver) 
       expect((await streamOf(original.id)).map((event) => event.event_type)).toEqual(['TransactionRecorded', 'TransactionVoided']);
     });
 
+    it.each([
+      ['void', (id: string) => voidBody(id), 'TransactionVoided'],
+      ['refund', (id: string) => refundBody(id, 1005), 'RefundIssued'],
+    ] as const)('answers 20 concurrent twins of a %s with the first answer, never its business error', async (operation, body, event) => {
+      const original = await sale();
+      const answers = await Promise.all(
+        Array.from({ length: 20 }, () => post(`/transaction/${operation}`, body(original.id), { headers: { 'idempotency-key': `twins-${operation}-${original.id}` } })),
+      );
+      expect(answers.map((answer) => answer.status)).toEqual(Array(20).fill(201));
+      for (const answer of answers) expect(answer.body).toEqual(answers[0].body);
+      expect((await streamOf(original.id)).map((row) => row.event_type)).toEqual(['TransactionRecorded', event]);
+    });
+
     it('refuses a void past the time limit (422, time_limit)', async () => {
       const original = await sale();
       clock.advance(24 * 60 * 60_000 + 60_000);

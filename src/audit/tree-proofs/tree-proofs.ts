@@ -73,6 +73,12 @@ export class ConsistencyProofResponse {
   proof: string[];
 }
 
+/** What `verify-chain inclusion` takes: the proof, and the head it leads to (saved as two files). */
+export interface InclusionEvidence {
+  tree_head: TreeHeadResponse;
+  inclusion_proof: InclusionProofResponse;
+}
+
 const hex = (b: Buffer): string => b.toString('hex');
 
 /** Tree heads and proofs from the stored tree: O(log n) nodes read in one query per answer. */
@@ -93,9 +99,17 @@ export class TreeProofs {
       const { tree_size, root_hash, timestamp, signature, key_id } = row.data;
       return { tree_size, root_hash, timestamp, signature, key_id };
     }
-    const { position } = await this.store.head();
-    const root = await fromStoredTree(this.db, (node) => treeRoot(position, node));
-    return { tree_size: position, root_hash: hex(root), timestamp: this.clock.now().toISOString(), signature: null, key_id: null };
+    return this.currentHead();
+  }
+
+  /**
+   * A receipt's evidence: the entry's inclusion proof against the latest signed head, or, when that
+   * head is older than the entry, against an unsigned head of the log as it stands.
+   */
+  async evidence(position: number): Promise<InclusionEvidence> {
+    const latest = await this.latestHead();
+    const tree_head = latest.tree_size >= position ? latest : await this.currentHead();
+    return { tree_head, inclusion_proof: await this.inclusion(position, tree_head.tree_size) };
   }
 
   async inclusion(position: number, treeSize: number): Promise<InclusionProofResponse> {
@@ -124,6 +138,12 @@ export class TreeProofs {
       secondRoot: treeRoot(second, node),
     }));
     return { first, second, first_root: hex(proof.firstRoot), second_root: hex(proof.secondRoot), proof: proof.path.map(hex) };
+  }
+
+  private async currentHead(): Promise<TreeHeadResponse> {
+    const { position } = await this.store.head();
+    const root = await fromStoredTree(this.db, (node) => treeRoot(position, node));
+    return { tree_size: position, root_hash: hex(root), timestamp: this.clock.now().toISOString(), signature: null, key_id: null };
   }
 
   private async withinLog(size: number, field: string): Promise<void> {

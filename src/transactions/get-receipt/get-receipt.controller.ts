@@ -24,7 +24,7 @@ export class GetReceiptController {
     summary: 'The receipt of a transaction, in one of three formats',
     description:
       "Rendered from the transaction on each read. `merchant`: the customer-facing receipt, with the rounding disclosure: the rule's own wording where it prescribes one, else the service's sentence saying how cash was rounded and on what authority. " +
-      '`audit`: the full record, as `GET /transaction/{id}` answers it. `pos`: the raw cent values only. ' +
+      '`audit`: the full record, as `GET /transaction/{id}` answers it, with the inclusion proof of its entry against the latest signed tree head (`tree_head`, `inclusion_proof`), evidence the merchant can keep and check offline. `pos`: the raw cent values only. ' +
       "Another merchant's transaction is answered 404, exactly like an unknown id.",
   })
   @ApiOkResponse({

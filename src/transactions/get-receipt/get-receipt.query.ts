@@ -1,5 +1,6 @@
 import { Query } from '@nestjs/cqrs';
 import { ApiProperty } from '@nestjs/swagger';
+import { InclusionProofResponse, TreeHeadResponse } from '../../audit/tree-proofs/tree-proofs';
 import type { Principal } from '../../auth/principal';
 import { TransactionDetail } from '../transaction-view';
 import { MerchantReceipt, PosReceipt, type ReceiptFormat } from './receipt';
@@ -24,6 +25,12 @@ export class AuditReceiptResponse {
 
   @ApiProperty({ type: TransactionDetail, description: 'The full record: chain position, audit hash, fraud score and its entries in the chain' })
   receipt: TransactionDetail;
+
+  @ApiProperty({ type: TreeHeadResponse, description: 'The tree head `inclusion_proof` leads to: keep it with the proof (`npm run verify-chain -- inclusion`)' })
+  tree_head: TreeHeadResponse;
+
+  @ApiProperty({ type: InclusionProofResponse, description: 'RFC 9162 inclusion proof of the record’s entry (`chain_position`) in the tree of `tree_head`' })
+  inclusion_proof: InclusionProofResponse;
 }
 
 export class PosReceiptResponse {
