@@ -6,7 +6,6 @@ COPY package.json package-lock.json ./
 RUN npm ci --ignore-scripts
 COPY tsconfig.json tsconfig.build.json nest-cli.json ./
 COPY src src
-COPY projections projections
 COPY scripts scripts
 RUN npm run build && npm prune --omit=dev --ignore-scripts
 

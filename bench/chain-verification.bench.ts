@@ -7,10 +7,10 @@
  */
 import { createHash } from 'node:crypto';
 import { availableParallelism, cpus } from 'node:os';
-import { fromExportLine, toExportLine } from '../src/event-store/chain-export';
-import { ChainVerifier } from '../src/event-store/chain-verifier';
-import type { StoredEvent } from '../src/event-store/event-store.port';
-import { GENESIS_HASH, canonicalEntry, entryHash } from '../src/event-store/hash-chain';
+import { fromExportLine, toExportLine } from '../src/platform/event-store/chain-export';
+import { ChainVerifier } from '../src/platform/event-store/chain-verifier';
+import type { StoredEvent } from '../src/platform/event-store/event-store.port';
+import { GENESIS_HASH, canonicalEntry, entryHash } from '../src/platform/event-store/hash-chain';
 
 const ENTRIES = Number(process.argv[2] ?? 1_000_000);
 const CHUNK = 10_000;

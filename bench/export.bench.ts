@@ -16,7 +16,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { availableParallelism, cpus, loadavg } from 'node:os';
-import type { Database } from '../src/event-store/sql';
+import type { Database } from '../src/platform/event-store/sql';
 import { exportRows } from '../src/export/export-transactions/export-rows';
 import { EXPORT_MODES, type ExportMode } from '../src/export/export-transactions/export-columns';
 import { ServiceProcess } from '../test/support/service-process';

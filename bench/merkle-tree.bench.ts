@@ -14,10 +14,11 @@
 import { randomBytes } from 'node:crypto';
 import { availableParallelism, cpus, loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
-import { openDatabase } from '../src/event-store/event-store.module';
-import { fromStoredTree, writeNodes } from '../src/event-store/merkle-store';
-import { consistencyPath, inclusionPath, leafHash, MerkleFrontier, treeRoot, verifyConsistency, verifyInclusion, type TreeNode } from '../src/event-store/merkle-tree';
-import type { Database } from '../src/event-store/sql';
+import { PROJECTORS } from '../src/projectors';
+import { openDatabase } from '../src/platform/event-store/event-store.module';
+import { fromStoredTree, writeNodes } from '../src/platform/event-store/merkle-store';
+import { consistencyPath, inclusionPath, leafHash, MerkleFrontier, treeRoot, verifyConsistency, verifyInclusion, type TreeNode } from '../src/platform/event-store/merkle-tree';
+import type { Database } from '../src/platform/event-store/sql';
 import { createTestDatabase } from '../test/support/test-database';
 import { replaceSection } from './support/report';
 
@@ -63,7 +64,7 @@ async function build(db: Database): Promise<MerkleFrontier> {
 
 async function main(): Promise<void> {
   const database = await createTestDatabase('postgres');
-  const db = await openDatabase({ databaseUrl: database.url });
+  const db = await openDatabase({ databaseUrl: database.url, projectors: PROJECTORS });
   try {
     const buildStarted = performance.now();
     const frontier = await build(db);

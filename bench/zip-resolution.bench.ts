@@ -4,7 +4,7 @@
  * Run: npx ts-node bench/zip-resolution.bench.ts [seconds per measurement, default 5]
  */
 import { availableParallelism, cpus } from 'node:os';
-import { JurisdictionResolver } from '../src/jurisdiction/jurisdiction-resolver';
+import { JurisdictionResolver } from '../src/rules/jurisdiction-resolver';
 import { loadSeeds } from '../src/jurisdiction/seed-loader';
 import { shuffled } from './support/random';
 

@@ -1,12 +1,12 @@
-import { PROJECTORS } from '../projections';
-import { rebuildProjections } from '../projections/runner';
-import { loadConfig } from '../src/config/config';
-import { openDatabase } from '../src/event-store/event-store.module';
+import { PROJECTORS } from '../src/projectors';
+import { rebuildProjections } from '../src/platform/projections/runner';
+import { loadConfig } from '../src/platform/config/config';
+import { openDatabase } from '../src/platform/event-store/event-store.module';
 
 /** `npm run projections:rebuild`: drops every read model and replays the whole log into it. */
 async function main(): Promise<void> {
   const config = loadConfig();
-  const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, projectors: PROJECTORS });
   try {
     const started = Date.now();
     await rebuildProjections(db, PROJECTORS);

@@ -2,10 +2,10 @@
 import { createReadStream, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { createInterface } from 'node:readline';
-import { checkSignature, keyRing, parsePublicKey, parseWitness, type SignedTreeHead } from '../src/event-store/chain-checkpoint';
-import { fromExportLine } from '../src/event-store/chain-export';
-import { ChainVerifier, type ChainVerification } from '../src/event-store/chain-verifier';
-import { leafHash, verifyConsistency, verifyInclusion } from '../src/event-store/merkle-tree';
+import { checkSignature, keyRing, parsePublicKey, parseWitness, type SignedTreeHead } from '../src/platform/event-store/chain-checkpoint';
+import { fromExportLine } from '../src/platform/event-store/chain-export';
+import { ChainVerifier, type ChainVerification } from '../src/platform/event-store/chain-verifier';
+import { leafHash, verifyConsistency, verifyInclusion } from '../src/platform/event-store/merkle-tree';
 
 const USAGE = [
   'usage: verify-chain <export.ndjson | -> [--public-key <key.pem>]... [--witness <witness.ndjson>]',

@@ -2,20 +2,21 @@ import { Module, RequestMethod, type DynamicModule } from '@nestjs/common';
 import { CqrsModule } from '@nestjs/cqrs';
 import { APP_GUARD } from '@nestjs/core';
 import { LoggerModule } from 'nestjs-pino';
-import { AnalyticsModule } from './analytics/analytics.module';
+import { AnalyticsModule } from './risk/analytics.module';
 import { AuditModule } from './audit/audit.module';
 import { AuthGuard } from './auth/auth.guard';
 import { AuthModule } from './auth/auth.module';
-import { AppConfig } from './config/config';
-import { EventStoreModule } from './event-store/event-store.module';
+import { AppConfig } from './platform/config/config';
+import { EventStoreModule } from './platform/event-store/event-store.module';
 import { ExportModule } from './export/export.module';
-import { FraudModule } from './fraud/fraud.module';
+import { FraudModule } from './risk/fraud.module';
 import { ENFORCED_RULES } from './health/enforced-rules';
 import { HealthModule } from './health/health.module';
 import { JurisdictionModule } from './jurisdiction/jurisdiction.module';
 import { MerchantsModule } from './merchants/merchants.module';
-import { OpenApiModule } from './openapi/openapi.module';
-import { ENFORCED_ROUNDING_RULES } from './rounding/rounding-engine';
+import { PROJECTORS } from './projectors';
+import { OpenApiModule } from './platform/openapi/openapi.module';
+import { ENFORCED_ROUNDING_RULES } from './rules/rounding-engine';
 import { TipsModule } from './tips/tips.module';
 import { TransactionsModule } from './transactions/transactions.module';
 
@@ -47,7 +48,7 @@ export class AppModule {
           },
         }),
         CqrsModule.forRoot(),
-        EventStoreModule.forRoot({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }),
+        EventStoreModule.forRoot({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, projectors: PROJECTORS }),
         ...FEATURE_MODULES,
       ],
       providers: [

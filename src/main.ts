@@ -1,8 +1,8 @@
 import { Logger } from 'nestjs-pino';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { createApp } from './app.factory';
-import { ConfigError, loadConfig, type AppConfig } from './config/config';
-import { withEmbeddedSigningKey } from './config/embedded-signing-key';
+import { ConfigError, loadConfig, type AppConfig } from './platform/config/config';
+import { withEmbeddedSigningKey } from './platform/config/embedded-signing-key';
 
 async function main(): Promise<void> {
   let config: AppConfig;

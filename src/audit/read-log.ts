@@ -1,5 +1,5 @@
-import type { ChainHead, EventStore, StoredEvent } from '../event-store/event-store.port';
-import type { Sql } from '../event-store/sql';
+import type { ChainHead, EventStore, StoredEvent } from '../platform/event-store/event-store.port';
+import type { Sql } from '../platform/event-store/sql';
 
 const BATCH = 1000;
 

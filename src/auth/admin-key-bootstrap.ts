@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable, type OnApplicationBootstrap } from '@nestjs/common';
-import { AppConfig } from '../config/config';
+import { AppConfig } from '../platform/config/config';
 import { ApiKeyDirectory } from './api-key-directory';
 import { ApiKeyAlreadyIssuedError } from './auth.errors';
 import { IssueApiKeyCommand } from './issue-api-key/issue-api-key.command';

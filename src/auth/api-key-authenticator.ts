@@ -1,9 +1,9 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { AppConfig } from '../config/config';
+import { AppConfig } from '../platform/config/config';
 import { ApiKeyDirectory } from './api-key-directory';
 import { ISSUED_KEY_FORMAT, hashApiKey } from './api-key-secret';
-import type { Principal } from './principal';
+import type { Principal } from '../platform/identity/principal';
 
 /** The admin that ADMIN_API_KEY stands for. It is configuration, not a record: it cannot be listed or revoked, only unset. */
 export const ENV_ADMIN: Principal = Object.freeze({ keyId: 'env:ADMIN_API_KEY', role: 'admin', environment: 'production' });

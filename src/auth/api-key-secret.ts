@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import type { Role } from './roles.decorator';
+import type { Role } from '../platform/identity/roles.decorator';
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 /** The largest multiple of 62 below 256: bytes from here up are dropped so that every character is equally likely. */

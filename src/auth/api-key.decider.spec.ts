@@ -1,7 +1,8 @@
 import { given } from '../../test/support/decider';
 import { apiKeyDecider, type IssueApiKey, type RevokeApiKey } from './api-key.decider';
 import type { ApiKeyIssued, ApiKeyRevoked } from './api-key.events';
-import { ApiKeyAlreadyIssuedError, ApiKeyNotFoundError, ForbiddenError, InvalidFieldError } from './auth.errors';
+import { ApiKeyAlreadyIssuedError, ApiKeyNotFoundError } from './auth.errors';
+import { ForbiddenError, InvalidFieldError } from '../platform/errors/request.errors';
 
 const HASH = 'a'.repeat(64);
 const AT = '2026-11-21T12:00:00.000Z';

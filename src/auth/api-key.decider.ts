@@ -1,8 +1,9 @@
-import type { Decider } from '../common/decider';
-import { ApiKeyAlreadyIssuedError, ApiKeyNotFoundError, ForbiddenError, InvalidFieldError } from './auth.errors';
+import type { Decider } from '../platform/decider';
+import { ApiKeyAlreadyIssuedError, ApiKeyNotFoundError } from './auth.errors';
+import { ForbiddenError, InvalidFieldError } from '../platform/errors/request.errors';
 import type { ApiKeyEvent, ApiKeyIssued } from './api-key.events';
-import type { Environment } from './principal';
-import type { Role } from './roles.decorator';
+import type { Environment } from '../platform/identity/principal';
+import type { Role } from '../platform/identity/roles.decorator';
 
 export type ApiKeyDetails = ApiKeyIssued['data'];
 

@@ -1,10 +1,10 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { PageAnswer } from '../common/page.request.dto';
-import { MERCHANT_ID_PROPERTY } from '../merchants/merchant-id';
+import { PageAnswer } from '../platform/page.request.dto';
+import { MERCHANT_ID_PROPERTY } from '../merchants';
 import type { ApiKeyRecord } from './api-key-directory';
 import { ISSUED_KEY_FORMAT } from './api-key-secret';
-import { ENVIRONMENTS, type Environment } from './principal';
-import { ROLES, type Role } from './roles.decorator';
+import { ENVIRONMENTS, type Environment } from '../platform/identity/principal';
+import { ROLES, type Role } from '../platform/identity/roles.decorator';
 
 const KEY_ID_EXAMPLE = 'key_4fT9qLm2Xv8RbN3kWc7P';
 

@@ -1,18 +1,18 @@
 import { Body, Controller, Delete, Get, Param, Post, Query } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { ApiBody, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
-import { PageRequest } from '../common/page.request.dto';
-import { ApiErrors } from '../openapi/api-errors.decorator';
+import { PageRequest } from '../platform/page.request.dto';
+import { ApiErrors } from '../platform/openapi/api-errors.decorator';
 import { ApiKeyDirectory } from './api-key-directory';
 import { ApiKeyList, IssuedApiKey, RevokedApiKey, toApiKeyResponse } from './api-key.response';
-import { CorrelationId } from './command-context';
-import { CurrentPrincipal } from './current-principal.decorator';
+import { CorrelationId } from '../platform/identity/command-context';
+import { CurrentPrincipal } from '../platform/identity/current-principal.decorator';
 import { IssueApiKeyCommand } from './issue-api-key/issue-api-key.command';
 import { IssueApiKeyRequest } from './issue-api-key/issue-api-key.request.dto';
 import { MerchantScope } from './merchant-scope';
-import type { Principal } from './principal';
+import type { Principal } from '../platform/identity/principal';
 import { RevokeApiKeyCommand } from './revoke-api-key/revoke-api-key.command';
-import { Roles } from './roles.decorator';
+import { Roles } from '../platform/identity/roles.decorator';
 
 /** Admins manage every key; a partner manages the merchant keys of its own merchants. */
 @ApiTags('Merchants and keys')

@@ -1,13 +1,13 @@
 import { Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { RateLimiter } from '../rate-limit/rate-limiter';
+import { RateLimiter } from '../platform/rate-limit/rate-limiter';
 import { ApiKeyAuthenticator } from './api-key-authenticator';
-import { ForbiddenError, UnauthorizedError } from './auth.errors';
-import { attachPrincipal } from './current-principal.decorator';
-import type { Principal } from './principal';
-import { READS_ONLY_KEY } from './reads-only.decorator';
-import { PUBLIC_KEY, ROLES_KEY, type Role } from './roles.decorator';
+import { ForbiddenError, UnauthorizedError } from '../platform/errors/request.errors';
+import { attachPrincipal } from '../platform/identity/current-principal.decorator';
+import type { Principal } from '../platform/identity/principal';
+import { READS_ONLY_KEY } from '../platform/identity/reads-only.decorator';
+import { PUBLIC_KEY, ROLES_KEY, type Role } from '../platform/identity/roles.decorator';
 
 const READ_METHODS = new Set(['GET', 'HEAD']);
 

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
-import { MerchantsModule } from '../merchants/merchants.module';
-import { RateLimitModule } from '../rate-limit/rate-limit.module';
+import { CommandModule } from '../platform/command.module';
+import { MerchantsModule } from '../merchants';
+import { RateLimitModule } from '../platform/rate-limit/rate-limit.module';
 import { AdminKeyBootstrap } from './admin-key-bootstrap';
 import { ApiKeyAuthenticator } from './api-key-authenticator';
 import { ApiKeyDirectory } from './api-key-directory';
@@ -16,7 +17,7 @@ import { RevokeApiKeyHandler } from './revoke-api-key/revoke-api-key.handler';
  * The guard is installed as APP_GUARD by the root module.
  */
 @Module({
-  imports: [MerchantsModule, RateLimitModule],
+  imports: [MerchantsModule, RateLimitModule, CommandModule],
   controllers: [ApiKeysController],
   providers: [
     ApiKeyDirectory,

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { MerchantDirectory } from '../merchants/merchant-directory';
-import { ForbiddenError } from './auth.errors';
-import type { Principal } from './principal';
+import { MerchantDirectory } from '../merchants';
+import { ForbiddenError } from '../platform/errors/request.errors';
+import type { Principal } from '../platform/identity/principal';
 
 /**
  * The one place that decides which merchants a key may see and act for. Every feature asks here:

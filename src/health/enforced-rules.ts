@@ -1,7 +1,8 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty, ApiSchema } from '@nestjs/swagger';
+import type { EnforcedRule } from '../rules/rounding-engine';
 
-/** A rule the service enforces in code, with the law or regulation it comes from. */
-export class EnforcedRule {
+@ApiSchema({ name: 'EnforcedRule' })
+export class EnforcedRuleDto implements EnforcedRule {
   @ApiProperty({ example: '7 CFR 278.2' })
   citation: string;
 

@@ -1,14 +1,16 @@
 import { Controller, Get, Header, Inject, Res } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiProperty, ApiPropertyOptional, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
-import { MissingPositions } from '../audit/verify-hash-chain/verify-hash-chain.query';
+import { MissingPositions } from '../audit';
 import type { FastifyReply } from 'fastify';
-import { ChainCheckpointer, type SignerAlarm } from '../audit/record-checkpoint/chain-checkpointer';
-import { Public } from '../auth/roles.decorator';
-import { EventStore } from '../event-store/event-store.port';
-import { DATABASE, type Database } from '../event-store/sql';
-import { DataSummary, JurisdictionResolver } from '../jurisdiction/jurisdiction-resolver';
-import { ENFORCED_RULES, EnforcedRule } from './enforced-rules';
-import { Clock } from '../common/clock';
+import { ChainCheckpointer, type SignerAlarm } from '../audit';
+import { Public } from '../platform/identity/roles.decorator';
+import { EventStore } from '../platform/event-store/event-store.port';
+import { DATABASE, type Database } from '../platform/event-store/sql';
+import { JurisdictionResolver } from '../rules/jurisdiction-resolver';
+import { DataSummaryDto } from '../jurisdiction';
+import type { EnforcedRule } from '../rules/rounding-engine';
+import { ENFORCED_RULES, EnforcedRuleDto } from './enforced-rules';
+import { Clock } from '../platform/clock';
 
 /** A database that does not answer within this is reported unreachable rather than hanging the probe. */
 const DATABASE_PROBE_TIMEOUT_MS = 2000;
@@ -76,11 +78,11 @@ export class HealthReport {
   @ApiProperty({ type: 'integer', example: 3600 })
   uptime_seconds: number;
 
-  @ApiProperty({ type: [EnforcedRule], description: 'The rules the service enforces in code, whatever the jurisdiction data says' })
+  @ApiProperty({ type: [EnforcedRuleDto], description: 'The rules the service enforces in code, whatever the jurisdiction data says' })
   enforced_rules: readonly EnforcedRule[];
 
   @ApiProperty()
-  jurisdiction_data: DataSummary;
+  jurisdiction_data: DataSummaryDto;
 }
 
 @ApiTags('Health')

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { AuditModule } from '../audit/audit.module';
+import { AuditModule } from '../audit';
 import { HealthController } from './health.controller';
 import { RouteCatalog } from './route-catalog';
 import { VersionController } from './version.controller';

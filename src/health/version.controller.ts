@@ -1,12 +1,12 @@
-import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { Controller, Get } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiProperty, ApiTags } from '@nestjs/swagger';
-import { Public } from '../auth/roles.decorator';
+import { Public } from '../platform/identity/roles.decorator';
+import { API_VERSION } from '../platform/openapi/openapi-document';
+import { projectRoot } from '../platform/project-root';
 import { Endpoint, RouteCatalog } from './route-catalog';
 
-/** The version of the interface (spec/interface-spec.md), distinct from the engine's own release version. */
-export const API_VERSION = '3.6.0';
 
 class VersionReport {
   @ApiProperty({ description: 'The version of the interface this service implements', example: API_VERSION })
@@ -35,11 +35,6 @@ export class VersionController {
   }
 }
 
-/** The nearest package.json above this file: the project root both from `src/` (ts-jest) and from `dist/src/`. */
 function readEngineVersion(): string {
-  for (let dir = __dirname; ; dir = dirname(dir)) {
-    const file = join(dir, 'package.json');
-    if (existsSync(file)) return (JSON.parse(readFileSync(file, 'utf8')) as { version: string }).version;
-    if (dirname(dir) === dir) throw new Error(`no package.json above ${__dirname}`);
-  }
+  return (JSON.parse(readFileSync(join(projectRoot(), 'package.json'), 'utf8')) as { version: string }).version;
 }

@@ -1,6 +1,6 @@
-import { settleCash } from '../rounding/cash-settlement';
-import { JurisdictionResolver } from './jurisdiction-resolver';
-import type { JurisdictionRule } from './jurisdiction-rule';
+import { settleCash } from '../rules/cash-settlement';
+import { JurisdictionResolver } from '../rules/jurisdiction-resolver';
+import type { JurisdictionRule } from '../rules/jurisdiction-rule';
 import { loadSeeds } from './seed-loader';
 
 /** [cash owed, cash tendered or undefined, cash total the text gives] */

@@ -1,8 +1,8 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
-import { readRecordedRules } from '../../projections/jurisdiction-rules/jurisdiction-rules.projector';
-import { DATABASE, type Database } from '../event-store/sql';
-import { JurisdictionResolver } from './jurisdiction-resolver';
-import { upgradeRecordedRule } from './jurisdiction-rule';
+import { readRecordedRules } from './read-model/jurisdiction-rules.projector';
+import { DATABASE, type Database } from '../platform/event-store/sql';
+import { JurisdictionResolver } from '../rules/jurisdiction-resolver';
+import { upgradeRecordedRule } from '../rules/jurisdiction-rule';
 
 /** The longest a rule change committed by another service process takes to reach this one. */
 export const RULE_POLL_MS = 2000;

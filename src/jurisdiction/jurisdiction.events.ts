@@ -1,5 +1,6 @@
-import type { EventMetadata } from '../event-store/event-store.port';
-import type { JurisdictionRule } from './jurisdiction-rule';
+import type { Decider } from '../platform/decider';
+import type { EventMetadata } from '../platform/event-store/event-store.port';
+import type { JurisdictionRule } from '../rules/jurisdiction-rule';
 
 /**
  * An administrator recorded a version of a rule. It applies from its `effective_date` and replaces
@@ -17,3 +18,13 @@ export const JURISDICTION_RULE_CHANGED: JurisdictionRuleChanged['type'] = 'Juris
 export function jurisdictionRuleStream(lookupKey: string): string {
   return `jurisdictionRule-${lookupKey}`;
 }
+
+/**
+ * Last writer wins: a rule version has no state a concurrent change could break, so the decider
+ * records every change it is given.
+ */
+export const jurisdictionRuleDecider: Decider<{ rule: JurisdictionRule }, null, Omit<JurisdictionRuleChanged, 'metadata'>> = {
+  initialState: () => null,
+  evolve: (state) => state,
+  decide: ({ rule }) => [{ type: JURISDICTION_RULE_CHANGED, data: { rule } }],
+};

@@ -1,10 +1,12 @@
 import { Global, Module } from '@nestjs/common';
+import { CommandModule } from '../platform/command.module';
 import { ChangeJurisdictionRuleController } from './change-jurisdiction-rule/change-jurisdiction-rule.controller';
 import { ChangeJurisdictionRuleHandler } from './change-jurisdiction-rule/change-jurisdiction-rule.handler';
-import { JurisdictionResolver } from './jurisdiction-resolver';
+import { JurisdictionResolver } from '../rules/jurisdiction-resolver';
 import { JurisdictionRuleSync } from './jurisdiction-rule-sync';
 import { LookUpJurisdictionController } from './look-up-jurisdiction/look-up-jurisdiction.controller';
-import { loadSeeds, type SeedData } from './seed-loader';
+import { loadSeeds } from './seed-loader';
+import type { SeedData } from '../rules/seed-data';
 
 /** Injection token for the checked seed data (ZIPs, rules, tip credit rules), loaded once at start. */
 export const SEED_DATA = Symbol('SEED_DATA');
@@ -17,6 +19,7 @@ export const SEED_DATA = Symbol('SEED_DATA');
  */
 @Global()
 @Module({
+  imports: [CommandModule],
   controllers: [LookUpJurisdictionController, ChangeJurisdictionRuleController],
   providers: [
     { provide: SEED_DATA, useFactory: (): SeedData => loadSeeds() },

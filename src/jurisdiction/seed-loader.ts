@@ -1,54 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ApiProperty } from '@nestjs/swagger';
 import Papa from 'papaparse';
-import { projectRoot } from '../common/project-root';
-import { JurisdictionRule, RuleValidationError, STATE_CODE, isIsoDate, parseJurisdictionRule, ruleVersionKey } from './jurisdiction-rule';
-
-export interface ZipRecord {
-  zip: string;
-  state: string;
-  county: string;
-  city: string;
-  county_fips: string;
-}
-
-/** One entry of seeds/tip-credit-rules.json; `state` 'US' is the FLSA rule, a `city` a local one. Amounts are dollars per hour. */
-export class TipCreditRule {
-  @ApiProperty({ type: 'string', description: 'A state’s code, or `US` for FLSA', example: 'TX' })
-  state: string;
-
-  @ApiProperty({ type: 'string', required: false, description: 'Only on a city’s own rule (Chicago’s), which applies beside its state’s', example: 'Chicago' })
-  city?: string;
-
-  @ApiProperty({ type: 'number', nullable: true, description: 'Dollars an hour; null where the seed data has no figure', example: 7.25 })
-  minimum_wage: number | null;
-
-  @ApiProperty({ type: 'number', nullable: true, description: 'Dollars an hour; null where the seed data has no figure', example: 2.13 })
-  tipped_minimum_cash_wage: number | null;
-
-  @ApiProperty({ type: 'number', nullable: true, description: 'Dollars an hour; null where the seed data has no figure', example: 5.12 })
-  max_tip_credit: number | null;
-
-  @ApiProperty({ type: 'boolean', nullable: true, description: 'null where the seed data does not say', example: true })
-  tip_credit_allowed: boolean | null;
-
-  @ApiProperty({ type: 'string', example: 'State adopts federal minimum; the federal scheme applies ($2.13 cash, $5.12 max credit).' })
-  notes: string;
-
-  @ApiProperty({ type: 'string', format: 'date', nullable: true, example: '2009-07-24' })
-  effective_date: string | null;
-
-  @ApiProperty({ type: 'array', items: { type: 'string', example: 'https://www.dol.gov/agencies/whd/state/minimum-wage/tipped' }, description: 'Where the figures come from' })
-  source: string[];
-}
-
-export interface SeedData {
-  zips: ReadonlyMap<string, ZipRecord>;
-  rules: readonly JurisdictionRule[];
-  /** Per tipCreditKey (a state, or a city in its state), its versions by effective date (null first); tipCreditRuleOn picks the one in force. */
-  tipCreditRules: ReadonlyMap<string, readonly TipCreditRule[]>;
-}
+import { projectRoot } from '../platform/project-root';
+import { type TipCreditRule, type SeedData, type ZipRecord, tipCreditKey } from '../rules/seed-data';
+import { JurisdictionRule, RuleValidationError, STATE_CODE, isIsoDate, parseJurisdictionRule, ruleVersionKey } from '../rules/jurisdiction-rule';
 
 export const SEED_FILES = {
   zips: 'zip-codes.csv',
@@ -169,11 +124,6 @@ const TIP_CREDIT_CHECKS: Record<keyof TipCreditRule, (v: unknown) => boolean> = 
 const TIP_CREDIT_FIELDS = Object.keys(TIP_CREDIT_CHECKS) as (keyof TipCreditRule)[];
 /** Absent on a state's or FLSA's entry. */
 const OPTIONAL_TIP_CREDIT_FIELDS: ReadonlySet<keyof TipCreditRule> = new Set(['city']);
-
-/** The key of a state's tip credit versions, or of a city's own rule within its state; a city matches in any case. */
-export function tipCreditKey(state: string, city?: string | null): string {
-  return city ? `${state}/${city.toLowerCase()}` : state;
-}
 
 function loadTipCreditRules(dir: string): Map<string, TipCreditRule[]> {
   const file = SEED_FILES.tipCredit;

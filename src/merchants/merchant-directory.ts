@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { Environment } from '../auth/principal';
-import { DATABASE, type Database } from '../event-store/sql';
+import type { Environment } from '../platform/identity/principal';
+import { DATABASE, type Database } from '../platform/event-store/sql';
 
 export interface MerchantRecord {
   merchantId: string;

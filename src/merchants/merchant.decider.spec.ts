@@ -1,5 +1,5 @@
 import { given } from '../../test/support/decider';
-import { ForbiddenError } from '../auth/auth.errors';
+import { ForbiddenError } from '../platform/errors/request.errors';
 import { merchantDecider, type OnboardMerchant } from './merchant.decider';
 import { MerchantAlreadyExistsError } from './merchant.errors';
 import type { MerchantOnboarded } from './merchant.events';

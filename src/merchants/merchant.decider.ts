@@ -1,7 +1,7 @@
-import { ForbiddenError } from '../auth/auth.errors';
-import type { Decider } from '../common/decider';
-import type { Environment } from '../auth/principal';
-import type { Role } from '../auth/roles.decorator';
+import { ForbiddenError } from '../platform/errors/request.errors';
+import type { Decider } from '../platform/decider';
+import type { Environment } from '../platform/identity/principal';
+import type { Role } from '../platform/identity/roles.decorator';
 import { MerchantAlreadyExistsError } from './merchant.errors';
 import type { MerchantEvent, MerchantOnboarded } from './merchant.events';
 

@@ -1,4 +1,4 @@
-import { DomainError } from '../common/errors/domain-error';
+import { DomainError } from '../platform/errors/domain-error';
 
 export class MerchantNotFoundError extends DomainError {
   constructor(merchantId: string) {

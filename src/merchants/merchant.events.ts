@@ -1,4 +1,4 @@
-import type { Environment } from '../auth/principal';
+import type { Environment } from '../platform/identity/principal';
 
 /** The stream of one merchant: `merchant-<merchantId>`. */
 export const merchantStream = (merchantId: string) => `merchant-${merchantId}`;

@@ -1,12 +1,12 @@
 import { Body, Controller, Get, Post, Query } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiProperty, ApiTags } from '@nestjs/swagger';
-import { CorrelationId } from '../auth/command-context';
-import { CurrentPrincipal } from '../auth/current-principal.decorator';
-import { ENVIRONMENTS, type Environment, type Principal } from '../auth/principal';
-import { Roles } from '../auth/roles.decorator';
-import { ApiErrors } from '../openapi/api-errors.decorator';
-import { PageAnswer, PageRequest } from '../common/page.request.dto';
+import { CorrelationId } from '../platform/identity/command-context';
+import { CurrentPrincipal } from '../platform/identity/current-principal.decorator';
+import { ENVIRONMENTS, type Environment, type Principal } from '../platform/identity/principal';
+import { Roles } from '../platform/identity/roles.decorator';
+import { ApiErrors } from '../platform/openapi/api-errors.decorator';
+import { PageAnswer, PageRequest } from '../platform/page.request.dto';
 import { MerchantDirectory, type MerchantRecord } from './merchant-directory';
 import { MERCHANT_ID_PROPERTY } from './merchant-id';
 import { OnboardMerchantCommand } from './onboard-merchant/onboard-merchant.command';

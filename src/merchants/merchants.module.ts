@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { CommandModule } from '../platform/command.module';
 import { MerchantDirectory } from './merchant-directory';
 import { MerchantsController } from './merchants.controller';
 import { OnboardMerchantHandler } from './onboard-merchant/onboard-merchant.handler';
@@ -6,6 +7,7 @@ import { OnboardMerchantHandler } from './onboard-merchant/onboard-merchant.hand
 /** Merchant onboarding (`POST /admin/merchants`) and the `rm_merchants` lookups other features need. */
 @Module({
   controllers: [MerchantsController],
+  imports: [CommandModule],
   providers: [MerchantDirectory, OnboardMerchantHandler],
   exports: [MerchantDirectory],
 })

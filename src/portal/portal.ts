@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { extname, join, relative, sep } from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { projectRoot } from '../common/project-root';
+import { projectRoot } from '../platform/project-root';
 
 /** Where the portal is served; outside /api/v1, so it is no API endpoint and no key guards its files. */
 export const PORTAL_PATH = '/portal';

@@ -1,10 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { AppConfig } from '../config/config';
-import { DATABASE, type Database } from '../event-store/sql';
-import { merchantRiskProjector, roundingActivity } from '../../projections/merchant-risk/merchant-risk.projector';
-import { overrideActivity, overrideReportProjector } from '../../projections/override-report/override-report.projector';
-import { readAsOf } from '../../projections/runner';
-import { voidActivity, voidAnalyticsProjector } from '../../projections/void-analytics/void-analytics.projector';
+import { AppConfig } from '../platform/config/config';
+import { DATABASE, type Database } from '../platform/event-store/sql';
+import { merchantRiskProjector, roundingActivity } from './read-model/merchant-risk/merchant-risk.projector';
+import { overrideActivity, overrideReportProjector } from './read-model/override-report/override-report.projector';
+import { readAsOf } from '../platform/projections/runner';
+import { voidActivity, voidAnalyticsProjector } from './read-model/void-analytics/void-analytics.projector';
 import type { MerchantActivity } from './merchant-score';
 import { NO_OVERRIDES } from './override-analysis';
 import { NO_ROUNDING } from './rounding-analysis';

@@ -5,10 +5,12 @@
  */
 
 import { ApiProperty } from '@nestjs/swagger';
-import { assess, FraudAssessment } from './fraud-signals';
+import { assess } from '../rules/fraud-signals';
+import { FraudAssessmentDto } from './fraud-signal.response.dto';
 import { OverridePatterns, overridePatterns, overrideSignals, type OverrideActivity } from './override-analysis';
 import { RoundingAnalysis, roundingAnalysis, roundingSignals, type RoundingActivity } from './rounding-analysis';
-import { VoidRates, voidRates, voidSignals, type ShiftChanges, type VoidActivity } from './void-analysis';
+import { VoidRates, voidRates, voidSignals, type VoidActivity } from './void-analysis';
+import { type ShiftChanges } from '../platform/config/config';
 
 export interface MerchantActivity {
   rounding: RoundingActivity;
@@ -16,7 +18,7 @@ export interface MerchantActivity {
   voids: VoidActivity;
 }
 
-export class RiskProfile extends FraudAssessment {
+export class RiskProfile extends FraudAssessmentDto {
   @ApiProperty({ example: 'm-quickstop-042' })
   merchant_id: string;
 

@@ -4,10 +4,10 @@
  */
 
 import { ApiProperty } from '@nestjs/swagger';
-import { OVERRIDE_REASONS, type OverrideReason } from '../transactions/transaction.events';
+import { OVERRIDE_REASONS, type OverrideReason } from '../transactions';
 import { countsBy } from './counts-by';
-import { fired, RATE_MIN_SALES, signal, type FraudSignal } from './fraud-signals';
-import { ratio } from './statistics';
+import { fired, RATE_MIN_SALES, signal, type FraudSignal } from '../rules/fraud-signals';
+import { ratio } from '../rules/statistics';
 
 /** How many employees the patterns name. */
 export const TOP_EMPLOYEES = 5;

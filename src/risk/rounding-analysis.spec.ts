@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { roundCents, ROUNDING_MODES, type RoundingMode } from '../rounding/rounding-engine';
+import { roundCents, ROUNDING_MODES, type RoundingMode } from '../rules/rounding-engine';
 import { directionOf, NO_ROUNDING, roundingAnalysis, roundingOdds, roundingSignals, ruleDirection, type RoundingActivity } from './rounding-analysis';
 
 interface Sale {

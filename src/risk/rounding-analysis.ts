@@ -4,10 +4,10 @@
  */
 
 import { ApiProperty } from '@nestjs/swagger';
-import { roundCents, type RoundingMode } from '../rounding/rounding-engine';
-import { BIAS_MIN_SAMPLE } from './fraud-score';
-import { fired, signal, type FraudSignal } from './fraud-signals';
-import { chiSquareUniform, ratio, round, zScore } from './statistics';
+import { roundCents, type RoundingMode } from '../rules/rounding-engine';
+import { BIAS_MIN_SAMPLE } from '../rules/fraud-score';
+import { fired, signal, type FraudSignal } from '../rules/fraud-signals';
+import { chiSquareUniform, ratio, round, zScore } from '../rules/statistics';
 
 export type Direction = 'up' | 'down' | 'none';
 

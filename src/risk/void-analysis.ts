@@ -4,22 +4,17 @@
  */
 
 import { ApiProperty } from '@nestjs/swagger';
-import { VOID_REASONS, type VoidReason } from '../transactions/transaction.events';
+import { VOID_REASONS, type VoidReason } from '../transactions';
 import { countsBy } from './counts-by';
-import { fired, RATE_MIN_SALES, signal, type FraudSignal, type FraudSignalCode } from './fraud-signals';
-import { ratio, round, zScore } from './statistics';
+import { fired, RATE_MIN_SALES, signal, type FraudSignal, type FraudSignalCode } from '../rules/fraud-signals';
+import { ratio, round, zScore } from '../rules/statistics';
+import type { ShiftChanges } from '../platform/config/config';
 
 const DAY_SECONDS = 86_400;
 /** A cluster needs a few voids: one or two at a shift change are chance. */
 const SHIFT_CLUSTER_MIN_VOIDS = 3;
 /** One employee's share means something only once there are a few voids to share. */
 const CONCENTRATION_MIN_VOIDS = 5;
-
-/** Shift changes, as hours of the day (UTC), and how close to one a void counts as at it. */
-export interface ShiftChanges {
-  hours: readonly number[];
-  windowMinutes: number;
-}
 
 /** A void `secondOfDay` seconds after midnight UTC is at a shift change when it is within the window of one, either side, across midnight too. */
 export function isNearShiftChange(secondOfDay: number, shift: ShiftChanges): boolean {

@@ -4,7 +4,7 @@
  * cents in, integer cents out (DESIGN.md, "Rule model, version 2").
  */
 
-import { DomainError } from '../common/errors/domain-error';
+import { DomainError } from '../platform/errors/domain-error';
 import { EBT_RULE, isTenderType, NON_CASH_RULE, roundCents, roundsAmounts, TENDER_TYPES, type RoundingMode, type TenderType } from './rounding-engine';
 
 export const ROUNDS = ['total', 'change'] as const;

@@ -5,12 +5,11 @@
  * (a test holds the two together).
  */
 
-import { ApiProperty } from '@nestjs/swagger';
 
 export const RISK_LEVELS = ['NONE', 'LOW', 'MEDIUM', 'HIGH', 'CRITICAL'] as const;
 export type RiskLevel = (typeof RISK_LEVELS)[number];
 
-const MAX_FRAUD_SCORE = 100;
+export const MAX_FRAUD_SCORE = 100;
 
 /** Chi-square with 9 degrees of freedom (ten penny endings): the values a uniform spread exceeds with probability 1% and 0.1%. */
 const CHI_SQUARE_9DF_P01 = 21.666;
@@ -77,25 +76,18 @@ export const FRAUD_SIGNALS = {
 export type FraudSignalCode = keyof typeof FRAUD_SIGNALS;
 export const FRAUD_SIGNAL_CODES = Object.keys(FRAUD_SIGNALS) as FraudSignalCode[];
 
-export class FraudSignal {
-  @ApiProperty({ enum: FRAUD_SIGNAL_CODES, description: 'Which signal fired; docs/fraud-scoring.md describes each', example: 'ROUND_UP_BIAS' })
+/** A signal that fired: which, what it adds to the score, and what was measured. */
+export interface FraudSignal {
   code: FraudSignalCode;
-
-  @ApiProperty({ type: 'integer', minimum: 1, description: 'What it adds to the score: the points of the highest tier its measure reached', example: 40 })
   points: number;
-
-  @ApiProperty({ description: 'What was measured, for people', example: "41 of the merchant's last 50 directional cash roundings went up (z = 4.53)" })
   detail: string;
 }
 
-export class FraudAssessment {
-  @ApiProperty({ type: 'integer', minimum: 0, maximum: MAX_FRAUD_SCORE, description: `The points of the signals that fired, added up and capped at ${MAX_FRAUD_SCORE}; 0: no detected risk`, example: 40 })
+export interface FraudAssessment {
+  /** The points of the signals that fired, added up and capped at MAX_FRAUD_SCORE. */
   fraud_score: number;
-
-  @ApiProperty({ enum: RISK_LEVELS, description: 'From the score: 0 NONE, below 25 LOW, below 50 MEDIUM, below 75 HIGH, else CRITICAL', example: 'MEDIUM' })
   risk_level: RiskLevel;
-
-  @ApiProperty({ type: [FraudSignal], description: 'The signals that fired, in the order they are checked' })
+  /** In the order they are checked. */
   signals: FraudSignal[];
 }
 

@@ -1,7 +1,8 @@
 import { JurisdictionNotFoundError, JurisdictionValidationError } from './jurisdiction.errors';
 import { JurisdictionRule, RuleValidationError } from './jurisdiction-rule';
 import { JurisdictionResolution, JurisdictionResolver } from './jurisdiction-resolver';
-import { SeedData, loadSeeds } from './seed-loader';
+import { loadSeeds } from '../jurisdiction/seed-loader';
+import { SeedData } from './seed-data';
 
 const DATE = '2026-10-01';
 

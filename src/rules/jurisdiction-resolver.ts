@@ -1,4 +1,3 @@
-import { ApiProperty } from '@nestjs/swagger';
 import { JurisdictionNotFoundError, JurisdictionValidationError } from './jurisdiction.errors';
 import {
   JURISDICTION_LEVELS,
@@ -11,7 +10,7 @@ import {
   ruleVersionKey,
 } from './jurisdiction-rule';
 import { foldCityName, foldCountyName } from './name-folding';
-import { SeedData, ZipRecord } from './seed-loader';
+import { SeedData, ZipRecord } from './seed-data';
 
 /** A 5-digit ZIP code; ZIP+4 is not accepted. */
 export const ZIP_CODE = /^\d{5}$/;
@@ -41,18 +40,8 @@ export const RESOLUTION_WARNING_CODES = [
 export type ResolutionWarningCode = (typeof RESOLUTION_WARNING_CODES)[number];
 
 /** Every warning means the jurisdiction is not fully verified: the transaction is WARN. */
-export class ResolutionWarning {
-  @ApiProperty({
-    enum: RESOLUTION_WARNING_CODES,
-    description:
-      '`STATE_ZIP_MISMATCH`: the state given disagrees with the ZIP, whose rule applies; `UNKNOWN_ZIP_FALLBACK`: the ZIP is not in the data, the federal rule applies; ' +
-      '`NO_LOCATION_FALLBACK`: no ZIP nor state, the federal rule applies; `UNKNOWN_COUNTY`: the county is not in the data for the state; ' +
-      '`CITY_WITHOUT_COUNTY`: a city given without its county was ignored',
-    example: 'UNKNOWN_COUNTY',
-  })
+export interface ResolutionWarning {
   code: ResolutionWarningCode;
-
-  @ApiProperty({ example: 'county Atlantis is not in the ZIP data for AL; it cannot be verified' })
   message: string;
 }
 
@@ -67,20 +56,11 @@ export interface HierarchyEntry {
 }
 
 /** The location as the data knows it; null where the caller gave no such part and the data could not supply it. */
-export class ResolvedLocation {
-  @ApiProperty({ type: 'string', nullable: true, pattern: ZIP_CODE.source, description: 'null when the location was not given by ZIP', example: '35203' })
+export interface ResolvedLocation {
   zip: string | null;
-
-  @ApiProperty({ type: 'string', nullable: true, pattern: STATE_CODE.source, example: 'AL' })
   state: string | null;
-
-  @ApiProperty({ type: 'string', nullable: true, description: 'As the ZIP data spells it where it knows the county, else as given', example: 'Jefferson' })
   county: string | null;
-
-  @ApiProperty({ type: 'string', nullable: true, description: 'As the ZIP data spells it where it knows the city, else as given', example: 'Birmingham' })
   city: string | null;
-
-  @ApiProperty({ type: 'string', nullable: true, description: "The county's 5-digit FIPS code; null where the county is not known", example: '01073' })
   county_fips: string | null;
 }
 
@@ -97,22 +77,10 @@ export interface JurisdictionResolution {
   upcoming: JurisdictionRule[];
 }
 
-export class DataSummary {
-  @ApiProperty({ type: 'string', nullable: true, format: 'date', description: 'The newest `last_verified` of any rule version', example: '2026-10-01' })
+export interface DataSummary {
   last_verified: string | null;
-
-  @ApiProperty({
-    type: 'integer',
-    minimum: 0,
-    description: 'Rule versions that are stale today: a pending or proposed bill past its session’s end not verified since, or a record not verified for 90 days (`GET /jurisdictions?stale=true` lists them)',
-    example: 12,
-  })
   stale: number;
-
-  @ApiProperty({ type: 'integer', example: 33791 })
   zip_codes: number;
-
-  @ApiProperty({ type: 'integer', example: 56 })
   rules: number;
 }
 

@@ -1,6 +1,6 @@
 /** Money enters as JSON dollars at the tip endpoints and is integer cents everywhere inside. */
 
-import { DomainError } from './errors/domain-error';
+import { DomainError } from '../platform/errors/domain-error';
 
 /** A dollar amount the caller must fix: 400 `VALIDATION_ERROR` naming the field. */
 export class MoneyError extends DomainError {

@@ -1,4 +1,4 @@
-import { loadSeeds } from './seed-loader';
+import { loadSeeds } from '../jurisdiction/seed-loader';
 import { foldCityName, foldCountyName } from './name-folding';
 
 describe('name folding', () => {

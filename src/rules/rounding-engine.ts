@@ -3,7 +3,11 @@
  * The rules it enforces are listed in ENFORCED_ROUNDING_RULES so /health can cite them.
  */
 
-import type { EnforcedRule } from '../health/enforced-rules';
+/** A rule the service enforces in code, with the law or regulation it comes from. */
+export interface EnforcedRule {
+  citation: string;
+  rule: string;
+}
 
 export const ROUNDING_MODES = [
   'swedish_rounding',

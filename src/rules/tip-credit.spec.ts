@@ -1,4 +1,5 @@
-import { loadSeeds, tipCreditKey, type TipCreditRule } from '../jurisdiction/seed-loader';
+import { loadSeeds } from '../jurisdiction/seed-loader';
+import { tipCreditKey, type TipCreditRule } from './seed-data';
 import { checkTipCredit, tipCreditRuleOn } from './tip-credit';
 
 const { tipCreditRules } = loadSeeds();

@@ -1,6 +1,29 @@
-import { dollarsToCents } from '../common/money';
-import type { SeedData, TipCreditRule } from '../jurisdiction/seed-loader';
-import type { TipCreditRequirement, TipCreditRequirementCode } from './tip.events';
+import { dollarsToCents } from './money';
+import type { SeedData, TipCreditRule } from './seed-data';
+
+/** The requirements a tip-credit check can weigh (checkTipCredit below); a code once stored is never renamed. */
+export const TIP_CREDIT_REQUIREMENTS = [
+  'FLSA_CASH_WAGE',
+  'FLSA_MINIMUM_WAGE',
+  'STATE_CASH_WAGE_NO_TIP_CREDIT',
+  'STATE_CASH_WAGE',
+  'STATE_MINIMUM_WAGE',
+  'LOCAL_CASH_WAGE_NO_TIP_CREDIT',
+  'LOCAL_CASH_WAGE',
+  'LOCAL_MINIMUM_WAGE',
+] as const;
+export type TipCreditRequirementCode = (typeof TIP_CREDIT_REQUIREMENTS)[number];
+
+export type TipCreditRequirement = {
+  /** Stable code, e.g. FLSA_CASH_WAGE. */
+  requirement: TipCreditRequirementCode;
+  /** `US` for FLSA, a state's code, or a city with its state (`Chicago, IL`). */
+  jurisdiction: string;
+  description: string;
+  required_cents: number;
+  actual_cents: number;
+  met: boolean;
+};
 
 /** The FLSA entry of seeds/tip-credit-rules.json. */
 export const FEDERAL = 'US';

@@ -1,4 +1,4 @@
-import { recordIdPattern } from '../common/ids';
+import { recordIdPattern } from '../platform/ids';
 
 /** Ids of the tip feature's records, `<PREFIX>-YYYY-MM-DD-XXXXXXXX` (src/common/ids.ts). */
 export const TIP_ID_PREFIX = { tip: 'TIP', adjustment: 'TIPADJ', pool: 'POOL', payout: 'PAYOUT', creditCheck: 'TIPCHECK' } as const;

@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { MerchantScope } from '../auth/merchant-scope';
-import type { Principal } from '../auth/principal';
-import type { DomainError } from '../common/errors/domain-error';
-import { validationError } from '../common/errors/validation.pipe';
+import { MerchantScope } from '../auth';
+import type { Principal } from '../platform/identity/principal';
+import type { DomainError } from '../platform/errors/domain-error';
+import { validationError } from '../platform/errors/validation.pipe';
 
 /**
  * Which merchant a tip request acts for. The spec's tip bodies name no merchant: a request that

@@ -1,4 +1,4 @@
-import { exactDecimal } from '../common/money';
+import { exactDecimal } from '../rules/money';
 
 /**
  * Splits a pool of `totalCents` by positive weights (hours, or weights as sent; 1 each for an equal

@@ -1,5 +1,5 @@
-import { InvalidFieldError } from '../auth/auth.errors';
-import type { Decider } from '../common/decider';
+import { InvalidFieldError } from '../platform/errors/request.errors';
+import type { Decider } from '../platform/decider';
 import { splitPool } from './tip-pool-shares';
 import { PoolAlreadyDistributedError, TipAlreadyPooledError, TipRecordExistsError, TipRecordNotFoundError } from './tip.errors';
 import type { PoolMethod, PoolParticipant, PooledTip, TipPoolDistributedData, TipPoolEvent, TipPooledData } from './tip.events';

@@ -1,9 +1,9 @@
 import { applyDecorators, createParamDecorator, Post, type ExecutionContext } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
-import type { CommandContext } from '../auth/command-context';
-import { principalOf } from '../auth/current-principal.decorator';
-import { Roles } from '../auth/roles.decorator';
-import { Idempotent } from '../common/idempotency.interceptor';
+import type { CommandContext } from '../platform/identity/command-context';
+import { principalOf } from '../platform/identity/current-principal.decorator';
+import { Roles } from '../platform/identity/roles.decorator';
+import { Idempotent } from '../platform/idempotency/idempotency.interceptor';
 
 /** A tip operation: a point-of-sale write (merchant and partner keys, see the README's permissions) that takes an Idempotency-Key. */
 export const TipPost = (path: string) => applyDecorators(Post(path), Roles('merchant', 'partner'), Idempotent());

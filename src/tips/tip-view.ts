@@ -1,12 +1,12 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { recordIdPattern } from '../common/ids';
-import type { StoredEvent } from '../event-store/event-store.port';
-import { TipCreditRule } from '../jurisdiction/seed-loader';
-import type { HistoryEntry } from '../transactions/transaction-view';
+import { recordIdPattern } from '../platform/ids';
+import type { StoredEvent } from '../platform/event-store/event-store.port';
+import { TIP_CREDIT_REQUIREMENTS, type TipCreditRequirement, type TipCreditRequirementCode } from '../rules/tip-credit';
+import { TipCreditRuleDto } from './tip-credit-rule.response.dto';
+import type { HistoryEntry } from '../transactions';
 import {
   PAYOUT_METHODS,
   POOL_METHODS,
-  TIP_CREDIT_REQUIREMENTS,
   TIP_EVENT_TYPES,
   TIP_METHODS,
   type PayoutMethod,
@@ -15,8 +15,6 @@ import {
   type PoolShare,
   type TipAdjustedData,
   type TipCreditCheckedData,
-  type TipCreditRequirement,
-  type TipCreditRequirementCode,
   type TipMethod,
   type TipPaidOutData,
   type TipPoolDistributedData,
@@ -328,14 +326,14 @@ export class TipCreditRequirementView implements TipCreditRequirement {
 
 /** A tip credit entry of the seed data (seeds/tip-credit-rules.json), as it stood at the check. Amounts in dollars an hour. */
 export class TipCreditRulesApplied {
-  @ApiProperty({ type: TipCreditRule, description: 'The FLSA entry (`US`)' })
-  federal: TipCreditRule;
+  @ApiProperty({ type: TipCreditRuleDto, description: 'The FLSA entry (`US`)' })
+  federal: TipCreditRuleDto;
 
-  @ApiProperty({ type: TipCreditRule, description: 'The state’s entry; the FLSA entry again when `state` is `US`' })
-  state: TipCreditRule;
+  @ApiProperty({ type: TipCreditRuleDto, description: 'The state’s entry; the FLSA entry again when `state` is `US`' })
+  state: TipCreditRuleDto;
 
-  @ApiProperty({ type: TipCreditRule, nullable: true, description: 'The city’s own entry in force, where `city` was sent and has one; else null' })
-  local: TipCreditRule | null;
+  @ApiProperty({ type: TipCreditRuleDto, nullable: true, description: 'The city’s own entry in force, where `city` was sent and has one; else null' })
+  local: TipCreditRuleDto | null;
 }
 
 export class TipCreditCheckView implements Omit<TipCreditCheckedData, 'check_id' | 'requirements' | 'city' | 'rules'> {

@@ -1,6 +1,6 @@
 import { given } from '../../test/support/decider';
-import { loadSeeds } from '../jurisdiction/seed-loader';
-import { tipCreditRuleOn } from './tip-credit';
+import { loadSeeds } from '../jurisdiction';
+import { tipCreditRuleOn } from '../rules/tip-credit';
 import { tipCreditCheckDecider, tipDecider, tipPayoutDecider, type AdjustTip, type CheckTipCredit, type PayOutTips, type RecordTip } from './tip.decider';
 import { NotATippableSaleError, TipAmountUnchangedError, TipPooledError, TipRecordExistsError, TipRecordNotFoundError } from './tip.errors';
 import type { TipAdjusted, TipPaidOut, TipRecorded } from './tip.events';

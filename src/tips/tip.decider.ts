@@ -1,6 +1,6 @@
-import type { Decider, DomainEvent } from '../common/decider';
-import type { TransactionStatus, TransactionType } from '../transactions/transaction.events';
-import { checkTipCredit } from './tip-credit';
+import type { Decider, DomainEvent } from '../platform/decider';
+import type { TransactionStatus, TransactionType } from '../transactions';
+import { checkTipCredit } from '../rules/tip-credit';
 import { NotATippableSaleError, TipAmountUnchangedError, TipPooledError, TipRecordExistsError, TipRecordNotFoundError } from './tip.errors';
 import type { TipCreditChecked, TipCreditCheckedData, TipEvent, TipPaidOut, TipPaidOutData, TipRecordedData } from './tip.events';
 

@@ -1,4 +1,4 @@
-import { DomainError } from '../common/errors/domain-error';
+import { DomainError } from '../platform/errors/domain-error';
 
 /** Unknown and another merchant's records get the same answer, so ids cannot be probed. */
 export class TipRecordNotFoundError extends DomainError {

@@ -1,4 +1,5 @@
-import type { TipCreditRule } from '../jurisdiction/seed-loader';
+import type { TipCreditRule } from '../rules/seed-data';
+import type { TipCreditRequirement } from '../rules/tip-credit';
 
 /** Events of the tip feature, one union per stream. A type string, once stored, is never renamed. Money in cents. */
 
@@ -140,30 +141,6 @@ export interface TipPaidOut {
 }
 
 // ---- tipCreditCheck-<id> ----
-
-/** The requirements a tip-credit check can weigh (src/tips/tip-credit.ts); a code once stored is never renamed. */
-export const TIP_CREDIT_REQUIREMENTS = [
-  'FLSA_CASH_WAGE',
-  'FLSA_MINIMUM_WAGE',
-  'STATE_CASH_WAGE_NO_TIP_CREDIT',
-  'STATE_CASH_WAGE',
-  'STATE_MINIMUM_WAGE',
-  'LOCAL_CASH_WAGE_NO_TIP_CREDIT',
-  'LOCAL_CASH_WAGE',
-  'LOCAL_MINIMUM_WAGE',
-] as const;
-export type TipCreditRequirementCode = (typeof TIP_CREDIT_REQUIREMENTS)[number];
-
-export type TipCreditRequirement = {
-  /** Stable code, e.g. FLSA_CASH_WAGE. */
-  requirement: TipCreditRequirementCode;
-  /** `US` for FLSA, a state's code, or a city with its state (`Chicago, IL`). */
-  jurisdiction: string;
-  description: string;
-  required_cents: number;
-  actual_cents: number;
-  met: boolean;
-};
 
 export type TipCreditCheckedData = {
   check_id: string;

@@ -1,12 +1,12 @@
 import { Body, Controller, Get, Query } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { ApiCreatedResponse, ApiExtraModels, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { WAGE_THEFT_DETAILS } from '../../projections/tips/tip-analytics';
-import type { CommandContext } from '../auth/command-context';
-import { Roles } from '../auth/roles.decorator';
-import type { IdempotentRequest } from '../common/idempotency';
-import { CurrentIdempotentRequest } from '../common/idempotency.interceptor';
-import { ApiErrors } from '../openapi/api-errors.decorator';
+import { WAGE_THEFT_DETAILS } from './read-model/tip-analytics';
+import type { CommandContext } from '../platform/identity/command-context';
+import { Roles } from '../platform/identity/roles.decorator';
+import type { IdempotentRequest } from '../platform/idempotency/idempotency';
+import { CurrentIdempotentRequest } from '../platform/idempotency/idempotency.interceptor';
+import { ApiErrors } from '../platform/openapi/api-errors.decorator';
 import { AdjustTipCommand, AdjustTipResponse } from './adjust-tip/adjust-tip.command';
 import { AdjustTipRequest } from './adjust-tip/adjust-tip.request.dto';
 import { CreateTipPoolCommand, CreateTipPoolResponse } from './create-tip-pool/create-tip-pool.command';

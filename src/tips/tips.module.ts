@@ -1,13 +1,12 @@
 import { Module } from '@nestjs/common';
-import { AuthModule } from '../auth/auth.module';
-import { IdempotencyModule } from '../common/idempotency.module';
+import { AuthModule } from '../auth';
+import { CommandModule } from '../platform/command.module';
 import { AdjustTipHandler } from './adjust-tip/adjust-tip.handler';
 import { CreateTipPoolHandler } from './create-tip-pool/create-tip-pool.handler';
 import { DistributeTipPoolHandler } from './distribute-tip-pool/distribute-tip-pool.handler';
 import { PayOutTipsHandler } from './pay-out-tips/pay-out-tips.handler';
 import { RecordTipHandler } from './record-tip/record-tip.handler';
 import { TipAnalyticsHandler } from './tip-analytics/tip-analytics.handler';
-import { TipLog } from './tip-log';
 import { TipMerchants } from './tip-merchants';
 import { TipsController } from './tips.controller';
 import { TipWageTheftHandler } from './tip-wage-theft/tip-wage-theft.handler';
@@ -16,13 +15,12 @@ import { ValidateTipCreditHandler } from './validate-tip-credit/validate-tip-cre
 /**
  * Cash and card tips on the merchant's sales, adjustments, payouts, tip pools, tip-credit checks
  * (FLSA and the state's rule from the seeds), and the tip analytics. Every write is an event in
- * the hash chain; reads come from the inline tips read model (projections/tips).
+ * the hash chain; reads come from the inline tips read model (read-model/).
  */
 @Module({
-  imports: [AuthModule, IdempotencyModule],
+  imports: [AuthModule, CommandModule],
   controllers: [TipsController],
   providers: [
-    TipLog,
     TipMerchants,
     RecordTipHandler,
     AdjustTipHandler,

@@ -1,12 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { ApiProperty } from '@nestjs/swagger';
-import { eventMetadata, type CommandContext } from '../auth/command-context';
-import { Clock } from '../common/clock';
-import { decideAndAppend } from '../common/decider';
-import { IdempotencyStore, type IdempotentRequest } from '../common/idempotency';
-import { EventStore } from '../event-store/event-store.port';
-import type { Sql } from '../event-store/sql';
-import { findTransaction } from '../../projections/transaction-list/transaction-list.projector';
+import { eventMetadata, type CommandContext } from '../platform/identity/command-context';
+import { Clock } from '../platform/clock';
+import { CommandStep } from '../platform/command-step';
+import type { IdempotentRequest } from '../platform/idempotency/idempotency';
+import type { Sql } from '../platform/event-store/sql';
+import { findTransaction } from './read-model/transaction-list.projector';
 import { transactionDecider, type IssueRefund, type TransactionCommand, type VoidTransaction } from './transaction.decider';
 import { transactionStream } from './transaction.events';
 import { TransactionDirectory } from './transaction-directory';
@@ -30,8 +29,7 @@ export class ReversalResponse {
 export class SaleChanges {
   constructor(
     private readonly transactions: TransactionDirectory,
-    private readonly store: EventStore,
-    private readonly idempotency: IdempotencyStore,
+    private readonly step: CommandStep,
     private readonly clock: Clock,
   ) {}
 
@@ -49,14 +47,8 @@ export class SaleChanges {
     answer: (tx: Sql) => Promise<R>,
   ): Promise<R> {
     const sale = await this.transactions.findSale(context.principal, saleId);
-    let response: R | undefined;
-    await decideAndAppend(this.store, transactionStream(sale.id), transactionDecider, command, eventMetadata(context, sale.merchant_id), {
-      inTransaction: async (tx) => {
-        response = await answer(tx);
-        if (idempotency) await this.idempotency.save(tx, idempotency, response);
-      },
-    });
-    return response!;
+    const metadata = eventMetadata(context, sale.merchant_id);
+    return this.step.run({ stream: transactionStream(sale.id), decider: transactionDecider, command, metadata, idempotency }, answer);
   }
 
   /** A void or a refund: a record with an id of its own, drawn again in the rare case it is taken. */

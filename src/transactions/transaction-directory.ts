@@ -1,8 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { MerchantScope } from '../auth/merchant-scope';
-import type { Principal } from '../auth/principal';
-import { DATABASE, type Database } from '../event-store/sql';
-import { findTransaction } from '../../projections/transaction-list/transaction-list.projector';
+import { MerchantScope } from '../auth';
+import type { Principal } from '../platform/identity/principal';
+import { DATABASE, type Database } from '../platform/event-store/sql';
+import { findTransaction } from './read-model/transaction-list.projector';
 import { NotASaleError, TransactionNotFoundError } from './transaction.errors';
 import type { TransactionDetail } from './transaction-view';
 

@@ -1,12 +1,14 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { ENVIRONMENTS } from '../auth/principal';
-import type { StoredEvent } from '../event-store/event-store.port';
-import { FraudSignal, RISK_LEVELS, type RiskLevel } from '../fraud/fraud-signals';
-import { EnforcedRule } from '../health/enforced-rules';
-import { ResolvedLocation } from '../jurisdiction/jurisdiction-resolver';
-import { JurisdictionRule, ruleVersionId } from '../jurisdiction/jurisdiction-rule';
-import { ROUNDING_EXEMPTIONS, type RoundingExemption } from '../rounding/cash-settlement';
-import { ROUNDING_MODES, TENDER_TYPES, type RoundingMode, type TenderType } from '../rounding/rounding-engine';
+import { ENVIRONMENTS } from '../platform/identity/principal';
+import type { StoredEvent } from '../platform/event-store/event-store.port';
+import { RISK_LEVELS, type FraudSignal, type RiskLevel } from '../rules/fraud-signals';
+import { FraudSignalDto } from '../risk';
+import { EnforcedRuleDto } from '../health';
+import type { ResolvedLocation } from '../rules/jurisdiction-resolver';
+import { JurisdictionRuleDto, ResolvedLocationDto } from '../jurisdiction';
+import { JurisdictionRule, ruleVersionId } from '../rules/jurisdiction-rule';
+import { ROUNDING_EXEMPTIONS, type RoundingExemption } from '../rules/cash-settlement';
+import { ROUNDING_MODES, TENDER_TYPES, type EnforcedRule, type RoundingMode, type TenderType } from '../rules/rounding-engine';
 import { TRANSACTION_ID_EXAMPLE } from './get-transaction/get-transaction.request.dto';
 import {
   COMPLIANCE_STATUSES,
@@ -48,7 +50,7 @@ export class TenderView {
   rounded: boolean;
 
   /** Why a non-cash tender was left as it is; null for cash. */
-  @ApiProperty({ type: EnforcedRule, nullable: true, description: 'Why a non-cash tender was not rounded, with its citation; null for cash' })
+  @ApiProperty({ type: EnforcedRuleDto, nullable: true, description: 'Why a non-cash tender was not rounded, with its citation; null for cash' })
   exemption: EnforcedRule | null;
 }
 
@@ -227,10 +229,10 @@ export class TransactionView {
   calculation: TransactionCalculation;
 
   /** The applied rule as it stood at the time of the sale, with its legislation, source and notes. */
-  @ApiProperty({ type: () => JurisdictionRule, description: 'The applied rule as it stood at the time of the sale, whatever it says today' })
+  @ApiProperty({ type: () => JurisdictionRuleDto, description: 'The applied rule as it stood at the time of the sale, whatever it says today' })
   rule: JurisdictionRule;
 
-  @ApiProperty({ type: () => ResolvedLocation, description: 'Where the sale was made, as resolved from the ZIP code or the place sent' })
+  @ApiProperty({ type: () => ResolvedLocationDto, description: 'Where the sale was made, as resolved from the ZIP code or the place sent' })
   location: ResolvedLocation;
 
   @ApiProperty({ type: ComplianceView })
@@ -242,7 +244,7 @@ export class TransactionView {
   @ApiProperty({ enum: RISK_LEVELS, example: 'NONE' })
   risk_level: RiskLevel;
 
-  @ApiProperty({ type: () => [FraudSignal], description: 'The fraud signals that fired' })
+  @ApiProperty({ type: () => [FraudSignalDto], description: 'The fraud signals that fired' })
   fraud_signals: FraudSignal[];
 
   @ApiProperty({ pattern: SHA256_HEX.source, description: "SHA-256 of the record's entry in the hash chain, which includes the previous entry's hash", example: AUDIT_HASH_EXAMPLE })

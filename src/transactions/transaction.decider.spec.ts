@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { given } from '../../test/support/decider';
 import { decideInTurn, recordCommand, SALE_AT } from '../../test/support/sale-commands';
-import type { MerchantHistory } from '../fraud/fraud-score';
-import { roundTender } from '../rounding/cash-settlement';
+import type { MerchantHistory } from '../rules/fraud-score';
+import { roundTender } from '../rules/cash-settlement';
 import {
   transactionDecider,
   type ApplyOverride,

@@ -1,13 +1,13 @@
-import { InvalidFieldError } from '../auth/auth.errors';
-import type { Decider } from '../common/decider';
-import { DomainError } from '../common/errors/domain-error';
-import { centsToDollarsString } from '../common/money';
-import { scoreFraud, type MerchantHistory } from '../fraud/fraud-score';
-import type { FraudAssessment, RiskLevel } from '../fraud/fraud-signals';
-import type { JurisdictionResolution } from '../jurisdiction/jurisdiction-resolver';
-import { ruleVersionId, type JurisdictionRule } from '../jurisdiction/jurisdiction-rule';
-import { refundCash, roundTender } from '../rounding/cash-settlement';
-import { ROUNDING_MODES, roundCents, type RoundingMode, type TenderType } from '../rounding/rounding-engine';
+import { InvalidFieldError } from '../platform/errors/request.errors';
+import type { Decider } from '../platform/decider';
+import { DomainError } from '../platform/errors/domain-error';
+import { centsToDollarsString } from '../rules/money';
+import { scoreFraud, type MerchantHistory } from '../rules/fraud-score';
+import type { FraudAssessment, RiskLevel } from '../rules/fraud-signals';
+import type { JurisdictionResolution } from '../rules/jurisdiction-resolver';
+import { ruleVersionId, type JurisdictionRule } from '../rules/jurisdiction-rule';
+import { refundCash, roundTender } from '../rules/cash-settlement';
+import { ROUNDING_MODES, roundCents, type RoundingMode, type TenderType } from '../rules/rounding-engine';
 import {
   AlreadyRefundedError,
   AlreadyVoidedError,

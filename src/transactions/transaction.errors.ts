@@ -1,4 +1,4 @@
-import { DomainError } from '../common/errors/domain-error';
+import { DomainError } from '../platform/errors/domain-error';
 
 /** Also the answer for another merchant's transaction, so that ids cannot be probed. */
 export class TransactionNotFoundError extends DomainError {

@@ -1,10 +1,10 @@
 import { ApiProperty } from '@nestjs/swagger';
-import type { Environment } from '../auth/principal';
-import type { FraudSignal, RiskLevel } from '../fraud/fraud-signals';
-import type { ResolvedLocation } from '../jurisdiction/jurisdiction-resolver';
-import type { JurisdictionRule } from '../jurisdiction/jurisdiction-rule';
-import type { RoundingExemption, TenderExemption } from '../rounding/cash-settlement';
-import type { RoundingMode, TenderType } from '../rounding/rounding-engine';
+import type { Environment } from '../platform/identity/principal';
+import type { FraudSignal, RiskLevel } from '../rules/fraud-signals';
+import type { ResolvedLocation } from '../rules/jurisdiction-resolver';
+import type { JurisdictionRule } from '../rules/jurisdiction-rule';
+import type { RoundingExemption, TenderExemption } from '../rules/cash-settlement';
+import type { RoundingMode, TenderType } from '../rules/rounding-engine';
 
 export const transactionStream = (transactionId: string) => `transaction-${transactionId}`;
 

@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
-import { AuditModule } from '../audit/audit.module';
-import { AuthModule } from '../auth/auth.module';
-import { IdempotencyModule } from '../common/idempotency.module';
+import { AuditModule } from '../audit';
+import { AuthModule } from '../auth';
+import { CommandModule } from '../platform/command.module';
 import { ApplyOverrideController } from './apply-override/apply-override.controller';
 import { ApplyOverrideHandler } from './apply-override/apply-override.handler';
 import { GetReceiptController } from './get-receipt/get-receipt.controller';
@@ -24,7 +24,7 @@ import { VoidTransactionHandler } from './void-transaction/void-transaction.hand
  * inline transaction-list read model (projections/transaction-list), so a GET sees the POST before it.
  */
 @Module({
-  imports: [AuthModule, IdempotencyModule, AuditModule],
+  imports: [AuthModule, CommandModule, AuditModule],
   controllers: [
     RecordTransactionController,
     GetTransactionController,

@@ -1,6 +1,6 @@
 import { createPublicKey } from 'node:crypto';
-import { Clock } from '../../src/common/clock';
-import { keyId } from '../../src/event-store/chain-checkpoint';
+import { Clock } from '../../src/platform/clock';
+import { keyId } from '../../src/platform/event-store/chain-checkpoint';
 import type { AuditEntry } from '../../src/audit/list-audit-logs/audit-entry';
 import { checkpointsWritten, exportLog, parseExport, verifyExport } from '../support/audit';
 import { call, issueKey, onboardMerchant, type IssuedKey } from '../support/auth';

@@ -1,6 +1,6 @@
-import { DATABASE, type Database } from '../../src/event-store/sql';
-import type { ChainVerification } from '../../src/event-store/chain-verifier';
-import type { StoredEvent } from '../../src/event-store/event-store.port';
+import { DATABASE, type Database } from '../../src/platform/event-store/sql';
+import type { ChainVerification } from '../../src/platform/event-store/chain-verifier';
+import type { StoredEvent } from '../../src/platform/event-store/event-store.port';
 import { checkpointPublicKey, checkpointsWritten, exportLog, parseExport, verifyExport } from '../support/audit';
 import { call, issueKey, onboardMerchant } from '../support/auth';
 import { newSigningKey } from '../support/chain';

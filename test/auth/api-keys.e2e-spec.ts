@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { ApiKeyDirectory } from '../../src/auth/api-key-directory';
-import { EventStore, type StoredEvent } from '../../src/event-store/event-store.port';
-import { DATABASE, type Database } from '../../src/event-store/sql';
+import { EventStore, type StoredEvent } from '../../src/platform/event-store/event-store.port';
+import { DATABASE, type Database } from '../../src/platform/event-store/sql';
 import { WhoAmIController, call, issueKey, onboardMerchant, revokeKey, uniqueId } from '../support/auth';
 import { startTestApp, TEST_ADMIN_KEY, type TestApp } from '../support/test-app';
 import { DRIVERS } from '../support/test-database';

@@ -1,7 +1,7 @@
-import { ForbiddenError } from '../../src/auth/auth.errors';
+import { ForbiddenError } from '../../src/platform/errors/request.errors';
 import { MerchantScope } from '../../src/auth/merchant-scope';
-import type { Principal } from '../../src/auth/principal';
-import { EventStore } from '../../src/event-store/event-store.port';
+import type { Principal } from '../../src/platform/identity/principal';
+import { EventStore } from '../../src/platform/event-store/event-store.port';
 import { WhoAmIController, call, createTwoMerchants, issueKey, onboardMerchant, revokeKey, type MerchantFixture } from '../support/auth';
 import { recordSale, saleBody } from '../support/sales';
 import { recordTip, tipCreated } from '../support/tips';

@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BOOTSTRAP_ADMIN_KEY_ID } from '../../src/auth/admin-key-bootstrap';
-import { EventStore } from '../../src/event-store/event-store.port';
+import { EventStore } from '../../src/platform/event-store/event-store.port';
 import { WhoAmIController, call, issueKey, onboardMerchant, revokeKey } from '../support/auth';
 import { startTestApp, TEST_ADMIN_KEY, type TestApp } from '../support/test-app';
 import { createTestDatabase, DRIVERS, type Driver, type TestDatabase } from '../support/test-database';

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
-import { Clock } from '../../src/common/clock';
-import { redisConnectionName } from '../../src/rate-limit/redis-rate-limit-store';
+import { Clock } from '../../src/platform/clock';
+import { redisConnectionName } from '../../src/platform/rate-limit/redis-rate-limit-store';
 import { WhoAmIController, call, issueKey, onboardMerchant, type Answer } from '../support/auth';
 import { FixedClock } from '../support/fixed-clock';
 import { startTestApp, TEST_ADMIN_KEY, type TestApp, type TestAppOptions } from '../support/test-app';

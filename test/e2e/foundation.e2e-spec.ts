@@ -4,9 +4,9 @@ import { Body, Controller, ForbiddenException, Get, HttpStatus, Param, Post } fr
 import { ApiExcludeController } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsInt, IsOptional, IsString, Min, ValidateNested } from 'class-validator';
-import { Public } from '../../src/auth/roles.decorator';
-import { DomainError } from '../../src/common/errors/domain-error';
-import { DATABASE, type Database } from '../../src/event-store/sql';
+import { Public } from '../../src/platform/identity/roles.decorator';
+import { DomainError } from '../../src/platform/errors/domain-error';
+import { DATABASE, type Database } from '../../src/platform/event-store/sql';
 import { startTestApp, type TestApp } from '../support/test-app';
 
 class EchoItem {

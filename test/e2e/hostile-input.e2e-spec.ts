@@ -1,4 +1,4 @@
-import { EventStore } from '../../src/event-store/event-store.port';
+import { EventStore } from '../../src/platform/event-store/event-store.port';
 import { call, createTwoMerchants, type MerchantFixture } from '../support/auth';
 import { saleBody } from '../support/sales';
 import { DRIVERS } from '../support/test-database';

@@ -1,6 +1,6 @@
 import { parse } from 'papaparse';
-import { Clock } from '../../src/common/clock';
-import { DATABASE, type Database } from '../../src/event-store/sql';
+import { Clock } from '../../src/platform/clock';
+import { DATABASE, type Database } from '../../src/platform/event-store/sql';
 import { EXPORT_COLUMNS, EXPORT_MODES, type ExportMode } from '../../src/export/export-transactions/export-columns';
 import { batchQuery, exportRows, FIRST_KEYSET } from '../../src/export/export-transactions/export-rows';
 import { call, issueKey, onboardMerchant, type Answer } from '../support/auth';

@@ -1,7 +1,7 @@
-import { AsyncProjectionRunner } from '../../projections/runner';
-import { Clock } from '../../src/common/clock';
-import { EventStore } from '../../src/event-store/event-store.port';
-import { DATABASE, type Database } from '../../src/event-store/sql';
+import { AsyncProjectionRunner } from '../../src/platform/projections/runner';
+import { Clock } from '../../src/platform/clock';
+import { EventStore } from '../../src/platform/event-store/event-store.port';
+import { DATABASE, type Database } from '../../src/platform/event-store/sql';
 import { call, issueKey, onboardMerchant, type Answer } from '../support/auth';
 import { FixedClock } from '../support/fixed-clock';
 import { recordSale } from '../support/sales';

@@ -1,5 +1,5 @@
-import { Clock } from '../../src/common/clock';
-import type { JurisdictionRule } from '../../src/jurisdiction/jurisdiction-rule';
+import { Clock } from '../../src/platform/clock';
+import type { JurisdictionRule } from '../../src/rules/jurisdiction-rule';
 import { loadSeeds } from '../../src/jurisdiction/seed-loader';
 import { call, issueKey, onboardMerchant, type Answer } from '../support/auth';
 import { FixedClock } from '../support/fixed-clock';

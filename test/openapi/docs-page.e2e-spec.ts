@@ -1,4 +1,4 @@
-import { operations } from '../../src/openapi/openapi-document';
+import { operations } from '../../src/platform/openapi/openapi-document';
 import { call } from '../support/auth';
 import { portalSuite, screenshot } from '../portal/browser';
 

@@ -16,9 +16,9 @@ import type {
   ResponseObject,
   SchemaObject,
 } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
-import { API_KEY_SCHEME, ROLES_EXTENSION } from '../../src/auth/roles.decorator';
+import { API_KEY_SCHEME, ROLES_EXTENSION } from '../../src/platform/identity/roles.decorator';
 import type { Endpoint } from '../../src/health/route-catalog';
-import { API_TAGS, operations as documentOperations } from '../../src/openapi/openapi-document';
+import { API_TAGS, operations as documentOperations } from '../../src/platform/openapi/openapi-document';
 import { PERMISSION_MATRIX } from '../auth/permission-matrix';
 import { call } from '../support/auth';
 import { ResponseConformance } from '../support/openapi';

@@ -1,8 +1,8 @@
-import type { OverrideReportResponse } from '../../src/analytics/override-report/override-report.query';
-import type { VoidAbuseResponse } from '../../src/analytics/void-abuse/void-abuse.query';
-import type { VoidAnalyticsResponse } from '../../src/analytics/void-analytics/void-analytics.query';
-import type { GetFraudOverviewResponse } from '../../src/fraud/get-fraud-overview/get-fraud-overview.query';
-import type { GetRiskProfileResponse } from '../../src/fraud/get-risk-profile/get-risk-profile.query';
+import type { OverrideReportResponse } from '../../src/risk/override-report/override-report.query';
+import type { VoidAbuseResponse } from '../../src/risk/void-abuse/void-abuse.query';
+import type { VoidAnalyticsResponse } from '../../src/risk/void-analytics/void-analytics.query';
+import type { GetFraudOverviewResponse } from '../../src/risk/get-fraud-overview/get-fraud-overview.query';
+import type { GetRiskProfileResponse } from '../../src/risk/get-risk-profile/get-risk-profile.query';
 
 /**
  * Answers of the risk-profile, fraud-overview, void and override endpoints, for the analytics pages

@@ -1,4 +1,4 @@
-import { DATABASE } from '../../src/event-store/sql';
+import { DATABASE } from '../../src/platform/event-store/sql';
 import { call, issueKey, onboardMerchant } from '../support/auth';
 import { recordSale } from '../support/sales';
 import { changeData } from '../support/tampering';

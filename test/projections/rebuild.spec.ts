@@ -1,9 +1,9 @@
-import { PROJECTORS } from '../../projections';
-import type { Projector } from '../../projections/projector';
-import { AsyncProjectionRunner, prepareProjections, rebuildProjections } from '../../projections/runner';
-import type { NewEvent } from '../../src/event-store/event-store.port';
-import { migrate } from '../../src/event-store/migrations';
-import { SqlEventStore } from '../../src/event-store/sql-event-store';
+import { PROJECTORS } from '../../src/projectors';
+import type { Projector } from '../../src/platform/projections/projector';
+import { AsyncProjectionRunner, prepareProjections, rebuildProjections } from '../../src/platform/projections/runner';
+import type { NewEvent } from '../../src/platform/event-store/event-store.port';
+import { migrate } from '../../src/platform/event-store/migrations';
+import { SqlEventStore } from '../../src/platform/event-store/sql-event-store';
 import { FixedClock } from '../support/fixed-clock';
 import { dumpReadModels } from '../support/read-models';
 import { DRIVERS, createTestDatabase } from '../support/test-database';

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { EventStore } from '../../src/event-store/event-store.port';
+import { EventStore } from '../../src/platform/event-store/event-store.port';
 import type { Endpoint } from '../../src/health/route-catalog';
 import { call, createTwoMerchants, issueKey, type MerchantFixture } from '../support/auth';
 import { recordSale } from '../support/sales';

@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { PROJECTORS } from '../../projections';
-import { rebuildProjections } from '../../projections/runner';
-import { SystemClock } from '../../src/common/clock';
-import { ChainVerifier, type ChainVerification } from '../../src/event-store/chain-verifier';
-import { openDatabase, type EventStoreOptions } from '../../src/event-store/event-store.module';
-import { SqlEventStore } from '../../src/event-store/sql-event-store';
+import { PROJECTORS } from '../../src/projectors';
+import { rebuildProjections } from '../../src/platform/projections/runner';
+import { SystemClock } from '../../src/platform/clock';
+import { ChainVerifier, type ChainVerification } from '../../src/platform/event-store/chain-verifier';
+import { openDatabase, type EventStoreOptions } from '../../src/platform/event-store/event-store.module';
+import { SqlEventStore } from '../../src/platform/event-store/sql-event-store';
 import { dumpReadModels } from '../support/read-models';
 import type { ServiceProcess } from '../support/service-process';
 
@@ -101,8 +101,8 @@ export interface LogInspection {
  * whole chain, collects the transaction ids in the log, and compares the live read models with a
  * rebuild from the log.
  */
-export async function inspectLog(options: EventStoreOptions): Promise<LogInspection> {
-  const db = await openDatabase(options);
+export async function inspectLog(options: Omit<EventStoreOptions, 'projectors'>): Promise<LogInspection> {
+  const db = await openDatabase({ ...options, projectors: PROJECTORS });
   try {
     const verifier = new ChainVerifier();
     const transactionIds = new Set<string>();

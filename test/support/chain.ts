@@ -6,10 +6,10 @@ import {
   keyId,
   signTreeHead,
   type CheckpointData,
-} from '../../src/event-store/chain-checkpoint';
-import type { ChainHead, StoredEvent } from '../../src/event-store/event-store.port';
-import { GENESIS_HASH, canonicalJson, entryHash } from '../../src/event-store/hash-chain';
-import { MerkleFrontier, leafHash } from '../../src/event-store/merkle-tree';
+} from '../../src/platform/event-store/chain-checkpoint';
+import type { ChainHead, StoredEvent } from '../../src/platform/event-store/event-store.port';
+import { GENESIS_HASH, canonicalJson, entryHash } from '../../src/platform/event-store/hash-chain';
+import { MerkleFrontier, leafHash } from '../../src/platform/event-store/merkle-tree';
 
 export const newSigningKey = (): KeyObject => generateKeyPairSync('ed25519').privateKey;
 

@@ -1,4 +1,4 @@
-import type { Decider, DomainEvent } from '../../src/common/decider';
+import type { Decider, DomainEvent } from '../../src/platform/decider';
 
 type ErrorClass = abstract new (...args: never[]) => Error;
 

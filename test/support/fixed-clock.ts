@@ -1,4 +1,4 @@
-import { Clock } from '../../src/common/clock';
+import { Clock } from '../../src/platform/clock';
 
 /** A clock the test moves by hand. */
 export class FixedClock extends Clock {

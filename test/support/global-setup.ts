@@ -2,7 +2,7 @@ import Chromium from '@sparticuz/chromium';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PgliteDatabase } from '../../src/event-store/pglite-database';
+import { PgliteDatabase } from '../../src/platform/event-store/pglite-database';
 
 /**
  * Once per run, for every worker through the environment: a temporary folder for what tests write,

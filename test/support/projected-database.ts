@@ -1,9 +1,9 @@
-import type { Projector } from '../../projections/projector';
-import { catchUp, prepareProjections, rebuildProjections } from '../../projections/runner';
-import type { NewEvent } from '../../src/event-store/event-store.port';
-import { migrate } from '../../src/event-store/migrations';
-import { SqlEventStore } from '../../src/event-store/sql-event-store';
-import type { Database } from '../../src/event-store/sql';
+import type { Projector } from '../../src/platform/projections/projector';
+import { catchUp, prepareProjections, rebuildProjections } from '../../src/platform/projections/runner';
+import type { NewEvent } from '../../src/platform/event-store/event-store.port';
+import { migrate } from '../../src/platform/event-store/migrations';
+import { SqlEventStore } from '../../src/platform/event-store/sql-event-store';
+import type { Database } from '../../src/platform/event-store/sql';
 import { FixedClock } from './fixed-clock';
 import { dumpReadModels } from './read-models';
 import { createTestDatabase, type Driver } from './test-database';

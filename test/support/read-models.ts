@@ -1,4 +1,4 @@
-import type { Sql } from '../../src/event-store/sql';
+import type { Sql } from '../../src/platform/event-store/sql';
 
 /** Every row of every read-model table (`rm_` prefix), in a stable order, for comparing two builds. */
 export async function dumpReadModels(db: Sql): Promise<Record<string, unknown[]>> {

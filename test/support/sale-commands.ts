@@ -1,6 +1,6 @@
-import type { NewEvent } from '../../src/event-store/event-store.port';
-import type { MerchantHistory } from '../../src/fraud/fraud-score';
-import { JurisdictionResolver, type LocationQuery } from '../../src/jurisdiction/jurisdiction-resolver';
+import type { NewEvent } from '../../src/platform/event-store/event-store.port';
+import type { MerchantHistory } from '../../src/rules/fraud-score';
+import { JurisdictionResolver, type LocationQuery } from '../../src/rules/jurisdiction-resolver';
 import { loadSeeds } from '../../src/jurisdiction/seed-loader';
 import {
   transactionDecider,

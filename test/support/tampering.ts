@@ -1,9 +1,9 @@
-import { CHECKPOINT_EVENT_TYPE } from '../../src/event-store/chain-checkpoint';
-import type { StoredEvent } from '../../src/event-store/event-store.port';
-import { EVENT_COLUMNS, toStoredEvent, type EventRow } from '../../src/event-store/event-rows';
-import { entryHash } from '../../src/event-store/hash-chain';
-import { MerkleFrontier, leafHash } from '../../src/event-store/merkle-tree';
-import type { Sql } from '../../src/event-store/sql';
+import { CHECKPOINT_EVENT_TYPE } from '../../src/platform/event-store/chain-checkpoint';
+import type { StoredEvent } from '../../src/platform/event-store/event-store.port';
+import { EVENT_COLUMNS, toStoredEvent, type EventRow } from '../../src/platform/event-store/event-rows';
+import { entryHash } from '../../src/platform/event-store/hash-chain';
+import { MerkleFrontier, leafHash } from '../../src/platform/event-store/merkle-tree';
+import type { Sql } from '../../src/platform/event-store/sql';
 
 /**
  * What an attacker with write access to the database can do to the log, in SQL, on PostgreSQL and

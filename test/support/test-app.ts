@@ -7,7 +7,7 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Test, type TestingModuleBuilder } from '@nestjs/testing';
 import { createApp } from '../../src/app.factory';
 import { AppModule } from '../../src/app.module';
-import { loadConfig, type AppConfig } from '../../src/config/config';
+import { loadConfig, type AppConfig } from '../../src/platform/config/config';
 import { createTestDatabase, type Driver } from './test-database';
 
 /** The ADMIN_API_KEY of every test app unless a test sets its own (an empty value unsets it). */

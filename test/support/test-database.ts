@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { Client } from 'pg';
-import { PgDatabase } from '../../src/event-store/pg-database';
-import { PgliteDatabase } from '../../src/event-store/pglite-database';
-import type { Database } from '../../src/event-store/sql';
+import { PgDatabase } from '../../src/platform/event-store/pg-database';
+import { PgliteDatabase } from '../../src/platform/event-store/pglite-database';
+import type { Database } from '../../src/platform/event-store/sql';
 
 export type Driver = 'pglite' | 'postgres';
 

@@ -1,8 +1,9 @@
-import type { Decider, DomainEvent } from '../../src/common/decider';
-import type { NewEvent } from '../../src/event-store/event-store.port';
-import { loadSeeds, type SeedData } from '../../src/jurisdiction/seed-loader';
+import type { Decider, DomainEvent } from '../../src/platform/decider';
+import type { NewEvent } from '../../src/platform/event-store/event-store.port';
+import { loadSeeds } from '../../src/jurisdiction/seed-loader';
+import { type SeedData } from '../../src/rules/seed-data';
 import { tipCreditCheckDecider, tipDecider, tipPayoutDecider, type RecordTip } from '../../src/tips/tip.decider';
-import { tipCreditRuleOn } from '../../src/tips/tip-credit';
+import { tipCreditRuleOn } from '../../src/rules/tip-credit';
 import { tipPoolDecider } from '../../src/tips/tip-pool.decider';
 import { tipCreditCheckStream, tipPayoutStream, tipPoolStream, tipStream } from '../../src/tips/tip.events';
 import { call, type Answer } from './auth';

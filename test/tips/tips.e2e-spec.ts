@@ -1,6 +1,6 @@
-import { Clock } from '../../src/common/clock';
-import { EventStore } from '../../src/event-store/event-store.port';
-import { DATABASE, type Database } from '../../src/event-store/sql';
+import { Clock } from '../../src/platform/clock';
+import { EventStore } from '../../src/platform/event-store/event-store.port';
+import { DATABASE, type Database } from '../../src/platform/event-store/sql';
 import { call, issueKey, onboardMerchant } from '../support/auth';
 import { FixedClock } from '../support/fixed-clock';
 import { recordSale } from '../support/sales';

@@ -1,5 +1,5 @@
-import { Clock } from '../../src/common/clock';
-import type { JurisdictionRule } from '../../src/jurisdiction/jurisdiction-rule';
+import { Clock } from '../../src/platform/clock';
+import type { JurisdictionRule } from '../../src/rules/jurisdiction-rule';
 import { call, issueKey, onboardMerchant } from '../support/auth';
 import { FixedClock } from '../support/fixed-clock';
 import { recordSale } from '../support/sales';

@@ -1,8 +1,8 @@
-import { Clock } from '../../src/common/clock';
-import { toStoredEvent, type EventRow } from '../../src/event-store/event-rows';
-import { EventStore } from '../../src/event-store/event-store.port';
-import { entryHash } from '../../src/event-store/hash-chain';
-import { DATABASE, type Database } from '../../src/event-store/sql';
+import { Clock } from '../../src/platform/clock';
+import { toStoredEvent, type EventRow } from '../../src/platform/event-store/event-rows';
+import { EventStore } from '../../src/platform/event-store/event-store.port';
+import { entryHash } from '../../src/platform/event-store/hash-chain';
+import { DATABASE, type Database } from '../../src/platform/event-store/sql';
 import { call, issueKey, onboardMerchant, type Answer } from '../support/auth';
 import { FixedClock } from '../support/fixed-clock';
 import { recordSale } from '../support/sales';

@@ -1,8 +1,8 @@
-import { AsyncProjectionRunner, rebuildProjections } from '../../projections/runner';
-import { transactionListProjector } from '../../projections/transaction-list/transaction-list.projector';
-import { EventStore } from '../../src/event-store/event-store.port';
-import { DATABASE, type Database } from '../../src/event-store/sql';
-import { TransactionIdTakenError } from '../../src/transactions/transaction-id';
+import { AsyncProjectionRunner, rebuildProjections } from '../../src/platform/projections/runner';
+import { transactionListProjector } from '../../src/transactions/read-model/transaction-list.projector';
+import { EventStore } from '../../src/platform/event-store/event-store.port';
+import { DATABASE, type Database } from '../../src/platform/event-store/sql';
+import { RecordIdTakenError } from '../../src/platform/ids';
 import { call, issueKey, onboardMerchant } from '../support/auth';
 import { dumpReadModels } from '../support/read-models';
 import { transactionHistory } from '../support/sale-commands';
@@ -81,7 +81,7 @@ describe.each(DRIVERS)('transaction-list read model on %s', (driver) => {
     it('refuses a second record under an id already taken, so that the append is retried with another', async () => {
       const [recorded] = await app.app.get(EventStore).readStream(history[0].streamId);
       const clash = { ...recorded, position: recorded.position + 1000 };
-      await expect(db.transaction((tx) => transactionListProjector.apply(clash, tx))).rejects.toBeInstanceOf(TransactionIdTakenError);
+      await expect(db.transaction((tx) => transactionListProjector.apply(clash, tx))).rejects.toBeInstanceOf(RecordIdTakenError);
     });
   });
 

@@ -2,11 +2,11 @@ import { Readable } from 'node:stream';
 import { Controller, Get, Inject, Res } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
-import { Roles } from '../../auth/roles.decorator';
-import { toExportLine } from '../../event-store/chain-export';
-import { EventStore, type StoredEvent } from '../../event-store/event-store.port';
-import { entryHash, GENESIS_HASH } from '../../event-store/hash-chain';
-import { DATABASE, type Database } from '../../event-store/sql';
+import { Roles } from '../../platform/identity/roles.decorator';
+import { toExportLine } from '../../platform/event-store/chain-export';
+import { EventStore, type StoredEvent } from '../../platform/event-store/event-store.port';
+import { entryHash, GENESIS_HASH } from '../../platform/event-store/hash-chain';
+import { DATABASE, type Database } from '../../platform/event-store/sql';
 import { logExtent, readLog } from '../read-log';
 
 /** The media type the export is sent as (before `; charset=utf-8`). */

@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import type { StoredEvent } from '../../event-store/event-store.port';
+import type { StoredEvent } from '../../platform/event-store/event-store.port';
 
 const HASH_EXAMPLE = '9f2c4e1a7b3d5f60812a4c6e8b0d2f4a6c8e0b2d4f6a8c0e2b4d6f8a0c2e4b6d';
 const PREV_HASH_EXAMPLE = '3b7e9d1f5a2c4e6b8d0f2a4c6e8b0d2f4a6c8e0b2d4f6a8c0e2b4d6f8a0c1e3f';

@@ -1,8 +1,8 @@
 import { Inject } from '@nestjs/common';
 import { QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
-import { instantRange } from '../../common/instant-range';
-import { EVENT_COLUMNS, toStoredEvent, type EventRow } from '../../event-store/event-rows';
-import { DATABASE, type Database } from '../../event-store/sql';
+import { instantRange } from '../../platform/instant-range';
+import { EVENT_COLUMNS, toStoredEvent, type EventRow } from '../../platform/event-store/event-rows';
+import { DATABASE, type Database } from '../../platform/event-store/sql';
 import { toAuditEntry } from './audit-entry';
 import { eventTypesFor } from './event-type-filter';
 import { ListAuditLogsQuery, type ListAuditLogsResponse } from './list-audit-logs.query';

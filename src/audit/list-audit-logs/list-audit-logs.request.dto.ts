@@ -1,7 +1,7 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsInt, IsOptional, IsString, Matches, Max, Min } from 'class-validator';
-import { IsInstant } from '../../common/instant-range';
+import { IsInstant } from '../../platform/instant-range';
 import { EVENT_TYPE_PATTERN } from './event-type-filter';
 
 export const DEFAULT_LIMIT = 100;

@@ -1,8 +1,8 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { createPublicKey, type KeyObject } from 'node:crypto';
-import { EVENT_SCHEMA_VERSION } from '../../auth/command-context';
-import { Clock } from '../../common/clock';
-import { AppConfig } from '../../config/config';
+import { EVENT_SCHEMA_VERSION } from '../../platform/identity/command-context';
+import { Clock } from '../../platform/clock';
+import { AppConfig } from '../../platform/config/config';
 import {
   CHECKPOINT_EVENT_TYPE,
   checkSignature,
@@ -13,14 +13,14 @@ import {
   signTreeHead,
   type CheckpointData,
   type SignedTreeHead,
-} from '../../event-store/chain-checkpoint';
-import { EVENT_COLUMNS, toStoredEvent, type EventRow } from '../../event-store/event-rows';
-import { RevisionConflictError } from '../../event-store/event-store.errors';
-import { EventStore } from '../../event-store/event-store.port';
-import { GENESIS_HASH, entryHash } from '../../event-store/hash-chain';
-import { fromStoredTree, loadFrontier } from '../../event-store/merkle-store';
-import { EMPTY_ROOT, MerkleFrontier, consistencyPath, inclusionPath, leafHash, treeRoot, verifyConsistency, verifyInclusion } from '../../event-store/merkle-tree';
-import { DATABASE, type Database, type Sql } from '../../event-store/sql';
+} from '../../platform/event-store/chain-checkpoint';
+import { EVENT_COLUMNS, toStoredEvent, type EventRow } from '../../platform/event-store/event-rows';
+import { RevisionConflictError } from '../../platform/event-store/event-store.errors';
+import { EventStore } from '../../platform/event-store/event-store.port';
+import { GENESIS_HASH, entryHash } from '../../platform/event-store/hash-chain';
+import { fromStoredTree, loadFrontier } from '../../platform/event-store/merkle-store';
+import { EMPTY_ROOT, MerkleFrontier, consistencyPath, inclusionPath, leafHash, treeRoot, verifyConsistency, verifyInclusion } from '../../platform/event-store/merkle-tree';
+import { DATABASE, type Database, type Sql } from '../../platform/event-store/sql';
 import { Witness } from './witness';
 
 /** Why the signer would not sign: what it found, where. */

@@ -1,11 +1,11 @@
 import { createPublicKey } from 'node:crypto';
 import { Controller, Get, HttpStatus } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiProperty, ApiTags } from '@nestjs/swagger';
-import { Roles } from '../../auth/roles.decorator';
-import { DomainError } from '../../common/errors/domain-error';
-import { AppConfig } from '../../config/config';
-import { keyId } from '../../event-store/chain-checkpoint';
-import { ApiErrors } from '../../openapi/api-errors.decorator';
+import { Roles } from '../../platform/identity/roles.decorator';
+import { DomainError } from '../../platform/errors/domain-error';
+import { AppConfig } from '../../platform/config/config';
+import { keyId } from '../../platform/event-store/chain-checkpoint';
+import { ApiErrors } from '../../platform/openapi/api-errors.decorator';
 
 export const CHECKPOINT_ALGORITHMS = ['Ed25519'] as const;
 

@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { mkdir, open, readFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { AppConfig } from '../../config/config';
-import { parseWitness, type SignedTreeHead } from '../../event-store/chain-checkpoint';
+import { AppConfig } from '../../platform/config/config';
+import { parseWitness, type SignedTreeHead } from '../../platform/event-store/chain-checkpoint';
 
 /**
  * The witness file (`CHECKPOINT_WITNESS_FILE`): every signed tree head, one NDJSON line each,

@@ -2,8 +2,8 @@ import { Controller, Get, Header, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiPropertyOptional, ApiProperty, ApiTags } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsInt, IsOptional, Max, Min } from 'class-validator';
-import { Roles } from '../../auth/roles.decorator';
-import { ApiErrors } from '../../openapi/api-errors.decorator';
+import { Roles } from '../../platform/identity/roles.decorator';
+import { ApiErrors } from '../../platform/openapi/api-errors.decorator';
 import { ConsistencyProofResponse, InclusionProofResponse, TreeHeadResponse, TreeProofs } from './tree-proofs';
 
 const size = (description: string, example: number) =>

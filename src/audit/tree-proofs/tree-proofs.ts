@@ -1,12 +1,12 @@
 import { HttpStatus, Inject, Injectable } from '@nestjs/common';
 import { ApiProperty } from '@nestjs/swagger';
-import { Clock } from '../../common/clock';
-import { DomainError } from '../../common/errors/domain-error';
-import { CHECKPOINT_EVENT_TYPE, isTreeHeadCheckpoint, type CheckpointData } from '../../event-store/chain-checkpoint';
-import { EventStore } from '../../event-store/event-store.port';
-import { fromStoredTree } from '../../event-store/merkle-store';
-import { consistencyPath, inclusionPath, leafHash, treeRoot } from '../../event-store/merkle-tree';
-import { DATABASE, type Database } from '../../event-store/sql';
+import { Clock } from '../../platform/clock';
+import { DomainError } from '../../platform/errors/domain-error';
+import { CHECKPOINT_EVENT_TYPE, isTreeHeadCheckpoint, type CheckpointData } from '../../platform/event-store/chain-checkpoint';
+import { EventStore } from '../../platform/event-store/event-store.port';
+import { fromStoredTree } from '../../platform/event-store/merkle-store';
+import { consistencyPath, inclusionPath, leafHash, treeRoot } from '../../platform/event-store/merkle-tree';
+import { DATABASE, type Database } from '../../platform/event-store/sql';
 import { HASH_PATTERN } from '../list-audit-logs/audit-entry';
 
 const HASH_EXAMPLE = '5a1e0f3c9b7d2e4f6a8c0b1d3e5f7a9c2b4d6e8f0a1c3e5b7d9f2a4c6e8b0d1f';

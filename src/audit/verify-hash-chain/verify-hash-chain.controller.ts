@@ -1,7 +1,7 @@
 import { Controller, Get, Header, Query } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { Roles } from '../../auth/roles.decorator';
+import { Roles } from '../../platform/identity/roles.decorator';
 import { VerifyHashChainQuery, VerifyHashChainResponse } from './verify-hash-chain.query';
 import { VerifyHashChainRequest } from './verify-hash-chain.request.dto';
 

@@ -8,7 +8,7 @@ import {
   type ChainVerification,
   type CheckpointSummary as VerifierCheckpoints,
   type TreeSummary as VerifierTree,
-} from '../../event-store/chain-verifier';
+} from '../../platform/event-store/chain-verifier';
 import { HASH_PATTERN } from '../list-audit-logs/audit-entry';
 import type { VerifyHashChainRequest } from './verify-hash-chain.request.dto';
 

@@ -1,8 +1,8 @@
 import { Command } from '@nestjs/cqrs';
 import type { ApiKeyRecord } from '../api-key-directory';
-import type { CommandContext } from '../command-context';
-import type { Environment } from '../principal';
-import type { Role } from '../roles.decorator';
+import type { CommandContext } from '../../platform/identity/command-context';
+import type { Environment } from '../../platform/identity/principal';
+import type { Role } from '../../platform/identity/roles.decorator';
 
 export interface IssueApiKeyResult {
   /** The raw key: returned this once, stored nowhere. */

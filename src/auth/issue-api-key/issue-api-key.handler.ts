@@ -1,23 +1,22 @@
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { Clock } from '../../common/clock';
-import { EventStore } from '../../event-store/event-store.port';
-import { MerchantNotFoundError } from '../../merchants/merchant.errors';
-import { MerchantDirectory } from '../../merchants/merchant-directory';
+import { Clock } from '../../platform/clock';
+import { MerchantNotFoundError } from '../../merchants';
+import { MerchantDirectory } from '../../merchants';
 import { ApiKeyDirectory } from '../api-key-directory';
 import { apiKeyDecider } from '../api-key.decider';
 import { apiKeyStream } from '../api-key.events';
 import { generateApiKey, hashApiKey, newApiKeyId } from '../api-key-secret';
 import { PartnerNotFoundError } from '../auth.errors';
-import { eventMetadata } from '../command-context';
-import { decideAndAppend } from '../../common/decider';
+import { eventMetadata } from '../../platform/identity/command-context';
+import { CommandStep } from '../../platform/command-step';
 import { MerchantScope } from '../merchant-scope';
-import type { Environment, Principal } from '../principal';
+import type { Environment, Principal } from '../../platform/identity/principal';
 import { IssueApiKeyCommand, type IssueApiKeyResult } from './issue-api-key.command';
 
 @CommandHandler(IssueApiKeyCommand)
 export class IssueApiKeyHandler implements ICommandHandler<IssueApiKeyCommand> {
   constructor(
-    private readonly store: EventStore,
+    private readonly step: CommandStep,
     private readonly clock: Clock,
     private readonly keys: ApiKeyDirectory,
     private readonly merchants: MerchantDirectory,
@@ -30,20 +29,22 @@ export class IssueApiKeyHandler implements ICommandHandler<IssueApiKeyCommand> {
       throw new PartnerNotFoundError(request.partnerId);
     }
     const key = generateApiKey(request.role);
-    await decideAndAppend(
-      this.store,
-      apiKeyStream(keyId),
-      apiKeyDecider,
+    await this.step.run(
       {
-        kind: 'IssueApiKey',
-        keyId,
-        keyHash: hashApiKey(key),
-        ...request,
-        merchantEnvironment,
-        issuerRole: context.principal.role,
-        issuedAt: this.clock.now().toISOString(),
+        stream: apiKeyStream(keyId),
+        decider: apiKeyDecider,
+        command: {
+          kind: 'IssueApiKey',
+          keyId,
+          keyHash: hashApiKey(key),
+          ...request,
+          merchantEnvironment,
+          issuerRole: context.principal.role,
+          issuedAt: this.clock.now().toISOString(),
+        },
+        metadata: eventMetadata(context, request.role === 'merchant' ? request.merchantId : undefined),
       },
-      eventMetadata(context, request.role === 'merchant' ? request.merchantId : undefined),
+      () => undefined,
     );
     // Written by the inline projector in the append's transaction.
     return { key, apiKey: (await this.keys.findById(keyId))! };

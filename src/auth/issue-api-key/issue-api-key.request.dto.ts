@@ -1,8 +1,8 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional, IsString, Length, Matches } from 'class-validator';
-import { MERCHANT_ID_PATTERN, MERCHANT_ID_PROPERTY, MERCHANT_ID_RULE } from '../../merchants/merchant-id';
-import { ENVIRONMENTS, type Environment } from '../principal';
-import { ROLES, type Role } from '../roles.decorator';
+import { MERCHANT_ID_PATTERN, MERCHANT_ID_PROPERTY, MERCHANT_ID_RULE } from '../../merchants';
+import { ENVIRONMENTS, type Environment } from '../../platform/identity/principal';
+import { ROLES, type Role } from '../../platform/identity/roles.decorator';
 
 const NAME_LENGTH = { min: 1, max: 100 } as const;
 const PARTNER_ID_LENGTH = { min: 1, max: 64 } as const;

@@ -1,10 +1,10 @@
-import type { ApiKeyEvent } from '../../src/auth/api-key.events';
-import { migrate } from '../../src/event-store/migrations';
-import { SqlEventStore } from '../../src/event-store/sql-event-store';
-import type { Database } from '../../src/event-store/sql';
-import { FixedClock } from '../../test/support/fixed-clock';
-import { DRIVERS, createTestDatabase, type TestDatabase } from '../../test/support/test-database';
-import { prepareProjections, rebuildProjections } from '../runner';
+import type { ApiKeyEvent } from '../api-key.events';
+import { migrate } from '../../platform/event-store/migrations';
+import { SqlEventStore } from '../../platform/event-store/sql-event-store';
+import type { Database } from '../../platform/event-store/sql';
+import { FixedClock } from '../../../test/support/fixed-clock';
+import { DRIVERS, createTestDatabase, type TestDatabase } from '../../../test/support/test-database';
+import { prepareProjections, rebuildProjections } from '../../platform/projections/runner';
 import { apiKeysProjector } from './api-keys.projector';
 
 const meta = { schemaVersion: 1 };

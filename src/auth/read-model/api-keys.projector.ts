@@ -1,7 +1,7 @@
-import type { ApiKeyEvent } from '../../src/auth/api-key.events';
-import type { StoredEvent } from '../../src/event-store/event-store.port';
-import type { Sql } from '../../src/event-store/sql';
-import type { Projector } from '../projector';
+import type { ApiKeyEvent } from '../api-key.events';
+import type { StoredEvent } from '../../platform/event-store/event-store.port';
+import type { Sql } from '../../platform/event-store/sql';
+import type { Projector } from '../../platform/projections/projector';
 
 /**
  * `rm_api_keys`: what the auth guard looks a key up in, by its SHA-256. Inline, so that a key

@@ -1,6 +1,6 @@
 import { Command } from '@nestjs/cqrs';
 import type { ApiKeyRecord } from '../api-key-directory';
-import type { CommandContext } from '../command-context';
+import type { CommandContext } from '../../platform/identity/command-context';
 
 export class RevokeApiKeyCommand extends Command<ApiKeyRecord> {
   constructor(

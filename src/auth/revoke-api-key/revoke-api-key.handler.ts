@@ -1,12 +1,11 @@
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { Clock } from '../../common/clock';
-import { EventStore } from '../../event-store/event-store.port';
+import { Clock } from '../../platform/clock';
 import { ApiKeyDirectory, type ApiKeyRecord } from '../api-key-directory';
 import { apiKeyDecider } from '../api-key.decider';
 import { apiKeyStream } from '../api-key.events';
 import { ApiKeyNotFoundError } from '../auth.errors';
-import { eventMetadata } from '../command-context';
-import { decideAndAppend } from '../../common/decider';
+import { eventMetadata } from '../../platform/identity/command-context';
+import { CommandStep } from '../../platform/command-step';
 import { MerchantScope } from '../merchant-scope';
 import { RevokeApiKeyCommand } from './revoke-api-key.command';
 
@@ -14,7 +13,7 @@ import { RevokeApiKeyCommand } from './revoke-api-key.command';
 @CommandHandler(RevokeApiKeyCommand)
 export class RevokeApiKeyHandler implements ICommandHandler<RevokeApiKeyCommand> {
   constructor(
-    private readonly store: EventStore,
+    private readonly step: CommandStep,
     private readonly clock: Clock,
     private readonly keys: ApiKeyDirectory,
     private readonly scope: MerchantScope,
@@ -25,12 +24,14 @@ export class RevokeApiKeyHandler implements ICommandHandler<RevokeApiKeyCommand>
     // A key the caller may not see is answered exactly like one that does not exist.
     if (!key || !(await this.scope.canSee(context.principal, key.merchantId))) throw new ApiKeyNotFoundError(keyId);
     await this.scope.assertCanActFor(context.principal, key.merchantId);
-    await decideAndAppend(
-      this.store,
-      apiKeyStream(keyId),
-      apiKeyDecider,
-      { kind: 'RevokeApiKey', keyId, revokedAt: this.clock.now().toISOString() },
-      eventMetadata(context, key.merchantId),
+    await this.step.run(
+      {
+        stream: apiKeyStream(keyId),
+        decider: apiKeyDecider,
+        command: { kind: 'RevokeApiKey', keyId, revokedAt: this.clock.now().toISOString() },
+        metadata: eventMetadata(context, key.merchantId),
+      },
+      () => undefined,
     );
     return (await this.keys.findById(keyId))!;
   }

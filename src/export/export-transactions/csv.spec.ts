@@ -1,7 +1,7 @@
 import { parse } from 'papaparse';
 import { csvChunks, FORMULA_START } from './csv';
 import type { Column } from './export-columns';
-import type { TransactionDetail } from '../../transactions/transaction-view';
+import type { TransactionDetail } from '../../transactions';
 
 describe('CSV injection guard', () => {
   it.each(['=1+1', '+1', '-1+1', '@SUM(A1)', '\t=1', '\r=1', '-', '--5', '-5e3', '-1,5', '-0.05 ', '- 5'])('guards %j', (cell) => {

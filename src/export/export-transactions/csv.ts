@@ -1,5 +1,5 @@
 import { unparse, type UnparseConfig } from 'papaparse';
-import type { TransactionDetail } from '../../transactions/transaction-view';
+import type { TransactionDetail } from '../../transactions';
 import type { Cell, Column } from './export-columns';
 
 /**

@@ -1,5 +1,5 @@
-import { centsToDollarsString } from '../../common/money';
-import type { OverrideView, TransactionDetail } from '../../transactions/transaction-view';
+import { centsToDollarsString } from '../../rules/money';
+import type { OverrideView, TransactionDetail } from '../../transactions';
 
 export const EXPORT_MODES = ['standard', 'full', 'summary'] as const;
 export type ExportMode = (typeof EXPORT_MODES)[number];

@@ -3,10 +3,10 @@ import { Body, Controller, HttpCode, HttpStatus, Post, Res } from '@nestjs/commo
 import { QueryBus } from '@nestjs/cqrs';
 import { ApiBody, ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
-import { CurrentPrincipal } from '../../auth/current-principal.decorator';
-import type { Principal } from '../../auth/principal';
-import { ReadsOnly } from '../../auth/reads-only.decorator';
-import { Roles } from '../../auth/roles.decorator';
+import { CurrentPrincipal } from '../../platform/identity/current-principal.decorator';
+import type { Principal } from '../../platform/identity/principal';
+import { ReadsOnly } from '../../platform/identity/reads-only.decorator';
+import { Roles } from '../../platform/identity/roles.decorator';
 import { EXPORT_COLUMNS, EXPORT_MODES } from './export-columns';
 import { EXPORT_EXAMPLES } from './export-example';
 import { ExportTransactionsQuery } from './export-transactions.query';

@@ -1,11 +1,11 @@
 import { Inject } from '@nestjs/common';
 import { QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
-import { ForbiddenError } from '../../auth/auth.errors';
-import { MerchantScope } from '../../auth/merchant-scope';
-import type { Principal } from '../../auth/principal';
-import { Clock } from '../../common/clock';
-import { instantRange } from '../../common/instant-range';
-import { DATABASE, type Database } from '../../event-store/sql';
+import { ForbiddenError } from '../../platform/errors/request.errors';
+import { MerchantScope } from '../../auth';
+import type { Principal } from '../../platform/identity/principal';
+import { Clock } from '../../platform/clock';
+import { instantRange } from '../../platform/instant-range';
+import { DATABASE, type Database } from '../../platform/event-store/sql';
 import { csvChunks } from './csv';
 import { EXPORT_COLUMNS } from './export-columns';
 import { exportRows } from './export-rows';

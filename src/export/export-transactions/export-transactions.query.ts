@@ -1,5 +1,5 @@
 import { Query } from '@nestjs/cqrs';
-import type { Principal } from '../../auth/principal';
+import type { Principal } from '../../platform/identity/principal';
 import type { ExportTransactionsRequest } from './export-transactions.request.dto';
 
 /** The CSV to send: its file name and its text, a chunk per batch of rows. */

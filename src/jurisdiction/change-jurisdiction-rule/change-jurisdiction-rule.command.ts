@@ -1,6 +1,6 @@
 import { Command } from '@nestjs/cqrs';
-import type { CommandContext } from '../../auth/command-context';
-import type { JurisdictionRule } from '../jurisdiction-rule';
+import type { CommandContext } from '../../platform/identity/command-context';
+import type { JurisdictionRule } from '../../rules/jurisdiction-rule';
 
 export interface RuleChangeRecorded {
   /** True when this added a rule version; false when it replaced one with the same place, type, scope and effective date. */

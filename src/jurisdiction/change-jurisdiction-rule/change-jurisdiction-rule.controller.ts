@@ -12,23 +12,23 @@ import {
   OmitType,
 } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
-import { CorrelationId } from '../../auth/command-context';
-import { CurrentPrincipal } from '../../auth/current-principal.decorator';
-import type { Principal } from '../../auth/principal';
-import { Roles } from '../../auth/roles.decorator';
-import { validationError } from '../../common/errors/validation.pipe';
-import { JurisdictionRule } from '../jurisdiction-rule';
+import { CorrelationId } from '../../platform/identity/command-context';
+import { CurrentPrincipal } from '../../platform/identity/current-principal.decorator';
+import type { Principal } from '../../platform/identity/principal';
+import { Roles } from '../../platform/identity/roles.decorator';
+import { validationError } from '../../platform/errors/validation.pipe';
+import { JurisdictionRuleDto } from '../jurisdiction.response.dto';
 import { ChangeJurisdictionRuleCommand } from './change-jurisdiction-rule.command';
 
 /** What the OpenAPI document shows of the body: a whole rule, whose lookup_key the path gives. */
-export class JurisdictionRuleChange extends OmitType(JurisdictionRule, ['lookup_key'] as const) {
+export class JurisdictionRuleChange extends OmitType(JurisdictionRuleDto, ['lookup_key'] as const) {
   @ApiPropertyOptional({ description: 'The lookup_key of the path, which it may repeat but not contradict', example: 'AL' })
   lookup_key?: string;
 }
 
 export class RuleChangeResponse {
   @ApiProperty({ description: 'The rule version as recorded' })
-  rule: JurisdictionRule;
+  rule: JurisdictionRuleDto;
 
   @ApiProperty({
     description: 'SHA-256 hash of the `JurisdictionRuleChanged` entry in the audit log',

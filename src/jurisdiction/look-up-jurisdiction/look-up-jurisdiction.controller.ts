@@ -1,23 +1,22 @@
 import { Controller, Get, Param, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiParam, ApiProperty, ApiPropertyOptional, ApiTags } from '@nestjs/swagger';
-import { Roles } from '../../auth/roles.decorator';
-import { Clock } from '../../common/clock';
-import { ApiErrors } from '../../openapi/api-errors.decorator';
+import { Roles } from '../../platform/identity/roles.decorator';
+import { Clock } from '../../platform/clock';
+import { ApiErrors } from '../../platform/openapi/api-errors.decorator';
 import {
   JurisdictionResolver,
   NOT_APPLIED_REASONS,
-  ResolutionWarning,
-  ResolvedLocation,
   ZIP_CODE,
   type HierarchyEntry,
   type JurisdictionResolution,
   type NotAppliedReason,
-} from '../jurisdiction-resolver';
-import { JURISDICTION_LEVELS, JurisdictionRule, type JurisdictionLevel } from '../jurisdiction-rule';
+} from '../../rules/jurisdiction-resolver';
+import { JURISDICTION_LEVELS, type JurisdictionLevel } from '../../rules/jurisdiction-rule';
+import { JurisdictionRuleDto, ResolutionWarningDto, ResolvedLocationDto } from '../jurisdiction.response.dto';
 import { ListRulesQuery, OnDateQuery } from './look-up-jurisdiction.request.dto';
 
 /** A rule of the hierarchy, in full, and whether it is the one applied. */
-export class HierarchyRule extends JurisdictionRule {
+export class HierarchyRule extends JurisdictionRuleDto {
   @ApiProperty({ description: 'True for the one rule that applies', example: true })
   applied: boolean;
 
@@ -53,33 +52,33 @@ export class HierarchyLevel {
 }
 
 /** The applied rule in full (the spec's `JurisdictionRule`), with where and why it was chosen. */
-export class JurisdictionLookup extends JurisdictionRule {
+export class JurisdictionLookup extends JurisdictionRuleDto {
   @ApiProperty({ format: 'date', description: 'The date the rule was resolved for', example: '2026-11-21' })
   date: string;
 
   @ApiProperty()
-  location: ResolvedLocation;
+  location: ResolvedLocationDto;
 
   /** Most local first, down to federal: every level the location has. */
   @ApiProperty({ type: [HierarchyLevel], description: 'Most local first, down to federal: every level the location has, with its rules' })
   hierarchy: HierarchyLevel[];
 
-  @ApiProperty({ type: [ResolutionWarning], description: 'Empty when the location was fully verified' })
-  warnings: ResolutionWarning[];
+  @ApiProperty({ type: [ResolutionWarningDto], description: 'Empty when the location was fully verified' })
+  warnings: ResolutionWarningDto[];
 
   @ApiProperty({
-    type: [JurisdictionRule],
+    type: [JurisdictionRuleDto],
     description: 'Versions of any rule of the location (city, county, state, federal) dated after `date`, soonest first: each takes over on its effective date if it applies then, with no release',
   })
-  upcoming: JurisdictionRule[];
+  upcoming: JurisdictionRuleDto[];
 }
 
 export class RuleList {
   @ApiProperty({ type: 'integer', example: 64 })
   count: number;
 
-  @ApiProperty({ type: [JurisdictionRule], description: 'Federal first, then state, county and city rules, each by lookup_key and effective date' })
-  rules: JurisdictionRule[];
+  @ApiProperty({ type: [JurisdictionRuleDto], description: 'Federal first, then state, county and city rules, each by lookup_key and effective date' })
+  rules: JurisdictionRuleDto[];
 }
 
 const RESOLVED =

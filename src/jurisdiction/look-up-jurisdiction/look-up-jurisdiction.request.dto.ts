@@ -1,6 +1,6 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional, IsString } from 'class-validator';
-import { RULE_STATUSES } from '../jurisdiction-rule';
+import { RULE_STATUSES } from '../../rules/jurisdiction-rule';
 
 /**
  * Query DTOs declare the accepted parameters, so an unknown or repeated one is a 400. Their values

@@ -1,8 +1,8 @@
-import type { StoredEvent } from '../../src/event-store/event-store.port';
-import type { Sql } from '../../src/event-store/sql';
-import { ruleVersionKey, type JurisdictionRule } from '../../src/jurisdiction/jurisdiction-rule';
-import { JURISDICTION_RULE_CHANGED, type JurisdictionRuleChanged } from '../../src/jurisdiction/jurisdiction.events';
-import type { Projector } from '../projector';
+import type { StoredEvent } from '../../platform/event-store/event-store.port';
+import type { Sql } from '../../platform/event-store/sql';
+import { ruleVersionKey, type JurisdictionRule } from '../../rules/jurisdiction-rule';
+import { JURISDICTION_RULE_CHANGED, type JurisdictionRuleChanged } from '../jurisdiction.events';
+import type { Projector } from '../../platform/projections/projector';
 
 export interface RecordedRule {
   /** As recorded: a rule of an older version of the model lacks the newer fields (see upgradeRecordedRule). */

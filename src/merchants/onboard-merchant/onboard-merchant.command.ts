@@ -1,6 +1,6 @@
 import { Command } from '@nestjs/cqrs';
-import type { CommandContext } from '../../auth/command-context';
-import type { Environment } from '../../auth/principal';
+import type { CommandContext } from '../../platform/identity/command-context';
+import type { Environment } from '../../platform/identity/principal';
 import type { MerchantRecord } from '../merchant-directory';
 
 export class OnboardMerchantCommand extends Command<MerchantRecord> {

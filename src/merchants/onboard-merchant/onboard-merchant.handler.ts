@@ -1,8 +1,7 @@
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { eventMetadata } from '../../auth/command-context';
-import { decideAndAppend } from '../../common/decider';
-import { Clock } from '../../common/clock';
-import { EventStore } from '../../event-store/event-store.port';
+import { eventMetadata } from '../../platform/identity/command-context';
+import { CommandStep } from '../../platform/command-step';
+import { Clock } from '../../platform/clock';
 import { merchantDecider } from '../merchant.decider';
 import { merchantStream } from '../merchant.events';
 import { MerchantDirectory, type MerchantRecord } from '../merchant-directory';
@@ -12,24 +11,26 @@ import { OnboardMerchantCommand } from './onboard-merchant.command';
 @CommandHandler(OnboardMerchantCommand)
 export class OnboardMerchantHandler implements ICommandHandler<OnboardMerchantCommand> {
   constructor(
-    private readonly store: EventStore,
+    private readonly step: CommandStep,
     private readonly clock: Clock,
     private readonly merchants: MerchantDirectory,
   ) {}
 
   async execute({ merchant, context }: OnboardMerchantCommand): Promise<MerchantRecord> {
     const { role, environment, partnerId } = context.principal;
-    await decideAndAppend(
-      this.store,
-      merchantStream(merchant.merchantId),
-      merchantDecider,
+    await this.step.run(
       {
-        kind: 'OnboardMerchant',
-        ...merchant,
-        onboardedBy: { role, environment, partnerId },
-        onboardedAt: this.clock.now().toISOString(),
+        stream: merchantStream(merchant.merchantId),
+        decider: merchantDecider,
+        command: {
+          kind: 'OnboardMerchant',
+          ...merchant,
+          onboardedBy: { role, environment, partnerId },
+          onboardedAt: this.clock.now().toISOString(),
+        },
+        metadata: eventMetadata(context, merchant.merchantId),
       },
-      eventMetadata(context, merchant.merchantId),
+      () => undefined,
     );
     return (await this.merchants.find(merchant.merchantId))!;
   }

@@ -1,6 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { IsIn, IsString, Length, Matches } from 'class-validator';
-import { ENVIRONMENTS, type Environment } from '../../auth/principal';
+import { ENVIRONMENTS, type Environment } from '../../platform/identity/principal';
 import { MERCHANT_ID_PATTERN, MERCHANT_ID_PROPERTY, MERCHANT_ID_RULE } from '../merchant-id';
 
 const NAME_LENGTH = { min: 1, max: 200 } as const;

@@ -1,10 +1,10 @@
-import { migrate } from '../../src/event-store/migrations';
-import { SqlEventStore } from '../../src/event-store/sql-event-store';
-import type { Database } from '../../src/event-store/sql';
-import type { MerchantOnboarded } from '../../src/merchants/merchant.events';
-import { FixedClock } from '../../test/support/fixed-clock';
-import { DRIVERS, createTestDatabase, type TestDatabase } from '../../test/support/test-database';
-import { prepareProjections, rebuildProjections } from '../runner';
+import { migrate } from '../../platform/event-store/migrations';
+import { SqlEventStore } from '../../platform/event-store/sql-event-store';
+import type { Database } from '../../platform/event-store/sql';
+import type { MerchantOnboarded } from '../merchant.events';
+import { FixedClock } from '../../../test/support/fixed-clock';
+import { DRIVERS, createTestDatabase, type TestDatabase } from '../../../test/support/test-database';
+import { prepareProjections, rebuildProjections } from '../../platform/projections/runner';
 import { merchantsProjector } from './merchants.projector';
 
 const onboarded = (merchantId: string, partnerId: string | null): MerchantOnboarded => ({

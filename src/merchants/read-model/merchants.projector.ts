@@ -1,7 +1,7 @@
-import type { StoredEvent } from '../../src/event-store/event-store.port';
-import type { Sql } from '../../src/event-store/sql';
-import type { MerchantEvent } from '../../src/merchants/merchant.events';
-import type { Projector } from '../projector';
+import type { StoredEvent } from '../../platform/event-store/event-store.port';
+import type { Sql } from '../../platform/event-store/sql';
+import type { MerchantEvent } from '../merchant.events';
+import type { Projector } from '../../platform/projections/projector';
 
 /** `rm_merchants`: which merchants exist, their environment and the partner that may act for them. */
 export const merchantsProjector: Projector = {

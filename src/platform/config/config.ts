@@ -1,12 +1,17 @@
 import type { KeyObject } from 'node:crypto';
 import { parsePrivateKey } from '../event-store/chain-checkpoint';
-import type { ShiftChanges } from '../fraud/void-analysis';
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
 /** Shorter admin keys are too easy to guess for a key that can do everything. */
 const MIN_ADMIN_KEY_LENGTH = 16;
+
+/** Shift changes, as hours of the day (UTC), and how close to one a void counts as at it. */
+export interface ShiftChanges {
+  hours: readonly number[];
+  windowMinutes: number;
+}
 
 /** Requests per API key per hour, by the key's environment (spec, "Limits"). */
 export interface RateLimitsPerHour {

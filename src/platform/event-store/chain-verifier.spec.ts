@@ -1,6 +1,6 @@
 import { createPublicKey } from 'node:crypto';
 import fc from 'fast-check';
-import { buildChain, byPosition, newSigningKey, rehashFrom } from '../../test/support/chain';
+import { buildChain, byPosition, newSigningKey, rehashFrom } from '../../../test/support/chain';
 import { keyRing } from './chain-checkpoint';
 import { ChainVerifier, MAX_LISTED_BREAKS, type VerifierOptions } from './chain-verifier';
 import type { StoredEvent } from './event-store.port';

@@ -1,4 +1,4 @@
-import { DomainError } from '../common/errors/domain-error';
+import { DomainError } from '../errors/domain-error';
 
 /** The stream moved on since the caller read it: a typed conflict the handler retries or turns into a 409. */
 export class RevisionConflictError extends DomainError {

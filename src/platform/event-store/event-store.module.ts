@@ -1,8 +1,7 @@
 import { Global, Inject, Logger, Module, type DynamicModule, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
-import { Clock, SystemClock } from '../common/clock';
-import { PROJECTORS } from '../../projections';
-import type { Projector } from '../../projections/projector';
-import { AsyncProjectionRunner, prepareProjections } from '../../projections/runner';
+import { Clock, SystemClock } from '../clock';
+import type { Projector } from '../projections/projector';
+import { AsyncProjectionRunner, prepareProjections } from '../projections/runner';
 import { EventStore } from './event-store.port';
 import { catchUpTree } from './merkle-store';
 import { migrate } from './migrations';
@@ -16,7 +15,8 @@ export interface EventStoreOptions {
   databaseUrl?: string;
   /** PGlite's directory; undefined keeps the database in memory (tests). */
   dataDir?: string;
-  projectors?: readonly Projector[];
+  /** The read models, handed in by the app: the store knows no feature. */
+  projectors: readonly Projector[];
   asyncPollMs?: number;
 }
 
@@ -26,7 +26,7 @@ export async function openDatabase(options: EventStoreOptions): Promise<Database
   try {
     await migrate(db);
     await catchUpTree(db);
-    await prepareProjections(db, options.projectors ?? PROJECTORS);
+    await prepareProjections(db, options.projectors);
   } catch (error) {
     await db.close();
     throw error;
@@ -46,12 +46,12 @@ export class EventStoreModule implements OnApplicationBootstrap, OnApplicationSh
   ) {}
 
   static forRoot(options: EventStoreOptions): DynamicModule {
-    const projectors = options.projectors ?? PROJECTORS;
+    const projectors = options.projectors;
     return {
       module: EventStoreModule,
       providers: [
         { provide: 'EVENT_STORE_OPTIONS', useValue: options },
-        { provide: DATABASE, useFactory: () => openDatabase({ ...options, projectors }) },
+        { provide: DATABASE, useFactory: () => openDatabase(options) },
         { provide: Clock, useClass: SystemClock },
         {
           provide: EventStore,

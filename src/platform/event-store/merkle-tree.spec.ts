@@ -10,7 +10,7 @@ import {
   verifyInclusion,
   type NodeLookup,
 } from './merkle-tree';
-import { rfc9162 } from '../../test/support/rfc9162';
+import { rfc9162 } from '../../../test/support/rfc9162';
 
 /** A tree of `size` leaves built by appending, its nodes kept as the service stores them. */
 function grow(size: number): { chainHashes: string[]; node: NodeLookup; frontier: MerkleFrontier } {

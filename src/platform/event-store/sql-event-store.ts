@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import type { Clock } from '../common/clock';
-import type { Projector } from '../../projections/projector';
-import { advanceInline, applyInline } from '../../projections/runner';
+import type { Clock } from '../clock';
+import type { Projector } from '../projections/projector';
+import { advanceInline, applyInline } from '../projections/runner';
 import {
   EventStore,
   type AppendOptions,

@@ -11,10 +11,10 @@ import {
 import { ApiHeader } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { from, lastValueFrom, type Observable } from 'rxjs';
-import { principalOf } from '../auth/current-principal.decorator';
+import { principalOf } from '../identity/current-principal.decorator';
 import { ApiErrors } from '../openapi/api-errors.decorator';
-import { DomainError } from './errors/domain-error';
-import { validationError } from './errors/validation.pipe';
+import { DomainError } from '../errors/domain-error';
+import { validationError } from '../errors/validation.pipe';
 import {
   IdempotencyKeyInProgressError,
   IdempotencyKeyReusedError,

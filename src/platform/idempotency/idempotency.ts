@@ -2,8 +2,8 @@ import { createHash } from 'node:crypto';
 import { HttpStatus, Inject, Injectable } from '@nestjs/common';
 import canonicalize from 'canonicalize';
 import { DATABASE, type Database, type Sql } from '../event-store/sql';
-import { Clock } from './clock';
-import { DomainError } from './errors/domain-error';
+import { Clock } from '../clock';
+import { DomainError } from '../errors/domain-error';
 
 /** DESIGN.md: the same key and body within 24 hours answer what the first request answered. */
 export const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000;

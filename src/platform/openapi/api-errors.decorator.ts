@@ -1,6 +1,7 @@
-import { ApiResponse } from '@nestjs/swagger';
+import { ApiResponse, getSchemaPath } from '@nestjs/swagger';
 import type { ResponseObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
-import { ErrorBody } from '../common/errors/domain-error';
+import type { ErrorBody } from '../errors/domain-error';
+import { ErrorBodyDto } from '../errors/error-body.response.dto';
 
 const ERROR_CODES = Symbol('crcs:error-codes');
 
@@ -20,7 +21,7 @@ export function errorDescription(codes: ErrorCodes): string {
 
 /** The response of one status: always JSON, whatever the route's success answers are (CSV, HTML). */
 export function errorResponse(codes: ErrorCodes): ResponseObject {
-  const schema = { $ref: `#/components/schemas/${ErrorBody.name}` };
+  const schema = { $ref: getSchemaPath(ErrorBodyDto) };
   return { description: errorDescription(codes), content: { 'application/json': { schema, examples: errorExamples(codes) } } };
 }
 

@@ -3,8 +3,8 @@ import { dirname, join } from 'node:path';
 import { Controller, Get, Param, Res } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiParam, ApiProduces, ApiTags, type OpenAPIObject } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
-import { Public } from '../auth/roles.decorator';
-import { DomainError } from '../common/errors/domain-error';
+import { Public } from '../identity/roles.decorator';
+import { DomainError } from '../errors/domain-error';
 import { ApiErrors } from './api-errors.decorator';
 import { OpenApiDocument } from './openapi-document.provider';
 

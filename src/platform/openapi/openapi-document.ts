@@ -1,10 +1,12 @@
 import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
 import type { HeaderObject, OperationObject, ResponseObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
-import { API_KEY_SCHEME, ROLES_EXTENSION } from '../auth/roles.decorator';
-import { ErrorBody } from '../common/errors/domain-error';
-import { API_VERSION } from '../health/version.controller';
+import { API_KEY_SCHEME, ROLES_EXTENSION } from '../identity/roles.decorator';
+import { ErrorBodyDto } from '../errors/error-body.response.dto';
 import { errorDescription, errorExamples, errorResponse, type ErrorCodes } from './api-errors.decorator';
+
+/** The version of the interface (spec/interface-spec.md), distinct from the engine's own release version. */
+export const API_VERSION = '3.6.0';
 
 /** The groups of operations, in the order the docs page shows them; every operation carries one of these tags. */
 export const API_TAGS = [
@@ -67,7 +69,7 @@ export function buildOpenApiDocument(app: INestApplication, prefix: string): Ope
   const document = SwaggerModule.createDocument(app, builder.build(), {
     ignoreGlobalPrefix: true,
     autoTagControllers: false,
-    extraModels: [ErrorBody],
+    extraModels: [ErrorBodyDto],
   });
   for (const { operation } of operations(document)) {
     const roles = (operation as { [ROLES_EXTENSION]?: string[] })[ROLES_EXTENSION];

@@ -1,4 +1,4 @@
-import type { Sql } from '../src/event-store/sql';
+import type { Sql } from '../event-store/sql';
 
 /**
  * Adds to the counters of one row of an aggregate table (created at these values, the others at

@@ -1,5 +1,5 @@
-import type { StoredEvent } from '../src/event-store/event-store.port';
-import type { Sql } from '../src/event-store/sql';
+import type { StoredEvent } from '../event-store/event-store.port';
+import type { Sql } from '../event-store/sql';
 
 /**
  * A read model built from the log. `reset` (re)creates its tables empty; `apply` must be idempotent

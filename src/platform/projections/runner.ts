@@ -1,6 +1,6 @@
-import type { StoredEvent } from '../src/event-store/event-store.port';
-import { EVENT_COLUMNS, toStoredEvent, type EventRow } from '../src/event-store/event-rows';
-import type { Database, Sql } from '../src/event-store/sql';
+import type { StoredEvent } from '../event-store/event-store.port';
+import { EVENT_COLUMNS, toStoredEvent, type EventRow } from '../event-store/event-rows';
+import type { Database, Sql } from '../event-store/sql';
 import type { Projector } from './projector';
 
 const REPLAY_BATCH = 1000;

@@ -1,4 +1,4 @@
-import { DomainError } from '../common/errors/domain-error';
+import { DomainError } from '../errors/domain-error';
 
 export class RateLimitExceededError extends DomainError {
   constructor(limit: number) {

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
-import type { Environment } from '../auth/principal';
-import { Clock } from '../common/clock';
+import type { Environment } from '../identity/principal';
+import { Clock } from '../clock';
 import { AppConfig } from '../config/config';
 import { RateLimitExceededError } from './rate-limit.errors';
 import { RateLimitStore } from './rate-limit-store';

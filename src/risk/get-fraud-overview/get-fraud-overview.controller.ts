@@ -1,8 +1,8 @@
 import { Controller, Get, Query } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { Roles } from '../../auth/roles.decorator';
-import { PageRequest } from '../../common/page.request.dto';
+import { Roles } from '../../platform/identity/roles.decorator';
+import { PageRequest } from '../../platform/page.request.dto';
 import { GetFraudOverviewQuery, GetFraudOverviewResponse } from './get-fraud-overview.query';
 
 @ApiTags('Risk and analytics')

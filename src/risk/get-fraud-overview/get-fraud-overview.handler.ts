@@ -1,10 +1,10 @@
 import { QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
-import { AppConfig } from '../../config/config';
-import { MerchantDirectory } from '../../merchants/merchant-directory';
-import { RISK_LEVELS, type RiskLevel } from '../fraud-signals';
+import { AppConfig } from '../../platform/config/config';
+import { MerchantDirectory } from '../../merchants';
+import { RISK_LEVELS, type RiskLevel } from '../../rules/fraud-signals';
 import { MerchantActivities, NO_ACTIVITY } from '../merchant-activities';
 import { riskProfile } from '../merchant-score';
-import { percentile, round } from '../statistics';
+import { percentile, round } from '../../rules/statistics';
 import { GetFraudOverviewQuery, type GetFraudOverviewResponse, type RankedMerchant } from './get-fraud-overview.query';
 
 /**

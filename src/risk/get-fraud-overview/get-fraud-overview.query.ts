@@ -1,10 +1,11 @@
 import { Query } from '@nestjs/cqrs';
 import { ApiProperty } from '@nestjs/swagger';
-import { ENVIRONMENTS, type Environment } from '../../auth/principal';
-import { AsOfPosition } from '../../common/as-of-position';
-import { PageAnswer, type PageRequest } from '../../common/page.request.dto';
+import { ENVIRONMENTS, type Environment } from '../../platform/identity/principal';
+import { AsOfPosition } from '../../platform/as-of-position';
+import { PageAnswer, type PageRequest } from '../../platform/page.request.dto';
 import { countsBy } from '../counts-by';
-import { FraudSignal, RISK_LEVELS, type RiskLevel } from '../fraud-signals';
+import { RISK_LEVELS, type RiskLevel } from '../../rules/fraud-signals';
+import { FraudSignalDto } from '../fraud-signal.response.dto';
 
 export class RankedMerchant {
   /** 1 for the riskiest merchant. */
@@ -26,8 +27,8 @@ export class RankedMerchant {
   @ApiProperty({ enum: RISK_LEVELS, example: 'CRITICAL' })
   risk_level: RiskLevel;
 
-  @ApiProperty({ type: [FraudSignal], description: 'The signals that fired, as in its risk profile' })
-  signals: FraudSignal[];
+  @ApiProperty({ type: [FraudSignalDto], description: 'The signals that fired, as in its risk profile' })
+  signals: FraudSignalDto[];
 
   @ApiProperty({ type: 'integer', minimum: 0, description: 'Sales recorded', example: 640 })
   sales: number;

@@ -1,8 +1,8 @@
 import { QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
-import { AppConfig } from '../../config/config';
-import { MerchantScope } from '../../auth/merchant-scope';
-import { MerchantDirectory } from '../../merchants/merchant-directory';
-import { MerchantNotFoundError } from '../../merchants/merchant.errors';
+import { AppConfig } from '../../platform/config/config';
+import { MerchantScope } from '../../auth';
+import { MerchantDirectory } from '../../merchants';
+import { MerchantNotFoundError } from '../../merchants';
 import { MerchantActivities, NO_ACTIVITY } from '../merchant-activities';
 import { riskProfile } from '../merchant-score';
 import { GetRiskProfileQuery, type GetRiskProfileResponse } from './get-risk-profile.query';

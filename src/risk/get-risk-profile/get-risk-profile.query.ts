@@ -1,7 +1,7 @@
 import { Query } from '@nestjs/cqrs';
 import { ApiProperty } from '@nestjs/swagger';
-import type { Principal } from '../../auth/principal';
-import { AsOfPosition } from '../../common/as-of-position';
+import type { Principal } from '../../platform/identity/principal';
+import { AsOfPosition } from '../../platform/as-of-position';
 import { RiskProfile } from '../merchant-score';
 
 /** The spec's merchant risk profile, with the log position its read models are current as of. */

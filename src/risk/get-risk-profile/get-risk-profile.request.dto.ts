@@ -1,6 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { IsString, Matches } from 'class-validator';
-import { MERCHANT_ID_PATTERN, MERCHANT_ID_RULE } from '../../merchants/merchant-id';
+import { MERCHANT_ID_PATTERN, MERCHANT_ID_RULE } from '../../merchants';
 
 export class GetRiskProfileParams {
   @ApiProperty({ pattern: MERCHANT_ID_PATTERN.source, description: 'The merchant to profile', example: 'm-quickstop-042' })

@@ -1,7 +1,7 @@
 import { Controller, Get, Query } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { Roles } from '../../auth/roles.decorator';
+import { Roles } from '../../platform/identity/roles.decorator';
 import { OverrideReportQuery, OverrideReportResponse } from './override-report.query';
 import { OverrideReportRequest } from './override-report.request.dto';
 

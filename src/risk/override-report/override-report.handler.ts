@@ -1,10 +1,10 @@
 import { Inject } from '@nestjs/common';
 import { QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
-import { instantRange } from '../../common/instant-range';
-import { DATABASE, type Database } from '../../event-store/sql';
-import { averageCents } from '../../fraud/override-analysis';
-import { overrideReport, overrideReportProjector } from '../../../projections/override-report/override-report.projector';
-import { readAsOf } from '../../../projections/runner';
+import { instantRange } from '../../platform/instant-range';
+import { DATABASE, type Database } from '../../platform/event-store/sql';
+import { averageCents } from '../override-analysis';
+import { overrideReport, overrideReportProjector } from '../read-model/override-report/override-report.projector';
+import { readAsOf } from '../../platform/projections/runner';
 import { OverrideReportQuery, type OverrideReportResponse } from './override-report.query';
 
 /** Every override with its employee, reason, the calculated and overridden cash totals and the delta between them. */

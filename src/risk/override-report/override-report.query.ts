@@ -1,8 +1,8 @@
 import { Query } from '@nestjs/cqrs';
 import { ApiProperty } from '@nestjs/swagger';
-import { OverrideReportRow, OverrideReportSummary } from '../../../projections/override-report/override-report.projector';
-import { AsOfPosition } from '../../common/as-of-position';
-import { PageAnswer } from '../../common/page.request.dto';
+import { OverrideReportRow, OverrideReportSummary } from '../read-model/override-report/override-report.projector';
+import { AsOfPosition } from '../../platform/as-of-position';
+import { PageAnswer } from '../../platform/page.request.dto';
 import type { OverrideReportRequest } from './override-report.request.dto';
 
 /** The filters applied, as given; null where absent. */

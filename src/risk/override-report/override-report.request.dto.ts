@@ -1,4 +1,4 @@
-import { IsInstant } from '../../common/instant-range';
+import { IsInstant } from '../../platform/instant-range';
 import { PagedMerchantFilterRequest } from '../analytics-request.dto';
 
 /** Both dates inclusive; `end_date` as a date alone runs to the end of that day (UTC). */

@@ -1,7 +1,7 @@
 import { Controller, Get, Query } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { Roles } from '../../auth/roles.decorator';
+import { Roles } from '../../platform/identity/roles.decorator';
 import { MerchantFilterRequest } from '../analytics-request.dto';
 import { VoidAbuseQuery, VoidAbuseResponse } from './void-abuse.query';
 

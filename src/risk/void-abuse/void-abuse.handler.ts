@@ -1,10 +1,11 @@
 import { Inject } from '@nestjs/common';
 import { QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
-import { AppConfig } from '../../config/config';
-import { DATABASE, type Database, type Sql } from '../../event-store/sql';
-import { voidRates, voidSignals, type ShiftChanges, type VoidActivity, type VoidSignalCode } from '../../fraud/void-analysis';
-import { readAsOf } from '../../../projections/runner';
-import { voidActivity, voidAnalyticsProjector, voidRecordIds, type RecordCriteria } from '../../../projections/void-analytics/void-analytics.projector';
+import { AppConfig } from '../../platform/config/config';
+import { DATABASE, type Database, type Sql } from '../../platform/event-store/sql';
+import { voidRates, voidSignals, type VoidActivity, type VoidSignalCode } from '../void-analysis';
+import { type ShiftChanges } from '../../platform/config/config';
+import { readAsOf } from '../../platform/projections/runner';
+import { voidActivity, voidAnalyticsProjector, voidRecordIds, type RecordCriteria } from '../read-model/void-analytics/void-analytics.projector';
 import { EVIDENCE_LIMIT, VoidAbuseQuery, type VoidAbuseFlag, type VoidAbuseResponse } from './void-abuse.query';
 
 /** The records each flag rests on. */

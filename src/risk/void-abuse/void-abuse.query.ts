@@ -1,8 +1,8 @@
 import { Query } from '@nestjs/cqrs';
 import { ApiProperty } from '@nestjs/swagger';
-import { AsOfPosition } from '../../common/as-of-position';
-import { VOID_SIGNAL_CODES, type VoidSignalCode } from '../../fraud/void-analysis';
-import { VOID_RECORD_TYPES, type VoidRecordType } from '../../../projections/void-analytics/void-analytics.projector';
+import { AsOfPosition } from '../../platform/as-of-position';
+import { VOID_SIGNAL_CODES, type VoidSignalCode } from '../void-analysis';
+import { VOID_RECORD_TYPES, type VoidRecordType } from '../read-model/void-analytics/void-analytics.projector';
 
 /** Enough to check a flag by hand; `count` says how many more there are. */
 export const EVIDENCE_LIMIT = 100;

@@ -1,7 +1,7 @@
 import { Controller, Get, Query } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { Roles } from '../../auth/roles.decorator';
+import { Roles } from '../../platform/identity/roles.decorator';
 import { PagedMerchantFilterRequest } from '../analytics-request.dto';
 import { VoidAnalyticsQuery, VoidAnalyticsResponse } from './void-analytics.query';
 

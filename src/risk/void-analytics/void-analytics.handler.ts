@@ -1,10 +1,10 @@
 import { Inject } from '@nestjs/common';
 import { QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
-import { AppConfig } from '../../config/config';
-import { DATABASE, type Database } from '../../event-store/sql';
-import { addVoidActivities, voidRates } from '../../fraud/void-analysis';
-import { readAsOf } from '../../../projections/runner';
-import { voidActivity, voidAnalyticsProjector } from '../../../projections/void-analytics/void-analytics.projector';
+import { AppConfig } from '../../platform/config/config';
+import { DATABASE, type Database } from '../../platform/event-store/sql';
+import { addVoidActivities, voidRates } from '../void-analysis';
+import { readAsOf } from '../../platform/projections/runner';
+import { voidActivity, voidAnalyticsProjector } from '../read-model/void-analytics/void-analytics.projector';
 import { VoidAnalyticsQuery, type MerchantVoidRates, type VoidAnalyticsResponse } from './void-analytics.query';
 
 /** Void counts, rates and amounts, refunds and their normalization checks: platform totals and merchant by merchant. */

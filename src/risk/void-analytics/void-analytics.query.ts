@@ -1,8 +1,8 @@
 import { Query } from '@nestjs/cqrs';
 import { ApiProperty, OmitType } from '@nestjs/swagger';
-import { AsOfPosition } from '../../common/as-of-position';
-import { PageAnswer } from '../../common/page.request.dto';
-import { VoidRates } from '../../fraud/void-analysis';
+import { AsOfPosition } from '../../platform/as-of-position';
+import { PageAnswer } from '../../platform/page.request.dto';
+import { VoidRates } from '../void-analysis';
 import type { PagedMerchantFilterRequest } from '../analytics-request.dto';
 
 /** One merchant's line of the analytics: its rates without the breakdowns. */

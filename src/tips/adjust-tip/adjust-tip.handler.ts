@@ -1,15 +1,16 @@
 import { Inject } from '@nestjs/common';
+import { CommandStep } from '../../platform/command-step';
+import { eventMetadata } from '../../platform/identity/command-context';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { Clock } from '../../common/clock';
-import { newRecordId } from '../../common/ids';
-import { dollarsToCents } from '../../common/money';
-import { DATABASE, type Database } from '../../event-store/sql';
-import { findTip } from '../../../projections/tips/tips.projector';
+import { Clock } from '../../platform/clock';
+import { newRecordId } from '../../platform/ids';
+import { dollarsToCents } from '../../rules/money';
+import { DATABASE, type Database } from '../../platform/event-store/sql';
+import { findTip } from '../read-model/tips.projector';
 import { tipDecider } from '../tip.decider';
 import { TipPooledError, TipRecordNotFoundError } from '../tip.errors';
 import { tipStream, type TipAdjustedData } from '../tip.events';
 import { TIP_ID_PREFIX } from '../tip-ids';
-import { TipLog } from '../tip-log';
 import { TipMerchants } from '../tip-merchants';
 import { adjustmentView } from '../tip-view';
 import { AdjustTipCommand, type AdjustTipResponse } from './adjust-tip.command';
@@ -20,7 +21,7 @@ export class AdjustTipHandler implements ICommandHandler<AdjustTipCommand, Adjus
     @Inject(DATABASE) private readonly db: Database,
     private readonly clock: Clock,
     private readonly merchants: TipMerchants,
-    private readonly log: TipLog,
+    private readonly step: CommandStep,
   ) {}
 
   async execute({ request, context, idempotency }: AdjustTipCommand): Promise<AdjustTipResponse> {
@@ -39,7 +40,7 @@ export class AdjustTipHandler implements ICommandHandler<AdjustTipCommand, Adjus
       now: now.toISOString(),
     };
     const stream = tipStream(request.tip_id);
-    return this.log.append({ stream, decider: tipDecider, command, context, merchantId, idempotency }, async (tx, [adjusted]) => {
+    return this.step.run({ stream, decider: tipDecider, command, metadata: eventMetadata(context, merchantId), idempotency }, async (tx, [adjusted]) => {
       const current = (await findTip(tx, request.tip_id))!;
       // A pool may have taken the tip since it was read; under the chain-head lock the read model is current.
       if (current.pool_id !== null) throw new TipPooledError(current.id, current.pool_id);

@@ -1,14 +1,15 @@
 import { Inject } from '@nestjs/common';
+import { CommandStep } from '../../platform/command-step';
+import { eventMetadata } from '../../platform/identity/command-context';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { Clock } from '../../common/clock';
-import { newRecordId } from '../../common/ids';
-import { DATABASE, type Database, type Sql } from '../../event-store/sql';
-import { findTipsForPool } from '../../../projections/tips/tips.projector';
+import { Clock } from '../../platform/clock';
+import { withNewRecordId } from '../../platform/ids';
+import { DATABASE, type Database, type Sql } from '../../platform/event-store/sql';
+import { findTipsForPool } from '../read-model/tips.projector';
 import { tipPoolDecider } from '../tip-pool.decider';
 import { PooledTipChangedError, TipAlreadyPooledError, TipRecordNotFoundError } from '../tip.errors';
 import { tipPoolStream, type TipPooledData } from '../tip.events';
 import { TIP_ID_PREFIX } from '../tip-ids';
-import { TipLog } from '../tip-log';
 import { TipMerchants } from '../tip-merchants';
 import { poolView } from '../tip-view';
 import { CreateTipPoolCommand, type CreateTipPoolResponse } from './create-tip-pool.command';
@@ -24,7 +25,7 @@ export class CreateTipPoolHandler implements ICommandHandler<CreateTipPoolComman
     @Inject(DATABASE) private readonly db: Database,
     private readonly clock: Clock,
     private readonly merchants: TipMerchants,
-    private readonly log: TipLog,
+    private readonly step: CommandStep,
   ) {}
 
   async execute({ request, context, idempotency }: CreateTipPoolCommand): Promise<CreateTipPoolResponse> {
@@ -35,22 +36,23 @@ export class CreateTipPoolHandler implements ICommandHandler<CreateTipPoolComman
     if (missing.length > 0) throw new TipRecordNotFoundError('Tip', missing);
 
     const now = this.clock.now();
-    const poolId = newRecordId(TIP_ID_PREFIX.pool, now);
-    const command = {
-      kind: 'CreateTipPool' as const,
-      pool_id: poolId,
-      merchant_id: merchantId,
-      pool_name: request.pool_name,
-      distribution_method: request.distribution_method,
-      participants: request.participants,
-      tips: request.tip_ids.map((id) => mine.get(id)!),
-      now: now.toISOString(),
-    };
-    const stream = tipPoolStream(poolId);
-    return this.log.append({ stream, decider: tipPoolDecider, command, context, merchantId, idempotency }, async (tx, [pooled]) => {
-      const pool = pooled.data as TipPooledData;
-      await assertPooledAsDecided(tx, pool);
-      return { success: true, pool: poolView(pool, pooled) };
+    return withNewRecordId(TIP_ID_PREFIX.pool, now, (poolId) => {
+      const command = {
+        kind: 'CreateTipPool' as const,
+        pool_id: poolId,
+        merchant_id: merchantId,
+        pool_name: request.pool_name,
+        distribution_method: request.distribution_method,
+        participants: request.participants,
+        tips: request.tip_ids.map((id) => mine.get(id)!),
+        now: now.toISOString(),
+      };
+      const stream = tipPoolStream(poolId);
+      return this.step.run({ stream, decider: tipPoolDecider, command, metadata: eventMetadata(context, merchantId), idempotency, fresh: true }, async (tx, [pooled]) => {
+        const pool = pooled.data as TipPooledData;
+        await assertPooledAsDecided(tx, pool);
+        return { success: true, pool: poolView(pool, pooled) };
+      });
     });
   }
 }

@@ -1,12 +1,13 @@
 import { Inject } from '@nestjs/common';
+import { CommandStep } from '../../platform/command-step';
+import { eventMetadata } from '../../platform/identity/command-context';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { Clock } from '../../common/clock';
-import { DATABASE, type Database } from '../../event-store/sql';
-import { findPoolMerchant } from '../../../projections/tips/tips.projector';
+import { Clock } from '../../platform/clock';
+import { DATABASE, type Database } from '../../platform/event-store/sql';
+import { findPoolMerchant } from '../read-model/tips.projector';
 import { tipPoolDecider } from '../tip-pool.decider';
 import { TipRecordNotFoundError } from '../tip.errors';
 import { tipPoolStream } from '../tip.events';
-import { TipLog } from '../tip-log';
 import { TipMerchants } from '../tip-merchants';
 import { distributionView } from '../tip-view';
 import { DistributeTipPoolCommand, type DistributeTipPoolResponse } from './distribute-tip-pool.command';
@@ -18,7 +19,7 @@ export class DistributeTipPoolHandler implements ICommandHandler<DistributeTipPo
     @Inject(DATABASE) private readonly db: Database,
     private readonly clock: Clock,
     private readonly merchants: TipMerchants,
-    private readonly log: TipLog,
+    private readonly step: CommandStep,
   ) {}
 
   async execute({ request, context, idempotency }: DistributeTipPoolCommand): Promise<DistributeTipPoolResponse> {
@@ -26,7 +27,7 @@ export class DistributeTipPoolHandler implements ICommandHandler<DistributeTipPo
     const owner = await findPoolMerchant(this.db, pool_id);
     const merchantId = await this.merchants.ownerOf(context.principal, request.merchant_id, owner, () => new TipRecordNotFoundError('Tip pool', pool_id));
     const command = { kind: 'DistributeTipPool' as const, pool_id, now: this.clock.now().toISOString() };
-    return this.log.append({ stream: tipPoolStream(pool_id), decider: tipPoolDecider, command, context, merchantId, idempotency }, (_tx, stored) => ({
+    return this.step.run({ stream: tipPoolStream(pool_id), decider: tipPoolDecider, command, metadata: eventMetadata(context, merchantId), idempotency }, (_tx, stored) => ({
       success: true,
       distribution: distributionView(stored),
     }));

@@ -1,11 +1,12 @@
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { Clock } from '../../common/clock';
-import { newRecordId } from '../../common/ids';
-import { dollarsToCents } from '../../common/money';
+import { CommandStep } from '../../platform/command-step';
+import { eventMetadata } from '../../platform/identity/command-context';
+import { Clock } from '../../platform/clock';
+import { withNewRecordId } from '../../platform/ids';
+import { dollarsToCents } from '../../rules/money';
 import { tipPayoutDecider } from '../tip.decider';
 import { tipPayoutStream, type TipPaidOutData } from '../tip.events';
 import { TIP_ID_PREFIX } from '../tip-ids';
-import { TipLog } from '../tip-log';
 import { TipMerchants } from '../tip-merchants';
 import { payoutView } from '../tip-view';
 import { PayOutTipsCommand, type PayOutTipsResponse } from './pay-out-tips.command';
@@ -16,27 +17,28 @@ export class PayOutTipsHandler implements ICommandHandler<PayOutTipsCommand, Pay
   constructor(
     private readonly clock: Clock,
     private readonly merchants: TipMerchants,
-    private readonly log: TipLog,
+    private readonly step: CommandStep,
   ) {}
 
   async execute({ request, context, idempotency }: PayOutTipsCommand): Promise<PayOutTipsResponse> {
     const merchantId = await this.merchants.actingFor(context.principal, request.merchant_id);
     const now = this.clock.now();
-    const payoutId = newRecordId(TIP_ID_PREFIX.payout, now);
-    const command = {
-      kind: 'PayOutTips' as const,
-      payout_id: payoutId,
-      merchant_id: merchantId,
-      employee_id: request.employee_id,
-      employee_name: request.employee_name,
-      amount_cents: dollarsToCents(request.payout_amount, 'payout_amount'),
-      payout_method: request.payout_method,
-      now: now.toISOString(),
-    };
-    const stream = tipPayoutStream(payoutId);
-    return this.log.append({ stream, decider: tipPayoutDecider, command, context, merchantId, idempotency }, (_tx, [paid]) => ({
-      success: true,
-      payout: payoutView(paid.data as TipPaidOutData, paid),
-    }));
+    return withNewRecordId(TIP_ID_PREFIX.payout, now, (payoutId) => {
+      const command = {
+        kind: 'PayOutTips' as const,
+        payout_id: payoutId,
+        merchant_id: merchantId,
+        employee_id: request.employee_id,
+        employee_name: request.employee_name,
+        amount_cents: dollarsToCents(request.payout_amount, 'payout_amount'),
+        payout_method: request.payout_method,
+        now: now.toISOString(),
+      };
+      const stream = tipPayoutStream(payoutId);
+      return this.step.run({ stream, decider: tipPayoutDecider, command, metadata: eventMetadata(context, merchantId), idempotency, fresh: true }, (_tx, [paid]) => ({
+        success: true,
+        payout: payoutView(paid.data as TipPaidOutData, paid),
+      }));
+    });
   }
 }

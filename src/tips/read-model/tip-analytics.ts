@@ -1,8 +1,8 @@
 import { ApiProperty, getSchemaPath } from '@nestjs/swagger';
-import type { Sql } from '../../src/event-store/sql';
-import { PAYOUT_METHODS, POOL_METHODS, TIP_METHODS, type PayoutMethod, type PoolMethod, type PoolParticipant, type PoolShare, type TipMethod } from '../../src/tips/tip.events';
-import { POOL_ID_PATTERN } from '../../src/tips/tip-ids';
-import { POOL_ID_EXAMPLE, TIP_ID_EXAMPLE, TIP_POOL_STATUSES, TipDoc, TipPoolShareView, type TipPoolStatus } from '../../src/tips/tip-view';
+import type { Sql } from '../../platform/event-store/sql';
+import { PAYOUT_METHODS, POOL_METHODS, TIP_METHODS, type PayoutMethod, type PoolMethod, type PoolParticipant, type PoolShare, type TipMethod } from '../tip.events';
+import { POOL_ID_PATTERN } from '../tip-ids';
+import { POOL_ID_EXAMPLE, TIP_ID_EXAMPLE, TIP_POOL_STATUSES, TipDoc, TipPoolShareView, type TipPoolStatus } from '../tip-view';
 
 /** Reads of the tips read model for GET /analytics/tips and GET /analytics/tip-wage-theft. */
 

@@ -1,11 +1,11 @@
-import { migrate } from '../../src/event-store/migrations';
-import { SqlEventStore } from '../../src/event-store/sql-event-store';
-import type { Database } from '../../src/event-store/sql';
-import { FixedClock } from '../../test/support/fixed-clock';
-import { dumpReadModels } from '../../test/support/read-models';
-import { DRIVERS, createTestDatabase, type TestDatabase } from '../../test/support/test-database';
-import { tipHistory } from '../../test/support/tips';
-import { prepareProjections, rebuildProjections } from '../runner';
+import { migrate } from '../../platform/event-store/migrations';
+import { SqlEventStore } from '../../platform/event-store/sql-event-store';
+import type { Database } from '../../platform/event-store/sql';
+import { FixedClock } from '../../../test/support/fixed-clock';
+import { dumpReadModels } from '../../../test/support/read-models';
+import { DRIVERS, createTestDatabase, type TestDatabase } from '../../../test/support/test-database';
+import { tipHistory } from '../../../test/support/tips';
+import { prepareProjections, rebuildProjections } from '../../platform/projections/runner';
 import { tipAnalytics, wageTheftFlags } from './tip-analytics';
 import { findTip, tipsProjector } from './tips.projector';
 

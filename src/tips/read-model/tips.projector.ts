@@ -1,7 +1,7 @@
-import type { StoredEvent } from '../../src/event-store/event-store.port';
-import type { Sql } from '../../src/event-store/sql';
-import type { TipSnapshot } from '../../src/tips/tip-pool.decider';
-import type { TipView } from '../../src/tips/tip-view';
+import type { StoredEvent } from '../../platform/event-store/event-store.port';
+import type { Sql } from '../../platform/event-store/sql';
+import type { TipSnapshot } from '../tip-pool.decider';
+import type { TipView } from '../tip-view';
 import type {
   TipAdjustedData,
   TipCreditCheckedData,
@@ -9,9 +9,9 @@ import type {
   TipPoolDistributedData,
   TipPooledData,
   TipRecordedData,
-} from '../../src/tips/tip.events';
-import { historyEntry, type HistoryEntry } from '../../src/transactions/transaction-view';
-import type { Projector } from '../projector';
+} from '../tip.events';
+import { historyEntry, type HistoryEntry } from '../../transactions';
+import type { Projector } from '../../platform/projections/projector';
 
 const TABLES = ['rm_tips', 'rm_tip_adjustments', 'rm_tip_pools', 'rm_tip_payouts', 'rm_tip_credit_checks'];
 

@@ -1,16 +1,17 @@
 import { Inject } from '@nestjs/common';
+import { CommandStep } from '../../platform/command-step';
+import { eventMetadata } from '../../platform/identity/command-context';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { Clock } from '../../common/clock';
-import { newRecordId } from '../../common/ids';
-import { dollarsToCents } from '../../common/money';
-import { DATABASE, type Database } from '../../event-store/sql';
-import { findTip } from '../../../projections/tips/tips.projector';
-import { findTransaction } from '../../../projections/transaction-list/transaction-list.projector';
+import { Clock } from '../../platform/clock';
+import { withNewRecordId } from '../../platform/ids';
+import { dollarsToCents } from '../../rules/money';
+import { DATABASE, type Database } from '../../platform/event-store/sql';
+import { findTip } from '../read-model/tips.projector';
+import { findTransaction } from '../../transactions';
 import { tipDecider } from '../tip.decider';
 import { TipRecordNotFoundError } from '../tip.errors';
 import { tipStream } from '../tip.events';
 import { TIP_ID_PREFIX } from '../tip-ids';
-import { TipLog } from '../tip-log';
 import { TipMerchants } from '../tip-merchants';
 import { RecordTipCommand, type RecordTipResponse } from './record-tip.command';
 
@@ -21,7 +22,7 @@ export class RecordTipHandler implements ICommandHandler<RecordTipCommand, Recor
     @Inject(DATABASE) private readonly db: Database,
     private readonly clock: Clock,
     private readonly merchants: TipMerchants,
-    private readonly log: TipLog,
+    private readonly step: CommandStep,
   ) {}
 
   async execute({ method, request, context, idempotency }: RecordTipCommand): Promise<RecordTipResponse> {
@@ -30,23 +31,24 @@ export class RecordTipHandler implements ICommandHandler<RecordTipCommand, Recor
       new TipRecordNotFoundError('Transaction', request.transaction_id),
     );
     const now = this.clock.now();
-    const tipId = newRecordId(TIP_ID_PREFIX.tip, now);
-    const command = {
-      kind: 'RecordTip' as const,
-      tip_id: tipId,
-      merchant_id: merchantId,
-      transaction_id: request.transaction_id,
-      // ownerOf found the sale, or refused.
-      sale: { type: sale!.type, state: sale!.state },
-      method,
-      employee_id: request.employee_id,
-      employee_name: request.employee_name,
-      amount_cents: dollarsToCents(request.tip_amount, 'tip_amount'),
-      now: now.toISOString(),
-    };
-    return this.log.append({ stream: tipStream(tipId), decider: tipDecider, command, context, merchantId, idempotency }, async (tx) => ({
-      success: true,
-      tip: (await findTip(tx, tipId))!,
-    }));
+    return withNewRecordId(TIP_ID_PREFIX.tip, now, (tipId) => {
+      const command = {
+        kind: 'RecordTip' as const,
+        tip_id: tipId,
+        merchant_id: merchantId,
+        transaction_id: request.transaction_id,
+        // ownerOf found the sale, or refused.
+        sale: { type: sale!.type, state: sale!.state },
+        method,
+        employee_id: request.employee_id,
+        employee_name: request.employee_name,
+        amount_cents: dollarsToCents(request.tip_amount, 'tip_amount'),
+        now: now.toISOString(),
+      };
+      return this.step.run({ stream: tipStream(tipId), decider: tipDecider, command, metadata: eventMetadata(context, merchantId), idempotency, fresh: true }, async (tx) => ({
+        success: true,
+        tip: (await findTip(tx, tipId))!,
+      }));
+    });
   }
 }

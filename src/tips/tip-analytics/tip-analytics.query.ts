@@ -1,6 +1,6 @@
 import { Query } from '@nestjs/cqrs';
 import { ApiProperty } from '@nestjs/swagger';
-import { TipAnalytics } from '../../../projections/tips/tip-analytics';
+import { TipAnalytics } from '../read-model/tip-analytics';
 
 export class TipAnalyticsResponse extends TipAnalytics {
   @ApiProperty({ type: 'string', nullable: true, description: 'The merchant asked for; null: every merchant', example: 'm-corner-deli-01' })

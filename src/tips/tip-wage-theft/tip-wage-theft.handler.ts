@@ -1,9 +1,9 @@
 import { Inject } from '@nestjs/common';
 import { QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
-import { Clock } from '../../common/clock';
-import { AppConfig } from '../../config/config';
-import { DATABASE, type Database } from '../../event-store/sql';
-import { wageTheftFlags } from '../../../projections/tips/tip-analytics';
+import { Clock } from '../../platform/clock';
+import { AppConfig } from '../../platform/config/config';
+import { DATABASE, type Database } from '../../platform/event-store/sql';
+import { wageTheftFlags } from '../read-model/tip-analytics';
 import { TipWageTheftQuery, type TipWageTheftResponse } from './tip-wage-theft.query';
 
 const DAY_MS = 24 * 60 * 60 * 1000;

@@ -1,7 +1,7 @@
 import { Command } from '@nestjs/cqrs';
 import { ApiProperty } from '@nestjs/swagger';
-import type { CommandContext } from '../../auth/command-context';
-import type { IdempotentRequest } from '../../common/idempotency';
+import type { CommandContext } from '../../platform/identity/command-context';
+import type { IdempotentRequest } from '../../platform/idempotency/idempotency';
 import { TipCreditCheckView, TipSuccess } from '../tip-view';
 import type { ValidateTipCreditRequest } from './validate-tip-credit.request.dto';
 

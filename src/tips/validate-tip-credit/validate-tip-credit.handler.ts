@@ -1,16 +1,17 @@
 import { Inject } from '@nestjs/common';
+import { CommandStep } from '../../platform/command-step';
+import { eventMetadata } from '../../platform/identity/command-context';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { InvalidFieldError } from '../../auth/auth.errors';
-import { Clock } from '../../common/clock';
-import { newRecordId } from '../../common/ids';
-import { dollarsToCents } from '../../common/money';
-import { SEED_DATA } from '../../jurisdiction/jurisdiction.module';
-import { tipCreditKey, type SeedData } from '../../jurisdiction/seed-loader';
-import { FEDERAL, tipCreditRuleOn } from '../tip-credit';
+import { InvalidFieldError } from '../../platform/errors/request.errors';
+import { Clock } from '../../platform/clock';
+import { withNewRecordId } from '../../platform/ids';
+import { dollarsToCents } from '../../rules/money';
+import { SEED_DATA } from '../../jurisdiction';
+import { tipCreditKey, type SeedData } from '../../rules/seed-data';
+import { FEDERAL, tipCreditRuleOn } from '../../rules/tip-credit';
 import { tipCreditCheckDecider } from '../tip.decider';
 import { tipCreditCheckStream, type TipCreditCheckedData } from '../tip.events';
 import { TIP_ID_PREFIX } from '../tip-ids';
-import { TipLog } from '../tip-log';
 import { TipMerchants } from '../tip-merchants';
 import { creditCheckView } from '../tip-view';
 import { ValidateTipCreditCommand, type ValidateTipCreditResponse } from './validate-tip-credit.command';
@@ -27,7 +28,7 @@ export class ValidateTipCreditHandler implements ICommandHandler<ValidateTipCred
     @Inject(SEED_DATA) private readonly seeds: SeedData,
     private readonly clock: Clock,
     private readonly merchants: TipMerchants,
-    private readonly log: TipLog,
+    private readonly step: CommandStep,
   ) {}
 
   async execute({ request, context, idempotency }: ValidateTipCreditCommand): Promise<ValidateTipCreditResponse> {
@@ -39,23 +40,24 @@ export class ValidateTipCreditHandler implements ICommandHandler<ValidateTipCred
     if (!stateRule) throw new InvalidFieldError('state', `state ${state} is not a U.S. state or territory with tip credit rules`);
     const city = request.city ?? undefined;
     const localRule = city === undefined ? undefined : tipCreditRuleOn(this.seeds.tipCreditRules, tipCreditKey(state, city), today);
-    const checkId = newRecordId(TIP_ID_PREFIX.creditCheck, now);
-    const command = {
-      kind: 'CheckTipCredit' as const,
-      check_id: checkId,
-      merchant_id: merchantId,
-      employee_id: request.employee_id ?? null,
-      state,
-      ...(city === undefined ? {} : { city }),
-      hourly_wage_cents: dollarsToCents(request.hourly_wage, 'hourly_wage', 'down'),
-      average_tips_per_hour_cents: dollarsToCents(request.average_tips_per_hour, 'average_tips_per_hour', 'down'),
-      rules: { federal: tipCreditRuleOn(this.seeds.tipCreditRules, FEDERAL, today)!, state: stateRule, ...(localRule ? { local: localRule } : {}) },
-      now: now.toISOString(),
-    };
-    const stream = tipCreditCheckStream(checkId);
-    return this.log.append({ stream, decider: tipCreditCheckDecider, command, context, merchantId, idempotency }, (_tx, [checked]) => ({
-      success: true,
-      compliance: creditCheckView(checked.data as TipCreditCheckedData, checked),
-    }));
+    return withNewRecordId(TIP_ID_PREFIX.creditCheck, now, (checkId) => {
+      const command = {
+        kind: 'CheckTipCredit' as const,
+        check_id: checkId,
+        merchant_id: merchantId,
+        employee_id: request.employee_id ?? null,
+        state,
+        ...(city === undefined ? {} : { city }),
+        hourly_wage_cents: dollarsToCents(request.hourly_wage, 'hourly_wage', 'down'),
+        average_tips_per_hour_cents: dollarsToCents(request.average_tips_per_hour, 'average_tips_per_hour', 'down'),
+        rules: { federal: tipCreditRuleOn(this.seeds.tipCreditRules, FEDERAL, today)!, state: stateRule, ...(localRule ? { local: localRule } : {}) },
+        now: now.toISOString(),
+      };
+      const stream = tipCreditCheckStream(checkId);
+      return this.step.run({ stream, decider: tipCreditCheckDecider, command, metadata: eventMetadata(context, merchantId), idempotency, fresh: true }, (_tx, [checked]) => ({
+        success: true,
+        compliance: creditCheckView(checked.data as TipCreditCheckedData, checked),
+      }));
+    });
   }
 }

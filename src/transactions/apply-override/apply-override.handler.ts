@@ -1,7 +1,7 @@
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { Clock } from '../../common/clock';
-import { AppConfig } from '../../config/config';
-import { findTransaction } from '../../../projections/transaction-list/transaction-list.projector';
+import { Clock } from '../../platform/clock';
+import { AppConfig } from '../../platform/config/config';
+import { findTransaction } from '../read-model/transaction-list.projector';
 import { SaleChanges } from '../sale-changes';
 import { newOverrideId } from '../transaction-id';
 import { ApplyOverrideCommand, type ApplyOverrideResponse } from './apply-override.command';

@@ -1,10 +1,10 @@
 import { Controller, Get, Param, Query } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { ApiExtraModels, ApiOkResponse, ApiOperation, ApiTags, getSchemaPath } from '@nestjs/swagger';
-import { CurrentPrincipal } from '../../auth/current-principal.decorator';
-import type { Principal } from '../../auth/principal';
-import { Roles } from '../../auth/roles.decorator';
-import { ApiErrors } from '../../openapi/api-errors.decorator';
+import { CurrentPrincipal } from '../../platform/identity/current-principal.decorator';
+import type { Principal } from '../../platform/identity/principal';
+import { Roles } from '../../platform/identity/roles.decorator';
+import { ApiErrors } from '../../platform/openapi/api-errors.decorator';
 import { GetTransactionParams } from '../get-transaction/get-transaction.request.dto';
 import { TRANSACTION_NOT_FOUND_DOC } from '../transaction.errors';
 import { AuditReceiptResponse, GetReceiptQuery, MerchantReceiptResponse, PosReceiptResponse, type GetReceiptResponse } from './get-receipt.query';

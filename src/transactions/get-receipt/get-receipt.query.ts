@@ -1,7 +1,7 @@
 import { Query } from '@nestjs/cqrs';
 import { ApiProperty } from '@nestjs/swagger';
-import { InclusionProofResponse, TreeHeadResponse } from '../../audit/tree-proofs/tree-proofs';
-import type { Principal } from '../../auth/principal';
+import { InclusionProofResponse, TreeHeadResponse } from '../../audit';
+import type { Principal } from '../../platform/identity/principal';
 import { TransactionDetail } from '../transaction-view';
 import { MerchantReceipt, PosReceipt, type ReceiptFormat } from './receipt';
 

@@ -1,7 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { centsToDollarsString } from '../../common/money';
-import { DISCLOSURE_KINDS, type DisclosureKind, type JurisdictionRule } from '../../jurisdiction/jurisdiction-rule';
-import type { RoundingMode, TenderType } from '../../rounding/rounding-engine';
+import { centsToDollarsString } from '../../rules/money';
+import { DISCLOSURE_KINDS, type DisclosureKind, type JurisdictionRule } from '../../rules/jurisdiction-rule';
+import type { RoundingMode, TenderType } from '../../rules/rounding-engine';
 import { TRANSACTION_ID_EXAMPLE } from '../get-transaction/get-transaction.request.dto';
 import { TRANSACTION_STATES, TRANSACTION_TYPES } from '../transaction.events';
 import type { TransactionDetail, TransactionView } from '../transaction-view';

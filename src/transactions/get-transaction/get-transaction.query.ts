@@ -1,6 +1,6 @@
 import { Query } from '@nestjs/cqrs';
 import { ApiProperty } from '@nestjs/swagger';
-import type { Principal } from '../../auth/principal';
+import type { Principal } from '../../platform/identity/principal';
 import { TransactionDetail } from '../transaction-view';
 
 export class GetTransactionResponse {

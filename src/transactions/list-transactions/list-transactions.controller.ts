@@ -1,9 +1,9 @@
 import { Controller, Get, Query } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { CurrentPrincipal } from '../../auth/current-principal.decorator';
-import type { Principal } from '../../auth/principal';
-import { Roles } from '../../auth/roles.decorator';
+import { CurrentPrincipal } from '../../platform/identity/current-principal.decorator';
+import type { Principal } from '../../platform/identity/principal';
+import { Roles } from '../../platform/identity/roles.decorator';
 import { ListTransactionsQuery, ListTransactionsResponse } from './list-transactions.query';
 import { ListTransactionsRequest } from './list-transactions.request.dto';
 

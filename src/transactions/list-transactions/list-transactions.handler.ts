@@ -1,11 +1,11 @@
 import { Inject } from '@nestjs/common';
 import { QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
-import { ForbiddenError } from '../../auth/auth.errors';
-import { MerchantScope } from '../../auth/merchant-scope';
-import type { Principal } from '../../auth/principal';
-import { validationError } from '../../common/errors/validation.pipe';
-import { DATABASE, type Database } from '../../event-store/sql';
-import { listTransactions } from '../../../projections/transaction-list/transaction-list.projector';
+import { ForbiddenError } from '../../platform/errors/request.errors';
+import { MerchantScope } from '../../auth';
+import type { Principal } from '../../platform/identity/principal';
+import { validationError } from '../../platform/errors/validation.pipe';
+import { DATABASE, type Database } from '../../platform/event-store/sql';
+import { listTransactions } from '../read-model/transaction-list.projector';
 import { ListTransactionsQuery, type ListTransactionsResponse } from './list-transactions.query';
 
 @QueryHandler(ListTransactionsQuery)

@@ -1,7 +1,7 @@
 import { Query } from '@nestjs/cqrs';
 import { ApiProperty } from '@nestjs/swagger';
-import type { Principal } from '../../auth/principal';
-import { PageAnswer } from '../../common/page.request.dto';
+import type { Principal } from '../../platform/identity/principal';
+import { PageAnswer } from '../../platform/page.request.dto';
 import { TransactionView } from '../transaction-view';
 import type { ListTransactionsRequest } from './list-transactions.request.dto';
 

@@ -1,9 +1,9 @@
-import type { StoredEvent } from '../../src/event-store/event-store.port';
-import type { Sql } from '../../src/event-store/sql';
-import { BIAS_WINDOW, VELOCITY_WINDOW_MS, type MerchantHistory } from '../../src/fraud/fraud-score';
-import type { RoundingMode } from '../../src/rounding/rounding-engine';
-import type { TransactionEvent, TransactionType } from '../../src/transactions/transaction.events';
-import { TransactionIdTakenError } from '../../src/transactions/transaction-id';
+import type { StoredEvent } from '../../platform/event-store/event-store.port';
+import type { Sql } from '../../platform/event-store/sql';
+import { BIAS_WINDOW, VELOCITY_WINDOW_MS, type MerchantHistory } from '../../rules/fraud-score';
+import type { RoundingMode } from '../../rules/rounding-engine';
+import type { TransactionEvent, TransactionType } from '../transaction.events';
+import { RecordIdTakenError } from '../../platform/ids';
 import {
   historyEntry,
   transactionView,
@@ -14,8 +14,8 @@ import {
   type RecordData,
   type TransactionDetail,
   type TransactionView,
-} from '../../src/transactions/transaction-view';
-import type { Projector } from '../projector';
+} from '../transaction-view';
+import type { Projector } from '../../platform/projections/projector';
 
 /**
  * One row per transaction (SALE, VOID, REFUND): the columns lists filter and sort on, the API view
@@ -116,7 +116,7 @@ async function insertRecord(tx: Sql, data: RecordData, event: StoredEvent): Prom
       JSON.stringify([historyEntry(event)]),
     ],
   );
-  if (inserted.length === 0) throw new TransactionIdTakenError(view.id);
+  if (inserted.length === 0) throw new RecordIdTakenError(view.id);
 }
 
 /** Folds an event of the sale's stream into its row; an event already in its history was applied before. */

@@ -1,12 +1,12 @@
 import { Body, Controller, Post } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { ApiCreatedResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { CorrelationId } from '../../auth/command-context';
-import { CurrentPrincipal } from '../../auth/current-principal.decorator';
-import type { Principal } from '../../auth/principal';
-import { Roles } from '../../auth/roles.decorator';
-import type { IdempotentRequest } from '../../common/idempotency';
-import { CurrentIdempotentRequest, Idempotent } from '../../common/idempotency.interceptor';
+import { CorrelationId } from '../../platform/identity/command-context';
+import { CurrentPrincipal } from '../../platform/identity/current-principal.decorator';
+import type { Principal } from '../../platform/identity/principal';
+import { Roles } from '../../platform/identity/roles.decorator';
+import type { IdempotentRequest } from '../../platform/idempotency/idempotency';
+import { CurrentIdempotentRequest, Idempotent } from '../../platform/idempotency/idempotency.interceptor';
 import { RecordTransactionCommand, RecordTransactionResponse } from './record-transaction.command';
 import { RecordTransactionRequest } from './record-transaction.request.dto';
 

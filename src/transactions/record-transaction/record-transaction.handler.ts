@@ -1,13 +1,12 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { eventMetadata } from '../../auth/command-context';
-import { MerchantScope } from '../../auth/merchant-scope';
-import { Clock } from '../../common/clock';
-import { IdempotencyStore } from '../../common/idempotency';
-import { EventStore } from '../../event-store/event-store.port';
-import { DATABASE, type Database } from '../../event-store/sql';
-import { JurisdictionResolver } from '../../jurisdiction/jurisdiction-resolver';
-import { merchantHistory } from '../../../projections/transaction-list/transaction-list.projector';
+import { eventMetadata } from '../../platform/identity/command-context';
+import { MerchantScope } from '../../auth';
+import { Clock } from '../../platform/clock';
+import { CommandStep } from '../../platform/command-step';
+import { DATABASE, type Database } from '../../platform/event-store/sql';
+import { JurisdictionResolver } from '../../rules/jurisdiction-resolver';
+import { merchantHistory } from '../read-model/transaction-list.projector';
 import { SYMMETRIC_MODES, transactionDecider } from '../transaction.decider';
 import { transactionStream, type TransactionRecordedData } from '../transaction.events';
 import { withNewTransactionId } from '../transaction-id';
@@ -22,12 +21,11 @@ import { RecordTransactionCommand, type RecordTransactionResponse } from './reco
 @CommandHandler(RecordTransactionCommand)
 export class RecordTransactionHandler implements ICommandHandler<RecordTransactionCommand, RecordTransactionResponse> {
   constructor(
-    private readonly store: EventStore,
     @Inject(DATABASE) private readonly db: Database,
     private readonly clock: Clock,
     private readonly resolver: JurisdictionResolver,
     private readonly scope: MerchantScope,
-    private readonly idempotency: IdempotencyStore,
+    private readonly step: CommandStep,
   ) {}
 
   async execute({ sale, context, idempotency }: RecordTransactionCommand): Promise<RecordTransactionResponse> {
@@ -43,25 +41,13 @@ export class RecordTransactionHandler implements ICommandHandler<RecordTransacti
     });
     const metadata = eventMetadata(context, sale.merchant_id);
 
-    return withNewTransactionId(now, async (transactionId) => {
-      // A fresh id has no stream to read: its state is the initial one, and expectedRevision 0 proves it.
-      const events = transactionDecider.decide(
-        { kind: 'RecordTransaction', transaction_id: transactionId, now: now.toISOString(), environment: context.principal.environment, sale, jurisdiction, history },
-        transactionDecider.initialState(),
-      );
-      let response: RecordTransactionResponse | undefined;
-      await this.store.append(
-        transactionStream(transactionId),
-        events.map(({ type, data }) => ({ type, data, metadata })),
-        {
-          expectedRevision: 0,
-          inTransaction: async (tx, [stored]) => {
-            response = { success: true, transaction: transactionView(stored.data as TransactionRecordedData, stored) };
-            if (idempotency) await this.idempotency.save(tx, idempotency, response);
-          },
-        },
-      );
-      return response!;
+    return withNewTransactionId(now, (transactionId) => {
+      const command = { kind: 'RecordTransaction' as const, transaction_id: transactionId, now: now.toISOString(), environment: context.principal.environment, sale, jurisdiction, history };
+      const stream = transactionStream(transactionId);
+      return this.step.run({ stream, decider: transactionDecider, command, metadata, idempotency, fresh: true }, (_tx, [stored]) => ({
+        success: true as const,
+        transaction: transactionView(stored.data as TransactionRecordedData, stored),
+      }));
     });
   }
 }

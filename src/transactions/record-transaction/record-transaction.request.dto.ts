@@ -15,8 +15,8 @@ import {
   Min,
   ValidateNested,
 } from 'class-validator';
-import { MERCHANT_ID_PATTERN, MERCHANT_ID_RULE } from '../../merchants/merchant-id';
-import { TENDER_TYPES, type RoundingMode, type TenderType } from '../../rounding/rounding-engine';
+import { MERCHANT_ID_PATTERN, MERCHANT_ID_RULE } from '../../merchants';
+import { TENDER_TYPES, type RoundingMode, type TenderType } from '../../rules/rounding-engine';
 
 /** $1 billion: far above any sale, and sums of a few such amounts stay exact integers. */
 export const MAX_AMOUNT_CENTS = 100_000_000_000;

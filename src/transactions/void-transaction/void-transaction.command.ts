@@ -1,6 +1,6 @@
 import { Command } from '@nestjs/cqrs';
-import type { CommandContext } from '../../auth/command-context';
-import type { IdempotentRequest } from '../../common/idempotency';
+import type { CommandContext } from '../../platform/identity/command-context';
+import type { IdempotentRequest } from '../../platform/idempotency/idempotency';
 import type { ReversalResponse } from '../sale-changes';
 import type { VoidRequest } from '../transaction.decider';
 

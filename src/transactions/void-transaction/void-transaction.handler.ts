@@ -1,5 +1,5 @@
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { AppConfig } from '../../config/config';
+import { AppConfig } from '../../platform/config/config';
 import { SaleChanges, type ReversalResponse } from '../sale-changes';
 import type { VoidPolicy } from '../transaction.decider';
 import { VoidTransactionCommand } from './void-transaction.command';

@@ -1,6 +1,6 @@
-import { saleStream, transactionHistory } from '../../test/support/sale-commands';
-import { withProjectedDatabase } from '../../test/support/projected-database';
-import { DRIVERS } from '../../test/support/test-database';
+import { saleStream, transactionHistory } from '../../../../test/support/sale-commands';
+import { withProjectedDatabase } from '../../../../test/support/projected-database';
+import { DRIVERS } from '../../../../test/support/test-database';
 import { merchantRiskProjector, roundingActivity } from './merchant-risk.projector';
 
 /** m-1: the four sales of the history ($10.03, 2 cents up), one rounded up by an explicit mode where the rule rounds down, one by card. m-2: one sale rounded down. */

@@ -1,10 +1,10 @@
-import type { StoredEvent } from '../../src/event-store/event-store.port';
-import type { Sql } from '../../src/event-store/sql';
-import { directionOf, type RoundingActivity, type RoundingCell } from '../../src/fraud/rounding-analysis';
-import { roundCents } from '../../src/rounding/rounding-engine';
-import type { TransactionRecordedData } from '../../src/transactions/transaction.events';
-import { addToRow } from '../counters';
-import type { Projector } from '../projector';
+import type { StoredEvent } from '../../../platform/event-store/event-store.port';
+import type { Sql } from '../../../platform/event-store/sql';
+import { directionOf, type RoundingActivity, type RoundingCell } from '../../rounding-analysis';
+import { roundCents } from '../../../rules/rounding-engine';
+import type { TransactionRecordedData } from '../../../transactions';
+import { addToRow } from '../../../platform/projections/counters';
+import type { Projector } from '../../../platform/projections/projector';
 
 /**
  * Per merchant, what its rounding analysis needs: sale counters, and its cash sales counted by the

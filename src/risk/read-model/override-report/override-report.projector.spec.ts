@@ -1,6 +1,6 @@
-import { overrideCommand, saleStream, transactionHistory } from '../../test/support/sale-commands';
-import { withProjectedDatabase } from '../../test/support/projected-database';
-import { DRIVERS } from '../../test/support/test-database';
+import { overrideCommand, saleStream, transactionHistory } from '../../../../test/support/sale-commands';
+import { withProjectedDatabase } from '../../../../test/support/projected-database';
+import { DRIVERS } from '../../../../test/support/test-database';
 import { overrideActivity, overrideReport, overrideReportProjector } from './override-report.projector';
 
 const NEXT_DAY = '2026-11-22T09:00:00.000Z';

@@ -1,10 +1,10 @@
 import { ApiProperty } from '@nestjs/swagger';
-import type { StoredEvent } from '../../src/event-store/event-store.port';
-import type { Sql } from '../../src/event-store/sql';
-import { NO_OVERRIDES, OverrideReasonCounts, TOP_EMPLOYEES, type OverrideActivity, type OverrideEmployee } from '../../src/fraud/override-analysis';
-import { OVERRIDE_REASONS, type OverrideAppliedData, type OverrideReason } from '../../src/transactions/transaction.events';
-import { addToRow } from '../counters';
-import type { Projector } from '../projector';
+import type { StoredEvent } from '../../../platform/event-store/event-store.port';
+import type { Sql } from '../../../platform/event-store/sql';
+import { NO_OVERRIDES, OverrideReasonCounts, TOP_EMPLOYEES, type OverrideActivity, type OverrideEmployee } from '../../override-analysis';
+import { OVERRIDE_REASONS, type OverrideAppliedData, type OverrideReason } from '../../../transactions';
+import { addToRow } from '../../../platform/projections/counters';
+import type { Projector } from '../../../platform/projections/projector';
 
 /**
  * Every override as a row (the override report), and per merchant, employee and reason the totals its

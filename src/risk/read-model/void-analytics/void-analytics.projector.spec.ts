@@ -1,7 +1,7 @@
-import { NO_VOIDS } from '../../src/fraud/void-analysis';
-import { refundCommand, saleStream, transactionHistory, voidCommand } from '../../test/support/sale-commands';
-import { withProjectedDatabase } from '../../test/support/projected-database';
-import { DRIVERS } from '../../test/support/test-database';
+import { NO_VOIDS } from '../../void-analysis';
+import { refundCommand, saleStream, transactionHistory, voidCommand } from '../../../../test/support/sale-commands';
+import { withProjectedDatabase } from '../../../../test/support/projected-database';
+import { DRIVERS } from '../../../../test/support/test-database';
 import { voidActivity, voidAnalyticsProjector, voidRecordIds } from './void-analytics.projector';
 
 const SHIFTS = { hours: [6, 14, 22], windowMinutes: 30 };

@@ -1,9 +1,10 @@
-import type { StoredEvent } from '../../src/event-store/event-store.port';
-import type { Sql } from '../../src/event-store/sql';
-import { NO_VOIDS, type ShiftChanges, type VoidActivity } from '../../src/fraud/void-analysis';
-import type { OverrideApplied, RefundIssuedData, TransactionEvent, TransactionVoidedData, VoidReason } from '../../src/transactions/transaction.events';
-import { addToRow } from '../counters';
-import type { Projector } from '../projector';
+import type { StoredEvent } from '../../../platform/event-store/event-store.port';
+import type { Sql } from '../../../platform/event-store/sql';
+import { NO_VOIDS, type VoidActivity } from '../../void-analysis';
+import { type ShiftChanges } from '../../../platform/config/config';
+import type { OverrideApplied, RefundIssuedData, TransactionEvent, TransactionVoidedData, VoidReason } from '../../../transactions';
+import { addToRow } from '../../../platform/projections/counters';
+import type { Projector } from '../../../platform/projections/projector';
 
 const DAY_MS = 86_400_000;
 

@@ -1,4 +1,4 @@
-import { DomainError } from '../common/errors/domain-error';
+import { DomainError } from '../platform/errors/domain-error';
 
 export type JurisdictionValidationReason = 'INVALID_ZIP_CODE' | 'INVALID_STATE' | 'UNKNOWN_STATE' | 'INVALID_DATE' | 'INVALID_STATUS';
 

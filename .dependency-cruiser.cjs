@@ -1,0 +1,48 @@
+/**
+ * The layout's rules (README, "Layout"): a request walks downward only, from a feature to the pure
+ * rules to the platform. `npm test` runs this over src/; test/architecture shows each rule failing.
+ */
+const { join } = require('node:path');
+
+const FEATURE = '^src/([^/]+)/';
+const BELOW_FEATURES = '^src/(platform|rules)/';
+
+module.exports = {
+  forbidden: [
+    { name: 'no-circular', comment: 'No import cycle, of any length.', severity: 'error', from: {}, to: { circular: true } },
+    {
+      name: 'platform-imports-no-feature',
+      comment: 'The platform (event store, projection runner, HTTP plumbing) knows no feature and no rule: the app hands it the projectors.',
+      severity: 'error',
+      from: { path: '^src/platform/' },
+      to: { path: '^src/', pathNot: '^src/platform/' },
+    },
+    {
+      name: 'rules-import-only-rules-and-platform',
+      comment: 'The pure rules use only each other and the platform below them.',
+      severity: 'error',
+      from: { path: '^src/rules/' },
+      to: { path: '^src/', pathNot: BELOW_FEATURES },
+    },
+    {
+      name: 'rules-stay-pure',
+      comment: 'Nothing a rule reaches, directly or through the platform, loads Nest, Swagger, validation or a database driver.',
+      severity: 'error',
+      from: { path: '^src/rules/' },
+      to: { path: 'node_modules/(@nestjs|class-validator|class-transformer|pg|@electric-sql|ioredis)/', reachable: true },
+    },
+    {
+      name: 'feature-uses-other-features-through-their-index',
+      comment: "A feature reaches another only through that feature's index.ts, never its internals.",
+      severity: 'error',
+      from: { path: FEATURE, pathNot: BELOW_FEATURES },
+      to: { path: FEATURE, pathNot: ['^src/$1/', BELOW_FEATURES, '^src/[^/]+/index[.]ts$'] },
+    },
+  ],
+  options: {
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: join(__dirname, 'tsconfig.json') },
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '[.](e2e-)?spec[.]ts$' },
+  },
+};

@@ -1,0 +1,4 @@
+/** What other features may use of this one: everything else in the folder is its own. */
+export { SEED_DATA } from './jurisdiction.module';
+export { DataSummaryDto, JurisdictionRuleDto, ResolvedLocationDto } from './jurisdiction.response.dto';
+export { loadSeeds } from './seed-loader';

@@ -1,0 +1,45 @@
+import { Injectable } from '@nestjs/common';
+import { decideAndAppend, type Decider, type DomainEvent } from './decider';
+import { EventStore, type EventMetadata, type StoredEvent } from './event-store/event-store.port';
+import type { Sql } from './event-store/sql';
+import { IdempotencyStore, type IdempotentRequest } from './idempotency/idempotency';
+
+export interface Step<Command, State, Event extends DomainEvent> {
+  stream: string;
+  decider: Decider<Command, State, Event>;
+  command: Command;
+  metadata: EventMetadata;
+  /** Present when the client sent an Idempotency-Key. */
+  idempotency?: IdempotentRequest;
+  /** The stream's id was just drawn: nothing to read, and a clash is a RevisionConflictError (see withNewRecordId). */
+  fresh?: boolean;
+}
+
+/** The one impure step of every write that answers a client: read, decide, append, save the idempotency record, answer. */
+@Injectable()
+export class CommandStep {
+  constructor(
+    private readonly store: EventStore,
+    private readonly idempotency: IdempotencyStore,
+  ) {}
+
+  /**
+   * `answer` runs inside the append transaction, after the inline projectors, so it reads the read
+   * models as a GET would and may check what other streams did meanwhile (throwing rolls the append
+   * back); its result is saved there for the Idempotency-Key.
+   */
+  async run<Command, State, Event extends DomainEvent, Response>(
+    { stream, decider, command, metadata, idempotency, fresh }: Step<Command, State, Event>,
+    answer: (tx: Sql, stored: StoredEvent[]) => Promise<Response> | Response,
+  ): Promise<Response> {
+    let response: Response | undefined;
+    await decideAndAppend(this.store, stream, decider, command, metadata, {
+      fresh,
+      inTransaction: async (tx, stored) => {
+        response = await answer(tx, stored);
+        if (idempotency) await this.idempotency.save(tx, idempotency, response);
+      },
+    });
+    return response!;
+  }
+}

@@ -1,0 +1,46 @@
+import { execFileSync } from 'node:child_process';
+import { join } from 'node:path';
+
+/**
+ * The layout's rules (.dependency-cruiser.cjs) hold over src/, and each one fails on a deliberate
+ * violation: violations/src holds one file per broken rule, and one import that is allowed.
+ */
+const ROOT = join(__dirname, '../..');
+const CLI = join(ROOT, 'node_modules/dependency-cruiser/bin/dependency-cruise.mjs');
+
+interface Violation {
+  from: string;
+  to: string;
+  rule: { name: string };
+}
+
+function cruise(cwd: string): Violation[] {
+  const out = execFileSync(process.execPath, [CLI, 'src', '--config', join(ROOT, '.dependency-cruiser.cjs'), '--output-type', 'json'], {
+    cwd,
+    encoding: 'utf8',
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  return (JSON.parse(out) as { summary: { violations: Violation[] } }).summary.violations;
+}
+
+describe('dependency rules', () => {
+  it('hold over src/', () => {
+    expect(cruise(ROOT)).toEqual([]);
+  });
+
+  it('each fail on its deliberate violation, and on nothing else', () => {
+    const found = cruise(join(__dirname, 'violations'))
+      .map((v) => `${v.rule.name}: ${v.from} -> ${v.to.replace(/^.*node_modules\//, 'node_modules/')}`)
+      .sort();
+    expect(found).toEqual(
+      [
+        'feature-uses-other-features-through-their-index: src/alpha/reads-beta-internals.ts -> src/beta/internal.ts',
+        'no-circular: src/alpha/cycle-one.ts -> src/alpha/cycle-two.ts',
+        'platform-imports-no-feature: src/platform/reads-a-feature.ts -> src/alpha/alpha.ts',
+        'rules-import-only-rules-and-platform: src/rules/imports-a-feature.ts -> src/beta/index.ts',
+        'rules-stay-pure: src/rules/imports-nest.ts -> node_modules/@nestjs/common/index.js',
+        'rules-stay-pure: src/rules/reaches-swagger.ts -> node_modules/@nestjs/swagger/dist/index.js',
+      ].sort(),
+    );
+  });
+});

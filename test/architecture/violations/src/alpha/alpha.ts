@@ -1,0 +1,3 @@
+import { BETA } from '../beta';
+
+export const ALPHA = BETA;

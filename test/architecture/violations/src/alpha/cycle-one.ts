@@ -1,0 +1,3 @@
+import { TWO } from './cycle-two';
+
+export const ONE = (): number => TWO() + 1;

@@ -1,0 +1,3 @@
+import { INTERNAL } from '../beta/internal';
+
+export const ALPHA_INTERNAL = INTERNAL;

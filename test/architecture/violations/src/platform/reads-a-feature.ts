@@ -1,0 +1,3 @@
+import { ALPHA } from '../alpha/alpha';
+
+export const PLATFORM = ALPHA;

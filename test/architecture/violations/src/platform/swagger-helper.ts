@@ -1,0 +1,3 @@
+import { ApiProperty } from '@nestjs/swagger';
+
+export const HELPER = ApiProperty;

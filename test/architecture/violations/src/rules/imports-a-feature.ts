@@ -1,0 +1,3 @@
+import { BETA } from '../beta';
+
+export const RULE_OF_A_FEATURE = BETA;

@@ -1,0 +1,3 @@
+import { Injectable } from '@nestjs/common';
+
+export const RULE = Injectable;

@@ -1,0 +1,3 @@
+import { HELPER } from '../platform/swagger-helper';
+
+export const REACHED = HELPER;
