@@ -26,6 +26,11 @@ export class PgDatabase implements Database {
     this.pool = new Pool({ connectionString, max: maxConnections, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
     // An idle client that loses its connection must not crash the process; the next query reconnects.
     this.pool.on('error', () => undefined);
+    // A backend terminated just as it finished connecting can send its FATAL in the same packet as
+    // ReadyForQuery: the pool has handed the client out (no idle listener) before transaction() has
+    // attached its own, so the 'error' event would be unhandled and end the process. The client is
+    // then not queryable, and its next query fails as a connection failure (503).
+    this.pool.on('connect', (client) => client.on('error', () => undefined));
   }
 
   async query<R>(text: string, params?: unknown[]): Promise<R[]> {
