@@ -2,6 +2,6 @@
 export { findTransaction } from './read-model/transaction-list.projector';
 export { TRANSACTION_ID_PATTERN } from './transaction-id';
 export { historyEntry } from './transaction-view';
-export type { HistoryEntry, OverrideView, TransactionDetail, TransactionView } from './transaction-view';
+export type { HistoryEntry, OverrideView, TransactionDetail, TransactionView } from './transaction.response.dto';
 export { COMPLIANCE_STATUSES, OVERRIDE_REASONS, VOID_REASONS } from './transaction.events';
 export type { ComplianceStatus, OverrideApplied, OverrideAppliedData, OverrideReason, RefundIssuedData, TransactionEvent, TransactionRecordedData, TransactionStatus, TransactionType, TransactionVoidedData, VoidReason } from './transaction.events';

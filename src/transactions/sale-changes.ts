@@ -6,11 +6,12 @@ import { CommandStep } from '../platform/command-step';
 import type { IdempotentRequest } from '../platform/idempotency/idempotency';
 import type { Sql } from '../platform/event-store/sql';
 import { findTransaction } from './read-model/transaction-list.projector';
-import { transactionDecider, type IssueRefund, type TransactionCommand, type VoidTransaction } from './transaction.decider';
+import { transactionDecider } from './transaction.decider';
+import { type IssueRefund, type TransactionCommand, type VoidTransaction } from './sale.commands';
 import { transactionStream } from './transaction.events';
 import { TransactionDirectory } from './transaction-directory';
 import { withNewTransactionId } from './transaction-id';
-import { TransactionDetail } from './transaction-view';
+import { TransactionDetail } from './transaction.response.dto';
 
 /** `POST /transaction/void` and `/refund`: the new VOID or REFUND record, and the sale as it stands after it. */
 export class ReversalResponse {

@@ -4,7 +4,7 @@ import type { Principal } from '../platform/identity/principal';
 import { DATABASE, type Database } from '../platform/event-store/sql';
 import { findTransaction } from './read-model/transaction-list.projector';
 import { NotASaleError, TransactionNotFoundError } from './transaction.errors';
-import type { TransactionDetail } from './transaction-view';
+import type { TransactionDetail } from './transaction.response.dto';
 
 /** Transactions as a key may see them, from the inline transaction-list read model. */
 @Injectable()

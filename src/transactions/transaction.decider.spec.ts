@@ -3,16 +3,9 @@ import { given } from '../../test/support/decider';
 import { decideInTurn, recordCommand, SALE_AT } from '../../test/support/sale-commands';
 import type { MerchantHistory } from '../rules/fraud-score';
 import { roundTender } from '../rules/cash-settlement';
-import {
-  transactionDecider,
-  type ApplyOverride,
-  type IssueRefund,
-  type RecordTransaction,
-  type SaleRequest,
-  type TransactionState,
-  type VoidPolicy,
-  type VoidTransaction,
-} from './transaction.decider';
+import { transactionDecider } from './transaction.decider';
+import { type TransactionState } from './sale-state';
+import { type ApplyOverride, type IssueRefund, type RecordTransaction, type SaleRequest, type VoidPolicy, type VoidTransaction } from './sale.commands';
 import { AlreadyRefundedError, AlreadyVoidedError, OverridePolicyViolationError, RefundExceedsPaidError, TransactionNotFoundError, VoidPolicyViolationError } from './transaction.errors';
 import type {
   OverrideApplied,

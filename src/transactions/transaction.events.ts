@@ -1,4 +1,3 @@
-import { ApiProperty } from '@nestjs/swagger';
 import type { Environment } from '../platform/identity/principal';
 import type { FraudSignal, RiskLevel } from '../rules/fraud-signals';
 import type { ResolvedLocation } from '../rules/jurisdiction-resolver';
@@ -43,17 +42,9 @@ export const REASON_SEVERITIES = ['WARN', 'FAIL'] as const satisfies readonly Co
 export const MODE_SOURCES = ['rule', 'explicit'] as const;
 export type ModeSource = (typeof MODE_SOURCES)[number];
 
-export class ComplianceReason {
-  @ApiProperty({ description: 'Stable code of the finding', example: 'EXPLICIT_ROUNDING_MODE' })
+export interface ComplianceReason {
   code: string;
-
-  @ApiProperty({ enum: REASON_SEVERITIES, description: 'The compliance status this finding alone would give', example: 'WARN' })
   severity: (typeof REASON_SEVERITIES)[number];
-
-  @ApiProperty({
-    description: 'For people; may change between releases',
-    example: 'cash_rounding_mode mandatory_round_up was sent (the rule of US-AZ is symmetrical_rounding); explicit modes are for testing only',
-  })
   message: string;
 }
 
@@ -118,11 +109,8 @@ export interface TransactionRecorded {
 }
 
 /** What settles a sale: its calculation's cash total and delta, or those of its latest override. */
-export class Settlement {
-  @ApiProperty({ type: 'integer', example: 1075 })
+export interface Settlement {
   cash_total_cents: number;
-
-  @ApiProperty({ type: 'integer', example: -2 })
   rounding_delta_cents: number;
 }
 
@@ -163,17 +151,9 @@ export interface TransactionVoided {
 }
 
 /** DESIGN.md: passes when the refund's delta is 0 or has the opposite sign of the sale's; fails when both move the same way. */
-export class NormalizationCheck {
-  @ApiProperty({
-    description: "True when the refund's rounding delta is 0, the sale's is 0, or they have opposite signs; a failure makes the REFUND record a `WARN` and never blocks it",
-    example: true,
-  })
+export interface NormalizationCheck {
   passed: boolean;
-
-  @ApiProperty({ type: 'integer', description: "The sale's settled rounding delta", example: -2 })
   original_rounding_delta_cents: number;
-
-  @ApiProperty({ type: 'integer', description: "The refund record's rounding delta: its cash total minus its ledger total", example: 2 })
   refund_rounding_delta_cents: number;
 }
 

@@ -2,8 +2,8 @@ import { Command } from '@nestjs/cqrs';
 import { ApiProperty } from '@nestjs/swagger';
 import type { CommandContext } from '../../platform/identity/command-context';
 import type { IdempotentRequest } from '../../platform/idempotency/idempotency';
-import type { OverrideRequest } from '../transaction.decider';
-import { OverrideView, TransactionDetail } from '../transaction-view';
+import type { OverrideRequest } from '../sale.commands';
+import { OverrideView, TransactionDetail } from '../transaction.response.dto';
 
 /** The override record, and the sale it now settles. */
 export class ApplyOverrideResponse {

@@ -2,7 +2,7 @@ import { Query } from '@nestjs/cqrs';
 import { ApiProperty } from '@nestjs/swagger';
 import { InclusionProofResponse, TreeHeadResponse } from '../../audit';
 import type { Principal } from '../../platform/identity/principal';
-import { TransactionDetail } from '../transaction-view';
+import { TransactionDetail } from '../transaction.response.dto';
 import { MerchantReceipt, PosReceipt, type ReceiptFormat } from './receipt';
 
 export class MerchantReceiptResponse {

@@ -4,7 +4,7 @@ import { DISCLOSURE_KINDS, type DisclosureKind, type JurisdictionRule } from '..
 import type { RoundingMode, TenderType } from '../../rules/rounding-engine';
 import { TRANSACTION_ID_EXAMPLE } from '../get-transaction/get-transaction.request.dto';
 import { TRANSACTION_STATES, TRANSACTION_TYPES } from '../transaction.events';
-import type { TransactionDetail, TransactionView } from '../transaction-view';
+import type { TransactionDetail, TransactionView } from '../transaction.response.dto';
 
 /** Receipts are renderings of the transaction detail: pure, with no state of their own. */
 export const RECEIPT_FORMATS = ['merchant', 'audit', 'pos'] as const;

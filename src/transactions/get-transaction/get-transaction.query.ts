@@ -1,7 +1,7 @@
 import { Query } from '@nestjs/cqrs';
 import { ApiProperty } from '@nestjs/swagger';
 import type { Principal } from '../../platform/identity/principal';
-import { TransactionDetail } from '../transaction-view';
+import { TransactionDetail } from '../transaction.response.dto';
 
 export class GetTransactionResponse {
   @ApiProperty({ type: 'boolean', enum: [true], example: true })

@@ -2,7 +2,7 @@ import { Query } from '@nestjs/cqrs';
 import { ApiProperty } from '@nestjs/swagger';
 import type { Principal } from '../../platform/identity/principal';
 import { PageAnswer } from '../../platform/page.request.dto';
-import { TransactionView } from '../transaction-view';
+import { TransactionView } from '../transaction.response.dto';
 import type { ListTransactionsRequest } from './list-transactions.request.dto';
 
 export class ListTransactionsResponse extends PageAnswer {

@@ -2,8 +2,8 @@ import { Command } from '@nestjs/cqrs';
 import { ApiProperty } from '@nestjs/swagger';
 import type { CommandContext } from '../../platform/identity/command-context';
 import type { IdempotentRequest } from '../../platform/idempotency/idempotency';
-import type { SaleRequest } from '../transaction.decider';
-import { TransactionView } from '../transaction-view';
+import type { SaleRequest } from '../sale.commands';
+import { TransactionView } from '../transaction.response.dto';
 
 /** The spec's envelope for `POST /transaction`. */
 export class RecordTransactionResponse {

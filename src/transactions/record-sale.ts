@@ -1,0 +1,109 @@
+/** A new sale: its tenders checked, its cash rounded by the rule in force, its compliance and fraud score decided. */
+
+import { InvalidFieldError } from '../platform/errors/request.errors';
+import { scoreFraud } from '../rules/fraud-score';
+import { ruleVersionId } from '../rules/jurisdiction-rule';
+import { roundTender } from '../rules/cash-settlement';
+import { ROUNDING_MODES, roundCents, type RoundingMode } from '../rules/rounding-engine';
+import type { TenderLine, TransactionRecordedData } from './transaction.events';
+import type { RecordTransaction, SaleRequest } from './sale.commands';
+import { complianceReasons, statusOf } from './sale-compliance';
+
+/** The spec leaves the split-tender fields open; these are the combinations that cannot be recorded truthfully. */
+function checkTenders(sale: SaleRequest): TenderLine[] {
+  const tenders = sale.tenders ?? [];
+  if (sale.is_split_tender === true && tenders.length < 2) {
+    throw new InvalidFieldError('tenders', 'a split tender needs at least two tenders');
+  }
+  if (sale.is_split_tender === false && tenders.length > 1) {
+    throw new InvalidFieldError('is_split_tender', 'is_split_tender is false but several tenders were sent');
+  }
+  if (tenders.length > 0 && !tenders.some((tender) => tender.type === sale.payment_method)) {
+    throw new InvalidFieldError('payment_method', `payment_method ${sale.payment_method} is not one of the tenders sent`);
+  }
+  return tenders;
+}
+
+/** Two modes agree when they round every amount alike; each mode's adjustment repeats every 10 cents. */
+function sameArithmetic(a: RoundingMode, b: RoundingMode): boolean {
+  return Array.from({ length: 10 }, (_, cents) => cents).every((cents) => roundCents(cents, a) === roundCents(cents, b));
+}
+
+/** Modes that round to the nearest 5 cents, so that up and down are equally likely by chance: what fraud bias is measured against. */
+export const SYMMETRIC_MODES: readonly RoundingMode[] = ROUNDING_MODES.filter((mode) => sameArithmetic(mode, 'symmetrical_rounding'));
+
+export function recordSale(command: RecordTransaction): TransactionRecordedData {
+  const { sale, jurisdiction, environment } = command;
+  const { rule } = jurisdiction;
+  const tenders = checkTenders(sale);
+  const explicit = sale.cash_rounding_mode;
+  const mode = explicit ?? rule.rounding_mode;
+  const roundUnder = (roundingMode: RoundingMode) =>
+    roundTender({
+      payment_method: sale.payment_method,
+      tenders,
+      subtotal_cents: sale.subtotal_cents,
+      tax_total_cents: sale.tax_total_cents,
+      terms: { mode: roundingMode, rounds: rule.rounds, exact_change_exempt: rule.exact_change_exempt, small_total: rule.small_total },
+      cash_tendered_cents: sale.cash_tendered_cents,
+    });
+  const calculation = roundUnder(mode);
+  const contradicts = explicit !== undefined && rule.enforcement === 'mandatory' && !sameArithmetic(explicit, rule.rounding_mode);
+  const warningCodes = new Set(jurisdiction.warnings.map((warning) => warning.code));
+
+  const fraud = scoreFraud(
+    {
+      cash_portion_cents: calculation.cash_portion_cents,
+      rounding_delta_cents: calculation.rounding_delta_cents,
+      symmetric_mode: SYMMETRIC_MODES.includes(mode),
+      contradicts_mandatory_rule: contradicts,
+      explicit_mode_gain_cents: explicit === undefined ? 0 : calculation.cash_total_cents - roundUnder(rule.rounding_mode).cash_total_cents,
+      zip_state_mismatch: warningCodes.has('STATE_ZIP_MISMATCH'),
+      unverified_jurisdiction: warningCodes.has('UNKNOWN_ZIP_FALLBACK') || warningCodes.has('NO_LOCATION_FALLBACK'),
+    },
+    command.history,
+  );
+  const reasons = complianceReasons({ explicit, contradicts, environment, rule, jurisdiction, fraud });
+
+  return {
+    transaction_id: command.transaction_id,
+    transaction_type: 'SALE',
+    merchant_id: sale.merchant_id,
+    environment,
+    created_at: command.now,
+    store_id: sale.store_id ?? null,
+    terminal_id: sale.terminal_id ?? null,
+    cashier_id: sale.cashier_id ?? null,
+    payment_method: sale.payment_method,
+    is_split_tender: tenders.length > 1,
+    tenders,
+    location: {
+      requested: {
+        zip_code: sale.zip_code ?? null,
+        state: sale.state ?? null,
+        county: sale.county ?? null,
+        city: sale.city ?? null,
+      },
+      resolved: jurisdiction.location,
+    },
+    rule,
+    calculation: {
+      subtotal_cents: sale.subtotal_cents,
+      tax_total_cents: sale.tax_total_cents,
+      ledger_total_cents: calculation.ledger_total_cents,
+      cash_portion_cents: calculation.cash_portion_cents,
+      cash_total_cents: calculation.cash_total_cents,
+      rounding_delta_cents: calculation.rounding_delta_cents,
+      cash_rounding_mode: mode,
+      mode_source: explicit === undefined ? 'rule' : 'explicit',
+      rounding_applied: calculation.rounding_applied,
+      exemptions: calculation.exemptions ?? [],
+      cash_tendered_cents: sale.cash_tendered_cents ?? null,
+      change_due_cents: calculation.change_due_cents ?? null,
+      rule_version: ruleVersionId(rule),
+      rounding_exemption: calculation.rounding_exemption,
+    },
+    compliance: { compliance_status: statusOf(reasons), reasons },
+    fraud,
+  };
+}
