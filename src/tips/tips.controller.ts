@@ -1,7 +1,7 @@
 import { Body, Controller, Get, Query } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { ApiCreatedResponse, ApiExtraModels, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { WAGE_THEFT_DETAILS } from './read-model/tip-analytics';
+import { WAGE_THEFT_DETAILS } from './tip-wage-theft/tip-wage-theft.response.dto';
 import type { CommandContext } from '../platform/identity/command-context';
 import { Roles } from '../platform/identity/roles.decorator';
 import type { IdempotentRequest } from '../platform/idempotency/idempotency';

@@ -6,7 +6,8 @@ import { dumpReadModels } from '../../../test/support/read-models';
 import { DRIVERS, createTestDatabase, type TestDatabase } from '../../../test/support/test-database';
 import { tipHistory } from '../../../test/support/tips';
 import { prepareProjections, rebuildProjections } from '../../platform/projections/runner';
-import { tipAnalytics, wageTheftFlags } from './tip-analytics';
+import { wageTheftFlags } from './wage-theft-flags';
+import { tipAnalytics } from './tip-summary';
 import { findTip, tipsProjector } from './tips.projector';
 
 const AT = new Date('2026-11-21T12:00:00.000Z');

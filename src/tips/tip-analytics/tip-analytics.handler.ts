@@ -1,7 +1,7 @@
 import { Inject } from '@nestjs/common';
 import { QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import { DATABASE, type Database } from '../../platform/event-store/sql';
-import { tipAnalytics } from '../read-model/tip-analytics';
+import { tipAnalytics } from '../read-model/tip-summary';
 import { TipAnalyticsQuery, type TipAnalyticsResponse } from './tip-analytics.query';
 
 /** Totals by tip method (amounts after adjustments), averages, payouts and pool distribution summaries. */

@@ -1,6 +1,6 @@
 import { Query } from '@nestjs/cqrs';
 import { ApiProperty } from '@nestjs/swagger';
-import { TipAnalytics } from '../read-model/tip-analytics';
+import { TipAnalytics } from './tip-analytics.response.dto';
 
 export class TipAnalyticsResponse extends TipAnalytics {
   @ApiProperty({ type: 'string', nullable: true, description: 'The merchant asked for; null: every merchant', example: 'm-corner-deli-01' })

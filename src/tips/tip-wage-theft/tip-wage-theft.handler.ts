@@ -3,7 +3,7 @@ import { QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import { Clock } from '../../platform/clock';
 import { AppConfig } from '../../platform/config/config';
 import { DATABASE, type Database } from '../../platform/event-store/sql';
-import { wageTheftFlags } from '../read-model/tip-analytics';
+import { wageTheftFlags } from '../read-model/wage-theft-flags';
 import { TipWageTheftQuery, type TipWageTheftResponse } from './tip-wage-theft.query';
 
 const DAY_MS = 24 * 60 * 60 * 1000;

@@ -1,6 +1,6 @@
 import { Query } from '@nestjs/cqrs';
 import { ApiProperty } from '@nestjs/swagger';
-import { TipWageTheftFlag } from '../read-model/tip-analytics';
+import { TipWageTheftFlag } from './tip-wage-theft.response.dto';
 
 export class TipWageTheftResponse {
   @ApiProperty({ type: 'string', nullable: true, description: 'The merchant asked for; null: every merchant', example: 'm-corner-deli-01' })

@@ -1,0 +1,165 @@
+/** GET /analytics/tips: the answer's schema. */
+
+import { ApiProperty } from '@nestjs/swagger';
+import { POOL_METHODS, type PayoutMethod, type PoolMethod, type TipMethod } from '../tip.events';
+import { POOL_ID_PATTERN } from '../tip-ids';
+import { POOL_ID_EXAMPLE, TIP_POOL_STATUSES, TipDoc, TipPoolShareView, type TipPoolStatus } from '../tip-view';
+
+const { AuditHash, MerchantId, Instant, Cents, EXAMPLE_TIME } = TipDoc;
+const Count = (example: number, description?: string) => ApiProperty({ type: 'integer', minimum: 0, description, example });
+
+export class TipMethodTotal {
+  @Count(2)
+  count: number;
+
+  @Cents(601, 'Current amounts, after adjustments')
+  total_cents: number;
+
+  @Cents(301, '`total_cents / count` rounded to the nearest cent; 0 when there are none')
+  average_cents: number;
+}
+
+export class TipTotalsByMethod implements Record<TipMethod, TipMethodTotal> {
+  @ApiProperty({ type: TipMethodTotal, description: 'Tips of `POST /tip/cash`' })
+  cash: TipMethodTotal;
+
+  @ApiProperty({ type: TipMethodTotal, description: 'Tips of `POST /tip/credit-card`' })
+  credit_card: TipMethodTotal;
+}
+
+export class TipPayoutTotalsByMethod implements Record<PayoutMethod, TipMethodTotal> {
+  @ApiProperty({ type: TipMethodTotal })
+  cash: TipMethodTotal;
+
+  @ApiProperty({ type: TipMethodTotal })
+  check: TipMethodTotal;
+
+  @ApiProperty({ type: TipMethodTotal })
+  direct_deposit: TipMethodTotal;
+}
+
+export class TipTotals {
+  @Count(3)
+  count: number;
+
+  @Cents(1801, 'Current amounts, after adjustments')
+  total_cents: number;
+
+  @Cents(600, 'The average tip, rounded to the nearest cent; 0 when there are none')
+  average_cents: number;
+
+  @ApiProperty({ type: TipTotalsByMethod, description: 'Every method, with zeros where there are none' })
+  by_method: TipTotalsByMethod;
+}
+
+export class TipPayoutTotals {
+  @Count(1)
+  count: number;
+
+  @Cents(600)
+  total_cents: number;
+
+  @Cents(600, 'The average payout, rounded to the nearest cent; 0 when there are none')
+  average_cents: number;
+
+  @ApiProperty({ type: TipPayoutTotalsByMethod, description: 'Every method, with zeros where there are none' })
+  by_method: TipPayoutTotalsByMethod;
+}
+
+export class TipAdjustmentTotals {
+  @Count(1)
+  count: number;
+
+  @Count(1, 'Adjustments that raised a tip')
+  upward_count: number;
+
+  @Count(0, 'Adjustments that cut a tip (each is a flag of GET /analytics/tip-wage-theft)')
+  downward_count: number;
+
+  @Cents(200, 'The sum of every adjustment’s change; negative when tips were cut more than raised')
+  net_change_cents: number;
+}
+
+export class TipPoolSummary {
+  @ApiProperty({ type: 'string', pattern: POOL_ID_PATTERN.source, example: POOL_ID_EXAMPLE })
+  pool_id: string;
+
+  @MerchantId()
+  merchant_id: string;
+
+  @ApiProperty({ type: 'string', example: 'Saturday dinner shift' })
+  pool_name: string;
+
+  @ApiProperty({ enum: POOL_METHODS, example: 'equal' })
+  distribution_method: PoolMethod;
+
+  @ApiProperty({ enum: TIP_POOL_STATUSES, example: 'distributed' })
+  status: TipPoolStatus;
+
+  @Cents(400, 'What the pooled tips hold')
+  total_cents: number;
+
+  @Count(3)
+  participant_count: number;
+
+  @Count(1, 'Employees whose tips went in')
+  contributor_count: number;
+
+  @Instant()
+  created_at: string;
+
+  @ApiProperty({ type: 'string', format: 'date-time', nullable: true, description: 'null while the pool is open', example: EXAMPLE_TIME })
+  distributed_at: string | null;
+
+  @ApiProperty({ type: 'integer', nullable: true, description: 'The sum of the shares; null while the pool is open', example: 402 })
+  total_distributed_cents: number | null;
+
+  @ApiProperty({ type: 'integer', nullable: true, description: 'What rounding every share up cost the employer; null while the pool is open', example: 2 })
+  rounding_adjustment_cents: number | null;
+
+  @ApiProperty({
+    type: [TipPoolShareView],
+    nullable: true,
+    description: 'Each participant’s share; null while the pool is open',
+    example: [{ employeeId: 'emp-0042', employeeName: 'Ana Ruiz', share_cents: 134 }],
+  })
+  shares: TipPoolShareView[] | null;
+}
+
+export class TipPoolTotals {
+  @Count(1)
+  count: number;
+
+  @Count(0)
+  open_count: number;
+
+  @Count(1)
+  distributed_count: number;
+
+  @Cents(400, 'What every pool holds')
+  total_pooled_cents: number;
+
+  @Cents(402, 'What the distributed pools paid out')
+  total_distributed_cents: number;
+
+  @Cents(2, 'What rounding shares up cost the employers, over the distributed pools')
+  rounding_adjustment_cents: number;
+
+  @ApiProperty({ type: [TipPoolSummary], description: 'The newest `limit` pools, newest first; the totals above cover every pool' })
+  recent: TipPoolSummary[];
+}
+
+/** Tips by method (amounts after adjustments), adjustments, payouts and pools. */
+export class TipAnalytics {
+  @ApiProperty({ type: TipTotals })
+  tips: TipTotals;
+
+  @ApiProperty({ type: TipAdjustmentTotals })
+  adjustments: TipAdjustmentTotals;
+
+  @ApiProperty({ type: TipPayoutTotals })
+  payouts: TipPayoutTotals;
+
+  @ApiProperty({ type: TipPoolTotals })
+  pools: TipPoolTotals;
+}
