@@ -1,4 +1,5 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { timingSafeEqual } from 'node:crypto';
+import { sha256 } from '../platform/sha256';
 import { Injectable } from '@nestjs/common';
 import { AppConfig } from '../platform/config/config';
 import { ApiKeyDirectory } from './api-key-directory';
@@ -40,6 +41,3 @@ export class ApiKeyAuthenticator {
   }
 }
 
-function sha256(value: string): Buffer {
-  return createHash('sha256').update(value, 'utf8').digest();
-}

@@ -1,4 +1,5 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
+import { sha256Hex } from '../platform/sha256';
 import type { Role } from '../platform/identity/roles.decorator';
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
@@ -27,7 +28,7 @@ export function generateApiKey(role: Role): string {
 
 /** SHA-256, lowercase hex: the only form of a key that is ever stored. */
 export function hashApiKey(raw: string): string {
-  return createHash('sha256').update(raw, 'utf8').digest('hex');
+  return sha256Hex(raw);
 }
 
 export function newApiKeyId(): string {

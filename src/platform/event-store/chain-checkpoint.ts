@@ -1,6 +1,7 @@
-import { createHash, createPrivateKey, createPublicKey, sign, verify, type KeyObject } from 'node:crypto';
+import { createPrivateKey, createPublicKey, sign, verify, type KeyObject } from 'node:crypto';
 import type { ChainHead } from './event-store.port';
 import { canonicalJson } from './hash-chain';
+import { sha256Hex } from '../sha256';
 
 /**
  * Signed checkpoints: every so often the service appends an entry vouching, with an Ed25519
@@ -71,7 +72,7 @@ export function checkSignature(signed: SignedTreeHead | CheckpointData, keys: Re
 
 /** The first 16 hex digits of the SHA-256 of the public key (SubjectPublicKeyInfo, DER). */
 export function keyId(publicKey: KeyObject): string {
-  return createHash('sha256').update(publicKey.export({ format: 'der', type: 'spki' })).digest('hex').slice(0, 16);
+  return sha256Hex(publicKey.export({ format: 'der', type: 'spki' })).slice(0, 16);
 }
 
 /** Keys by id, the shape `checkCheckpointSignature` takes. */

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { sha256Hex } from '../sha256';
 import type { StoredEvent } from './event-store.port';
 
 export const GENESIS_HASH = '0'.repeat(64);
@@ -11,7 +11,7 @@ export type HashedFields = Omit<StoredEvent, 'hash'>;
  * so that the writer and any verifier hash the same bytes.
  */
 export function entryHash(e: HashedFields): string {
-  return createHash('sha256').update(canonicalEntry(e)).digest('hex');
+  return sha256Hex(canonicalEntry(e));
 }
 
 /** The bytes `entryHash` hashes. The nine fields are written in their sorted order: no object to build and sort per entry. */

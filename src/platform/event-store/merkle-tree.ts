@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { sha256 } from '../sha256';
 
 /*
  * The Merkle tree of RFC 9162 (section 2.1) over the hash chain: leaf i is the entry at position
@@ -14,14 +14,14 @@ import { createHash } from 'node:crypto';
 export const HASH_BYTES = 32;
 
 /** MTH({}): the hash of the empty string. */
-export const EMPTY_ROOT = createHash('sha256').digest();
+export const EMPTY_ROOT = sha256();
 
 export function leafHash(chainHash: string): Buffer {
-  return createHash('sha256').update(Buffer.of(0)).update(Buffer.from(chainHash, 'hex')).digest();
+  return sha256(Buffer.of(0), Buffer.from(chainHash, 'hex'));
 }
 
 export function nodeHash(left: Buffer, right: Buffer): Buffer {
-  return createHash('sha256').update(Buffer.of(1)).update(left).update(right).digest();
+  return sha256(Buffer.of(1), left, right);
 }
 
 export interface NodeKey {

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { sha256Hex } from '../sha256';
 import { HttpStatus, Inject, Injectable } from '@nestjs/common';
 import canonicalize from 'canonicalize';
 import { DATABASE, type Database, type Sql } from '../event-store/sql';
@@ -25,12 +25,8 @@ export interface RecordedResponse {
   body: unknown;
 }
 
-function sha256(text: string): string {
-  return createHash('sha256').update(text, 'utf8').digest('hex');
-}
-
 export function requestFingerprint(method: string, url: string, body: unknown): string {
-  return sha256(canonicalize({ method, url, body: body ?? null })!);
+  return sha256Hex(canonicalize({ method, url, body: body ?? null })!);
 }
 
 export class IdempotencyKeyReusedError extends DomainError {
