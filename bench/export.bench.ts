@@ -17,7 +17,7 @@
 import { randomBytes } from 'node:crypto';
 import { availableParallelism, cpus, loadavg } from 'node:os';
 import type { Database } from '../src/platform/event-store/sql';
-import { exportRows } from '../src/export/export-transactions/export-rows';
+import { exportRows } from '../src/transactions/read-model/transaction-batches';
 import { EXPORT_MODES, type ExportMode } from '../src/export/export-transactions/export-columns';
 import { ServiceProcess } from '../test/support/service-process';
 import { createTestDatabase } from '../test/support/test-database';

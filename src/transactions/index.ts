@@ -5,3 +5,4 @@ export { historyEntry } from './transaction-view';
 export type { HistoryEntry, OverrideView, TransactionDetail, TransactionView } from './transaction.response.dto';
 export { COMPLIANCE_STATUSES, OVERRIDE_REASONS, VOID_REASONS } from './transaction.events';
 export type { ComplianceStatus, OverrideApplied, OverrideAppliedData, OverrideReason, RefundIssuedData, TransactionEvent, TransactionRecordedData, TransactionStatus, TransactionType, TransactionVoidedData, VoidReason } from './transaction.events';
+export { exportRows } from './read-model/transaction-batches';

@@ -2,7 +2,7 @@ import { parse } from 'papaparse';
 import { Clock } from '../../src/platform/clock';
 import { DATABASE, type Database } from '../../src/platform/event-store/sql';
 import { EXPORT_COLUMNS, EXPORT_MODES, type ExportMode } from '../../src/export/export-transactions/export-columns';
-import { batchQuery, exportRows, FIRST_KEYSET } from '../../src/export/export-transactions/export-rows';
+import { batchQuery, exportRows, FIRST_KEYSET } from '../../src/transactions/read-model/transaction-batches';
 import { call, issueKey, onboardMerchant, type Answer } from '../support/auth';
 import { FixedClock } from '../support/fixed-clock';
 import { recordSale } from '../support/sales';

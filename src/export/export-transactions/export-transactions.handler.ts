@@ -8,7 +8,7 @@ import { instantRange } from '../../platform/instant-range';
 import { DATABASE, type Database } from '../../platform/event-store/sql';
 import { csvChunks } from './csv';
 import { EXPORT_COLUMNS } from './export-columns';
-import { exportRows } from './export-rows';
+import { exportRows } from '../../transactions';
 import { ExportTransactionsQuery, type ExportFile } from './export-transactions.query';
 
 @QueryHandler(ExportTransactionsQuery)

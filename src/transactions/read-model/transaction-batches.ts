@@ -1,8 +1,8 @@
-import type { ComplianceStatus } from '../../transactions';
-import type { HistoryEntry, TransactionDetail, TransactionView } from '../../transactions';
 import type { InstantRange } from '../../platform/instant-range';
 import type { Sql } from '../../platform/event-store/sql';
 import type { TenderType } from '../../rules/rounding-engine';
+import type { ComplianceStatus } from '../transaction.events';
+import type { HistoryEntry, TransactionDetail, TransactionView } from '../transaction.response.dto';
 
 export const EXPORT_BATCH = 1000;
 
