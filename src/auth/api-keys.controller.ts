@@ -5,7 +5,7 @@ import { PageRequest } from '../platform/page.request.dto';
 import { ApiErrors } from '../platform/openapi/api-errors.decorator';
 import { ApiKeyDirectory } from './api-key-directory';
 import { ApiKeyList, IssuedApiKey, RevokedApiKey, toApiKeyResponse } from './api-key.response';
-import { CorrelationId } from '../platform/identity/command-context';
+import { CurrentCommandContext, type CommandContext } from '../platform/identity/command-context';
 import { CurrentPrincipal } from '../platform/identity/current-principal.decorator';
 import { IssueApiKeyCommand } from './issue-api-key/issue-api-key.command';
 import { IssueApiKeyRequest } from './issue-api-key/issue-api-key.request.dto';
@@ -53,8 +53,7 @@ export class ApiKeysController {
   })
   async issue(
     @Body() body: IssueApiKeyRequest,
-    @CurrentPrincipal() principal: Principal,
-    @CorrelationId() correlationId: string,
+    @CurrentCommandContext() context: CommandContext,
   ): Promise<IssuedApiKey> {
     const request = {
       role: body.role,
@@ -63,7 +62,7 @@ export class ApiKeysController {
       name: body.name,
       partnerId: body.partner_id,
     };
-    const { key, apiKey } = await this.commands.execute(new IssueApiKeyCommand(request, { principal, correlationId }));
+    const { key, apiKey } = await this.commands.execute(new IssueApiKeyCommand(request, context));
     return { key, api_key: toApiKeyResponse(apiKey) };
   }
 
@@ -94,10 +93,9 @@ export class ApiKeysController {
   @ApiErrors({ 404: { NOT_FOUND: 'No key has this id, or it is a key the caller may not see' } })
   async revoke(
     @Param('id') id: string,
-    @CurrentPrincipal() principal: Principal,
-    @CorrelationId() correlationId: string,
+    @CurrentCommandContext() context: CommandContext,
   ): Promise<RevokedApiKey> {
-    const key = await this.commands.execute(new RevokeApiKeyCommand(id, { principal, correlationId }));
+    const key = await this.commands.execute(new RevokeApiKeyCommand(id, context));
     return { api_key: toApiKeyResponse(key) };
   }
 }

@@ -1,7 +1,7 @@
 import { Body, Controller, Get, Post, Query } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiProperty, ApiTags } from '@nestjs/swagger';
-import { CorrelationId } from '../platform/identity/command-context';
+import { CurrentCommandContext, type CommandContext } from '../platform/identity/command-context';
 import { CurrentPrincipal } from '../platform/identity/current-principal.decorator';
 import { ENVIRONMENTS, type Environment, type Principal } from '../platform/identity/principal';
 import { Roles } from '../platform/identity/roles.decorator';
@@ -66,13 +66,12 @@ export class MerchantsController {
   @ApiErrors({ 409: { MERCHANT_ALREADY_EXISTS: 'A merchant with this merchant_id was already onboarded' } })
   async onboard(
     @Body() body: OnboardMerchantRequest,
-    @CurrentPrincipal() principal: Principal,
-    @CorrelationId() correlationId: string,
+    @CurrentCommandContext() context: CommandContext,
   ): Promise<OnboardedMerchant> {
     const merchant = await this.commands.execute(
       new OnboardMerchantCommand(
         { merchantId: body.merchant_id, name: body.name, environment: body.environment },
-        { principal, correlationId },
+        context,
       ),
     );
     return { merchant: toMerchantResponse(merchant) };

@@ -2,7 +2,7 @@ import { Body, Controller, Get, Query } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { ApiCreatedResponse, ApiExtraModels, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { WAGE_THEFT_DETAILS } from './tip-wage-theft/tip-wage-theft.response.dto';
-import type { CommandContext } from '../platform/identity/command-context';
+import { CurrentCommandContext, type CommandContext } from '../platform/identity/command-context';
 import { Roles } from '../platform/identity/roles.decorator';
 import type { IdempotentRequest } from '../platform/idempotency/idempotency';
 import { CurrentIdempotentRequest } from '../platform/idempotency/idempotency.interceptor';
@@ -19,7 +19,7 @@ import { RecordTipCommand, RecordTipResponse } from './record-tip/record-tip.com
 import { RecordTipRequest } from './record-tip/record-tip.request.dto';
 import { TipAnalyticsQuery, TipAnalyticsResponse } from './tip-analytics/tip-analytics.query';
 import { TipAnalyticsRequest } from './tip-analytics/tip-analytics.request.dto';
-import { TipCommandContext, TipPost } from './tip-route';
+import { TipPost } from './tip-route';
 import { TipWageTheftQuery, TipWageTheftResponse } from './tip-wage-theft/tip-wage-theft.query';
 import { TipWageTheftRequest } from './tip-wage-theft/tip-wage-theft.request.dto';
 import { ValidateTipCreditCommand, ValidateTipCreditResponse } from './validate-tip-credit/validate-tip-credit.command';
@@ -50,7 +50,7 @@ export class TipsController {
   @ApiErrors({ 404: { NOT_FOUND: NO_SALE }, 409: { NOT_A_COMPLETED_SALE: NOT_TIPPABLE, TIP_RECORD_EXISTS: ID_CLASH } })
   cash(
     @Body() body: RecordTipRequest,
-    @TipCommandContext() context: CommandContext,
+    @CurrentCommandContext() context: CommandContext,
     @CurrentIdempotentRequest() idempotency?: IdempotentRequest,
   ): Promise<RecordTipResponse> {
     return this.commands.execute(new RecordTipCommand('cash', body, context, idempotency));
@@ -68,7 +68,7 @@ export class TipsController {
   @ApiErrors({ 404: { NOT_FOUND: NO_SALE }, 409: { NOT_A_COMPLETED_SALE: NOT_TIPPABLE, TIP_RECORD_EXISTS: ID_CLASH } })
   creditCard(
     @Body() body: RecordTipRequest,
-    @TipCommandContext() context: CommandContext,
+    @CurrentCommandContext() context: CommandContext,
     @CurrentIdempotentRequest() idempotency?: IdempotentRequest,
   ): Promise<RecordTipResponse> {
     return this.commands.execute(new RecordTipCommand('credit_card', body, context, idempotency));
@@ -95,7 +95,7 @@ export class TipsController {
   })
   adjust(
     @Body() body: AdjustTipRequest,
-    @TipCommandContext() context: CommandContext,
+    @CurrentCommandContext() context: CommandContext,
     @CurrentIdempotentRequest() idempotency?: IdempotentRequest,
   ): Promise<AdjustTipResponse> {
     return this.commands.execute(new AdjustTipCommand(body, context, idempotency));
@@ -114,7 +114,7 @@ export class TipsController {
   @ApiErrors({ 409: { TIP_RECORD_EXISTS: ID_CLASH } })
   payOut(
     @Body() body: PayOutTipsRequest,
-    @TipCommandContext() context: CommandContext,
+    @CurrentCommandContext() context: CommandContext,
     @CurrentIdempotentRequest() idempotency?: IdempotentRequest,
   ): Promise<PayOutTipsResponse> {
     return this.commands.execute(new PayOutTipsCommand(body, context, idempotency));
@@ -141,7 +141,7 @@ export class TipsController {
   })
   createPool(
     @Body() body: CreateTipPoolRequest,
-    @TipCommandContext() context: CommandContext,
+    @CurrentCommandContext() context: CommandContext,
     @CurrentIdempotentRequest() idempotency?: IdempotentRequest,
   ): Promise<CreateTipPoolResponse> {
     return this.commands.execute(new CreateTipPoolCommand(body, context, idempotency));
@@ -164,7 +164,7 @@ export class TipsController {
   })
   distributePool(
     @Body() body: DistributeTipPoolRequest,
-    @TipCommandContext() context: CommandContext,
+    @CurrentCommandContext() context: CommandContext,
     @CurrentIdempotentRequest() idempotency?: IdempotentRequest,
   ): Promise<DistributeTipPoolResponse> {
     return this.commands.execute(new DistributeTipPoolCommand(body, context, idempotency));
@@ -185,7 +185,7 @@ export class TipsController {
   @ApiErrors({ 409: { TIP_RECORD_EXISTS: ID_CLASH } })
   validateCompliance(
     @Body() body: ValidateTipCreditRequest,
-    @TipCommandContext() context: CommandContext,
+    @CurrentCommandContext() context: CommandContext,
     @CurrentIdempotentRequest() idempotency?: IdempotentRequest,
   ): Promise<ValidateTipCreditResponse> {
     return this.commands.execute(new ValidateTipCreditCommand(body, context, idempotency));

@@ -12,9 +12,7 @@ import {
   OmitType,
 } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
-import { CorrelationId } from '../../platform/identity/command-context';
-import { CurrentPrincipal } from '../../platform/identity/current-principal.decorator';
-import type { Principal } from '../../platform/identity/principal';
+import { CurrentCommandContext, type CommandContext } from '../../platform/identity/command-context';
 import { Roles } from '../../platform/identity/roles.decorator';
 import { validationError } from '../../platform/errors/validation.pipe';
 import { JurisdictionRuleDto } from '../jurisdiction.response.dto';
@@ -73,11 +71,10 @@ export class ChangeJurisdictionRuleController {
   async change(
     @Param('lookup_key') lookupKey: string,
     @Body() body: unknown,
-    @CurrentPrincipal() principal: Principal,
-    @CorrelationId() correlationId: string,
+    @CurrentCommandContext() context: CommandContext,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<RuleChangeResponse> {
-    const command = new ChangeJurisdictionRuleCommand(ruleAt(lookupKey, body), { principal, correlationId });
+    const command = new ChangeJurisdictionRuleCommand(ruleAt(lookupKey, body), context);
     const { created, ...recorded } = await this.commands.execute(command);
     void reply.status(created ? 201 : 200);
     return recorded;

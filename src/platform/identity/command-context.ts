@@ -1,6 +1,7 @@
 import { createParamDecorator, type ExecutionContext } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 import type { EventMetadata } from '../event-store/event-store.port';
+import { principalOf } from './current-principal.decorator';
 import type { Principal } from './principal';
 
 /** Who asked, and the request that asked: what every event's metadata records. */
@@ -11,10 +12,16 @@ export interface CommandContext {
 
 export const EVENT_SCHEMA_VERSION = 1;
 
-/** The request id (x-request-id) correlates the events with the access log; the request is also their cause. */
-export const CorrelationId = createParamDecorator(
-  (_data: unknown, context: ExecutionContext): string => context.switchToHttp().getRequest<FastifyRequest>().id,
-);
+/**
+ * The caller and the request id of a command route, as every event's metadata records them. The
+ * request id (x-request-id) correlates the events with the access log; the request is also their cause.
+ */
+export const CurrentCommandContext = createParamDecorator((_data: unknown, context: ExecutionContext): CommandContext => {
+  const request = context.switchToHttp().getRequest<FastifyRequest>();
+  const principal = principalOf(request);
+  if (!principal) throw new Error('@CurrentCommandContext() used on a route without an authenticated key');
+  return { principal, correlationId: request.id };
+});
 
 export function eventMetadata(context: CommandContext, merchantId?: string | null): EventMetadata {
   return {

@@ -1,9 +1,7 @@
 import { Body, Controller, Post } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { ApiCreatedResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { CorrelationId } from '../../platform/identity/command-context';
-import { CurrentPrincipal } from '../../platform/identity/current-principal.decorator';
-import type { Principal } from '../../platform/identity/principal';
+import { CurrentCommandContext, type CommandContext } from '../../platform/identity/command-context';
 import { Roles } from '../../platform/identity/roles.decorator';
 import type { IdempotentRequest } from '../../platform/idempotency/idempotency';
 import { CurrentIdempotentRequest, Idempotent } from '../../platform/idempotency/idempotency.interceptor';
@@ -42,10 +40,9 @@ export class IssueRefundController {
   })
   refund(
     @Body() body: IssueRefundRequest,
-    @CurrentPrincipal() principal: Principal,
-    @CorrelationId() correlationId: string,
+    @CurrentCommandContext() context: CommandContext,
     @CurrentIdempotentRequest() idempotency: IdempotentRequest | undefined,
   ): Promise<ReversalResponse> {
-    return this.commands.execute(new IssueRefundCommand(body, { principal, correlationId }, idempotency));
+    return this.commands.execute(new IssueRefundCommand(body, context, idempotency));
   }
 }

@@ -1,9 +1,7 @@
 import { Body, Controller, Post } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { ApiCreatedResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { CorrelationId } from '../../platform/identity/command-context';
-import { CurrentPrincipal } from '../../platform/identity/current-principal.decorator';
-import type { Principal } from '../../platform/identity/principal';
+import { CurrentCommandContext, type CommandContext } from '../../platform/identity/command-context';
 import { Roles } from '../../platform/identity/roles.decorator';
 import type { IdempotentRequest } from '../../platform/idempotency/idempotency';
 import { CurrentIdempotentRequest, Idempotent } from '../../platform/idempotency/idempotency.interceptor';
@@ -33,10 +31,9 @@ export class RecordTransactionController {
   @ApiCreatedResponse({ type: RecordTransactionResponse, description: 'The SALE record' })
   record(
     @Body() body: RecordTransactionRequest,
-    @CurrentPrincipal() principal: Principal,
-    @CorrelationId() correlationId: string,
+    @CurrentCommandContext() context: CommandContext,
     @CurrentIdempotentRequest() idempotency: IdempotentRequest | undefined,
   ): Promise<RecordTransactionResponse> {
-    return this.commands.execute(new RecordTransactionCommand(body, { principal, correlationId }, idempotency));
+    return this.commands.execute(new RecordTransactionCommand(body, context, idempotency));
   }
 }
