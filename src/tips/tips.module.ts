@@ -1,6 +1,14 @@
 import { Module } from '@nestjs/common';
 import { AuthModule } from '../auth';
 import { CommandModule } from '../platform/command.module';
+import { RecordTipController } from './record-tip/record-tip.controller';
+import { AdjustTipController } from './adjust-tip/adjust-tip.controller';
+import { PayOutTipsController } from './pay-out-tips/pay-out-tips.controller';
+import { CreateTipPoolController } from './create-tip-pool/create-tip-pool.controller';
+import { DistributeTipPoolController } from './distribute-tip-pool/distribute-tip-pool.controller';
+import { ValidateTipCreditController } from './validate-tip-credit/validate-tip-credit.controller';
+import { TipAnalyticsController } from './tip-analytics/tip-analytics.controller';
+import { TipWageTheftController } from './tip-wage-theft/tip-wage-theft.controller';
 import { AdjustTipHandler } from './adjust-tip/adjust-tip.handler';
 import { CreateTipPoolHandler } from './create-tip-pool/create-tip-pool.handler';
 import { DistributeTipPoolHandler } from './distribute-tip-pool/distribute-tip-pool.handler';
@@ -8,7 +16,6 @@ import { PayOutTipsHandler } from './pay-out-tips/pay-out-tips.handler';
 import { RecordTipHandler } from './record-tip/record-tip.handler';
 import { TipAnalyticsHandler } from './tip-analytics/tip-analytics.handler';
 import { TipMerchants } from './tip-merchants';
-import { TipsController } from './tips.controller';
 import { TipWageTheftHandler } from './tip-wage-theft/tip-wage-theft.handler';
 import { ValidateTipCreditHandler } from './validate-tip-credit/validate-tip-credit.handler';
 
@@ -19,7 +26,16 @@ import { ValidateTipCreditHandler } from './validate-tip-credit/validate-tip-cre
  */
 @Module({
   imports: [AuthModule, CommandModule],
-  controllers: [TipsController],
+  controllers: [
+    RecordTipController,
+    AdjustTipController,
+    PayOutTipsController,
+    CreateTipPoolController,
+    DistributeTipPoolController,
+    ValidateTipCreditController,
+    TipAnalyticsController,
+    TipWageTheftController,
+  ],
   providers: [
     TipMerchants,
     RecordTipHandler,

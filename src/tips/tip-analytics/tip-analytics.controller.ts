@@ -1,0 +1,26 @@
+import { Controller, Get, Query } from '@nestjs/common';
+import { QueryBus } from '@nestjs/cqrs';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Roles } from '../../platform/identity/roles.decorator';
+import { TipAnalyticsQuery, TipAnalyticsResponse } from './tip-analytics.query';
+import { TipAnalyticsRequest } from './tip-analytics.request.dto';
+
+@Controller()
+export class TipAnalyticsController {
+  constructor(private readonly queries: QueryBus) {}
+
+  @Get('analytics/tips')
+  @Roles('admin', 'auditor')
+  @ApiTags('Risk and analytics')
+  @ApiOperation({
+    operationId: 'getTipAnalytics',
+    summary: 'Tip totals by method, averages, payouts and pool distribution summaries',
+    description:
+      'Read from the tips read model, which is updated in the same transaction as each tip operation. Tip amounts are after adjustments; averages are ' +
+      'rounded to the nearest cent. `pools.recent` lists the newest `limit` pools; every total covers all of them.',
+  })
+  @ApiOkResponse({ type: TipAnalyticsResponse, description: 'The totals, for the merchant asked for or for every merchant' })
+  analytics(@Query() query: TipAnalyticsRequest): Promise<TipAnalyticsResponse> {
+    return this.queries.execute(new TipAnalyticsQuery(query.merchant_id ?? null, query.limit));
+  }
+}
