@@ -5,7 +5,9 @@ import { RateLimitModule } from '../platform/rate-limit/rate-limit.module';
 import { AdminKeyBootstrap } from './admin-key-bootstrap';
 import { ApiKeyAuthenticator } from './api-key-authenticator';
 import { ApiKeyDirectory } from './api-key-directory';
-import { ApiKeysController } from './api-keys.controller';
+import { IssueApiKeyController } from './issue-api-key/issue-api-key.controller';
+import { ListApiKeysController } from './list-api-keys/list-api-keys.controller';
+import { RevokeApiKeyController } from './revoke-api-key/revoke-api-key.controller';
 import { AuthGuard } from './auth.guard';
 import { IssueApiKeyHandler } from './issue-api-key/issue-api-key.handler';
 import { MerchantScope } from './merchant-scope';
@@ -18,7 +20,7 @@ import { RevokeApiKeyHandler } from './revoke-api-key/revoke-api-key.handler';
  */
 @Module({
   imports: [MerchantsModule, RateLimitModule, CommandModule],
-  controllers: [ApiKeysController],
+  controllers: [IssueApiKeyController, ListApiKeysController, RevokeApiKeyController],
   providers: [
     ApiKeyDirectory,
     ApiKeyAuthenticator,

@@ -1,12 +1,13 @@
 import { Module } from '@nestjs/common';
 import { CommandModule } from '../platform/command.module';
 import { MerchantDirectory } from './merchant-directory';
-import { MerchantsController } from './merchants.controller';
+import { ListMerchantsController } from './list-merchants/list-merchants.controller';
+import { OnboardMerchantController } from './onboard-merchant/onboard-merchant.controller';
 import { OnboardMerchantHandler } from './onboard-merchant/onboard-merchant.handler';
 
 /** Merchant onboarding (`POST /admin/merchants`) and the `rm_merchants` lookups other features need. */
 @Module({
-  controllers: [MerchantsController],
+  controllers: [OnboardMerchantController, ListMerchantsController],
   imports: [CommandModule],
   providers: [MerchantDirectory, OnboardMerchantHandler],
   exports: [MerchantDirectory],

@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { Controller, Get } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
-import type { ApiKeyResponse } from '../../src/auth/api-key.response';
+import type { ApiKeyResponse } from '../../src/auth/api-key.response.dto';
 import { CurrentPrincipal } from '../../src/platform/identity/current-principal.decorator';
 import type { Environment, Principal } from '../../src/platform/identity/principal';
 import { ROLES, Roles, type Role } from '../../src/platform/identity/roles.decorator';
-import type { MerchantResponse } from '../../src/merchants/merchants.controller';
+import type { MerchantResponse } from '../../src/merchants/merchant.response.dto';
 import { expectConformance } from './openapi';
 import { TEST_ADMIN_KEY, type TestApp } from './test-app';
 
