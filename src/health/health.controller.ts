@@ -1,89 +1,18 @@
 import { Controller, Get, Header, Inject, Res } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiProperty, ApiPropertyOptional, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
-import { MissingPositions } from '../audit';
+import { ApiOkResponse, ApiOperation, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
-import { ChainCheckpointer, type SignerAlarm } from '../audit';
+import { ChainCheckpointer } from '../audit';
 import { Public } from '../platform/identity/roles.decorator';
 import { EventStore } from '../platform/event-store/event-store.port';
 import { DATABASE, type Database } from '../platform/event-store/sql';
 import { JurisdictionResolver } from '../rules/jurisdiction-resolver';
-import { DataSummaryDto } from '../jurisdiction';
 import type { EnforcedRule } from '../rules/rounding-engine';
-import { ENFORCED_RULES, EnforcedRuleDto } from './enforced-rules';
+import { ENFORCED_RULES } from './enforced-rules';
 import { Clock } from '../platform/clock';
+import { HealthReport } from './health.response.dto';
 
 /** A database that does not answer within this is reported unreachable rather than hanging the probe. */
 const DATABASE_PROBE_TIMEOUT_MS = 2000;
-
-class DatabaseHealth {
-  @ApiProperty({ enum: ['postgres', 'pglite'], description: '`pglite`: the embedded database under DATA_DIR' })
-  driver: Database['driver'];
-
-  @ApiProperty({ example: true })
-  reachable: boolean;
-
-  @ApiProperty({ type: 'number', nullable: true, example: 0.42 })
-  latency_ms: number | null;
-}
-
-class SignerAlarmBody implements SignerAlarm {
-  @ApiProperty({ enum: ['modified', 'deleted'] })
-  kind: 'modified' | 'deleted';
-
-  @ApiProperty({ type: 'integer', example: 1204 })
-  position: number;
-
-  @ApiProperty({ example: 'the entry at position 1204 is not the one this process appended there: it was rewritten' })
-  detail: string;
-
-  @ApiPropertyOptional({ type: MissingPositions, description: '`deleted`: the positions that are gone' })
-  missing_positions?: MissingPositions;
-}
-
-class SignerHealth {
-  @ApiProperty({
-    enum: ['off', 'signing', 'refused'],
-    description: '`off`: no CHECKPOINT_SIGNING_KEY. `refused`: the signer found the log tampered with and signs nothing more (the service is degraded)',
-  })
-  state: 'off' | 'signing' | 'refused';
-
-  @ApiProperty({ type: 'integer', nullable: true, description: 'The last tree head this process signed or verified', example: 1000 })
-  signed_tree_size: number | null;
-
-  @ApiProperty({ type: SignerAlarmBody, nullable: true, description: 'What the signer found, when it refused' })
-  alarm: SignerAlarm | null;
-}
-
-class ChainHealth {
-  @ApiProperty({ type: 'integer', nullable: true, example: 1204 })
-  head_position: number | null;
-
-  @ApiProperty()
-  signer: SignerHealth;
-}
-
-export class HealthReport {
-  @ApiProperty({
-    enum: ['ok', 'degraded'],
-    description: '`degraded` (with status 503): the database or the chain head cannot be read, or the signer refused to sign a log that does not verify',
-  })
-  status: 'ok' | 'degraded';
-
-  @ApiProperty()
-  database: DatabaseHealth;
-
-  @ApiProperty()
-  chain: ChainHealth;
-
-  @ApiProperty({ type: 'integer', example: 3600 })
-  uptime_seconds: number;
-
-  @ApiProperty({ type: [EnforcedRuleDto], description: 'The rules the service enforces in code, whatever the jurisdiction data says' })
-  enforced_rules: readonly EnforcedRule[];
-
-  @ApiProperty()
-  jurisdiction_data: DataSummaryDto;
-}
 
 @ApiTags('Health')
 @Controller()

@@ -1,23 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Controller, Get } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiProperty, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Public } from '../platform/identity/roles.decorator';
 import { API_VERSION } from '../platform/openapi/openapi-document';
 import { projectRoot } from '../platform/project-root';
-import { Endpoint, RouteCatalog } from './route-catalog';
-
-
-class VersionReport {
-  @ApiProperty({ description: 'The version of the interface this service implements', example: API_VERSION })
-  api_version: string;
-
-  @ApiProperty({ description: "The service's own release", example: '0.1.0' })
-  engine_version: string;
-
-  @ApiProperty({ type: [Endpoint], description: 'Every route the router serves' })
-  endpoints: Endpoint[];
-}
+import { RouteCatalog } from './route-catalog';
+import { VersionReport } from './version.response.dto';
 
 @ApiTags('Health')
 @Controller()

@@ -1,46 +1,9 @@
 import { Controller, Get, Header, Query } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiPropertyOptional, ApiProperty, ApiTags } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import { IsInt, IsOptional, Max, Min } from 'class-validator';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Roles } from '../../platform/identity/roles.decorator';
 import { ApiErrors } from '../../platform/openapi/api-errors.decorator';
 import { ConsistencyProofResponse, InclusionProofResponse, TreeHeadResponse, TreeProofs } from './tree-proofs';
-
-const size = (description: string, example: number) =>
-  ApiProperty({ type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER, description, example });
-
-export class InclusionProofRequest {
-  @size('The entry’s position in the log', 1204)
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  @Max(Number.MAX_SAFE_INTEGER)
-  position: number;
-
-  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER, description: 'Default: the latest tree head’s size', example: 2000 })
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  @Max(Number.MAX_SAFE_INTEGER)
-  tree_size?: number;
-}
-
-export class ConsistencyProofRequest {
-  @size('The earlier tree size, e.g. of a tree head kept from before', 1000)
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  @Max(Number.MAX_SAFE_INTEGER)
-  first: number;
-
-  @size('The later tree size, at most the log’s', 2000)
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  @Max(Number.MAX_SAFE_INTEGER)
-  second: number;
-}
+import { InclusionProofRequest, ConsistencyProofRequest } from './tree-proofs.request.dto';
 
 const OUT_OF_RANGE = { VALIDATION_ERROR: 'A size beyond the log, a position beyond the tree, or first above second' };
 

@@ -1,6 +1,6 @@
 import type { StoredEvent } from '../../platform/event-store/event-store.port';
 import type { Sql } from '../../platform/event-store/sql';
-import { ruleVersionKey, type JurisdictionRule } from '../../rules/jurisdiction-rule';
+import { ruleVersionKey } from '../../rules/jurisdiction-rule';
 import { JURISDICTION_RULE_CHANGED, type JurisdictionRuleChanged } from '../jurisdiction.events';
 import type { Projector } from '../../platform/projections/projector';
 

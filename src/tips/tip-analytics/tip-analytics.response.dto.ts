@@ -5,7 +5,7 @@ import { POOL_METHODS, type PayoutMethod, type PoolMethod, type TipMethod } from
 import { POOL_ID_PATTERN } from '../tip-ids';
 import { POOL_ID_EXAMPLE, TIP_POOL_STATUSES, TipDoc, TipPoolShareView, type TipPoolStatus } from '../tip-view';
 
-const { AuditHash, MerchantId, Instant, Cents, EXAMPLE_TIME } = TipDoc;
+const { MerchantId, Instant, Cents, EXAMPLE_TIME } = TipDoc;
 const Count = (example: number, description?: string) => ApiProperty({ type: 'integer', minimum: 0, description, example });
 
 export class TipMethodTotal {

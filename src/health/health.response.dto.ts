@@ -1,0 +1,77 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { MissingPositions } from '../audit';
+import { type SignerAlarm } from '../audit';
+import { type Database } from '../platform/event-store/sql';
+import { DataSummaryDto } from '../jurisdiction';
+import type { EnforcedRule } from '../rules/rounding-engine';
+import { EnforcedRuleDto } from './enforced-rules';
+
+export class DatabaseHealth {
+  @ApiProperty({ enum: ['postgres', 'pglite'], description: '`pglite`: the embedded database under DATA_DIR' })
+  driver: Database['driver'];
+
+  @ApiProperty({ example: true })
+  reachable: boolean;
+
+  @ApiProperty({ type: 'number', nullable: true, example: 0.42 })
+  latency_ms: number | null;
+}
+
+export class SignerAlarmBody implements SignerAlarm {
+  @ApiProperty({ enum: ['modified', 'deleted'] })
+  kind: 'modified' | 'deleted';
+
+  @ApiProperty({ type: 'integer', example: 1204 })
+  position: number;
+
+  @ApiProperty({ example: 'the entry at position 1204 is not the one this process appended there: it was rewritten' })
+  detail: string;
+
+  @ApiPropertyOptional({ type: MissingPositions, description: '`deleted`: the positions that are gone' })
+  missing_positions?: MissingPositions;
+}
+
+export class SignerHealth {
+  @ApiProperty({
+    enum: ['off', 'signing', 'refused'],
+    description: '`off`: no CHECKPOINT_SIGNING_KEY. `refused`: the signer found the log tampered with and signs nothing more (the service is degraded)',
+  })
+  state: 'off' | 'signing' | 'refused';
+
+  @ApiProperty({ type: 'integer', nullable: true, description: 'The last tree head this process signed or verified', example: 1000 })
+  signed_tree_size: number | null;
+
+  @ApiProperty({ type: SignerAlarmBody, nullable: true, description: 'What the signer found, when it refused' })
+  alarm: SignerAlarm | null;
+}
+
+export class ChainHealth {
+  @ApiProperty({ type: 'integer', nullable: true, example: 1204 })
+  head_position: number | null;
+
+  @ApiProperty()
+  signer: SignerHealth;
+}
+
+export class HealthReport {
+  @ApiProperty({
+    enum: ['ok', 'degraded'],
+    description: '`degraded` (with status 503): the database or the chain head cannot be read, or the signer refused to sign a log that does not verify',
+  })
+  status: 'ok' | 'degraded';
+
+  @ApiProperty()
+  database: DatabaseHealth;
+
+  @ApiProperty()
+  chain: ChainHealth;
+
+  @ApiProperty({ type: 'integer', example: 3600 })
+  uptime_seconds: number;
+
+  @ApiProperty({ type: [EnforcedRuleDto], description: 'The rules the service enforces in code, whatever the jurisdiction data says' })
+  enforced_rules: readonly EnforcedRule[];
+
+  @ApiProperty()
+  jurisdiction_data: DataSummaryDto;
+}

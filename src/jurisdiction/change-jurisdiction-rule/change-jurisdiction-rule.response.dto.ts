@@ -1,0 +1,23 @@
+import { ApiProperty, ApiPropertyOptional, OmitType } from '@nestjs/swagger';
+import { JurisdictionRuleDto } from '../jurisdiction.response.dto';
+
+/** What the OpenAPI document shows of the body: a whole rule, whose lookup_key the path gives. */
+export class JurisdictionRuleChange extends OmitType(JurisdictionRuleDto, ['lookup_key'] as const) {
+  @ApiPropertyOptional({ description: 'The lookup_key of the path, which it may repeat but not contradict', example: 'AL' })
+  lookup_key?: string;
+}
+
+export class RuleChangeResponse {
+  @ApiProperty({ description: 'The rule version as recorded' })
+  rule: JurisdictionRuleDto;
+
+  @ApiProperty({
+    description: 'SHA-256 hash of the `JurisdictionRuleChanged` entry in the audit log',
+    pattern: '^[0-9a-f]{64}$',
+    example: '9f2c4e7a1b8d3f60c5e2a9174b6d8e03f1a7c4b92e5d0f68a3c1b7e4d2f9a605',
+  })
+  auditHash: string;
+
+  @ApiProperty({ type: 'integer', description: 'Position of that entry in the audit log', example: 1205 })
+  position: number;
+}
