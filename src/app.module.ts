@@ -2,14 +2,13 @@ import { Module, RequestMethod, type DynamicModule } from '@nestjs/common';
 import { CqrsModule } from '@nestjs/cqrs';
 import { APP_GUARD } from '@nestjs/core';
 import { LoggerModule } from 'nestjs-pino';
-import { AnalyticsModule } from './risk/analytics.module';
 import { AuditModule } from './audit/audit.module';
 import { AuthGuard } from './auth/auth.guard';
 import { AuthModule } from './auth/auth.module';
 import { AppConfig } from './platform/config/config';
 import { EventStoreModule } from './platform/event-store/event-store.module';
 import { ExportModule } from './export/export.module';
-import { FraudModule } from './risk/fraud.module';
+import { RiskModule } from './risk/risk.module';
 import { ENFORCED_RULES } from './health/enforced-rules';
 import { HealthModule } from './health/health.module';
 import { JurisdictionModule } from './jurisdiction/jurisdiction.module';
@@ -21,7 +20,7 @@ import { TipsModule } from './tips/tips.module';
 import { TransactionsModule } from './transactions/transactions.module';
 
 /** Every feature of the service; add a new feature module here. */
-const FEATURE_MODULES = [HealthModule, AuthModule, MerchantsModule, JurisdictionModule, TransactionsModule, TipsModule, AuditModule, ExportModule, FraudModule, AnalyticsModule, OpenApiModule];
+const FEATURE_MODULES = [HealthModule, AuthModule, MerchantsModule, JurisdictionModule, TransactionsModule, TipsModule, AuditModule, ExportModule, RiskModule, OpenApiModule];
 
 @Module({})
 export class AppModule {
