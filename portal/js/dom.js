@@ -102,7 +102,7 @@ export function pageFooter(body) {
 
 /**
  * What each statistic measures and what would flag it, by `parent.key` as the API names them; the
- * thresholds are those of src/fraud/fraud-signals.ts.
+ * thresholds are those of src/rules/fraud-signals.ts.
  */
 const EXPLANATIONS = {
   'round_up_bias.z': 'How many standard deviations the round-ups sit above what honest rounding of the same sales gives. ROUND_UP_BIAS is flagged from 2, once 20 or more sales were rounded up or down.',

@@ -29,7 +29,7 @@ interface ApiKeyRow {
 const COLUMNS = 'id, role, environment, merchant_id, partner_id, name, created_at, revoked_at';
 
 /**
- * Reads `rm_api_keys` (projections/api-keys). Not cached: the table is written in the same
+ * Reads `rm_api_keys` (read-model/api-keys.projector.ts). Not cached: the table is written in the same
  * transaction as the revocation event, so every process sees a revocation on its next lookup.
  */
 @Injectable()

@@ -24,7 +24,7 @@ interface MerchantRow {
   onboarded_at: Date;
 }
 
-/** Reads `rm_merchants` (projections/merchants). */
+/** Reads `rm_merchants` (read-model/merchants.projector.ts). */
 @Injectable()
 export class MerchantDirectory {
   constructor(@Inject(DATABASE) private readonly db: Database) {}

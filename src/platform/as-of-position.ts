@@ -1,6 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 
-/** The `as_of_position` of an answer read from async projections (see `readAsOf` in projections/runner.ts). */
+/** The `as_of_position` of an answer read from async projections (see `readAsOf` in src/platform/projections/runner.ts). */
 export const AsOfPosition = () =>
   ApiProperty({
     type: 'integer',

@@ -45,7 +45,7 @@ const Cents = (example: number, description?: string) => ApiProperty({ type: 'in
 const RecordId = (prefix: string, example: string, description?: string) =>
   ApiProperty({ type: 'string', pattern: recordIdPattern(prefix).source, description, example });
 
-/** The property decorators above, for the tip analytics' answers (projections/tips/tip-analytics.ts). */
+/** The property decorators above, for the tip analytics' answers (tip-analytics.response.dto.ts, tip-wage-theft.response.dto.ts). */
 export const TipDoc = { AuditHash, MerchantId, Instant, Cents, EXAMPLE_TIME };
 
 /** An entry of a tip's stream in the chain (its recording, then each adjustment), as a transaction's history shows its own. */

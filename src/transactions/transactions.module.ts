@@ -21,7 +21,7 @@ import { VoidTransactionHandler } from './void-transaction/void-transaction.hand
 
 /**
  * Sales (record, fetch, list), their overrides, voids and refunds, and receipts. Reads come from the
- * inline transaction-list read model (projections/transaction-list), so a GET sees the POST before it.
+ * inline transaction-list read model (read-model/transaction-list.projector.ts), so a GET sees the POST before it.
  */
 @Module({
   imports: [AuthModule, CommandModule, AuditModule],

@@ -1,7 +1,7 @@
 import { call, problemOf, session, withQuery } from '../api.js';
 import { field, formValues, h, load, notice, pageHeading, region, select, shortHash, show, table } from '../dom.js';
 
-// The value sets of the interface spec's JurisdictionRule (src/jurisdiction/jurisdiction-rule.ts checks them).
+// The value sets of the interface spec's JurisdictionRule (src/rules/jurisdiction-rule.ts checks them).
 const ROUNDING_MODES = ['swedish_rounding', 'mandatory_round_down', 'mandatory_round_up', 'symmetrical_rounding', 'nearest_nickel', 'nearest_cent', 'nearest_dime', 'none'];
 const ENFORCEMENTS = ['mandatory', 'permissive', 'voluntary', 'none'];
 const STATUSES = ['enacted', 'pending', 'proposed', 'failed', 'no_legislation'];

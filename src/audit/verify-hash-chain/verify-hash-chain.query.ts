@@ -13,7 +13,7 @@ import { HASH_PATTERN } from '../list-audit-logs/audit-entry';
 import type { VerifyHashChainRequest } from './verify-hash-chain.request.dto';
 
 /*
- * The verifier's result (src/event-store/chain-verifier.ts) as the route documents it. The verifier
+ * The verifier's result (src/platform/event-store/chain-verifier.ts) as the route documents it. The verifier
  * keeps plain interfaces, as the offline verifier (scripts/verify-chain.ts) loads it with nothing of
  * the service; these classes implement them, so a field added there and not here does not compile.
  */

@@ -67,7 +67,7 @@ export const MIGRATIONS: { version: number; name: string; statements: string[] }
     version: 4,
     name: 'merkle tree',
     statements: [
-      // Node (level, idx) is the root of the 2^level leaves from idx * 2^level (src/event-store/merkle-tree.ts).
+      // Node (level, idx) is the root of the 2^level leaves from idx * 2^level (src/platform/event-store/merkle-tree.ts).
       `create table merkle_nodes (
         level smallint not null,
         idx bigint not null,

@@ -7,7 +7,7 @@ export type Role = (typeof ROLES)[number];
 export const ROLES_KEY = 'crcs:roles';
 export const PUBLIC_KEY = 'crcs:public';
 
-/** The OpenAPI security scheme of the `x-api-key` header (declared in src/openapi/openapi-document.ts). */
+/** The OpenAPI security scheme of the `x-api-key` header (declared in src/platform/openapi/openapi-document.ts). */
 export const API_KEY_SCHEME = 'api_key';
 
 /** Where an operation of the OpenAPI document lists the roles that may call it. */

@@ -9,7 +9,7 @@ import type { Projector } from '../../../platform/projections/projector';
 /**
  * Per merchant, what its rounding analysis needs: sale counters, and its cash sales counted by the
  * rule mode in force, the penny ending of the cash before rounding and the way it was rounded, from
- * which both honest expectations follow (src/fraud/rounding-analysis.ts). Async: scoring a sale
+ * which both honest expectations follow (src/risk/rounding-analysis.ts). Async: scoring a sale
  * reads the inline transaction list, so nothing waits on these counts.
  */
 export const merchantRiskProjector: Projector = {
