@@ -3,7 +3,7 @@ import { CqrsModule } from '@nestjs/cqrs';
 import { APP_GUARD } from '@nestjs/core';
 import { LoggerModule } from 'nestjs-pino';
 import { AuditModule } from './audit/audit.module';
-import { AuthGuard } from './auth/auth.guard';
+import { AuthGuard } from './platform/identity/auth.guard';
 import { AuthModule } from './auth/auth.module';
 import { AppConfig } from './platform/config/config';
 import { EventStoreModule } from './platform/event-store/event-store.module';

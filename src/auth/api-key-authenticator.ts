@@ -1,7 +1,8 @@
 import { timingSafeEqual } from 'node:crypto';
-import { sha256 } from '../platform/sha256';
 import { Injectable } from '@nestjs/common';
 import { AppConfig } from '../platform/config/config';
+import type { Authenticator } from '../platform/identity/authenticator';
+import { sha256 } from '../platform/sha256';
 import { ApiKeyDirectory } from './api-key-directory';
 import { ISSUED_KEY_FORMAT, hashApiKey } from './api-key-secret';
 import type { Principal } from '../platform/identity/principal';
@@ -14,7 +15,7 @@ const MAX_KEY_LENGTH = 256;
 
 /** Turns the `x-api-key` header into a principal, or undefined for a missing, unknown or revoked key. */
 @Injectable()
-export class ApiKeyAuthenticator {
+export class ApiKeyAuthenticator implements Authenticator {
   private readonly adminKeyDigest?: Buffer;
 
   constructor(

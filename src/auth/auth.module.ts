@@ -1,6 +1,8 @@
 import { Module } from '@nestjs/common';
 import { CommandModule } from '../platform/command.module';
 import { MerchantsModule } from '../merchants';
+import { AuthGuard } from '../platform/identity/auth.guard';
+import { Authenticator } from '../platform/identity/authenticator';
 import { RateLimitModule } from '../platform/rate-limit/rate-limit.module';
 import { AdminKeyBootstrap } from './admin-key-bootstrap';
 import { ApiKeyAuthenticator } from './api-key-authenticator';
@@ -8,14 +10,13 @@ import { ApiKeyDirectory } from './api-key-directory';
 import { IssueApiKeyController } from './issue-api-key/issue-api-key.controller';
 import { ListApiKeysController } from './list-api-keys/list-api-keys.controller';
 import { RevokeApiKeyController } from './revoke-api-key/revoke-api-key.controller';
-import { AuthGuard } from './auth.guard';
 import { IssueApiKeyHandler } from './issue-api-key/issue-api-key.handler';
 import { MerchantScope } from './merchant-scope';
 import { RevokeApiKeyHandler } from './revoke-api-key/revoke-api-key.handler';
 
 /**
- * API keys (issue, list, revoke), the global guard that checks them on every route, and the
- * merchant scope that every feature asks before it shows or changes a merchant's records.
+ * API keys (issue, list, revoke), the authenticator the global guard (platform/identity) asks on
+ * every route, and the merchant scope that every feature asks before it shows or changes a merchant's records.
  * The guard is installed as APP_GUARD by the root module.
  */
 @Module({
@@ -24,6 +25,7 @@ import { RevokeApiKeyHandler } from './revoke-api-key/revoke-api-key.handler';
   providers: [
     ApiKeyDirectory,
     ApiKeyAuthenticator,
+    { provide: Authenticator, useExisting: ApiKeyAuthenticator },
     MerchantScope,
     AuthGuard,
     IssueApiKeyHandler,

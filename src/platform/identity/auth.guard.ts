@@ -1,13 +1,13 @@
 import { Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { RateLimiter } from '../platform/rate-limit/rate-limiter';
-import { ApiKeyAuthenticator } from './api-key-authenticator';
-import { ForbiddenError, UnauthorizedError } from '../platform/errors/request.errors';
-import { attachPrincipal } from '../platform/identity/current-principal.decorator';
-import type { Principal } from '../platform/identity/principal';
-import { READS_ONLY_KEY } from '../platform/identity/reads-only.decorator';
-import { PUBLIC_KEY, ROLES_KEY, type Role } from '../platform/identity/roles.decorator';
+import { ForbiddenError, UnauthorizedError } from '../errors/request.errors';
+import { RateLimiter } from '../rate-limit/rate-limiter';
+import { Authenticator } from './authenticator';
+import { attachPrincipal } from './current-principal.decorator';
+import type { Principal } from './principal';
+import { READS_ONLY_KEY } from './reads-only.decorator';
+import { PUBLIC_KEY, ROLES_KEY, type Role } from './roles.decorator';
 
 const READ_METHODS = new Set(['GET', 'HEAD']);
 
@@ -24,7 +24,7 @@ const READ_METHODS = new Set(['GET', 'HEAD']);
 export class AuthGuard implements CanActivate {
   constructor(
     private readonly reflector: Reflector,
-    private readonly authenticator: ApiKeyAuthenticator,
+    private readonly authenticator: Authenticator,
     private readonly rateLimiter: RateLimiter,
   ) {}
 
