@@ -32,6 +32,13 @@ module.exports = {
       to: { path: 'node_modules/(@nestjs|class-validator|class-transformer|pg|@electric-sql|ioredis)/', reachable: true },
     },
     {
+      name: 'domain-files-import-no-framework',
+      comment: 'Events, errors and deciders are plain TypeScript: their API schemas live in *.dto.ts files.',
+      severity: 'error',
+      from: { path: '[.](events|errors|decider)[.]ts$' },
+      to: { path: 'node_modules/(@nestjs|class-validator|class-transformer)/', dependencyTypesNot: ['type-only'] },
+    },
+    {
       name: 'feature-uses-other-features-through-their-index',
       comment: "A feature reaches another only through that feature's index.ts, never its internals.",
       severity: 'error',

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { sha256Hex } from '../platform/sha256';
-import type { Role } from '../platform/identity/roles.decorator';
+import type { Role } from '../platform/identity/principal';
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 /** The largest multiple of 62 below 256: bytes from here up are dropped so that every character is equally likely. */

@@ -1,5 +1,5 @@
 import type { Environment } from '../platform/identity/principal';
-import type { Role } from '../platform/identity/roles.decorator';
+import type { Role } from '../platform/identity/principal';
 
 /** The stream of one key: `apiKey-<keyId>`. */
 export const apiKeyStream = (keyId: string) => `apiKey-${keyId}`;

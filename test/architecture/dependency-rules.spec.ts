@@ -34,6 +34,7 @@ describe('dependency rules', () => {
       .sort();
     expect(found).toEqual(
       [
+        'domain-files-import-no-framework: src/alpha/alpha.events.ts -> node_modules/@nestjs/swagger/dist/index.js',
         'feature-uses-other-features-through-their-index: src/alpha/reads-beta-internals.ts -> src/beta/internal.ts',
         'no-circular: src/alpha/cycle-one.ts -> src/alpha/cycle-two.ts',
         'platform-imports-no-feature: src/platform/reads-a-feature.ts -> src/alpha/alpha.ts',

@@ -1,4 +1,4 @@
-import type { Role } from '../../src/platform/identity/roles.decorator';
+import type { Role } from '../../src/platform/identity/principal';
 
 /** `public`: no key needed. Otherwise the roles whose keys may call the route; every other valid key gets 403. */
 export type Rule = 'public' | readonly Role[];

@@ -2,7 +2,7 @@ import { Command } from '@nestjs/cqrs';
 import type { ApiKeyRecord } from '../api-key-directory';
 import type { CommandContext } from '../../platform/identity/command-context';
 import type { Environment } from '../../platform/identity/principal';
-import type { Role } from '../../platform/identity/roles.decorator';
+import type { Role } from '../../platform/identity/principal';
 
 export interface IssueApiKeyResult {
   /** The raw key: returned this once, stored nowhere. */

@@ -7,7 +7,8 @@ import { Authenticator } from './authenticator';
 import { attachPrincipal } from './current-principal.decorator';
 import type { Principal } from './principal';
 import { READS_ONLY_KEY } from './reads-only.decorator';
-import { PUBLIC_KEY, ROLES_KEY, type Role } from './roles.decorator';
+import { PUBLIC_KEY, ROLES_KEY } from './roles.decorator';
+import { type Role } from './principal';
 
 const READ_METHODS = new Set(['GET', 'HEAD']);
 

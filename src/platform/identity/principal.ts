@@ -1,4 +1,5 @@
-import type { Role } from './roles.decorator';
+export const ROLES = ['merchant', 'auditor', 'admin', 'partner'] as const;
+export type Role = (typeof ROLES)[number];
 
 export const ENVIRONMENTS = ['sandbox', 'production'] as const;
 export type Environment = (typeof ENVIRONMENTS)[number];

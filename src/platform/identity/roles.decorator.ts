@@ -1,8 +1,6 @@
 import { applyDecorators, SetMetadata } from '@nestjs/common';
 import { ApiExtension, ApiSecurity } from '@nestjs/swagger';
-
-export const ROLES = ['merchant', 'auditor', 'admin', 'partner'] as const;
-export type Role = (typeof ROLES)[number];
+import type { Role } from './principal';
 
 export const ROLES_KEY = 'crcs:roles';
 export const PUBLIC_KEY = 'crcs:public';
