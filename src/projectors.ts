@@ -1,14 +1,12 @@
-import { jurisdictionRulesProjector } from './jurisdiction/read-model/jurisdiction-rules.projector';
-import { apiKeysProjector } from './auth/read-model/api-keys.projector';
-import { merchantsProjector } from './merchants/read-model/merchants.projector';
-import { merchantRiskProjector } from './risk/read-model/merchant-risk/merchant-risk.projector';
-import { overrideReportProjector } from './risk/read-model/override-report/override-report.projector';
+import { apiKeysProjector } from './auth';
+import { jurisdictionRulesProjector } from './jurisdiction';
+import { merchantsProjector } from './merchants';
 import type { Projector } from './platform/projections/projector';
-import { tipsProjector } from './tips/read-model/tips.projector';
-import { transactionListProjector } from './transactions/read-model/transaction-list.projector';
-import { voidAnalyticsProjector } from './risk/read-model/void-analytics/void-analytics.projector';
+import { merchantRiskProjector, overrideReportProjector, voidAnalyticsProjector } from './risk';
+import { tipsProjector } from './tips';
+import { transactionListProjector } from './transactions';
 
-/** Every read model of the service, in one place: the store, the async runner and the rebuild script read this list. */
+/** Every read model of the service, each exported by its feature: the store, the async runner and the rebuild script read this list. */
 export const PROJECTORS: readonly Projector[] = [
   jurisdictionRulesProjector,
   apiKeysProjector,

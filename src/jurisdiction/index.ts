@@ -2,3 +2,4 @@
 export { SEED_DATA } from './jurisdiction.module';
 export { DataSummaryDto, JurisdictionRuleDto, ResolvedLocationDto } from './jurisdiction.response.dto';
 export { loadSeeds } from './seed-loader';
+export { jurisdictionRulesProjector } from './read-model/jurisdiction-rules.projector';

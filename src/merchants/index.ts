@@ -3,3 +3,4 @@ export { MerchantDirectory } from './merchant-directory';
 export { MERCHANT_ID_PATTERN, MERCHANT_ID_PROPERTY, MERCHANT_ID_RULE } from './merchant-id';
 export { MerchantNotFoundError } from './merchant.errors';
 export { MerchantsModule } from './merchants.module';
+export { merchantsProjector } from './read-model/merchants.projector';

@@ -1,2 +1,4 @@
 /** What other features may use of this one: everything else in the folder is its own. */
-export { FraudSignalDto } from './fraud-signal.response.dto';
+export { merchantRiskProjector } from './read-model/merchant-risk/merchant-risk.projector';
+export { overrideReportProjector } from './read-model/override-report/override-report.projector';
+export { voidAnalyticsProjector } from './read-model/void-analytics/void-analytics.projector';

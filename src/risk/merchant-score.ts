@@ -6,7 +6,7 @@
 
 import { ApiProperty } from '@nestjs/swagger';
 import { assess } from '../rules/fraud-signals';
-import { FraudAssessmentDto } from './fraud-signal.response.dto';
+import { FraudAssessmentDto } from '../transactions';
 import { OverridePatterns, overridePatterns, overrideSignals, type OverrideActivity } from './override-analysis';
 import { RoundingAnalysis, roundingAnalysis, roundingSignals, type RoundingActivity } from './rounding-analysis';
 import { VoidRates, voidRates, voidSignals, type VoidActivity } from './void-analysis';

@@ -1,9 +1,9 @@
-/** The API schemas of a transaction's answers; transaction-view.ts builds their values from the events. */
+/** The API schemas of a transaction's answers; read-model/transaction-view.ts builds their values from the events. */
 
 import { ApiProperty, ApiSchema } from '@nestjs/swagger';
 import { ENVIRONMENTS } from '../platform/identity/principal';
 import { RISK_LEVELS, type FraudSignal, type RiskLevel } from '../rules/fraud-signals';
-import { FraudSignalDto } from '../risk';
+import { FraudSignalDto } from './fraud-signal.response.dto';
 import { EnforcedRuleDto } from '../health';
 import type { ResolvedLocation } from '../rules/jurisdiction-resolver';
 import { JurisdictionRuleDto, ResolvedLocationDto } from '../jurisdiction';

@@ -5,7 +5,7 @@ import { AsOfPosition } from '../../platform/as-of-position';
 import { PageAnswer, type PageRequest } from '../../platform/page.request.dto';
 import { countsBy } from '../counts-by';
 import { RISK_LEVELS, type RiskLevel } from '../../rules/fraud-signals';
-import { FraudSignalDto } from '../fraud-signal.response.dto';
+import { FraudSignalDto } from '../../transactions';
 
 export class RankedMerchant {
   /** 1 for the riskiest merchant. */

@@ -11,7 +11,7 @@ import { transactionDecider } from '../transaction.decider';
 import { SYMMETRIC_MODES } from '../record-sale';
 import { transactionStream, type TransactionRecordedData } from '../transaction.events';
 import { withNewTransactionId } from '../transaction-id';
-import { transactionView } from '../transaction-view';
+import { transactionView } from '../read-model/transaction-view';
 import { RecordTransactionCommand, type RecordTransactionResponse } from './record-transaction.command';
 
 /**

@@ -1,10 +1,10 @@
-/** The fold of a transaction's events into the view the API answers (its schema: transaction.response.dto.ts). */
+/** The fold of a transaction's events into the view the API answers and rm_transactions stores (its schema: ../transaction.response.dto.ts). */
 
-import type { StoredEvent } from '../platform/event-store/event-store.port';
-import { ruleVersionId } from '../rules/jurisdiction-rule';
-import type { TenderType } from '../rules/rounding-engine';
-import type { OverrideAppliedData, RefundIssuedData, TransactionRecordedData, TransactionVoidedData } from './transaction.events';
-import type { HistoryEntry, OverrideView, ReversalView, TenderView, TransactionView } from './transaction.response.dto';
+import type { StoredEvent } from '../../platform/event-store/event-store.port';
+import { ruleVersionId } from '../../rules/jurisdiction-rule';
+import type { TenderType } from '../../rules/rounding-engine';
+import type { OverrideAppliedData, RefundIssuedData, TransactionRecordedData, TransactionVoidedData } from '../transaction.events';
+import type { HistoryEntry, OverrideView, ReversalView, TenderView, TransactionView } from '../transaction.response.dto';
 
 export function historyEntry(entry: StoredEvent): HistoryEntry {
   return { event: entry.type, chain_position: entry.position, audit_hash: entry.hash, recorded_at: entry.recordedAt };
