@@ -4,13 +4,11 @@
  * the same profile.
  */
 
-import { ApiProperty } from '@nestjs/swagger';
-import { assess } from '../rules/fraud-signals';
-import { FraudAssessmentDto } from '../transactions';
-import { OverridePatterns, overridePatterns, overrideSignals, type OverrideActivity } from './override-analysis';
-import { RoundingAnalysis, roundingAnalysis, roundingSignals, type RoundingActivity } from './rounding-analysis';
-import { VoidRates, voidRates, voidSignals, type VoidActivity } from './void-analysis';
-import { type ShiftChanges } from '../platform/config/config';
+import type { ShiftChanges } from '../platform/config/config';
+import { assess, type FraudAssessment } from '../rules/fraud-signals';
+import { overridePatterns, overrideSignals, type OverrideActivity, type OverridePatterns } from './override-analysis';
+import { roundingAnalysis, roundingSignals, type RoundingActivity, type RoundingAnalysis } from './rounding-analysis';
+import { voidRates, voidSignals, type VoidActivity, type VoidRates } from './void-analysis';
 
 export interface MerchantActivity {
   rounding: RoundingActivity;
@@ -18,17 +16,10 @@ export interface MerchantActivity {
   voids: VoidActivity;
 }
 
-export class RiskProfile extends FraudAssessmentDto {
-  @ApiProperty({ example: 'm-quickstop-042' })
+export interface RiskProfile extends FraudAssessment {
   merchant_id: string;
-
-  @ApiProperty({ description: 'Round-ups against round-downs, what honest rounding would give, and the penny-ending distribution' })
   rounding_analysis: RoundingAnalysis;
-
-  @ApiProperty({ description: 'Override frequency, reasons, the delta between calculated and overridden cash totals, and who overrode' })
   override_patterns: OverridePatterns;
-
-  @ApiProperty({ description: 'Void and refund counts, rates and amounts, normalization failures, and when and by whom voids were made' })
   void_rates: VoidRates;
 }
 

@@ -3,9 +3,7 @@
  * the override signals. Pure, from the per-merchant totals of the override-report read model.
  */
 
-import { ApiProperty } from '@nestjs/swagger';
 import { OVERRIDE_REASONS, type OverrideReason } from '../transactions';
-import { countsBy } from './counts-by';
 import { fired, RATE_MIN_SALES, signal, type FraudSignal } from '../rules/fraud-signals';
 import { ratio } from '../rules/statistics';
 
@@ -14,23 +12,15 @@ export const TOP_EMPLOYEES = 5;
 /** Raising the cash total is a correction once or twice; more often it is a habit. */
 const RAISES_MIN = 3;
 
-export class OverrideEmployee {
-  @ApiProperty({ example: 'emp-7' })
+export interface OverrideEmployee {
   employee_id: string;
-
   /** The name on the employee's latest override, verbatim. */
-  @ApiProperty({ description: 'The name on the employee’s latest override, verbatim', example: 'J. Doe' })
   employee_name: string;
-
-  @ApiProperty({ type: 'integer', minimum: 1, example: 31 })
   overrides: number;
-
-  @ApiProperty({ type: 'integer', description: 'Σ new cash total minus calculated cash total of the employee’s overrides, cents', example: 131 })
   total_delta_cents: number;
 }
 
 /** Overrides by reason code, every reason listed. */
-export const OverrideReasonCounts = countsBy('OverrideReasonCounts', OVERRIDE_REASONS, { 'manager-discretion': 29, 'pricing-error': 6, 'customer-request': 2 });
 
 /** Every delta is an override's new cash total minus the sale's calculated one. */
 export interface OverrideActivity {
@@ -53,30 +43,15 @@ export const NO_OVERRIDES: OverrideActivity = {
   employees: [],
 };
 
-export class OverridePatterns {
-  @ApiProperty({ type: 'integer', minimum: 0, example: 37 })
+export interface OverridePatterns {
   overrides: number;
-
   /** Overrides per sale. */
-  @ApiProperty({ type: 'number', nullable: true, minimum: 0, description: 'Overrides per sale, to 4 decimals; null without sales', example: 0.0578 })
   frequency: number | null;
-
-  @ApiProperty({ type: OverrideReasonCounts, description: 'Overrides by reason code' })
   by_reason: Record<OverrideReason, number>;
-
-  @ApiProperty({ type: 'integer', minimum: 0, description: 'Overrides above the calculated cash total', example: 35 })
   raised: number;
-
-  @ApiProperty({ type: 'integer', minimum: 0, description: 'Overrides below it', example: 2 })
   lowered: number;
-
-  @ApiProperty({ type: 'integer', description: 'Σ new cash total minus calculated cash total, cents: positive, customers paid more than the calculation', example: 148 })
   total_delta_cents: number;
-
-  @ApiProperty({ type: 'integer', nullable: true, description: 'Mean delta between calculated and overridden cash totals, cents, rounded half away from zero; null without overrides', example: 4 })
   average_delta_cents: number | null;
-
-  @ApiProperty({ type: [OverrideEmployee], description: `The employees with the most overrides, most first, at most ${TOP_EMPLOYEES}` })
   top_employees: OverrideEmployee[];
 }
 

@@ -3,7 +3,6 @@
  * counts of the merchant-risk read model. The formulas are in docs/fraud-scoring.md.
  */
 
-import { ApiProperty } from '@nestjs/swagger';
 import { roundCents, type RoundingMode } from '../rules/rounding-engine';
 import { BIAS_MIN_SAMPLE } from '../rules/fraud-score';
 import { fired, signal, type FraudSignal } from '../rules/fraud-signals';
@@ -11,7 +10,7 @@ import { chiSquareUniform, ratio, round, zScore } from '../rules/statistics';
 
 export type Direction = 'up' | 'down' | 'none';
 
-const PENNY_ENDINGS = 10;
+export const PENNY_ENDINGS = 10;
 /** Five expected sales per ending: below that a chi-square against uniform is not trusted. */
 const ENDINGS_MIN_SAMPLE = 50;
 /** One sale an explicit mode favoured may be a test; a few are a habit. */
@@ -64,114 +63,52 @@ export const NO_ROUNDING: RoundingActivity = {
   cells: [],
 };
 
-export class ExpectedRounding {
-  @ApiProperty({ type: 'number', minimum: 0, description: 'Sales expected to round up (fractional: an expectation)', example: 254 })
+export interface ExpectedRounding {
   rounded_up: number;
-
-  @ApiProperty({ type: 'number', minimum: 0, description: 'Sales expected to round down', example: 226 })
   rounded_down: number;
-
-  @ApiProperty({ type: 'number', nullable: true, minimum: 0, maximum: 1, description: 'Expected share of the directional roundings that go up; null when none is expected', example: 0.5292 })
   up_ratio: number | null;
 }
 
 /** The same sales rounded by their rule's mode: with uniform penny endings, and with the endings they really had. */
-export class HonestRoundingExpectation {
-  @ApiProperty({ description: 'If the penny endings were spread evenly: what honest rounding gives by chance' })
+export interface HonestRoundingExpectation {
   uniform_endings: ExpectedRounding;
-
-  @ApiProperty({ description: 'With the penny endings the sales really had, rounded by the rule’s own mode' })
   actual_endings: ExpectedRounding;
 }
 
 /** Round-ups against the uniform-endings expectation, over the directional roundings whose rule rounds both ways. */
-export class RoundUpBias {
-  @ApiProperty({ type: 'integer', minimum: 0, description: 'Directional roundings (up or down) under a rule that rounds both ways', example: 480 })
+export interface RoundUpBias {
   sample: number;
-
-  @ApiProperty({ type: 'integer', minimum: 0, description: 'Of those, the ones that went up', example: 301 })
   rounded_up: number;
-
-  @ApiProperty({ type: 'number', minimum: 0, description: 'Round-ups honest rounding gives on average', example: 240 })
   expected_up: number;
-
-  @ApiProperty({
-    type: 'number',
-    nullable: true,
-    description: 'z-score of the round-ups against that expectation, to 2 decimals; null without a sample. ROUND_UP_BIAS fires from 2, once the sample is 20 or more',
-    example: 5.57,
-  })
   z: number | null;
 }
 
-export class PennyEndings {
-  @ApiProperty({
-    type: 'array',
-    items: { type: 'integer', minimum: 0 },
-    minItems: PENNY_ENDINGS,
-    maxItems: PENNY_ENDINGS,
-    description: 'Cash sales by the last digit of their cash before rounding, 0 to 9',
-    example: [61, 58, 57, 75, 74, 59, 56, 55, 53, 52],
-  })
+export interface PennyEndings {
   counts: number[];
-
-  @ApiProperty({ type: 'number', minimum: 0, description: 'Pearson’s chi-square of the counts against a uniform spread, to 2 decimals', example: 9.83 })
   chi_square: number;
-
-  @ApiProperty({ type: 'integer', example: PENNY_ENDINGS - 1 })
   degrees_of_freedom: number;
-
-  @ApiProperty({ description: 'The endings make the rule round up more, net of down, than uniform endings would', example: true })
   leans_to_round_up: boolean;
 }
 
-export class ExplicitModeUse {
-  @ApiProperty({ type: 'integer', minimum: 0, description: 'Cash sales rounded under an explicit `cash_rounding_mode` rather than the rule’s', example: 0 })
+export interface ExplicitModeUse {
   sales: number;
-
-  @ApiProperty({ type: 'integer', minimum: 0, description: 'Sales where the explicit mode collected more than the rule’s mode would have', example: 0 })
   favoured_sales: number;
-
-  @ApiProperty({ type: 'integer', minimum: 0, description: 'How much more in all, cents', example: 0 })
   favoured_cents: number;
 }
 
-export class RoundingAnalysis {
-  @ApiProperty({ type: 'integer', minimum: 0, description: 'Sales recorded', example: 640 })
+export interface RoundingAnalysis {
   sales: number;
-
-  @ApiProperty({ type: 'integer', minimum: 0, description: 'Sales with a cash portion: the only ones rounded', example: 600 })
   cash_sales: number;
-
-  @ApiProperty({ type: 'integer', minimum: 0, description: 'Cash sales rounded up', example: 301 })
   rounded_up: number;
-
-  @ApiProperty({ type: 'integer', minimum: 0, description: 'Cash sales rounded down', example: 179 })
   rounded_down: number;
-
-  @ApiProperty({ type: 'integer', minimum: 0, description: 'Cash sales rounding left as they were', example: 120 })
   unchanged: number;
-
   /** Shares of the directional roundings (up or down) that went each way. */
-  @ApiProperty({ type: 'number', nullable: true, minimum: 0, maximum: 1, description: 'Share of the directional roundings that went up, to 4 decimals; null without any', example: 0.6271 })
   up_ratio: number | null;
-
-  @ApiProperty({ type: 'number', nullable: true, minimum: 0, maximum: 1, description: 'Share that went down; null without any', example: 0.3729 })
   down_ratio: number | null;
-
-  @ApiProperty({ type: 'integer', description: 'Σ rounding delta of the cash sales as calculated, cents: positive, customers paid more (overrides are in the override patterns)', example: 244 })
   net_rounding_cents: number;
-
-  @ApiProperty()
   expected_under_honest_rounding: HonestRoundingExpectation;
-
-  @ApiProperty()
   round_up_bias: RoundUpBias;
-
-  @ApiProperty()
   penny_endings: PennyEndings;
-
-  @ApiProperty()
   explicit_mode: ExplicitModeUse;
 }
 

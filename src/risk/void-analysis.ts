@@ -3,9 +3,7 @@
  * Pure, from the per-merchant counts of the void-analytics read model.
  */
 
-import { ApiProperty } from '@nestjs/swagger';
 import { VOID_REASONS, type VoidReason } from '../transactions';
-import { countsBy } from './counts-by';
 import { fired, RATE_MIN_SALES, signal, type FraudSignal, type FraudSignalCode } from '../rules/fraud-signals';
 import { ratio, round, zScore } from '../rules/statistics';
 import type { ShiftChanges } from '../platform/config/config';
@@ -92,104 +90,39 @@ export function addVoidActivities(activities: readonly VoidActivity[]): VoidActi
 }
 
 /** Voids by reason code, every reason listed. */
-export const VoidReasonCounts = countsBy('VoidReasonCounts', VOID_REASONS, { pricing_error: 21, customer_changed_mind: 18, employee_error: 9, duplicate_transaction: 5, fraud_suspected: 2 });
 
 /** Voids near a shift change against the share of the day the shift-change windows cover. */
-export class VoidShiftChange {
-  @ApiProperty({
-    type: 'array',
-    items: { type: 'integer', minimum: 0, maximum: 23 },
-    description: 'The configured shift changes, as hours of the day (UTC)',
-    example: [6, 14, 22],
-  })
+export interface VoidShiftChange {
   hours: number[];
-
-  @ApiProperty({ type: 'integer', minimum: 0, description: 'A void within this many minutes of a shift change, either side, counts as at it', example: 30 })
   window_minutes: number;
-
-  @ApiProperty({ type: 'integer', minimum: 0, description: 'Voids at a shift change', example: 19 })
   voids: number;
-
-  @ApiProperty({ type: 'number', nullable: true, minimum: 0, maximum: 1, description: 'Their share of the voids, to 4 decimals; null without voids', example: 0.3455 })
   share: number | null;
-
-  @ApiProperty({ type: 'number', minimum: 0, maximum: 1, description: 'The share of the day the windows cover: what voids spread evenly over the day would show', example: 0.125 })
   expected_share: number;
-
-  @ApiProperty({
-    type: 'number',
-    nullable: true,
-    description: 'z-score of the voids at a shift change against that share, to 2 decimals; null without voids. VOIDS_AT_SHIFT_CHANGE fires from 3, with 3 such voids or more',
-    example: 4.94,
-  })
   z: number | null;
 }
 
 /** The employee who authorized the most voids. */
-export class TopVoidEmployee {
-  @ApiProperty({ example: 'emp-7' })
+export interface TopVoidEmployee {
   employee_id: string;
-
-  @ApiProperty({ type: 'integer', minimum: 1, example: 38 })
   voids: number;
-
-  @ApiProperty({ type: 'number', nullable: true, minimum: 0, maximum: 1, description: 'Their share of the merchant’s voids, to 4 decimals', example: 0.6909 })
   share: number | null;
 }
 
-export class VoidRates {
-  @ApiProperty({ type: 'integer', minimum: 0, description: 'Sales recorded', example: 600 })
+export interface VoidRates {
   sales: number;
-
-  @ApiProperty({ type: 'integer', minimum: 0, description: 'Sales voided', example: 55 })
   voids: number;
-
-  @ApiProperty({ type: 'number', nullable: true, minimum: 0, description: 'Voids per sale, to 4 decimals; null without sales', example: 0.0917 })
   void_rate: number | null;
-
-  @ApiProperty({ type: 'integer', minimum: 0, description: 'Σ cash total of the sales as calculated, cents', example: 731_450 })
   sales_cents: number;
-
-  @ApiProperty({ type: 'integer', minimum: 0, description: 'Σ cash total the voids reversed, cents, as a positive amount', example: 61_040 })
   voided_cents: number;
-
   /** Voided cash over sales cash. */
-  @ApiProperty({ type: 'number', nullable: true, minimum: 0, description: 'Voided cash over sales cash, to 4 decimals; null without sales cash', example: 0.0835 })
   void_amount_rate: number | null;
-
-  @ApiProperty({ type: 'integer', minimum: 0, example: 23 })
   refunds: number;
-
-  @ApiProperty({ type: 'integer', minimum: 0, description: 'Σ cash the refunds handed back, cents, as a positive amount', example: 19_880 })
   refunded_cents: number;
-
-  @ApiProperty({ type: 'integer', minimum: 0, description: 'Refunds that failed the normalization check: their rounding moved the same way as the sale’s', example: 4 })
   normalization_failures: number;
-
-  @ApiProperty({ type: 'number', nullable: true, minimum: 0, maximum: 1, description: 'Normalization failures per refund, to 4 decimals; null without refunds', example: 0.1739 })
   normalization_failure_rate: number | null;
-
-  @ApiProperty({
-    type: 'array',
-    items: { type: 'integer', minimum: 0 },
-    minItems: 24,
-    maxItems: 24,
-    description: 'Voids by hour of the day (UTC), 0 to 23',
-    example: [0, 0, 0, 0, 0, 0, 3, 1, 1, 1, 1, 1, 1, 8, 19, 1, 1, 1, 1, 1, 1, 1, 12, 0],
-  })
   voids_by_hour: number[];
-
-  @ApiProperty({ type: VoidReasonCounts, description: 'Voids by reason code' })
   voids_by_reason: Record<VoidReason, number>;
-
-  @ApiProperty()
   shift_change: VoidShiftChange;
-
-  @ApiProperty({
-    type: TopVoidEmployee,
-    nullable: true,
-    description: 'The employee who authorized the most voids; null without voids, and always null in platform totals (employee ids are each merchant’s own)',
-  })
   top_employee: TopVoidEmployee | null;
 }
 

@@ -3,7 +3,7 @@ import { ApiProperty } from '@nestjs/swagger';
 import { ENVIRONMENTS, type Environment } from '../../platform/identity/principal';
 import { AsOfPosition } from '../../platform/as-of-position';
 import { PageAnswer, type PageRequest } from '../../platform/page.request.dto';
-import { countsBy } from '../counts-by';
+import { countsBy } from '../../platform/openapi/counts-by';
 import { RISK_LEVELS, type RiskLevel } from '../../rules/fraud-signals';
 import { FraudSignalDto } from '../../transactions';
 

@@ -1,6 +1,6 @@
 import { Query } from '@nestjs/cqrs';
 import { ApiProperty } from '@nestjs/swagger';
-import { OverrideReportRow, OverrideReportSummary } from '../read-model/override-report/override-report.projector';
+import { OverrideReportRowDto, OverrideReportSummaryDto } from './override-report.response.dto';
 import { AsOfPosition } from '../../platform/as-of-position';
 import { PageAnswer } from '../../platform/page.request.dto';
 import type { OverrideReportRequest } from './override-report.request.dto';
@@ -18,7 +18,7 @@ export class OverrideReportFilters {
 }
 
 /** Over every override the filters match, whatever the page. */
-export class OverrideReportTotals extends OverrideReportSummary {
+export class OverrideReportTotals extends OverrideReportSummaryDto {
   @ApiProperty({
     type: 'integer',
     nullable: true,
@@ -39,8 +39,8 @@ export class OverrideReportResponse extends PageAnswer {
   summary: OverrideReportTotals;
 
   /** Oldest first. */
-  @ApiProperty({ type: [OverrideReportRow], description: 'A page of the overrides, oldest first' })
-  overrides: OverrideReportRow[];
+  @ApiProperty({ type: [OverrideReportRowDto], description: 'A page of the overrides, oldest first' })
+  overrides: OverrideReportRowDto[];
 
   @ApiProperty({ type: 'integer', minimum: 0, description: 'Overrides matching the filters, in all', example: 2 })
   total: number;

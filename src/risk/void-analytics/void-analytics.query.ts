@@ -2,11 +2,11 @@ import { Query } from '@nestjs/cqrs';
 import { ApiProperty, OmitType } from '@nestjs/swagger';
 import { AsOfPosition } from '../../platform/as-of-position';
 import { PageAnswer } from '../../platform/page.request.dto';
-import { VoidRates } from '../void-analysis';
+import { VoidRatesDto } from '../risk-analysis.response.dto';
 import type { PagedMerchantFilterRequest } from '../analytics-request.dto';
 
 /** One merchant's line of the analytics: its rates without the breakdowns. */
-export class MerchantVoidRates extends OmitType(VoidRates, ['voids_by_hour', 'voids_by_reason', 'shift_change', 'top_employee'] as const) {
+export class MerchantVoidRates extends OmitType(VoidRatesDto, ['voids_by_hour', 'voids_by_reason', 'shift_change', 'top_employee'] as const) {
   @ApiProperty({ example: 'm-quickstop-042' })
   merchant_id: string;
 }
@@ -20,7 +20,7 @@ export class VoidAnalyticsResponse extends PageAnswer {
 
   /** Every merchant (or the one asked for) as one; no employee is named across merchants. */
   @ApiProperty({ description: 'Every merchant (or the one asked for) as one; `top_employee` is null here, as no employee is named across merchants' })
-  totals: VoidRates;
+  totals: VoidRatesDto;
 
   /** Highest void rate first, a page of them. */
   @ApiProperty({ type: [MerchantVoidRates], description: 'A page of the merchants, highest void rate first (none: last), ties by merchant id' })

@@ -1,8 +1,7 @@
-import { ApiProperty } from '@nestjs/swagger';
 import type { StoredEvent } from '../../../platform/event-store/event-store.port';
 import type { Sql } from '../../../platform/event-store/sql';
-import { NO_OVERRIDES, OverrideReasonCounts, TOP_EMPLOYEES, type OverrideActivity, type OverrideEmployee } from '../../override-analysis';
-import { OVERRIDE_REASONS, type OverrideAppliedData, type OverrideReason } from '../../../transactions';
+import { NO_OVERRIDES, TOP_EMPLOYEES, type OverrideActivity, type OverrideEmployee } from '../../override-analysis';
+import { type OverrideAppliedData, type OverrideReason } from '../../../transactions';
 import { addToRow } from '../../../platform/projections/counters';
 import type { Projector } from '../../../platform/projections/projector';
 
@@ -142,62 +141,28 @@ export interface OverrideFilter {
 }
 
 /** An override in the report: the event's facts under the record's id, with its delta and place in the chain. */
-export class OverrideReportRow {
-  @ApiProperty({ description: 'The override record’s id', example: 'OVR-2026-11-21-3F8K2M1Q' })
+export interface OverrideReportRow {
   id: string;
-
-  @ApiProperty({ example: 'm-quickstop-042' })
   merchant_id: string;
-
-  @ApiProperty({ description: 'The sale overridden', example: 'TXN-2026-11-21-8KQ2M4PZ' })
   transaction_id: string;
-
-  @ApiProperty({ description: 'Who overrode', example: 'emp-7' })
   employee_id: string;
-
-  @ApiProperty({ description: 'As sent with the override, verbatim', example: 'J. Doe' })
   employee_name: string;
-
-  @ApiProperty({ enum: OVERRIDE_REASONS, example: 'manager-discretion' })
   reason: OverrideReason;
-
-  @ApiProperty({ type: 'integer', description: 'The cash total the rule gave the sale, cents', example: 1005 })
   calculated_cash_total_cents: number;
-
-  @ApiProperty({ type: 'integer', description: 'The cash total before this override (an earlier override’s, or the calculated one), cents', example: 1005 })
   previous_cash_total_cents: number;
-
-  @ApiProperty({ type: 'integer', description: 'The cash total this override set, cents', example: 1010 })
   new_cash_total_cents: number;
-
   /** New cash total minus the calculated one: positive when the customer paid more than the calculation. */
-  @ApiProperty({ type: 'integer', description: 'New cash total minus the calculated one, cents: positive when the customer paid more than the calculation', example: 5 })
   delta_cents: number;
-
-  @ApiProperty({ format: 'date-time', description: 'When the override was recorded (UTC); what the date filters use', example: '2026-11-21T15:02:11.000Z' })
   created_at: string;
-
-  @ApiProperty({ pattern: '^[0-9a-f]{64}$', description: 'The hash of the override’s entry in the audit log', example: '9f2c4e1a7b3d5f60812a4c6e8b0d2f4a6c8e0b2d4f6a8c0e2b4d6f8a0c2e4b6d' })
   auditHash: string;
-
-  @ApiProperty({ type: 'integer', minimum: 1, description: 'Its position in the audit log', example: 18_190 })
   chain_position: number;
 }
 
-export class OverrideReportSummary {
-  @ApiProperty({ type: 'integer', minimum: 0, example: 2 })
+export interface OverrideReportSummary {
   overrides: number;
-
-  @ApiProperty({ type: 'integer', minimum: 0, description: 'Overrides above the calculated cash total', example: 2 })
   raised: number;
-
-  @ApiProperty({ type: 'integer', minimum: 0, description: 'Overrides below it', example: 0 })
   lowered: number;
-
-  @ApiProperty({ type: 'integer', description: 'Σ delta_cents, cents', example: 9 })
   total_delta_cents: number;
-
-  @ApiProperty({ type: OverrideReasonCounts, description: 'Overrides by reason code' })
   by_reason: Record<OverrideReason, number>;
 }
 
