@@ -2,5 +2,6 @@
 export { AuditModule } from './audit.module';
 export { ChainCheckpointer } from './record-checkpoint/chain-checkpointer';
 export type { SignerAlarm } from './record-checkpoint/chain-checkpointer';
-export { InclusionProofResponse, TreeHeadResponse, TreeProofs } from './tree-proofs/tree-proofs';
-export { MissingPositions } from './verify-hash-chain/verify-hash-chain.query';
+export { TreeProofs } from './tree-proofs/tree-proofs';
+export { InclusionProofResponse, TreeHeadResponse } from './tree-proofs/tree-proofs.response.dto';
+export { MissingPositions } from './verify-hash-chain/verify-hash-chain.response.dto';

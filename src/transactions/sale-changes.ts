@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { ApiProperty } from '@nestjs/swagger';
 import { eventMetadata, type CommandContext } from '../platform/identity/command-context';
 import { Clock } from '../platform/clock';
 import { CommandStep } from '../platform/command-step';
@@ -11,19 +10,7 @@ import { type IssueRefund, type TransactionCommand, type VoidTransaction } from 
 import { transactionStream } from './transaction.events';
 import { TransactionDirectory } from './transaction-directory';
 import { withNewTransactionId } from './transaction-id';
-import { TransactionDetail } from './transaction.response.dto';
-
-/** `POST /transaction/void` and `/refund`: the new VOID or REFUND record, and the sale as it stands after it. */
-export class ReversalResponse {
-  @ApiProperty({ type: 'boolean', enum: [true], example: true })
-  success: true;
-
-  @ApiProperty({ type: TransactionDetail, description: 'The new VOID or REFUND record, with negative amounts' })
-  transaction: TransactionDetail;
-
-  @ApiProperty({ type: TransactionDetail, description: 'The sale as it stands after it: `voided`, `partially_refunded` or `refunded`' })
-  original: TransactionDetail;
-}
+import { ReversalResponse } from './reversal.response.dto';
 
 /** Overrides, voids and refunds: each is decided on the sale's own stream and answered from the read model. */
 @Injectable()

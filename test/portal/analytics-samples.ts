@@ -1,8 +1,8 @@
-import type { OverrideReportResponse } from '../../src/risk/override-report/override-report.query';
-import type { VoidAbuseResponse } from '../../src/risk/void-abuse/void-abuse.query';
-import type { VoidAnalyticsResponse } from '../../src/risk/void-analytics/void-analytics.query';
-import type { GetFraudOverviewResponse } from '../../src/risk/get-fraud-overview/get-fraud-overview.query';
-import type { GetRiskProfileResponse } from '../../src/risk/get-risk-profile/get-risk-profile.query';
+import type { OverrideReportResponse } from '../../src/risk/override-report/override-report.response.dto';
+import type { VoidAbuseResponse } from '../../src/risk/void-abuse/void-abuse.response.dto';
+import type { VoidAnalyticsResponse } from '../../src/risk/void-analytics/void-analytics.response.dto';
+import type { GetFraudOverviewResponse } from '../../src/risk/get-fraud-overview/get-fraud-overview.response.dto';
+import type { GetRiskProfileResponse } from '../../src/risk/get-risk-profile/get-risk-profile.response.dto';
 
 /**
  * Answers of the risk-profile, fraud-overview, void and override endpoints, for the analytics pages

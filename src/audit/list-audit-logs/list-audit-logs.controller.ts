@@ -2,7 +2,8 @@ import { Controller, Get, Query } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Roles } from '../../platform/identity/roles.decorator';
-import { ListAuditLogsQuery, ListAuditLogsResponse } from './list-audit-logs.query';
+import { ListAuditLogsQuery } from './list-audit-logs.query';
+import { ListAuditLogsResponse } from './list-audit-logs.response.dto';
 import { ListAuditLogsRequest } from './list-audit-logs.request.dto';
 
 @ApiTags('Audit')

@@ -5,7 +5,8 @@ import { EVENT_COLUMNS, toStoredEvent, type EventRow } from '../../platform/even
 import { DATABASE, type Database } from '../../platform/event-store/sql';
 import { toAuditEntry } from './audit-entry';
 import { eventTypesFor } from './event-type-filter';
-import { ListAuditLogsQuery, type ListAuditLogsResponse } from './list-audit-logs.query';
+import { ListAuditLogsQuery } from './list-audit-logs.query';
+import { type ListAuditLogsResponse } from './list-audit-logs.response.dto';
 
 /** Straight from the log, in position order: the position is the cursor, so a page never skips or repeats an entry. */
 @QueryHandler(ListAuditLogsQuery)

@@ -2,7 +2,8 @@ import { Controller, Get, Header, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Roles } from '../../platform/identity/roles.decorator';
 import { ApiErrors } from '../../platform/openapi/api-errors.decorator';
-import { ConsistencyProofResponse, InclusionProofResponse, TreeHeadResponse, TreeProofs } from './tree-proofs';
+import { TreeProofs } from './tree-proofs';
+import { ConsistencyProofResponse, InclusionProofResponse, TreeHeadResponse } from './tree-proofs.response.dto';
 import { InclusionProofRequest, ConsistencyProofRequest } from './tree-proofs.request.dto';
 
 const OUT_OF_RANGE = { VALIDATION_ERROR: 'A size beyond the log, a position beyond the tree, or first above second' };

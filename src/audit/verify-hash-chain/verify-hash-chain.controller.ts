@@ -2,7 +2,8 @@ import { Controller, Get, Header, Query } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Roles } from '../../platform/identity/roles.decorator';
-import { VerifyHashChainQuery, VerifyHashChainResponse } from './verify-hash-chain.query';
+import { VerifyHashChainQuery } from './verify-hash-chain.query';
+import { VerifyHashChainResponse } from './verify-hash-chain.response.dto';
 import { VerifyHashChainRequest } from './verify-hash-chain.request.dto';
 
 @ApiTags('Audit')

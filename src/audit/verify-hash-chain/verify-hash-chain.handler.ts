@@ -10,7 +10,8 @@ import { loadFrontier } from '../../platform/event-store/merkle-store';
 import { DATABASE, type Database } from '../../platform/event-store/sql';
 import { logExtent, readLog } from '../read-log';
 import { Witness } from '../record-checkpoint/witness';
-import { VerifyHashChainQuery, type VerifyHashChainResponse } from './verify-hash-chain.query';
+import { VerifyHashChainQuery } from './verify-hash-chain.query';
+import { type VerifyHashChainResponse } from './verify-hash-chain.response.dto';
 
 /**
  * Recomputes every hash of the range from the stored fields, a batch at a time, with the same

@@ -3,7 +3,8 @@ import { QueryBus } from '@nestjs/cqrs';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Roles } from '../../platform/identity/roles.decorator';
 import { PageRequest } from '../../platform/page.request.dto';
-import { GetFraudOverviewQuery, GetFraudOverviewResponse } from './get-fraud-overview.query';
+import { GetFraudOverviewQuery } from './get-fraud-overview.query';
+import { GetFraudOverviewResponse } from './get-fraud-overview.response.dto';
 
 @ApiTags('Risk and analytics')
 @Controller()

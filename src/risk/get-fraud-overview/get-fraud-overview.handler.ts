@@ -5,7 +5,8 @@ import { RISK_LEVELS, type RiskLevel } from '../../rules/fraud-signals';
 import { MerchantActivities, NO_ACTIVITY } from '../merchant-activities';
 import { riskProfile } from '../merchant-score';
 import { percentile, round } from '../../rules/statistics';
-import { GetFraudOverviewQuery, type GetFraudOverviewResponse, type RankedMerchant } from './get-fraud-overview.query';
+import { GetFraudOverviewQuery } from './get-fraud-overview.query';
+import { type GetFraudOverviewResponse, type RankedMerchant } from './get-fraud-overview.response.dto';
 
 /**
  * Every onboarded merchant scored as its risk profile scores it, riskiest first: the levels follow

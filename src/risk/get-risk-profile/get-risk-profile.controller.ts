@@ -5,7 +5,8 @@ import { CurrentPrincipal } from '../../platform/identity/current-principal.deco
 import type { Principal } from '../../platform/identity/principal';
 import { Roles } from '../../platform/identity/roles.decorator';
 import { ApiErrors } from '../../platform/openapi/api-errors.decorator';
-import { GetRiskProfileQuery, GetRiskProfileResponse } from './get-risk-profile.query';
+import { GetRiskProfileQuery } from './get-risk-profile.query';
+import { GetRiskProfileResponse } from './get-risk-profile.response.dto';
 import { GetRiskProfileParams } from './get-risk-profile.request.dto';
 
 @ApiTags('Risk and analytics')

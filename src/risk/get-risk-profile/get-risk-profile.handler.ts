@@ -5,7 +5,8 @@ import { MerchantDirectory } from '../../merchants';
 import { MerchantNotFoundError } from '../../merchants';
 import { MerchantActivities, NO_ACTIVITY } from '../merchant-activities';
 import { riskProfile } from '../merchant-score';
-import { GetRiskProfileQuery, type GetRiskProfileResponse } from './get-risk-profile.query';
+import { GetRiskProfileQuery } from './get-risk-profile.query';
+import { type GetRiskProfileResponse } from './get-risk-profile.response.dto';
 
 @QueryHandler(GetRiskProfileQuery)
 export class GetRiskProfileHandler implements IQueryHandler<GetRiskProfileQuery, GetRiskProfileResponse> {

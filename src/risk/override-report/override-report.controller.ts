@@ -2,7 +2,8 @@ import { Controller, Get, Query } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Roles } from '../../platform/identity/roles.decorator';
-import { OverrideReportQuery, OverrideReportResponse } from './override-report.query';
+import { OverrideReportQuery } from './override-report.query';
+import { OverrideReportResponse } from './override-report.response.dto';
 import { OverrideReportRequest } from './override-report.request.dto';
 
 @ApiTags('Risk and analytics')

@@ -5,7 +5,8 @@ import { DATABASE, type Database } from '../../platform/event-store/sql';
 import { averageCents } from '../override-analysis';
 import { overrideReport, overrideReportProjector } from '../read-model/override-report/override-report.projector';
 import { readAsOf } from '../../platform/projections/runner';
-import { OverrideReportQuery, type OverrideReportResponse } from './override-report.query';
+import { OverrideReportQuery } from './override-report.query';
+import { type OverrideReportResponse } from './override-report.response.dto';
 
 /** Every override with its employee, reason, the calculated and overridden cash totals and the delta between them. */
 @QueryHandler(OverrideReportQuery)

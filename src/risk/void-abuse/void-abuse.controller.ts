@@ -3,7 +3,8 @@ import { QueryBus } from '@nestjs/cqrs';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Roles } from '../../platform/identity/roles.decorator';
 import { MerchantFilterRequest } from '../analytics-request.dto';
-import { VoidAbuseQuery, VoidAbuseResponse } from './void-abuse.query';
+import { VoidAbuseQuery } from './void-abuse.query';
+import { VoidAbuseResponse } from './void-abuse.response.dto';
 
 @ApiTags('Risk and analytics')
 @Controller()

@@ -6,7 +6,9 @@ import { voidRates, voidSignals, type VoidActivity, type VoidSignalCode } from '
 import { type ShiftChanges } from '../../platform/config/config';
 import { readAsOf } from '../../platform/projections/runner';
 import { voidActivity, voidAnalyticsProjector, voidRecordIds, type RecordCriteria } from '../read-model/void-analytics/void-analytics.projector';
-import { EVIDENCE_LIMIT, VoidAbuseQuery, type VoidAbuseFlag, type VoidAbuseResponse } from './void-abuse.query';
+import { VoidAbuseQuery } from './void-abuse.query';
+import { EVIDENCE_LIMIT } from './void-abuse.response.dto';
+import { type VoidAbuseFlag, type VoidAbuseResponse } from './void-abuse.response.dto';
 
 /** The records each flag rests on. */
 const EVIDENCE: Record<VoidSignalCode, (activity: VoidActivity, shift: ShiftChanges) => RecordCriteria> = {

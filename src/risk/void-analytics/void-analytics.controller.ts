@@ -3,7 +3,8 @@ import { QueryBus } from '@nestjs/cqrs';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Roles } from '../../platform/identity/roles.decorator';
 import { PagedMerchantFilterRequest } from '../analytics-request.dto';
-import { VoidAnalyticsQuery, VoidAnalyticsResponse } from './void-analytics.query';
+import { VoidAnalyticsQuery } from './void-analytics.query';
+import { VoidAnalyticsResponse } from './void-analytics.response.dto';
 
 @ApiTags('Risk and analytics')
 @Controller()

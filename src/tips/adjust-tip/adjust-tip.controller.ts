@@ -5,7 +5,8 @@ import { CurrentCommandContext, type CommandContext } from '../../platform/ident
 import type { IdempotentRequest } from '../../platform/idempotency/idempotency';
 import { CurrentIdempotentRequest } from '../../platform/idempotency/idempotency.interceptor';
 import { ApiErrors } from '../../platform/openapi/api-errors.decorator';
-import { AdjustTipCommand, AdjustTipResponse } from './adjust-tip.command';
+import { AdjustTipCommand } from './adjust-tip.command';
+import { AdjustTipResponse } from './adjust-tip.response.dto';
 import { AdjustTipRequest } from './adjust-tip.request.dto';
 import { TipPost } from '../tip-route';
 

@@ -13,7 +13,8 @@ import { tipStream, type TipAdjustedData } from '../tip.events';
 import { TIP_ID_PREFIX } from '../tip-ids';
 import { TipMerchants } from '../tip-merchants';
 import { adjustmentView } from '../tip-view';
-import { AdjustTipCommand, type AdjustTipResponse } from './adjust-tip.command';
+import { AdjustTipCommand } from './adjust-tip.command';
+import { type AdjustTipResponse } from './adjust-tip.response.dto';
 
 @CommandHandler(AdjustTipCommand)
 export class AdjustTipHandler implements ICommandHandler<AdjustTipCommand, AdjustTipResponse> {

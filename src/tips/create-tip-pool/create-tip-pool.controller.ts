@@ -5,7 +5,8 @@ import { CurrentCommandContext, type CommandContext } from '../../platform/ident
 import type { IdempotentRequest } from '../../platform/idempotency/idempotency';
 import { CurrentIdempotentRequest } from '../../platform/idempotency/idempotency.interceptor';
 import { ApiErrors } from '../../platform/openapi/api-errors.decorator';
-import { CreateTipPoolCommand, CreateTipPoolResponse } from './create-tip-pool.command';
+import { CreateTipPoolCommand } from './create-tip-pool.command';
+import { CreateTipPoolResponse } from './create-tip-pool.response.dto';
 import { CreateTipPoolRequest } from './create-tip-pool.request.dto';
 import { TipPost } from '../tip-route';
 

@@ -5,7 +5,8 @@ import { CurrentCommandContext, type CommandContext } from '../../platform/ident
 import type { IdempotentRequest } from '../../platform/idempotency/idempotency';
 import { CurrentIdempotentRequest } from '../../platform/idempotency/idempotency.interceptor';
 import { ApiErrors } from '../../platform/openapi/api-errors.decorator';
-import { DistributeTipPoolCommand, DistributeTipPoolResponse } from './distribute-tip-pool.command';
+import { DistributeTipPoolCommand } from './distribute-tip-pool.command';
+import { DistributeTipPoolResponse } from './distribute-tip-pool.response.dto';
 import { DistributeTipPoolRequest } from './distribute-tip-pool.request.dto';
 import { TipPost } from '../tip-route';
 

@@ -4,7 +4,8 @@ import { ApiCreatedResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentCommandContext, type CommandContext } from '../../platform/identity/command-context';
 import type { IdempotentRequest } from '../../platform/idempotency/idempotency';
 import { CurrentIdempotentRequest } from '../../platform/idempotency/idempotency.interceptor';
-import { PayOutTipsCommand, PayOutTipsResponse } from './pay-out-tips.command';
+import { PayOutTipsCommand } from './pay-out-tips.command';
+import { PayOutTipsResponse } from './pay-out-tips.response.dto';
 import { PayOutTipsRequest } from './pay-out-tips.request.dto';
 import { TipPost } from '../tip-route';
 

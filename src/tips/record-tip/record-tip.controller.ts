@@ -5,7 +5,8 @@ import { CurrentCommandContext, type CommandContext } from '../../platform/ident
 import type { IdempotentRequest } from '../../platform/idempotency/idempotency';
 import { CurrentIdempotentRequest } from '../../platform/idempotency/idempotency.interceptor';
 import { ApiErrors } from '../../platform/openapi/api-errors.decorator';
-import { RecordTipCommand, RecordTipResponse } from './record-tip.command';
+import { RecordTipCommand } from './record-tip.command';
+import { RecordTipResponse } from './record-tip.response.dto';
 import { RecordTipRequest } from './record-tip.request.dto';
 import { TipPost } from '../tip-route';
 

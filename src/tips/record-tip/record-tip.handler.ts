@@ -13,7 +13,8 @@ import { TipRecordNotFoundError } from '../tip.errors';
 import { tipStream } from '../tip.events';
 import { TIP_ID_PREFIX } from '../tip-ids';
 import { TipMerchants } from '../tip-merchants';
-import { RecordTipCommand, type RecordTipResponse } from './record-tip.command';
+import { RecordTipCommand } from './record-tip.command';
+import { type RecordTipResponse } from './record-tip.response.dto';
 
 /** A tip rides on a sale of the caller's merchant; another merchant's sale is answered like a missing one. */
 @CommandHandler(RecordTipCommand)

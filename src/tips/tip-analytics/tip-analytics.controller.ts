@@ -2,7 +2,8 @@ import { Controller, Get, Query } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Roles } from '../../platform/identity/roles.decorator';
-import { TipAnalyticsQuery, TipAnalyticsResponse } from './tip-analytics.query';
+import { TipAnalyticsQuery } from './tip-analytics.query';
+import { TipAnalyticsResponse } from './tip-analytics.response.dto';
 import { TipAnalyticsRequest } from './tip-analytics.request.dto';
 
 @Controller()

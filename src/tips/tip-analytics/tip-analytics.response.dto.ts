@@ -1,9 +1,7 @@
-/** GET /analytics/tips: the answer's schema. */
-
 import { ApiProperty } from '@nestjs/swagger';
-import { POOL_METHODS, type PayoutMethod, type PoolMethod, type TipMethod } from '../tip.events';
 import { POOL_ID_PATTERN } from '../tip-ids';
 import { POOL_ID_EXAMPLE, TIP_POOL_STATUSES, TipDoc, TipPoolShareView, type TipPoolStatus } from '../tip-view';
+import { type PayoutMethod, POOL_METHODS, type PoolMethod, type TipMethod } from '../tip.events';
 
 const { MerchantId, Instant, Cents, EXAMPLE_TIME } = TipDoc;
 const Count = (example: number, description?: string) => ApiProperty({ type: 'integer', minimum: 0, description, example });
@@ -162,4 +160,9 @@ export class TipAnalytics {
 
   @ApiProperty({ type: TipPoolTotals })
   pools: TipPoolTotals;
+}
+
+export class TipAnalyticsResponse extends TipAnalytics {
+  @ApiProperty({ type: 'string', nullable: true, description: 'The merchant asked for; null: every merchant', example: 'm-corner-deli-01' })
+  merchant_id: string | null;
 }

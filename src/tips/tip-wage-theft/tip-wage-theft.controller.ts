@@ -3,7 +3,8 @@ import { QueryBus } from '@nestjs/cqrs';
 import { ApiExtraModels, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { WAGE_THEFT_DETAILS } from './tip-wage-theft.response.dto';
 import { Roles } from '../../platform/identity/roles.decorator';
-import { TipWageTheftQuery, TipWageTheftResponse } from './tip-wage-theft.query';
+import { TipWageTheftQuery } from './tip-wage-theft.query';
+import { TipWageTheftResponse } from './tip-wage-theft.response.dto';
 import { TipWageTheftRequest } from './tip-wage-theft.request.dto';
 
 @Controller()

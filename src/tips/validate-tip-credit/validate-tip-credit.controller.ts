@@ -5,7 +5,8 @@ import { CurrentCommandContext, type CommandContext } from '../../platform/ident
 import type { IdempotentRequest } from '../../platform/idempotency/idempotency';
 import { CurrentIdempotentRequest } from '../../platform/idempotency/idempotency.interceptor';
 import { TipPost } from '../tip-route';
-import { ValidateTipCreditCommand, ValidateTipCreditResponse } from './validate-tip-credit.command';
+import { ValidateTipCreditCommand } from './validate-tip-credit.command';
+import { ValidateTipCreditResponse } from './validate-tip-credit.response.dto';
 import { ValidateTipCreditRequest } from './validate-tip-credit.request.dto';
 
 @Controller()

@@ -14,7 +14,8 @@ import { tipCreditCheckStream, type TipCreditCheckedData } from '../tip.events';
 import { TIP_ID_PREFIX } from '../tip-ids';
 import { TipMerchants } from '../tip-merchants';
 import { creditCheckView } from '../tip-view';
-import { ValidateTipCreditCommand, type ValidateTipCreditResponse } from './validate-tip-credit.command';
+import { ValidateTipCreditCommand } from './validate-tip-credit.command';
+import { type ValidateTipCreditResponse } from './validate-tip-credit.response.dto';
 
 /**
  * Checks against the seed's FLSA entry, the state's and a city's own, and records the check: what an employer

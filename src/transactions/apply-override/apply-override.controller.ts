@@ -7,7 +7,8 @@ import type { IdempotentRequest } from '../../platform/idempotency/idempotency';
 import { CurrentIdempotentRequest, Idempotent } from '../../platform/idempotency/idempotency.interceptor';
 import { ApiErrors } from '../../platform/openapi/api-errors.decorator';
 import { SALE_CHANGE_ERRORS } from '../transaction.errors';
-import { ApplyOverrideCommand, ApplyOverrideResponse } from './apply-override.command';
+import { ApplyOverrideCommand } from './apply-override.command';
+import { ApplyOverrideResponse } from './apply-override.response.dto';
 import { ApplyOverrideRequest } from './apply-override.request.dto';
 
 @ApiTags('Transactions')

@@ -4,7 +4,8 @@ import { AppConfig } from '../../platform/config/config';
 import { findTransaction } from '../read-model/transaction-list.projector';
 import { SaleChanges } from '../sale-changes';
 import { newOverrideId } from '../transaction-id';
-import { ApplyOverrideCommand, type ApplyOverrideResponse } from './apply-override.command';
+import { ApplyOverrideCommand } from './apply-override.command';
+import { type ApplyOverrideResponse } from './apply-override.response.dto';
 
 @CommandHandler(ApplyOverrideCommand)
 export class ApplyOverrideHandler implements ICommandHandler<ApplyOverrideCommand, ApplyOverrideResponse> {

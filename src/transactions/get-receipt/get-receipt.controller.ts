@@ -7,7 +7,8 @@ import { Roles } from '../../platform/identity/roles.decorator';
 import { ApiErrors } from '../../platform/openapi/api-errors.decorator';
 import { GetTransactionParams } from '../get-transaction/get-transaction.request.dto';
 import { TRANSACTION_NOT_FOUND_DOC } from '../transaction.errors';
-import { AuditReceiptResponse, GetReceiptQuery, MerchantReceiptResponse, PosReceiptResponse, type GetReceiptResponse } from './get-receipt.query';
+import { GetReceiptQuery, type GetReceiptResponse } from './get-receipt.query';
+import { AuditReceiptResponse, MerchantReceiptResponse, PosReceiptResponse } from './get-receipt.response.dto';
 import { GetReceiptRequest } from './get-receipt.request.dto';
 
 @ApiTags('Transactions')

@@ -6,7 +6,8 @@ import type { Principal } from '../../platform/identity/principal';
 import { Roles } from '../../platform/identity/roles.decorator';
 import { ApiErrors } from '../../platform/openapi/api-errors.decorator';
 import { TRANSACTION_NOT_FOUND_DOC } from '../transaction.errors';
-import { GetTransactionQuery, GetTransactionResponse } from './get-transaction.query';
+import { GetTransactionQuery } from './get-transaction.query';
+import { GetTransactionResponse } from './get-transaction.response.dto';
 import { GetTransactionParams } from './get-transaction.request.dto';
 
 @ApiTags('Transactions')

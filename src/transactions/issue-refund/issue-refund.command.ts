@@ -1,7 +1,7 @@
 import { Command } from '@nestjs/cqrs';
 import type { CommandContext } from '../../platform/identity/command-context';
 import type { IdempotentRequest } from '../../platform/idempotency/idempotency';
-import type { ReversalResponse } from '../sale-changes';
+import type { ReversalResponse } from '../reversal.response.dto';
 import type { RefundRequest } from '../sale.commands';
 
 export class IssueRefundCommand extends Command<ReversalResponse> {

@@ -4,7 +4,8 @@ import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal } from '../../platform/identity/current-principal.decorator';
 import type { Principal } from '../../platform/identity/principal';
 import { Roles } from '../../platform/identity/roles.decorator';
-import { ListTransactionsQuery, ListTransactionsResponse } from './list-transactions.query';
+import { ListTransactionsQuery } from './list-transactions.query';
+import { ListTransactionsResponse } from './list-transactions.response.dto';
 import { ListTransactionsRequest } from './list-transactions.request.dto';
 
 @ApiTags('Transactions')

@@ -6,7 +6,8 @@ import type { Principal } from '../../platform/identity/principal';
 import { validationError } from '../../platform/errors/validation.pipe';
 import { DATABASE, type Database } from '../../platform/event-store/sql';
 import { listTransactions } from '../read-model/transaction-list.projector';
-import { ListTransactionsQuery, type ListTransactionsResponse } from './list-transactions.query';
+import { ListTransactionsQuery } from './list-transactions.query';
+import { type ListTransactionsResponse } from './list-transactions.response.dto';
 
 @QueryHandler(ListTransactionsQuery)
 export class ListTransactionsHandler implements IQueryHandler<ListTransactionsQuery, ListTransactionsResponse> {

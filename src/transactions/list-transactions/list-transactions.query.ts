@@ -1,17 +1,7 @@
 import { Query } from '@nestjs/cqrs';
-import { ApiProperty } from '@nestjs/swagger';
 import type { Principal } from '../../platform/identity/principal';
-import { PageAnswer } from '../../platform/page.request.dto';
-import { TransactionView } from '../transaction.response.dto';
 import type { ListTransactionsRequest } from './list-transactions.request.dto';
-
-export class ListTransactionsResponse extends PageAnswer {
-  @ApiProperty({ type: [TransactionView], description: 'Newest first' })
-  transactions: TransactionView[];
-
-  @ApiProperty({ type: 'integer', description: 'All the transactions that match, for paging', example: 1 })
-  total: number;
-}
+import { ListTransactionsResponse } from './list-transactions.response.dto';
 
 export class ListTransactionsQuery extends Query<ListTransactionsResponse> {
   constructor(

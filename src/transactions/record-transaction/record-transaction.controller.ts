@@ -5,7 +5,8 @@ import { CurrentCommandContext, type CommandContext } from '../../platform/ident
 import { Roles } from '../../platform/identity/roles.decorator';
 import type { IdempotentRequest } from '../../platform/idempotency/idempotency';
 import { CurrentIdempotentRequest, Idempotent } from '../../platform/idempotency/idempotency.interceptor';
-import { RecordTransactionCommand, RecordTransactionResponse } from './record-transaction.command';
+import { RecordTransactionCommand } from './record-transaction.command';
+import { RecordTransactionResponse } from './record-transaction.response.dto';
 import { RecordTransactionRequest } from './record-transaction.request.dto';
 
 @ApiTags('Transactions')

@@ -12,7 +12,8 @@ import { SYMMETRIC_MODES } from '../record-sale';
 import { transactionStream, type TransactionRecordedData } from '../transaction.events';
 import { withNewTransactionId } from '../transaction-id';
 import { transactionView } from '../read-model/transaction-view';
-import { RecordTransactionCommand, type RecordTransactionResponse } from './record-transaction.command';
+import { RecordTransactionCommand } from './record-transaction.command';
+import { type RecordTransactionResponse } from './record-transaction.response.dto';
 
 /**
  * Resolves the rule in force on the sale's date, reads the merchant's recent history for the fraud

@@ -6,7 +6,7 @@ import { Roles } from '../../platform/identity/roles.decorator';
 import type { IdempotentRequest } from '../../platform/idempotency/idempotency';
 import { CurrentIdempotentRequest, Idempotent } from '../../platform/idempotency/idempotency.interceptor';
 import { ApiErrors } from '../../platform/openapi/api-errors.decorator';
-import { ReversalResponse } from '../sale-changes';
+import { ReversalResponse } from '../reversal.response.dto';
 import { SALE_CHANGE_ERRORS } from '../transaction.errors';
 import { VoidTransactionCommand } from './void-transaction.command';
 import { VoidTransactionRequest } from './void-transaction.request.dto';

@@ -1,0 +1,11 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { TipDistributionView, TipSuccess } from '../tip-view';
+
+/** The spec: "each participant's share and the total distributed". */
+export class DistributeTipPoolResponse {
+  @TipSuccess()
+  success: true;
+
+  @ApiProperty({ type: TipDistributionView, description: 'Each participant’s share and the total distributed' })
+  distribution: TipDistributionView;
+}

@@ -1,0 +1,11 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { PageAnswer } from '../../platform/page.request.dto';
+import { TransactionView } from '../transaction.response.dto';
+
+export class ListTransactionsResponse extends PageAnswer {
+  @ApiProperty({ type: [TransactionView], description: 'Newest first' })
+  transactions: TransactionView[];
+
+  @ApiProperty({ type: 'integer', description: 'All the transactions that match, for paging', example: 1 })
+  total: number;
+}
