@@ -141,22 +141,14 @@ export interface OverrideFilter {
 }
 
 /** An override in the report: the event's facts under the record's id, with its delta and place in the chain. */
-export interface OverrideReportRow {
+export type OverrideReportRow = Omit<OverrideAppliedData, 'override_id' | 'rounding_delta_cents'> & {
   id: string;
   merchant_id: string;
-  transaction_id: string;
-  employee_id: string;
-  employee_name: string;
-  reason: OverrideReason;
-  calculated_cash_total_cents: number;
-  previous_cash_total_cents: number;
-  new_cash_total_cents: number;
   /** New cash total minus the calculated one: positive when the customer paid more than the calculation. */
   delta_cents: number;
-  created_at: string;
   auditHash: string;
   chain_position: number;
-}
+};
 
 export interface OverrideReportSummary {
   overrides: number;
