@@ -1,7 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { DATABASE, type Database } from '../platform/event-store/sql';
-import type { Environment } from '../platform/identity/principal';
-import type { Role } from '../platform/identity/principal';
+import type { Environment, Role } from '../platform/identity/principal';
 
 /** A key as the admin API shows it: never the key, never its hash. */
 export interface ApiKeyRecord {

@@ -2,8 +2,7 @@ import type { Decider } from '../platform/decider';
 import { ApiKeyAlreadyIssuedError, ApiKeyNotFoundError } from './auth.errors';
 import { ForbiddenError, InvalidFieldError } from '../platform/errors/request.errors';
 import type { ApiKeyEvent, ApiKeyIssued } from './api-key.events';
-import type { Environment } from '../platform/identity/principal';
-import type { Role } from '../platform/identity/principal';
+import type { Environment, Role } from '../platform/identity/principal';
 
 export type ApiKeyDetails = ApiKeyIssued['data'];
 

@@ -1,5 +1,4 @@
-import type { Environment } from '../platform/identity/principal';
-import type { Role } from '../platform/identity/principal';
+import type { Environment, Role } from '../platform/identity/principal';
 
 /** The stream of one key: `apiKey-<keyId>`. */
 export const apiKeyStream = (keyId: string) => `apiKey-${keyId}`;

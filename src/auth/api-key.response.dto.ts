@@ -3,8 +3,7 @@ import { PageAnswer } from '../platform/page.request.dto';
 import { MERCHANT_ID_PROPERTY } from '../merchants';
 import type { ApiKeyRecord } from './api-key-directory';
 import { ISSUED_KEY_FORMAT } from './api-key-secret';
-import { ENVIRONMENTS, type Environment } from '../platform/identity/principal';
-import { ROLES, type Role } from '../platform/identity/principal';
+import { ENVIRONMENTS, type Environment, ROLES, type Role } from '../platform/identity/principal';
 
 const KEY_ID_EXAMPLE = 'key_4fT9qLm2Xv8RbN3kWc7P';
 

@@ -1,7 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { MissingPositions } from '../audit';
-import { type SignerAlarm } from '../audit';
-import { type Database } from '../platform/event-store/sql';
+import { MissingPositions, type SignerAlarm } from '../audit';
+import type { Database } from '../platform/event-store/sql';
 import { DataSummaryDto } from '../jurisdiction';
 import type { EnforcedRule } from '../rules/rounding-engine';
 import { EnforcedRuleDto } from './enforced-rules';

@@ -1,7 +1,6 @@
 import { ForbiddenError } from '../platform/errors/request.errors';
 import type { Decider } from '../platform/decider';
-import type { Environment } from '../platform/identity/principal';
-import type { Role } from '../platform/identity/principal';
+import type { Environment, Role } from '../platform/identity/principal';
 import { MerchantAlreadyExistsError } from './merchant.errors';
 import type { MerchantEvent, MerchantOnboarded } from './merchant.events';
 

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { addVoidActivities, isNearShiftChange, NO_VOIDS, shiftWindowShare, voidRates, voidSignals, type VoidActivity } from './void-analysis';
-import { type ShiftChanges } from '../platform/config/config';
+import type { ShiftChanges } from '../platform/config/config';
 
 const SHIFTS: ShiftChanges = { hours: [6, 14, 22], windowMinutes: 30 };
 const at = (hours: number, minutes = 0, seconds = 0) => hours * 3600 + minutes * 60 + seconds;

@@ -6,7 +6,7 @@ import type { IdempotentRequest } from '../platform/idempotency/idempotency';
 import type { Sql } from '../platform/event-store/sql';
 import { findTransaction } from './read-model/transaction-list.projector';
 import { transactionDecider } from './transaction.decider';
-import { type IssueRefund, type TransactionCommand, type VoidTransaction } from './sale.commands';
+import type { IssueRefund, TransactionCommand, VoidTransaction } from './sale.commands';
 import { transactionStream } from './transaction.events';
 import { TransactionDirectory } from './transaction-directory';
 import { withNewTransactionId } from './transaction-id';

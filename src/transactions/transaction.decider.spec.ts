@@ -4,8 +4,8 @@ import { decideInTurn, recordCommand, SALE_AT } from '../../test/support/sale-co
 import type { MerchantHistory } from '../rules/fraud-score';
 import { roundTender } from '../rules/cash-settlement';
 import { transactionDecider } from './transaction.decider';
-import { type TransactionState } from './sale-state';
-import { type ApplyOverride, type IssueRefund, type RecordTransaction, type SaleRequest, type VoidPolicy, type VoidTransaction } from './sale.commands';
+import type { TransactionState } from './sale-state';
+import type { ApplyOverride, IssueRefund, RecordTransaction, SaleRequest, VoidPolicy, VoidTransaction } from './sale.commands';
 import { AlreadyRefundedError, AlreadyVoidedError, OverridePolicyViolationError, RefundExceedsPaidError, TransactionNotFoundError, VoidPolicyViolationError } from './transaction.errors';
 import type {
   OverrideApplied,

@@ -3,8 +3,8 @@ import type { MerchantHistory } from '../../src/rules/fraud-score';
 import { JurisdictionResolver, type LocationQuery } from '../../src/rules/jurisdiction-resolver';
 import { loadSeeds } from '../../src/jurisdiction/seed-loader';
 import { transactionDecider } from '../../src/transactions/transaction.decider';
-import { type TransactionState } from '../../src/transactions/sale-state';
-import { type OverrideRequest, type RecordTransaction, type SaleRequest, type TransactionCommand, type VoidRequest } from '../../src/transactions/sale.commands';
+import type { TransactionState } from '../../src/transactions/sale-state';
+import type { OverrideRequest, RecordTransaction, SaleRequest, TransactionCommand, VoidRequest } from '../../src/transactions/sale.commands';
 import type { KeyEnvironment, TransactionEvent } from '../../src/transactions/transaction.events';
 
 const resolver = new JurisdictionResolver(loadSeeds());

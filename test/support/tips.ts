@@ -1,7 +1,7 @@
 import type { Decider, DomainEvent } from '../../src/platform/decider';
 import type { NewEvent } from '../../src/platform/event-store/event-store.port';
 import { loadSeeds } from '../../src/jurisdiction/seed-loader';
-import { type SeedData } from '../../src/rules/seed-data';
+import type { SeedData } from '../../src/rules/seed-data';
 import { tipCreditCheckDecider, tipDecider, tipPayoutDecider, type RecordTip } from '../../src/tips/tip.decider';
 import { tipCreditRuleOn } from '../../src/rules/tip-credit';
 import { tipPoolDecider } from '../../src/tips/tip-pool.decider';

@@ -6,7 +6,7 @@ import { DATABASE, type Database } from '../../platform/event-store/sql';
 import { toAuditEntry } from './audit-entry';
 import { eventTypesFor } from './event-type-filter';
 import { ListAuditLogsQuery } from './list-audit-logs.query';
-import { type ListAuditLogsResponse } from './list-audit-logs.response.dto';
+import type { ListAuditLogsResponse } from './list-audit-logs.response.dto';
 
 /** Straight from the log, in position order: the position is the cursor, so a page never skips or repeats an entry. */
 @QueryHandler(ListAuditLogsQuery)

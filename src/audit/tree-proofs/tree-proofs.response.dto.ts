@@ -1,7 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { HASH_PATTERN } from '../list-audit-logs/list-audit-logs.response.dto';
 
-export const HASH_EXAMPLE = '5a1e0f3c9b7d2e4f6a8c0b1d3e5f7a9c2b4d6e8f0a1c3e5b7d9f2a4c6e8b0d1f';
+const HASH_EXAMPLE = '5a1e0f3c9b7d2e4f6a8c0b1d3e5f7a9c2b4d6e8f0a1c3e5b7d9f2a4c6e8b0d1f';
 
 export class TreeHeadResponse {
   @ApiProperty({ type: 'integer', description: 'Entries the tree covers: positions 1 to tree_size', example: 2000 })

@@ -11,7 +11,7 @@ import { DATABASE, type Database } from '../../platform/event-store/sql';
 import { logExtent, readLog } from '../read-log';
 import { Witness } from '../record-checkpoint/witness';
 import { VerifyHashChainQuery } from './verify-hash-chain.query';
-import { type VerifyHashChainResponse } from './verify-hash-chain.response.dto';
+import type { VerifyHashChainResponse } from './verify-hash-chain.response.dto';
 
 /**
  * Recomputes every hash of the range from the stored fields, a batch at a time, with the same

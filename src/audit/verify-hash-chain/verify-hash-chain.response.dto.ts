@@ -8,9 +8,9 @@ import { BREAK_KINDS, type BreakKind, type ChainBreak as VerifierBreak, type Cha
  * the service; these classes implement them, so a field added there and not here does not compile.
  */
 
-export const HASH_EXAMPLE = '9f2c4e1a7b3d5f60812a4c6e8b0d2f4a6c8e0b2d4f6a8c0e2b4d6f8a0c2e4b6d';
+const HASH_EXAMPLE = '9f2c4e1a7b3d5f60812a4c6e8b0d2f4a6c8e0b2d4f6a8c0e2b4d6f8a0c2e4b6d';
 
-export const OTHER_HASH_EXAMPLE = '3b7e9d1f5a2c4e6b8d0f2a4c6e8b0d2f4a6c8e0b2d4f6a8c0e2b4d6f8a0c1e3f';
+const OTHER_HASH_EXAMPLE = '3b7e9d1f5a2c4e6b8d0f2a4c6e8b0d2f4a6c8e0b2d4f6a8c0e2b4d6f8a0c1e3f';
 
 export class BreakCheckpoint {
   @ApiProperty({ type: 'integer', description: 'The checkpoint’s number, from 1', example: 2 })

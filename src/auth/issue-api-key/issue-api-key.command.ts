@@ -1,8 +1,7 @@
 import { Command } from '@nestjs/cqrs';
 import type { ApiKeyRecord } from '../api-key-directory';
 import type { CommandContext } from '../../platform/identity/command-context';
-import type { Environment } from '../../platform/identity/principal';
-import type { Role } from '../../platform/identity/principal';
+import type { Environment, Role } from '../../platform/identity/principal';
 
 export interface IssueApiKeyResult {
   /** The raw key: returned this once, stored nowhere. */

@@ -1,7 +1,6 @@
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { Clock } from '../../platform/clock';
-import { MerchantNotFoundError } from '../../merchants';
-import { MerchantDirectory } from '../../merchants';
+import { MerchantNotFoundError, MerchantDirectory } from '../../merchants';
 import { ApiKeyDirectory } from '../api-key-directory';
 import { apiKeyDecider } from '../api-key.decider';
 import { apiKeyStream } from '../api-key.events';

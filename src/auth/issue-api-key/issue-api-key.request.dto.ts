@@ -1,8 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional, IsString, Length, Matches } from 'class-validator';
 import { MERCHANT_ID_PATTERN, MERCHANT_ID_PROPERTY, MERCHANT_ID_RULE } from '../../merchants';
-import { ENVIRONMENTS, type Environment } from '../../platform/identity/principal';
-import { ROLES, type Role } from '../../platform/identity/principal';
+import { ENVIRONMENTS, type Environment, ROLES, type Role } from '../../platform/identity/principal';
 
 const NAME_LENGTH = { min: 1, max: 100 } as const;
 const PARTNER_ID_LENGTH = { min: 1, max: 64 } as const;

@@ -4,7 +4,7 @@ import { Roles } from '../../platform/identity/roles.decorator';
 import { Clock } from '../../platform/clock';
 import { ApiErrors } from '../../platform/openapi/api-errors.decorator';
 import { JurisdictionResolver, ZIP_CODE, type HierarchyEntry, type JurisdictionResolution } from '../../rules/jurisdiction-resolver';
-import { type JurisdictionLevel } from '../../rules/jurisdiction-rule';
+import type { JurisdictionLevel } from '../../rules/jurisdiction-rule';
 import { ListRulesQuery, OnDateQuery } from './look-up-jurisdiction.request.dto';
 import { HierarchyRule, HierarchyLevel, JurisdictionLookup, RuleList } from './look-up-jurisdiction.response.dto';
 

@@ -1,7 +1,7 @@
 import { Controller, Get, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal } from '../../platform/identity/current-principal.decorator';
-import { type Principal } from '../../platform/identity/principal';
+import type { Principal } from '../../platform/identity/principal';
 import { Roles } from '../../platform/identity/roles.decorator';
 import { PageRequest } from '../../platform/page.request.dto';
 import { MerchantDirectory } from '../merchant-directory';

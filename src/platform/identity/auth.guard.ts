@@ -5,10 +5,9 @@ import { ForbiddenError, UnauthorizedError } from '../errors/request.errors';
 import { RateLimiter } from '../rate-limit/rate-limiter';
 import { Authenticator } from './authenticator';
 import { attachPrincipal } from './current-principal.decorator';
-import type { Principal } from './principal';
+import type { Principal, Role } from './principal';
 import { READS_ONLY_KEY } from './reads-only.decorator';
 import { PUBLIC_KEY, ROLES_KEY } from './roles.decorator';
-import { type Role } from './principal';
 
 const READ_METHODS = new Set(['GET', 'HEAD']);
 

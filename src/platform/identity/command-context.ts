@@ -1,7 +1,7 @@
 import { createParamDecorator, type ExecutionContext } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 import type { EventMetadata } from '../event-store/event-store.port';
-import { principalOf } from './current-principal.decorator';
+import { keyedPrincipal } from './current-principal.decorator';
 import type { Principal } from './principal';
 
 /** Who asked, and the request that asked: what every event's metadata records. */
@@ -18,9 +18,7 @@ export const EVENT_SCHEMA_VERSION = 1;
  */
 export const CurrentCommandContext = createParamDecorator((_data: unknown, context: ExecutionContext): CommandContext => {
   const request = context.switchToHttp().getRequest<FastifyRequest>();
-  const principal = principalOf(request);
-  if (!principal) throw new Error('@CurrentCommandContext() used on a route without an authenticated key');
-  return { principal, correlationId: request.id };
+  return { principal: keyedPrincipal(request, 'CurrentCommandContext'), correlationId: request.id };
 });
 
 export function eventMetadata(context: CommandContext, merchantId?: string | null): EventMetadata {

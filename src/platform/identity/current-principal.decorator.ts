@@ -18,8 +18,12 @@ export function principalOf(request: FastifyRequest): Principal | undefined {
  * The authenticated caller of a keyed route. On a `@Public()` route there is none: asking for it
  * there is a programming error, so it fails loudly (500) instead of handing out `undefined`.
  */
-export const CurrentPrincipal = createParamDecorator((_data: unknown, context: ExecutionContext): Principal => {
-  const principal = principalOf(context.switchToHttp().getRequest<FastifyRequest>());
-  if (!principal) throw new Error('@CurrentPrincipal() used on a route without an authenticated key');
+export function keyedPrincipal(request: FastifyRequest, decorator: string): Principal {
+  const principal = principalOf(request);
+  if (!principal) throw new Error(`@${decorator}() used on a route without an authenticated key`);
   return principal;
-});
+}
+
+export const CurrentPrincipal = createParamDecorator(
+  (_data: unknown, context: ExecutionContext): Principal => keyedPrincipal(context.switchToHttp().getRequest<FastifyRequest>(), 'CurrentPrincipal'),
+);

@@ -6,7 +6,7 @@ import { MerchantActivities, NO_ACTIVITY } from '../merchant-activities';
 import { riskProfile } from '../merchant-score';
 import { percentile, round } from '../../rules/statistics';
 import { GetFraudOverviewQuery } from './get-fraud-overview.query';
-import { type GetFraudOverviewResponse, type RankedMerchant } from './get-fraud-overview.response.dto';
+import type { GetFraudOverviewResponse, RankedMerchant } from './get-fraud-overview.response.dto';
 
 /**
  * Every onboarded merchant scored as its risk profile scores it, riskiest first: the levels follow

@@ -1,12 +1,11 @@
 import { QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import { AppConfig } from '../../platform/config/config';
 import { MerchantScope } from '../../auth';
-import { MerchantDirectory } from '../../merchants';
-import { MerchantNotFoundError } from '../../merchants';
+import { MerchantDirectory, MerchantNotFoundError } from '../../merchants';
 import { MerchantActivities, NO_ACTIVITY } from '../merchant-activities';
 import { riskProfile } from '../merchant-score';
 import { GetRiskProfileQuery } from './get-risk-profile.query';
-import { type GetRiskProfileResponse } from './get-risk-profile.response.dto';
+import type { GetRiskProfileResponse } from './get-risk-profile.response.dto';
 
 @QueryHandler(GetRiskProfileQuery)
 export class GetRiskProfileHandler implements IQueryHandler<GetRiskProfileQuery, GetRiskProfileResponse> {

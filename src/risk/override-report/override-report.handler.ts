@@ -6,7 +6,7 @@ import { averageCents } from '../override-analysis';
 import { overrideReport, overrideReportProjector } from '../read-model/override-report/override-report.projector';
 import { readAsOf } from '../../platform/projections/runner';
 import { OverrideReportQuery } from './override-report.query';
-import { type OverrideReportResponse } from './override-report.response.dto';
+import type { OverrideReportResponse } from './override-report.response.dto';
 
 /** Every override with its employee, reason, the calculated and overridden cash totals and the delta between them. */
 @QueryHandler(OverrideReportQuery)

@@ -1,14 +1,12 @@
 import { Inject } from '@nestjs/common';
 import { QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
-import { AppConfig } from '../../platform/config/config';
+import { AppConfig, type ShiftChanges } from '../../platform/config/config';
 import { DATABASE, type Database, type Sql } from '../../platform/event-store/sql';
 import { voidRates, voidSignals, type VoidActivity, type VoidSignalCode } from '../void-analysis';
-import { type ShiftChanges } from '../../platform/config/config';
 import { readAsOf } from '../../platform/projections/runner';
 import { voidActivity, voidAnalyticsProjector, voidRecordIds, type RecordCriteria } from '../read-model/void-analytics/void-analytics.projector';
 import { VoidAbuseQuery } from './void-abuse.query';
-import { EVIDENCE_LIMIT } from './void-abuse.response.dto';
-import { type VoidAbuseFlag, type VoidAbuseResponse } from './void-abuse.response.dto';
+import { EVIDENCE_LIMIT, type VoidAbuseFlag, type VoidAbuseResponse } from './void-abuse.response.dto';
 
 /** The records each flag rests on. */
 const EVIDENCE: Record<VoidSignalCode, (activity: VoidActivity, shift: ShiftChanges) => RecordCriteria> = {

@@ -6,7 +6,7 @@ import { addVoidActivities, voidRates } from '../void-analysis';
 import { readAsOf } from '../../platform/projections/runner';
 import { voidActivity, voidAnalyticsProjector } from '../read-model/void-analytics/void-analytics.projector';
 import { VoidAnalyticsQuery } from './void-analytics.query';
-import { type MerchantVoidRates, type VoidAnalyticsResponse } from './void-analytics.response.dto';
+import type { MerchantVoidRates, VoidAnalyticsResponse } from './void-analytics.response.dto';
 
 /** Void counts, rates and amounts, refunds and their normalization checks: platform totals and merchant by merchant. */
 @QueryHandler(VoidAnalyticsQuery)

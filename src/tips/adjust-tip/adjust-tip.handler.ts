@@ -14,7 +14,7 @@ import { TIP_ID_PREFIX } from '../tip-ids';
 import { TipMerchants } from '../tip-merchants';
 import { adjustmentView } from '../tip-view';
 import { AdjustTipCommand } from './adjust-tip.command';
-import { type AdjustTipResponse } from './adjust-tip.response.dto';
+import type { AdjustTipResponse } from './adjust-tip.response.dto';
 
 @CommandHandler(AdjustTipCommand)
 export class AdjustTipHandler implements ICommandHandler<AdjustTipCommand, AdjustTipResponse> {

@@ -13,7 +13,7 @@ import { TIP_ID_PREFIX } from '../tip-ids';
 import { TipMerchants } from '../tip-merchants';
 import { poolView } from '../tip-view';
 import { CreateTipPoolCommand } from './create-tip-pool.command';
-import { type CreateTipPoolResponse } from './create-tip-pool.response.dto';
+import type { CreateTipPoolResponse } from './create-tip-pool.response.dto';
 
 /**
  * Tips must exist, be the merchant's (else 404, as if missing) and sit in no pool. The decider

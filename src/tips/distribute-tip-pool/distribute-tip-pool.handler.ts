@@ -11,7 +11,7 @@ import { tipPoolStream } from '../tip.events';
 import { TipMerchants } from '../tip-merchants';
 import { distributionView } from '../tip-view';
 import { DistributeTipPoolCommand } from './distribute-tip-pool.command';
-import { type DistributeTipPoolResponse } from './distribute-tip-pool.response.dto';
+import type { DistributeTipPoolResponse } from './distribute-tip-pool.response.dto';
 
 /** Once per pool: the pool's stream revision makes a concurrent second distribution see the first and answer 409. */
 @CommandHandler(DistributeTipPoolCommand)

@@ -10,7 +10,7 @@ import { TIP_ID_PREFIX } from '../tip-ids';
 import { TipMerchants } from '../tip-merchants';
 import { payoutView } from '../tip-view';
 import { PayOutTipsCommand } from './pay-out-tips.command';
-import { type PayOutTipsResponse } from './pay-out-tips.response.dto';
+import type { PayOutTipsResponse } from './pay-out-tips.response.dto';
 
 /** A payout is not tied to particular tips: GET /analytics/tip-wage-theft weighs each employee's payouts against the tips due to them. */
 @CommandHandler(PayOutTipsCommand)

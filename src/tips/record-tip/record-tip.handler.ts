@@ -14,7 +14,7 @@ import { tipStream } from '../tip.events';
 import { TIP_ID_PREFIX } from '../tip-ids';
 import { TipMerchants } from '../tip-merchants';
 import { RecordTipCommand } from './record-tip.command';
-import { type RecordTipResponse } from './record-tip.response.dto';
+import type { RecordTipResponse } from './record-tip.response.dto';
 
 /** A tip rides on a sale of the caller's merchant; another merchant's sale is answered like a missing one. */
 @CommandHandler(RecordTipCommand)

@@ -15,7 +15,7 @@ import { TIP_ID_PREFIX } from '../tip-ids';
 import { TipMerchants } from '../tip-merchants';
 import { creditCheckView } from '../tip-view';
 import { ValidateTipCreditCommand } from './validate-tip-credit.command';
-import { type ValidateTipCreditResponse } from './validate-tip-credit.response.dto';
+import type { ValidateTipCreditResponse } from './validate-tip-credit.response.dto';
 
 /**
  * Checks against the seed's FLSA entry, the state's and a city's own, and records the check: what an employer

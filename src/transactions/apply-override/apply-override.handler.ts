@@ -5,7 +5,7 @@ import { findTransaction } from '../read-model/transaction-list.projector';
 import { SaleChanges } from '../sale-changes';
 import { newOverrideId } from '../transaction-id';
 import { ApplyOverrideCommand } from './apply-override.command';
-import { type ApplyOverrideResponse } from './apply-override.response.dto';
+import type { ApplyOverrideResponse } from './apply-override.response.dto';
 
 @CommandHandler(ApplyOverrideCommand)
 export class ApplyOverrideHandler implements ICommandHandler<ApplyOverrideCommand, ApplyOverrideResponse> {

@@ -1,6 +1,6 @@
 import { Query } from '@nestjs/cqrs';
 import type { Principal } from '../../platform/identity/principal';
-import { type ReceiptFormat } from './receipt';
+import type { ReceiptFormat } from './receipt';
 import { MerchantReceiptResponse, AuditReceiptResponse, PosReceiptResponse } from './get-receipt.response.dto';
 
 /** One shape per `format`. */

@@ -8,7 +8,7 @@ import { TransactionDetail, type TransactionView } from '../transaction.response
 /** `jurisdiction`: the rule's own wording; `default`: ours, where the rule prescribes none. */
 export const DISCLOSURE_SOURCES = ['jurisdiction', 'default'] as const;
 
-export const DISCLOSURE_EXAMPLE =
+const DISCLOSURE_EXAMPLE =
   'Cash totals are rounded to the nearest 5 cents, as required by state law in AZ. Card, EBT and mobile payments are never rounded.';
 
 export class Disclosure {

@@ -1,5 +1,5 @@
 import { centsToDollarsString } from '../../rules/money';
-import { type JurisdictionRule } from '../../rules/jurisdiction-rule';
+import type { JurisdictionRule } from '../../rules/jurisdiction-rule';
 import type { RoundingMode, TenderType } from '../../rules/rounding-engine';
 import type { TransactionDetail, TransactionView } from '../transaction.response.dto';
 import { Disclosure, MerchantReceipt, PosReceipt } from './get-receipt.response.dto';

@@ -1,7 +1,7 @@
 import { QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import { TransactionDirectory } from '../transaction-directory';
 import { GetTransactionQuery } from './get-transaction.query';
-import { type GetTransactionResponse } from './get-transaction.response.dto';
+import type { GetTransactionResponse } from './get-transaction.response.dto';
 
 @QueryHandler(GetTransactionQuery)
 export class GetTransactionHandler implements IQueryHandler<GetTransactionQuery, GetTransactionResponse> {

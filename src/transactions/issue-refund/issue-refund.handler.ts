@@ -1,7 +1,7 @@
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { AppConfig } from '../../platform/config/config';
 import { SaleChanges } from '../sale-changes';
-import { type ReversalResponse } from '../reversal.response.dto';
+import type { ReversalResponse } from '../reversal.response.dto';
 import { IssueRefundCommand } from './issue-refund.command';
 
 /**

@@ -7,7 +7,7 @@ import { validationError } from '../../platform/errors/validation.pipe';
 import { DATABASE, type Database } from '../../platform/event-store/sql';
 import { listTransactions } from '../read-model/transaction-list.projector';
 import { ListTransactionsQuery } from './list-transactions.query';
-import { type ListTransactionsResponse } from './list-transactions.response.dto';
+import type { ListTransactionsResponse } from './list-transactions.response.dto';
 
 @QueryHandler(ListTransactionsQuery)
 export class ListTransactionsHandler implements IQueryHandler<ListTransactionsQuery, ListTransactionsResponse> {

@@ -5,7 +5,7 @@ import type { RoundingMode } from '../../rules/rounding-engine';
 import type { TransactionEvent, TransactionType } from '../transaction.events';
 import { RecordIdTakenError } from '../../platform/ids';
 import { historyEntry, transactionView, withOverride, withRefund, withVoid, type RecordData } from './transaction-view';
-import { type HistoryEntry, type TransactionDetail, type TransactionView } from '../transaction.response.dto';
+import type { HistoryEntry, TransactionDetail, TransactionView } from '../transaction.response.dto';
 import type { Projector } from '../../platform/projections/projector';
 
 /**

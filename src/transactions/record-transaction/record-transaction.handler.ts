@@ -13,7 +13,7 @@ import { transactionStream, type TransactionRecordedData } from '../transaction.
 import { withNewTransactionId } from '../transaction-id';
 import { transactionView } from '../read-model/transaction-view';
 import { RecordTransactionCommand } from './record-transaction.command';
-import { type RecordTransactionResponse } from './record-transaction.response.dto';
+import type { RecordTransactionResponse } from './record-transaction.response.dto';
 
 /**
  * Resolves the rule in force on the sale's date, reads the merchant's recent history for the fraud

@@ -1,7 +1,7 @@
 import type { StoredEvent } from '../../../platform/event-store/event-store.port';
 import type { Sql } from '../../../platform/event-store/sql';
 import { NO_VOIDS, type VoidActivity } from '../../void-analysis';
-import { type ShiftChanges } from '../../../platform/config/config';
+import type { ShiftChanges } from '../../../platform/config/config';
 import type { OverrideApplied, RefundIssuedData, TransactionEvent, TransactionVoidedData, VoidReason } from '../../../transactions';
 import { addToRow } from '../../../platform/projections/counters';
 import type { Projector } from '../../../platform/projections/projector';
