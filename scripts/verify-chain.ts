@@ -1,10 +1,9 @@
 #!/usr/bin/env node
-import { createReadStream, readFileSync } from 'node:fs';
+import { createReadStream, readFileSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { createInterface } from 'node:readline';
 import { checkSignature, keyRing, parsePublicKey, parseWitness, type SignedTreeHead } from '../src/platform/event-store/chain-checkpoint';
-import { fromExportLine } from '../src/platform/event-store/chain-export';
 import { ChainVerifier, type ChainVerification } from '../src/platform/event-store/chain-verifier';
+import { UnreadableLineError, verifyExport } from '../src/platform/event-store/export-verification';
 import { leafHash, verifyConsistency, verifyInclusion } from '../src/platform/event-store/merkle-tree';
 
 const USAGE = [
@@ -15,6 +14,9 @@ const USAGE = [
 ].join('\n');
 
 class InputError extends Error {}
+
+/** From this size (about 10,000 entries) an export is read and hashed on worker threads. */
+const PARALLEL_FROM_BYTES = 16 * 1024 * 1024;
 
 /** `npm run` works in the package's folder: a path is the caller's, relative to where npm was run (INIT_CWD). */
 const fromCaller = (path: string): string => resolve(process.env.INIT_CWD ?? '.', path);
@@ -43,19 +45,10 @@ async function main(args: string[]): Promise<number> {
   const verifier = new ChainVerifier({ checkpointKeys: keys, witness });
   const input = file === '-' ? process.stdin : createReadStream(file);
   input.on('error', () => undefined); // reported by the iteration below
-  let lineNumber = 0;
   try {
-    for await (const line of createInterface({ input, crlfDelay: Infinity })) {
-      lineNumber += 1;
-      if (line.trim() === '') continue;
-      try {
-        verifier.push(fromExportLine(line));
-      } catch (error) {
-        throw new InputError(`line ${lineNumber}: ${(error as Error).message}`);
-      }
-    }
+    await verifyExport(input, verifier, file === '-' || (statSync(file, { throwIfNoEntry: false })?.size ?? 0) >= PARALLEL_FROM_BYTES);
   } catch (error) {
-    throw error instanceof InputError ? error : new InputError(`cannot read ${file}: ${(error as Error).message}`);
+    throw error instanceof UnreadableLineError ? new InputError(error.message) : new InputError(`cannot read ${file}: ${(error as Error).message}`);
   }
   const result = verifier.result();
   process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);

@@ -18,7 +18,7 @@ export async function entryAt(db: Sql, position: number): Promise<StoredEvent> {
 
 /** Sets one value inside the entry's data (`path` as jsonb_set takes it), leaving its hash alone. */
 export async function changeData(db: Sql, position: number, path: string[], value: unknown): Promise<void> {
-  await db.query('update events set data = jsonb_set(data, $2::text[], $3::jsonb) where position = $1', [
+  await db.query('update events set data = jsonb_set(data::jsonb, $2::text[], $3::jsonb)::json where position = $1', [
     position,
     path,
     JSON.stringify(value),

@@ -3,11 +3,12 @@ import { Controller, Get, Inject, Res } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { Roles } from '../../platform/identity/roles.decorator';
-import { toExportLine } from '../../platform/event-store/chain-export';
-import { EventStore, type StoredEvent } from '../../platform/event-store/event-store.port';
+import { exportLine, toExportLine } from '../../platform/event-store/chain-export';
+import type { StoredEvent } from '../../platform/event-store/event-store.port';
 import { entryHash, GENESIS_HASH } from '../../platform/event-store/hash-chain';
 import { DATABASE, type Database } from '../../platform/event-store/sql';
-import { logExtent, readLog } from '../read-log';
+import { readStoredEntries } from '../../platform/event-store/stored-entries';
+import { logExtent } from '../read-log';
 
 /** The media type the export is sent as (before `; charset=utf-8`). */
 export const NDJSON = 'application/x-ndjson';
@@ -36,10 +37,7 @@ function exampleExport(): string {
 @ApiTags('Audit')
 @Controller()
 export class ExportAuditLogController {
-  constructor(
-    private readonly store: EventStore,
-    @Inject(DATABASE) private readonly db: Database,
-  ) {}
+  constructor(@Inject(DATABASE) private readonly db: Database) {}
 
   @Get('admin/audit-logs/export')
   @Roles('auditor', 'admin')
@@ -49,6 +47,7 @@ export class ExportAuditLogController {
     description:
       'One entry per line, in position order, each a JSON object with exactly the fields its hash covers: `position`, `entry_id`, ' +
       '`stream_id`, `stream_revision`, `event_type`, `data`, `metadata`, `recorded_at`, `prev_hash`, and the `hash` itself. ' +
+      'Each line is the entry\'s canonical JSON (RFC 8785), the very bytes its hash covers, with `hash` added as its last member. ' +
       'Streamed a batch at a time, from position 1 up to the last entry stored when the request started, so the file is a ' +
       'consistent prefix of the log however long; sent as `attachment; filename="audit-log-1-<last position>.ndjson"`, ' +
       'with `Cache-Control: no-store`. The offline verifier (`npm run verify-chain -- <file> --public-key <key.pem>`) checks it ' +
@@ -71,10 +70,10 @@ export class ExportAuditLogController {
       .header('Content-Type', `${NDJSON}; charset=utf-8`)
       .header('Content-Disposition', `attachment; filename="audit-log-1-${lastPosition}.ndjson"`)
       .header('Cache-Control', 'no-store')
-      .send(Readable.from(exportLines(this.store, lastPosition)));
+      .send(Readable.from(exportLines(this.db, lastPosition)));
   }
 }
 
-async function* exportLines(store: EventStore, to: number): AsyncGenerator<string> {
-  for await (const batch of readLog(store, 1, to)) yield batch.map(toExportLine).join('');
+async function* exportLines(db: Database, to: number): AsyncGenerator<string> {
+  for await (const batch of readStoredEntries(db, 1, to)) yield batch.map(({ bytes, event }) => exportLine(bytes, event.hash)).join('');
 }

@@ -14,13 +14,13 @@ import {
   type CheckpointData,
   type SignedTreeHead,
 } from '../../platform/event-store/chain-checkpoint';
-import { EVENT_COLUMNS, toStoredEvent, type EventRow } from '../../platform/event-store/event-rows';
 import { RevisionConflictError } from '../../platform/event-store/event-store.errors';
 import { EventStore } from '../../platform/event-store/event-store.port';
-import { GENESIS_HASH, entryHash } from '../../platform/event-store/hash-chain';
+import { GENESIS_HASH } from '../../platform/event-store/hash-chain';
 import { fromStoredTree, loadFrontier } from '../../platform/event-store/merkle-store';
 import { EMPTY_ROOT, MerkleFrontier, consistencyPath, inclusionPath, leafHash, treeRoot, verifyConsistency, verifyInclusion } from '../../platform/event-store/merkle-tree';
 import { DATABASE, type Database, type Sql } from '../../platform/event-store/sql';
+import { matchesStoredHash, readStoredEntries } from '../../platform/event-store/stored-entries';
 import { Witness } from './witness';
 
 /** Why the signer would not sign: what it found, where. */
@@ -43,8 +43,6 @@ interface Verified {
   chainHash: string;
   frontier: MerkleFrontier;
 }
-
-const READ_BATCH = 1000;
 
 /**
  * Signs a tree head once the log has grown `checkpointInterval` entries past the last one, and
@@ -245,20 +243,13 @@ export class ChainCheckpointer implements OnApplicationBootstrap, OnApplicationS
   private async verifyEntries(sql: Sql, from: Verified, to: number): Promise<Verified> {
     const frontier = from.frontier.copy();
     let chainHash = from.chainHash;
-    while (frontier.size < to) {
-      const rows = await sql.query<EventRow>(`select ${EVENT_COLUMNS} from events where position > $1 and position <= $2 order by position limit $3`, [
-        frontier.size,
-        to,
-        READ_BATCH,
-      ]);
-      if (rows.length === 0 || Number(rows[0].position) !== frontier.size + 1) {
-        throw new SigningRefused({ kind: 'deleted', position: frontier.size + 1, detail: `the entry at position ${frontier.size + 1} is missing` });
-      }
-      for (const row of rows) {
-        const e = toStoredEvent(row);
+    const missing = () => new SigningRefused({ kind: 'deleted', position: frontier.size + 1, detail: `the entry at position ${frontier.size + 1} is missing` });
+    for await (const batch of readStoredEntries(sql, frontier.size + 1, to)) {
+      for (const entry of batch) {
+        const e = entry.event;
         const refuse = (detail: string) => new SigningRefused({ kind: 'modified', position: e.position, detail });
-        if (e.position !== frontier.size + 1) throw new SigningRefused({ kind: 'deleted', position: frontier.size + 1, detail: `the entry at position ${frontier.size + 1} is missing` });
-        if (entryHash(e) !== e.hash) throw refuse(`the entry at position ${e.position} does not match its stored hash`);
+        if (e.position !== frontier.size + 1) throw missing();
+        if (!matchesStoredHash(entry)) throw refuse(`the entry at position ${e.position} does not match its stored hash`);
         if (e.prevHash !== chainHash) throw refuse(`the entry at position ${e.position} does not link to the entry before it`);
         const own = this.appended.get(e.position);
         if (own !== undefined && own !== e.hash) throw refuse(`the entry at position ${e.position} is not the one this process appended there: it was rewritten`);
@@ -266,6 +257,7 @@ export class ChainCheckpointer implements OnApplicationBootstrap, OnApplicationS
         chainHash = e.hash;
       }
     }
+    if (frontier.size < to) throw missing();
     return { size: to, chainHash, frontier };
   }
 

@@ -5,16 +5,16 @@ import { validationError } from '../../platform/errors/validation.pipe';
 import { AppConfig } from '../../platform/config/config';
 import { keyRing } from '../../platform/event-store/chain-checkpoint';
 import { ChainVerifier } from '../../platform/event-store/chain-verifier';
-import { EventStore } from '../../platform/event-store/event-store.port';
 import { loadFrontier } from '../../platform/event-store/merkle-store';
 import { DATABASE, type Database } from '../../platform/event-store/sql';
-import { logExtent, readLog } from '../read-log';
+import { verifyStoredLog } from '../../platform/event-store/stored-entries';
+import { logExtent } from '../read-log';
 import { Witness } from '../record-checkpoint/witness';
 import { VerifyHashChainQuery } from './verify-hash-chain.query';
 import type { VerifyHashChainResponse } from './verify-hash-chain.response.dto';
 
 /**
- * Recomputes every hash of the range from the stored fields, a batch at a time, with the same
+ * Hashes every entry of the range as stored, a batch at a time on worker threads, with the same
  * verifier and the same witness as the offline one, so both give one answer. Checkpoint
  * signatures are checked with the service's own key: an auditor who does not trust the service
  * exports the log and runs the offline verifier with the public key and witness kept from before.
@@ -24,7 +24,6 @@ export class VerifyHashChainHandler implements IQueryHandler<VerifyHashChainQuer
   private readonly checkpointKeys;
 
   constructor(
-    private readonly store: EventStore,
     @Inject(DATABASE) private readonly db: Database,
     private readonly witness: Witness,
     config: AppConfig,
@@ -51,7 +50,7 @@ export class VerifyHashChainHandler implements IQueryHandler<VerifyHashChainQuer
       // Only a verification to the end can tell that entries were cut from it.
       witness: this.witness.configured ? (await this.witness.heads()).filter((head) => to === lastPosition || head.tree_size <= to) : undefined,
     });
-    for await (const batch of readLog(this.store, from, to)) for (const e of batch) verifier.push(e);
+    await verifyStoredLog(this.db, from, to, verifier);
     return { ...verifier.result(), from_position: from, to_position: to };
   }
 }

@@ -1,4 +1,6 @@
+import { sha256Hex } from '../sha256';
 import type { EventRow } from './event-rows';
+import { canonicalEntry, entryHash } from './hash-chain';
 import type { StoredEvent } from './event-store.port';
 
 /**
@@ -8,20 +10,36 @@ import type { StoredEvent } from './event-store.port';
  */
 export type ExportedEntry = Omit<EventRow, 'position' | 'recorded_at'> & { position: number; recorded_at: string };
 
-export function toExportLine(e: StoredEvent): string {
-  const entry: ExportedEntry = {
-    position: e.position,
-    entry_id: e.entryId,
-    stream_id: e.streamId,
-    stream_revision: e.streamRevision,
-    event_type: e.type,
-    data: e.data,
-    metadata: e.metadata,
-    recorded_at: e.recordedAt,
-    prev_hash: e.prevHash,
-    hash: e.hash,
-  };
-  return `${JSON.stringify(entry)}\n`;
+/**
+ * The line is the entry's canonical JSON, the very bytes its hash covers, with `hash` added as its
+ * last member: a verifier hashes the line up to that member instead of re-writing the entry.
+ */
+export function exportLine(bytes: string, hash: string): string {
+  return `${bytes.slice(0, -1)},"hash":${JSON.stringify(hash)}}\n`;
+}
+
+export const toExportLine = (e: StoredEvent): string => exportLine(canonicalEntry(e), e.hash);
+
+/** `,"hash":"<64 hex digits>"}` */
+const HASH_MEMBER_LENGTH = 75;
+
+/** The bytes a line's hash covers if it was written by `exportLine` (any other JSON layout gets a rebuild). */
+function hashedBytes(line: string): string {
+  return `${line.slice(0, line.length - HASH_MEMBER_LENGTH)}}`;
+}
+
+/** An export line's fields but its objects, and the hash of the entry it holds at its stored position. */
+export type CheckedLine = Omit<StoredEvent, 'data' | 'metadata'> & { entryHash: string };
+
+/**
+ * Reads a line (throwing as `fromExportLine` does) and hashes the entry: the line's own bytes when
+ * they hash to the stored hash, else the entry's canonical JSON rebuilt (an older layout, or an
+ * edited line, whose break the verifier then reports).
+ */
+export function checkExportLine(line: string): CheckedLine {
+  const { data, metadata, ...fields } = fromExportLine(line);
+  const own = sha256Hex(hashedBytes(line));
+  return { ...fields, entryHash: own === fields.hash ? own : entryHash({ ...fields, data, metadata }) };
 }
 
 /** Throws a message naming the first field that is missing or of the wrong type. */

@@ -1,8 +1,14 @@
 import type { KeyObject } from 'node:crypto';
 import { CHECKPOINT_EVENT_TYPE, checkSignature, isTreeHeadCheckpoint, type CheckpointData, type SignedTreeHead } from './chain-checkpoint';
 import type { StoredEvent } from './event-store.port';
-import { GENESIS_HASH, entryHash } from './hash-chain';
+import { GENESIS_HASH, entryHash, entryHashAt } from './hash-chain';
 import { MerkleFrontier, leafHash } from './merkle-tree';
+
+/**
+ * An entry to verify. `entryHash`: the SHA-256 of the entry at its stored position, when the caller
+ * hashed its stored bytes (on worker threads): a match spares rebuilding its canonical JSON.
+ */
+export type VerifiableEntry = StoredEvent & { entryHash?: string };
 
 export const BREAK_KINDS = ['modified', 'deleted', 'reordered', 'inserted'] as const;
 export type BreakKind = (typeof BREAK_KINDS)[number];
@@ -102,7 +108,7 @@ interface Link {
 }
 
 interface Waiting {
-  e: StoredEvent;
+  e: VerifiableEntry;
   arrival: number;
   broken: boolean;
   /** A later entry joined the chain before it. */
@@ -167,7 +173,7 @@ export class ChainVerifier {
     this.lastArrival = from - 1;
   }
 
-  push(e: StoredEvent): void {
+  push(e: VerifiableEntry): void {
     if (this.finished) throw new Error('push after result()');
     this.growTree(e);
     this.total += 1;
@@ -298,7 +304,7 @@ export class ChainVerifier {
   }
 
   /** `e` links to the tip. */
-  private follow(e: StoredEvent, brokenAlready: boolean): void {
+  private follow(e: VerifiableEntry, brokenAlready: boolean): void {
     let broken = brokenAlready;
     const slot = this.tip.slot + 1;
     // Stored where it belongs, its hash can only be right or wrong; stored elsewhere, it may have been moved.
@@ -306,7 +312,7 @@ export class ChainVerifier {
     if (hashed !== slot) {
       broken ||= this.report(e, 'modified', {
         detail: hashed === undefined ? 'stored hash does not match the entry' : `its hash is for position ${hashed}, but it follows position ${slot - 1}`,
-        expected_hash: entryHash({ ...e, position: e.position - this.offset }),
+        expected_hash: entryHashAt(e, e.position - this.offset),
         stored_hash: e.hash,
       });
     }
@@ -338,7 +344,7 @@ export class ChainVerifier {
   }
 
   /** Appends `e` to the chain at `slot`, then checks what only the chain order can tell. */
-  private link(e: StoredEvent, slot: number, brokenAlready: boolean): void {
+  private link(e: VerifiableEntry, slot: number, brokenAlready: boolean): void {
     let broken = brokenAlready;
     const prior = this.revisions.get(e.streamId);
     const expectedRevision = prior === undefined ? (this.midChain ? e.streamRevision : 1) : prior + 1;
@@ -365,7 +371,7 @@ export class ChainVerifier {
   }
 
   /** Returns whether the checkpoint entry itself is broken; a rewritten chain before it is reported on the entry it covers. */
-  private checkCheckpoint(e: StoredEvent, slot: number): boolean {
+  private checkCheckpoint(e: VerifiableEntry, slot: number): boolean {
     const data = e.data as unknown as CheckpointData;
     const where = { checkpoint: data.checkpoint, position: e.position, entry_id: e.entryId };
     this.checkpoints += 1;
@@ -408,20 +414,21 @@ export class ChainVerifier {
   }
 
   /** The position `e`'s hash covers: its stored position, shifted by the offset, or (`search`) a nearby one. */
-  private hashedPosition(e: StoredEvent, search: boolean): number | undefined {
+  private hashedPosition(e: VerifiableEntry, search: boolean): number | undefined {
     const expected = e.position - this.offset;
-    if ((expected === e.position ? entryHash(e) : entryHash({ ...e, position: expected })) === e.hash) return expected;
+    const hashedHere = expected === e.position ? (e.entryHash ?? entryHash(e)) : entryHashAt(e, expected);
+    if (hashedHere === e.hash) return expected;
     if (!search || this.breakCount >= MAX_LISTED_BREAKS) return undefined;
     for (let d = 1; d <= WINDOW; d++) {
       for (const candidate of [expected - d, expected + d]) {
-        if (candidate >= 1 && entryHash({ ...e, position: candidate }) === e.hash) return candidate;
+        if (candidate >= 1 && entryHashAt(e, candidate) === e.hash) return candidate;
       }
     }
     return undefined;
   }
 
   /** Takes `e`'s leaf into the tree, after checking the heads that end right before it. */
-  private growTree(e: StoredEvent): void {
+  private growTree(e: VerifiableEntry): void {
     const tree = this.tree;
     if (!tree) return;
     this.checkWitness(tree.size);
@@ -474,14 +481,14 @@ export class ChainVerifier {
     return true;
   }
 
-  private reportMissing(e: StoredEvent, from: number, to: number, fields: Pick<ChainBreak, 'expected_prev_hash' | 'actual_prev_hash'> = {}): true {
+  private reportMissing(e: VerifiableEntry, from: number, to: number, fields: Pick<ChainBreak, 'expected_prev_hash' | 'actual_prev_hash'> = {}): true {
     this.unexplainedGaps += to - from + 1;
     const detail = from === to ? `the entry at position ${from} is missing` : `the entries at positions ${from} to ${to} are missing`;
     return this.report(e, 'deleted', { detail, missing_positions: { from, to }, ...fields });
   }
 
   /** Records a break of `e`; returns true, so that a caller can remember the entry is broken. */
-  private report(e: StoredEvent, kind: BreakKind, fields: BreakFields): true {
+  private report(e: VerifiableEntry, kind: BreakKind, fields: BreakFields): true {
     this.brokenCount += 1;
     this.list({ kind, position: e.position, entry_id: e.entryId, ...fields });
     return true;

@@ -14,11 +14,36 @@ export function entryHash(e: HashedFields): string {
   return sha256Hex(canonicalEntry(e));
 }
 
-/** The bytes `entryHash` hashes. The nine fields are written in their sorted order: no object to build and sort per entry. */
+/** The hash the entry would have at another position: how a verifier tells where a moved entry belongs. */
+export function entryHashAt(e: HashedFields, position: number): string {
+  return sha256Hex(entryBytes({ ...fieldsOf(e), position }, canonicalJson(e.data), canonicalJson(e.metadata)));
+}
+
+/** The fields but data and metadata, read one by one: an entry may hold its objects behind getters. */
+const fieldsOf = (e: HashedFields) => ({
+  position: e.position,
+  entryId: e.entryId,
+  streamId: e.streamId,
+  streamRevision: e.streamRevision,
+  type: e.type,
+  recordedAt: e.recordedAt,
+  prevHash: e.prevHash,
+});
+
+/** The bytes `entryHash` hashes: `entryBytes` with the two objects written canonically. */
 export function canonicalEntry(e: HashedFields): string {
+  return entryBytes(e, canonicalJson(e.data), canonicalJson(e.metadata));
+}
+
+/**
+ * The canonical entry around the canonical JSON texts of its data and metadata, as the log stores
+ * them: so a verifier hashes the very bytes hashed at append time without parsing or re-writing
+ * them. The nine fields are written in their sorted order: no object to build and sort per entry.
+ */
+export function entryBytes(e: Omit<HashedFields, 'data' | 'metadata'>, dataJson: string, metadataJson: string): string {
   return (
-    `{"data":${canonicalJson(e.data)},"entry_id":${canonicalJson(e.entryId)},"event_type":${canonicalJson(e.type)},` +
-    `"metadata":${canonicalJson(e.metadata)},"position":${canonicalJson(e.position)},"prev_hash":${canonicalJson(e.prevHash)},` +
+    `{"data":${dataJson},"entry_id":${canonicalJson(e.entryId)},"event_type":${canonicalJson(e.type)},` +
+    `"metadata":${metadataJson},"position":${canonicalJson(e.position)},"prev_hash":${canonicalJson(e.prevHash)},` +
     `"recorded_at":${canonicalJson(e.recordedAt)},"stream_id":${canonicalJson(e.streamId)},"stream_revision":${canonicalJson(e.streamRevision)}}`
   );
 }

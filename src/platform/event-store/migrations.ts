@@ -76,6 +76,16 @@ export const MIGRATIONS: { version: number; name: string; statements: string[] }
       )`,
     ],
   },
+  {
+    version: 5,
+    name: 'events keep the JSON texts they were hashed over',
+    statements: [
+      // json keeps its text as written (jsonb re-orders and re-spaces it): the store writes the
+      // canonical texts, and verification hashes them without parsing. Rows written before keep
+      // jsonb's text and are verified by rebuilding their canonical JSON, as all were before.
+      'alter table events alter column data type json using data::text::json, alter column metadata type json using metadata::text::json',
+    ],
+  },
 ];
 
 /** A fixed key: two service processes starting on one database apply each migration once. */

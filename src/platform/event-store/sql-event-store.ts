@@ -11,7 +11,7 @@ import {
   type StoredEvent,
 } from './event-store.port';
 import { EVENT_COLUMNS, toStoredEvent, type EventRow } from './event-rows';
-import { entryHash } from './hash-chain';
+import { canonicalJson, entryHash } from './hash-chain';
 import { loadFrontier, writeNodes } from './merkle-store';
 import { leafHash, type MerkleFrontier } from './merkle-tree';
 import type { Database, Sql } from './sql';
@@ -266,7 +266,8 @@ async function insertEvents(tx: Sql, events: StoredEvent[]): Promise<void> {
   const tuples = events.map((e) => {
     const base = params.length;
     params.push(e.position, e.entryId, e.streamId, e.streamRevision, e.type);
-    params.push(JSON.stringify(e.data), JSON.stringify(e.metadata), e.recordedAt, e.prevHash, e.hash);
+    // Canonical, as hashed: a verifier then hashes the stored texts as they are (hash-chain.ts, entryBytes).
+    params.push(canonicalJson(e.data), canonicalJson(e.metadata), e.recordedAt, e.prevHash, e.hash);
     return `(${Array.from({ length: 10 }, (_, k) => `$${base + k + 1}`).join(', ')})`;
   });
   await tx.query(`insert into events (${EVENT_COLUMNS}) values ${tuples.join(', ')}`, params);
@@ -277,7 +278,7 @@ function assertAppendable(events: NewEvent[]): void {
   for (const e of events) assertStorable(e);
 }
 
-/** PostgreSQL's jsonb cannot hold U+0000; refuse it before it can fail a whole batch. */
+/** PostgreSQL's JSON operators and jsonb cannot take U+0000; refuse it before it can fail a whole batch. */
 function assertStorable(event: NewEvent): void {
   const json = JSON.stringify([event.data, event.metadata]);
   if (json.includes('\\u0000')) throw new UnstorableValueError('a text value contains the NUL character (U+0000)');

@@ -1,0 +1,11 @@
+import { parentPort } from 'node:worker_threads';
+import { HASH_TASKS, type HashTask } from './chain-hashing';
+
+/** A thread of `HashPool`: runs the task of each message and answers with its id. */
+parentPort?.on('message', ({ id, task, input }: { id: number; task: HashTask; input: string[] }) => {
+  try {
+    parentPort?.postMessage({ id, output: HASH_TASKS[task](input) });
+  } catch (error) {
+    parentPort?.postMessage({ id, error: error instanceof Error ? error.message : String(error) });
+  }
+});
