@@ -50,7 +50,7 @@ const TARGETS: { name: string; storage(): Promise<Storage> }[] = [
     name: 'system PostgreSQL (DATABASE_URL)',
     async storage() {
       const db = await createTestDatabase('postgres');
-      return { env: { DATABASE_URL: db.url! }, drop: () => db.drop() };
+      return { env: { DATABASE_URL: db.url }, drop: () => db.drop() };
     },
   },
 ];

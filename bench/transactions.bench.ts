@@ -1,7 +1,7 @@
 /**
  * POST /transaction through the whole production pipeline (key look-up, rate limit in Redis,
  * validation, resolution, scoring, hash chain, inline projections), with the built service as
- * `npm start` runs it, on PostgreSQL and on PGlite, at 8 and 64 connections; and in the same run
+ * `npm start` runs it, on PostgreSQL and on the embedded default, at 8 and 64 connections; and in the same run
  * the baseline, a bare Fastify route inserting one comparable row into the same PostgreSQL.
  * Writes the table into docs/benchmarks.md between the bench:transactions markers.
  *
@@ -56,7 +56,7 @@ const TARGETS: Target[] = [
     name: 'baseline: bare Fastify + one INSERT (PostgreSQL)',
     async start() {
       const db = await createTestDatabase('postgres');
-      const service = await ServiceProcess.start({ entry: { tsFile: 'bench/baseline-server.ts' }, env: { DATABASE_URL: db.url! } });
+      const service = await ServiceProcess.start({ entry: { tsFile: 'bench/baseline-server.ts' }, env: { DATABASE_URL: db.url } });
       return { service, path: '/api/v1/baseline', keys: [''], cleanUp: () => db.drop() };
     },
   },
@@ -64,11 +64,11 @@ const TARGETS: Target[] = [
     name: 'service on PostgreSQL',
     async start() {
       const db = await createTestDatabase('postgres');
-      return startService({ DATABASE_URL: db.url!, REDIS_KEY_PREFIX: `bench-${randomBytes(4).toString('hex')}:` }, db);
+      return startService({ DATABASE_URL: db.url, REDIS_KEY_PREFIX: `bench-${randomBytes(4).toString('hex')}:` }, db);
     },
   },
   {
-    name: 'service on PGlite',
+    name: 'service on the embedded database',
     async start() {
       const dataDir = await mkdtemp(join(tmpdir(), 'crcs-bench-'));
       return startService({ DATA_DIR: dataDir, REDIS_KEY_PREFIX: `bench-${randomBytes(4).toString('hex')}:` }, {

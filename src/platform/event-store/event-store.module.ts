@@ -5,15 +5,15 @@ import { AsyncProjectionRunner, prepareProjections } from '../projections/runner
 import { EventStore } from './event-store.port';
 import { catchUpTree } from './merkle-store';
 import { migrate } from './migrations';
+import { EmbeddedPostgres } from './embedded-postgres';
 import { PgDatabase } from './pg-database';
-import { PgliteDatabase } from './pglite-database';
 import { SqlEventStore } from './sql-event-store';
 import { DATABASE, type Database } from './sql';
 
 export interface EventStoreOptions {
-  /** postgres:// URL; without it, the embedded PGlite database. */
+  /** postgres:// URL; without it, the embedded server under `dataDir`. */
   databaseUrl?: string;
-  /** PGlite's directory; undefined keeps the database in memory (tests). */
+  /** The embedded server's folder, as DATA_DIR: ./data when unset. */
   dataDir?: string;
   /** The read models, handed in by the app: the store knows no feature. */
   projectors: readonly Projector[];
@@ -22,7 +22,7 @@ export interface EventStoreOptions {
 
 /** Opens the configured database, brings its schema and read models up to date. */
 export async function openDatabase(options: EventStoreOptions): Promise<Database> {
-  const db = options.databaseUrl ? new PgDatabase(options.databaseUrl) : await PgliteDatabase.open(options.dataDir);
+  const db = options.databaseUrl ? new PgDatabase(options.databaseUrl) : await openEmbedded(options.dataDir ?? './data');
   try {
     await migrate(db);
     await catchUpTree(db);
@@ -32,6 +32,11 @@ export async function openDatabase(options: EventStoreOptions): Promise<Database
     throw error;
   }
   return db;
+}
+
+async function openEmbedded(dataDir: string): Promise<Database> {
+  const server = await EmbeddedPostgres.start(dataDir);
+  return new PgDatabase(server.url, { driver: 'embedded', afterClose: () => server.stop() });
 }
 
 @Global()
