@@ -3,7 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { ServiceProcess } from '../support/service-process';
+import { freePort, ServiceProcess } from '../support/service-process';
 import { createTestDatabase, type TestDatabase } from '../support/test-database';
 import { Pool } from 'pg';
 import { embeddedServerPid, inspectLog, loadUntil, onboard, post, recordSale, serviceEnv } from './support';
@@ -111,7 +111,7 @@ describe('two service processes on one embedded data folder', () => {
       const server = embeddedServerPid(dataDir);
       const second = spawnSync(process.execPath, ['-r', 'ts-node/register/transpile-only', 'src/main.ts'], {
         cwd: join(__dirname, '../..'),
-        env: { PATH: process.env.PATH, PORT: '0', ...env },
+        env: { PATH: process.env.PATH, PORT: String(await freePort()), ...env },
         encoding: 'utf8',
         timeout: 100_000,
       });
