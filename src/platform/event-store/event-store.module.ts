@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { Global, Inject, Logger, Module, type DynamicModule, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { Clock, SystemClock } from '../clock';
 import type { Projector } from '../projections/projector';
@@ -6,9 +7,12 @@ import { EventStore } from './event-store.port';
 import { catchUpTree } from './merkle-store';
 import { migrate } from './migrations';
 import { EmbeddedPostgres } from './embedded-postgres';
+import { DatabaseUnavailableError } from './event-store.errors';
 import { PgDatabase } from './pg-database';
 import { SqlEventStore } from './sql-event-store';
 import { DATABASE, type Database } from './sql';
+
+const START_RETRY_MS = 15_000;
 
 export interface EventStoreOptions {
   /** postgres:// URL; without it, the embedded server under `dataDir`. */
@@ -24,7 +28,7 @@ export interface EventStoreOptions {
 export async function openDatabase(options: EventStoreOptions): Promise<Database> {
   const db = options.databaseUrl ? new PgDatabase(options.databaseUrl) : await openEmbedded(options.dataDir ?? './data');
   try {
-    await migrate(db);
+    await migrateOnceReachable(db);
     await catchUpTree(db);
     await prepareProjections(db, options.projectors);
   } catch (error) {
@@ -32,6 +36,23 @@ export async function openDatabase(options: EventStoreOptions): Promise<Database
     throw error;
   }
   return db;
+}
+
+/**
+ * A database that is not reachable yet at start (a server still starting, or a first connection
+ * timed out while this process was busy loading its seeds) is tried again for a while: only a
+ * database still unreachable after that stops the start.
+ */
+async function migrateOnceReachable(db: Database): Promise<void> {
+  const deadline = Date.now() + START_RETRY_MS;
+  for (;;) {
+    try {
+      return await migrate(db);
+    } catch (error) {
+      if (!(error instanceof DatabaseUnavailableError) || Date.now() > deadline) throw error;
+      await sleep(500);
+    }
+  }
 }
 
 async function openEmbedded(dataDir: string): Promise<Database> {
