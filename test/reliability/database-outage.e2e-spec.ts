@@ -158,7 +158,7 @@ describe('the embedded server killed under the service', () => {
 
   beforeAll(async () => {
     dataDir = await mkdtemp(join(tmpdir(), 'crcs-outage-'));
-    service = await ServiceProcess.start({ env: serviceEnv({ DATA_DIR: dataDir }) });
+    service = await ServiceProcess.start({ env: serviceEnv({ DATA_DIR: dataDir }), startupLimitMs: 90_000 });
   }, 120_000);
 
   afterAll(async () => {

@@ -6,6 +6,8 @@ import { ServiceProcess } from '../support/service-process';
 import { embeddedServerPid, isRunning, onboard, recordSale, serviceEnv } from './support';
 
 const INITIALISED = /initialised the embedded database/g;
+/** Starts on a loaded 2-core machine took up to a minute; each test allows for four of them. */
+const STARTUP_LIMIT_MS = 90_000;
 
 /**
  * The embedded default's own failure modes, with real processes: the service started as `npm start`
@@ -14,6 +16,7 @@ const INITIALISED = /initialised the embedded database/g;
 describe('the embedded database', () => {
   let dataDir: string;
   let env: Record<string, string>;
+  const start = () => ServiceProcess.start({ env, startupLimitMs: STARTUP_LIMIT_MS });
 
   beforeEach(async () => {
     dataDir = await mkdtemp(join(tmpdir(), 'crcs-embedded-'));
@@ -27,10 +30,10 @@ describe('the embedded database', () => {
   });
 
   it('is initialised on the first start, logged once, and kept by the next start', async () => {
-    const first = await ServiceProcess.start({ env });
+    const first = await start();
     const merchant = await onboard(first);
     expect(await first.stop()).toBe(0);
-    const second = await ServiceProcess.start({ env });
+    const second = await start();
     await recordSale(second, merchant);
     expect(await second.stop()).toBe(0);
     expect(first.output.match(INITIALISED)).toHaveLength(1);
@@ -38,7 +41,7 @@ describe('the embedded database', () => {
   }, 240_000);
 
   it.each(['SIGTERM', 'SIGINT'] as const)('stops with the service on %s', async (signal) => {
-    const service = await ServiceProcess.start({ env });
+    const service = await start();
     const server = embeddedServerPid(dataDir)!;
     expect(isRunning(server)).toBe(true);
     const exit = service.exited();
@@ -49,14 +52,14 @@ describe('the embedded database', () => {
   }, 240_000);
 
   it('is adopted after a kill -9 of the service left it running, with nothing lost', async () => {
-    const crashed = await ServiceProcess.start({ env });
+    const crashed = await start();
     const merchant = await onboard(crashed);
     const sale = await recordSale(crashed, merchant);
     const orphan = embeddedServerPid(dataDir)!;
     await crashed.kill();
     expect(isRunning(orphan)).toBe(true);
 
-    const next = await ServiceProcess.start({ env });
+    const next = await start();
     expect(embeddedServerPid(dataDir)).toBe(orphan);
     const found = await fetch(`${next.baseUrl}/transaction/${sale}`, { headers: { 'x-api-key': merchant.key } });
     expect(found.status).toBe(200);
@@ -66,7 +69,7 @@ describe('the embedded database', () => {
   }, 240_000);
 
   it('starts over a stale postmaster.pid whose pid now belongs to another program', async () => {
-    const crashed = await ServiceProcess.start({ env });
+    const crashed = await start();
     const merchant = await onboard(crashed);
     const server = embeddedServerPid(dataDir)!;
     await crashed.kill();
@@ -76,7 +79,7 @@ describe('the embedded database', () => {
     const pidFile = join(dataDir, 'postgres', 'postmaster.pid');
     writeFileSync(pidFile, `${process.pid}\n`);
 
-    const next = await ServiceProcess.start({ env });
+    const next = await start();
     await recordSale(next, merchant);
     expect(next.output).toContain(`removing the stale ${pidFile}`);
     expect(await next.stop()).toBe(0);

@@ -105,7 +105,7 @@ describe('two service processes on one embedded data folder', () => {
 
   it('the second refuses with one line and exit 1, and the first serves on', async () => {
     const env = serviceEnv({ DATA_DIR: dataDir });
-    const first = await ServiceProcess.start({ env });
+    const first = await ServiceProcess.start({ env, startupLimitMs: 90_000 });
     try {
       const merchant = await onboard(first);
       const server = embeddedServerPid(dataDir);

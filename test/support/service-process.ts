@@ -35,7 +35,7 @@ export class ServiceProcess {
     child.stderr!.on('data', (chunk: Buffer) => (this.output += chunk.toString()));
   }
 
-  static async start({ env, entry = 'source', nodeArgs = [], port, startupLimitMs = 90_000 }: ServiceProcessOptions): Promise<ServiceProcess> {
+  static async start({ env, entry = 'source', nodeArgs = [], port, startupLimitMs = 40_000 }: ServiceProcessOptions): Promise<ServiceProcess> {
     if (entry === 'built' && !existsSync(BUILT_MAIN)) throw new Error('dist/src/main.js is missing: run `npm run build` first');
     const script = entry === 'built' ? [BUILT_MAIN] : ['-r', 'ts-node/register/transpile-only', entry === 'source' ? 'src/main.ts' : entry.tsFile];
     const chosenPort = port ?? (await freePort());
