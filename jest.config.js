@@ -1,4 +1,3 @@
-/** PGlite loads its WASM through a dynamic import(); the test script sets --experimental-vm-modules for it. */
 module.exports = {
   testEnvironment: 'node',
   roots: ['<rootDir>/src', '<rootDir>/test'],

@@ -176,7 +176,7 @@ async function main(): Promise<void> {
   const service = await ServiceProcess.start({
     entry: 'built',
     env: {
-      DATABASE_URL: database.url!,
+      DATABASE_URL: database.url,
       ADMIN_API_KEY: ADMIN_KEY,
       LOG_LEVEL: 'info',
       REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',

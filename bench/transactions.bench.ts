@@ -1,7 +1,7 @@
 /**
  * POST /transaction through the whole production pipeline (key look-up, rate limit in Redis,
  * validation, resolution, scoring, hash chain, inline projections), with the built service as
- * `npm start` runs it, on PostgreSQL and on PGlite, at 8 and 64 connections; and in the same run
+ * `npm start` runs it, on PostgreSQL and on the embedded default, at 8 and 64 connections; and in the same run
  * the baseline, a bare Fastify route inserting one comparable row into the same PostgreSQL.
  * Writes the table into docs/benchmarks.md between the bench:transactions markers.
  *
@@ -13,11 +13,11 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { availableParallelism, cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import autocannon from 'autocannon';
 import { ServiceProcess } from '../test/support/service-process';
 import { createTestDatabase, type TestDatabase } from '../test/support/test-database';
 import { benchSales, type BenchSale } from './support/sales';
 import { replaceSection } from './support/report';
+import { benchMerchantIds, loadSales, onboardMerchants } from './support/service-load';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 20);
 const WARM_UP_SECONDS = 5;
@@ -56,7 +56,7 @@ const TARGETS: Target[] = [
     name: 'baseline: bare Fastify + one INSERT (PostgreSQL)',
     async start() {
       const db = await createTestDatabase('postgres');
-      const service = await ServiceProcess.start({ entry: { tsFile: 'bench/baseline-server.ts' }, env: { DATABASE_URL: db.url! } });
+      const service = await ServiceProcess.start({ entry: { tsFile: 'bench/baseline-server.ts' }, env: { DATABASE_URL: db.url } });
       return { service, path: '/api/v1/baseline', keys: [''], cleanUp: () => db.drop() };
     },
   },
@@ -64,11 +64,11 @@ const TARGETS: Target[] = [
     name: 'service on PostgreSQL',
     async start() {
       const db = await createTestDatabase('postgres');
-      return startService({ DATABASE_URL: db.url!, REDIS_KEY_PREFIX: `bench-${randomBytes(4).toString('hex')}:` }, db);
+      return startService({ DATABASE_URL: db.url, REDIS_KEY_PREFIX: `bench-${randomBytes(4).toString('hex')}:` }, db);
     },
   },
   {
-    name: 'service on PGlite',
+    name: 'service on the embedded database',
     async start() {
       const dataDir = await mkdtemp(join(tmpdir(), 'crcs-bench-'));
       return startService({ DATA_DIR: dataDir, REDIS_KEY_PREFIX: `bench-${randomBytes(4).toString('hex')}:` }, {
@@ -80,59 +80,17 @@ const TARGETS: Target[] = [
 
 async function startService(env: Record<string, string>, db: Pick<TestDatabase, 'drop'>) {
   const service = await ServiceProcess.start({ entry: 'built', nodeArgs, env: { ...serviceEnv, ...env } });
-  const keys = await onboard(service.baseUrl);
+  const keys = await onboardMerchants(service.baseUrl, ADMIN_KEY, benchMerchantIds(MERCHANTS));
   return { service, path: '/api/v1/transaction', keys, cleanUp: () => db.drop() };
-}
-
-/** One merchant key per bench merchant, issued through the admin API as an operator would. */
-async function onboard(baseUrl: string): Promise<string[]> {
-  const post = async (path: string, body: unknown) => {
-    const response = await fetch(`${baseUrl}${path}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-api-key': ADMIN_KEY },
-      body: JSON.stringify(body),
-    });
-    if (response.status !== 201) throw new Error(`${path}: ${response.status} ${await response.text()}`);
-    return (await response.json()) as { key: string };
-  };
-  const keys: string[] = [];
-  for (const merchantId of merchantIds()) {
-    await post('/admin/merchants', { merchant_id: merchantId, name: `Bench ${merchantId}`, environment: 'sandbox' });
-    keys.push((await post('/admin/api-keys', { role: 'merchant', merchant_id: merchantId })).key);
-  }
-  return keys;
-}
-
-const merchantIds = () => Array.from({ length: MERCHANTS }, (_, i) => `bench-merchant-${i}`);
-
-/** Sends the sales round-robin, each with its merchant's key, for `seconds` at `connections`. */
-async function load(service: ServiceProcess, path: string, keys: string[], sales: BenchSale[], connections: number, seconds: number) {
-  let next = 0;
-  const result = await autocannon({
-    url: `http://127.0.0.1:${service.port}`,
-    connections,
-    duration: seconds,
-    requests: [
-      {
-        method: 'POST',
-        path,
-        setupRequest: (request) => {
-          const sale = sales[next++ % sales.length];
-          return { ...request, body: sale.body, headers: { 'content-type': 'application/json', 'x-api-key': keys[sale.merchant % keys.length] } };
-        },
-      },
-    ],
-  });
-  return result;
 }
 
 async function measure(target: Target, sales: BenchSale[]): Promise<Row[]> {
   const { service, path, keys, cleanUp } = await target.start();
   try {
-    await load(service, path, keys, sales, CONNECTIONS[0], WARM_UP_SECONDS);
+    await loadSales(service.port, path, keys, sales, CONNECTIONS[0], WARM_UP_SECONDS);
     const rows: Row[] = [];
     for (const connections of CONNECTIONS) {
-      const result = await load(service, path, keys, sales, connections, SECONDS);
+      const result = await loadSales(service.port, path, keys, sales, connections, SECONDS);
       const failed = result.non2xx + result.errors + result.timeouts;
       rows.push({
         target: target.name,
@@ -173,7 +131,7 @@ function table(rows: Row[]): string {
 }
 
 async function main(): Promise<void> {
-  const sales = benchSales(20_000, merchantIds());
+  const sales = benchSales(20_000, benchMerchantIds(MERCHANTS));
   const rows: Row[] = [];
   const only = process.env.BENCH_ONLY;
   for (const target of TARGETS.filter((t, i) => i === 0 || !only || t.name.includes(only))) rows.push(...(await measure(target, sales)));

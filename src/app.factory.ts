@@ -38,12 +38,15 @@ export async function createApp(config: AppConfig, testingModule?: TestingModule
   const adapter = new FastifyAdapter({ bodyLimit: BODY_LIMIT_BYTES, genReqId: requestId, routerOptions: { maxParamLength: MAX_PARAM_LENGTH }, clientErrorHandler, frameworkErrors });
   // bodyParser false: Nest's own parsers would also accept form bodies; the API takes JSON only.
   // abortOnError false: a failed start must reach main.ts as an error, not abort the process.
-  const options: NestApplicationOptions = { bufferLogs: true, bodyParser: false, abortOnError: false };
+  // autoFlushLogs false: main.ts reports that error once (one line for a refused data folder), so
+  // Nest's exception handler must not print it first; the buffered logs are flushed below instead.
+  const options: NestApplicationOptions = { bufferLogs: true, autoFlushLogs: false, bodyParser: false, abortOnError: false };
   const app = testingModule
     ? testingModule.createNestApplication<NestFastifyApplication>(adapter, options)
     : await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config), adapter, options);
 
   app.useLogger(app.get(Logger));
+  app.flushLogs();
   app.setGlobalPrefix(API_PREFIX);
   app.useGlobalFilters(new HttpErrorFilter());
   app.useGlobalPipes(createValidationPipe());

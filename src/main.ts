@@ -2,6 +2,7 @@ import { Logger } from 'nestjs-pino';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { createApp } from './app.factory';
 import { ConfigError, loadConfig, type AppConfig } from './platform/config/config';
+import { EmbeddedDatabaseError } from './platform/event-store/event-store.errors';
 import { withEmbeddedSigningKey } from './platform/config/embedded-signing-key';
 
 async function main(): Promise<void> {
@@ -35,6 +36,7 @@ async function shutdown(app: NestFastifyApplication, signal: string): Promise<vo
 }
 
 main().catch((error: unknown) => {
-  console.error(error);
+  // A folder in use or a server that cannot start is the operator's to fix: one line, no stack.
+  console.error(error instanceof EmbeddedDatabaseError ? error.message : error);
   process.exit(1);
 });

@@ -6,7 +6,7 @@ import type { EnforcedRule } from '../rules/rounding-engine';
 import { EnforcedRuleDto } from './enforced-rules';
 
 export class DatabaseHealth {
-  @ApiProperty({ enum: ['postgres', 'pglite'], description: '`pglite`: the embedded database under DATA_DIR' })
+  @ApiProperty({ enum: ['postgres', 'embedded'], description: '`postgres`: the server of DATABASE_URL; `embedded`: the PostgreSQL server the service runs itself under DATA_DIR' })
   driver: Database['driver'];
 
   @ApiProperty({ example: true })

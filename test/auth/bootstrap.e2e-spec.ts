@@ -28,14 +28,14 @@ async function bootstrapLines(fn: () => Promise<void>): Promise<string[]> {
   return lines;
 }
 
-/** Storage that outlives one app: a PGlite directory or a PostgreSQL database, as a restart would find it. */
+/** Storage that outlives one app: an embedded server's data folder or a PostgreSQL database, as a restart would find it. */
 async function persistentStorage(driver: Driver): Promise<{ env: Record<string, string>; drop(): Promise<void> }> {
-  if (driver === 'pglite') {
+  if (driver === 'embedded') {
     const dir = await mkdtemp(join(tmpdir(), 'crcs-bootstrap-'));
     return { env: { DATA_DIR: dir }, drop: () => rm(dir, { recursive: true, force: true }) };
   }
   const db: TestDatabase = await createTestDatabase('postgres');
-  return { env: { DATABASE_URL: db.url! }, drop: () => db.drop() };
+  return { env: { DATABASE_URL: db.url }, drop: () => db.drop() };
 }
 
 describe.each(DRIVERS)('the bootstrap admin key on %s', (driver) => {

@@ -89,7 +89,7 @@ describe('foundation over HTTP', () => {
       expect(headers.get('cache-control')).toBe('no-store');
       expect(body).toEqual({
         status: 'ok',
-        database: { driver: expect.stringMatching(/^(pglite|postgres)$/), reachable: true, latency_ms: expect.any(Number) },
+        database: { driver: expect.stringMatching(/^(embedded|postgres)$/), reachable: true, latency_ms: expect.any(Number) },
         chain: { head_position: 0, signer: { state: 'off', signed_tree_size: null, alarm: null } },
         uptime_seconds: expect.any(Number),
         enforced_rules: expect.any(Array),
@@ -258,8 +258,8 @@ describe('GET /health with the database down', () => {
   let testApp: TestApp;
 
   beforeAll(async () => {
-    // PGlite: closing it a second time at shutdown is harmless, so the test can close it under the app.
-    testApp = await startTestApp({ driver: 'pglite' });
+    // Closing the database a second time at shutdown is harmless, so the test can close it under the app.
+    testApp = await startTestApp({ driver: 'embedded' });
   });
 
   afterAll(() => testApp?.close());
@@ -270,7 +270,7 @@ describe('GET /health with the database down', () => {
     expect(status).toBe(503);
     expect(body).toMatchObject({
       status: 'degraded',
-      database: { driver: 'pglite', reachable: false, latency_ms: null },
+      database: { driver: 'embedded', reachable: false, latency_ms: null },
       chain: { head_position: null },
     });
   });

@@ -493,14 +493,10 @@ describe('recorded rules across restarts and processes', () => {
   });
 });
 
-/** One database for several app instances: a PostgreSQL database when DATABASE_URL is set, else a PGlite directory. */
+/** One database for several app instances at once, on the DATABASE_URL server when it is set, else on the run's embedded server. */
 async function sharedStorage(): Promise<{ env: Record<string, string>; drop: () => Promise<void> }> {
-  if (process.env.DATABASE_URL) {
-    const db = await createTestDatabase('postgres');
-    return { env: { DATABASE_URL: db.url! }, drop: () => db.drop() };
-  }
-  const dir = mkdtempSync(join(tmpdir(), 'crcs-jurisdiction-'));
-  return { env: { DATA_DIR: dir }, drop: async () => rmSync(dir, { recursive: true, force: true }) };
+  const db = await createTestDatabase(process.env.DATABASE_URL ? 'postgres' : 'embedded');
+  return { env: { DATABASE_URL: db.url }, drop: () => db.drop() };
 }
 
 describe('a seed file that fails its checks', () => {
@@ -516,11 +512,11 @@ describe('a seed file that fails its checks', () => {
 
   it('stops the start with the file and the row in the message', async () => {
     // A database the test opens and closes itself: the failed start never reaches the shutdown that would close one.
-    const testDb = await createTestDatabase('pglite');
+    const testDb = await createTestDatabase('embedded');
     const db = await testDb.open();
     try {
       const start = startTestApp({
-        driver: 'pglite',
+        driver: 'embedded',
         override: (builder) =>
           builder
             .overrideProvider(DATABASE)

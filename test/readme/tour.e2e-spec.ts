@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -26,6 +26,8 @@ describe('the README tour', () => {
 
   beforeAll(async () => {
     work = mkdtempSync(join(tmpdir(), 'crcs-tour-'));
+    // As root the embedded server runs as the postgres user, which must be able to pass through to data/.
+    chmodSync(work, 0o711);
     service = await ServiceProcess.start({ env: { DATA_DIR: join(work, 'data') } });
   });
 

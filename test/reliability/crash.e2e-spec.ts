@@ -22,7 +22,7 @@ describe.each(DRIVERS)('crash under load on %s', (driver) => {
   beforeAll(async () => {
     dataDir = await mkdtemp(join(tmpdir(), 'crcs-crash-'));
     database = driver === 'postgres' ? await createTestDatabase('postgres') : undefined;
-    env = serviceEnv(database ? { DATABASE_URL: database.url! } : { DATA_DIR: dataDir });
+    env = serviceEnv(database ? { DATABASE_URL: database.url } : { DATA_DIR: dataDir });
   });
 
   afterAll(async () => {
@@ -55,5 +55,5 @@ describe.each(DRIVERS)('crash under load on %s', (driver) => {
     expect(log.verification.break_count).toBe(0);
     expect(log.verification.verified_count).toBe(log.verification.total_count);
     expect(log.rebuilt).toEqual(log.live);
-  }, 120_000);
+  }, 240_000);
 });

@@ -1,9 +1,12 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Client } from 'pg';
 import { ServiceProcess } from '../support/service-process';
 import { TcpProxy } from '../support/tcp-proxy';
 import { createTestDatabase, type TestDatabase } from '../support/test-database';
-import { inspectLog, onboard, serviceEnv } from './support';
+import { embeddedServerPid, inspectLog, isRunning, onboard, serviceEnv } from './support';
 
 const OUTAGE_MS = 3000;
 /** "Fail fast": well under a POS terminal's own timeout, and far from a hang. */
@@ -21,7 +24,7 @@ const FAST_MS = 2500;
 
   beforeAll(async () => {
     database = await createTestDatabase('postgres');
-    const direct = new URL(database.url!);
+    const direct = new URL(database.url);
     proxy = await TcpProxy.start({ host: direct.hostname, port: Number(direct.port || 5432) });
     const proxied = new URL(direct);
     proxied.hostname = '127.0.0.1';
@@ -37,18 +40,9 @@ const FAST_MS = 2500;
 
   it('answers 503 fast while it lasts, and recovers by itself', async () => {
     const merchant = await onboard(service);
-    const sale = async () => {
-      const started = Date.now();
-      const response = await fetch(`${service.baseUrl}/transaction`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', 'x-api-key': merchant.key },
-        body: JSON.stringify({ merchant_id: merchant.merchantId, subtotal_cents: 1234, tax_total_cents: 56, payment_method: 'cash', zip_code: '35203' }),
-      });
-      const text = await response.text();
-      return { status: response.status, body: text ? JSON.parse(text) : undefined, ms: Date.now() - started };
-    };
+    const sale = () => timedSale(service, merchant);
     const acknowledged: string[] = [];
-    const keep = (answer: Awaited<ReturnType<typeof sale>>) => {
+    const keep = (answer: TimedAnswer) => {
       if (answer.status === 201) acknowledged.push(answer.body.transaction.id);
       return answer;
     };
@@ -103,7 +97,7 @@ const FAST_MS = 2500;
 
   beforeAll(async () => {
     database = await createTestDatabase('postgres');
-    service = await ServiceProcess.start({ env: serviceEnv({ DATABASE_URL: database.url! }) });
+    service = await ServiceProcess.start({ env: serviceEnv({ DATABASE_URL: database.url }) });
   }, 60_000);
 
   afterAll(async () => {
@@ -153,6 +147,85 @@ const FAST_MS = 2500;
     expect((await inspectLog({ databaseUrl: database.url })).verification.break_count).toBe(0);
   }, 60_000);
 });
+
+/**
+ * The embedded server dies under load (kill -9, as the OOM killer would): every request answers 201
+ * or a fast 503, the service starts its server again by itself, and nothing acknowledged is lost.
+ */
+describe('the embedded server killed under the service', () => {
+  let dataDir: string;
+  let service: ServiceProcess;
+
+  beforeAll(async () => {
+    dataDir = await mkdtemp(join(tmpdir(), 'crcs-outage-'));
+    service = await ServiceProcess.start({ env: serviceEnv({ DATA_DIR: dataDir }), startupLimitMs: 90_000 });
+  }, 120_000);
+
+  afterAll(async () => {
+    await service?.stop();
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  it('answers 201 or a fast 503, and restarts its server by itself', async () => {
+    const merchant = await onboard(service);
+    const acknowledged: string[] = [];
+    const answers: TimedAnswer[] = [];
+    const sale = async () => {
+      const answer = await timedSale(service, merchant);
+      if (answer.status === 201) acknowledged.push(answer.body.transaction.id);
+      answers.push(answer);
+      return answer;
+    };
+    for (let i = 0; i < 5; i++) expect((await sale()).status).toBe(201);
+
+    const killed = embeddedServerPid(dataDir)!;
+    process.kill(killed, 'SIGKILL');
+    const killedAt = Date.now();
+    let recoveredAt: number | undefined;
+    while (recoveredAt === undefined && Date.now() - killedAt < 30_000) {
+      const round = await Promise.all([sale(), sale(), sale(), sale()]);
+      if (round.every((answer) => answer.status === 201)) recoveredAt = Date.now();
+    }
+    for (let i = 0; i < 5; i++) expect((await sale()).status).toBe(201);
+    const restarted = embeddedServerPid(dataDir)!;
+    expect(await service.stop()).toBe(0);
+
+    const statuses = countBy(answers.map((answer) => answer.status));
+    console.log(`embedded server killed: ${answers.length} requests, statuses ${JSON.stringify(statuses)}, all 201 again ${recoveredAt! - killedAt} ms after the kill`);
+    expect(recoveredAt).toBeDefined();
+    expect(restarted).not.toBe(killed);
+    expect(isRunning(restarted)).toBe(false);
+    expect(service.output).toContain('went away; restarting it');
+    for (const answer of answers.filter((a) => a.status !== 201)) {
+      expect({ status: answer.status, body: answer.body }).toEqual({
+        status: 503,
+        body: { error: 'SERVICE_UNAVAILABLE', message: 'The database is unavailable; retry shortly' },
+      });
+      expect(answer.ms).toBeLessThan(FAST_MS);
+    }
+    const log = await inspectLog({ dataDir });
+    expect(acknowledged.filter((id) => !log.transactionIds.has(id))).toEqual([]);
+    expect(log.verification.break_count).toBe(0);
+  }, 120_000);
+});
+
+interface TimedAnswer {
+  status: number;
+  body: any;
+  ms: number;
+}
+
+/** One cash sale, with how long its answer took. */
+async function timedSale(service: ServiceProcess, merchant: { merchantId: string; key: string }): Promise<TimedAnswer> {
+  const started = Date.now();
+  const response = await fetch(`${service.baseUrl}/transaction`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-api-key': merchant.key },
+    body: JSON.stringify({ merchant_id: merchant.merchantId, subtotal_cents: 1234, tax_total_cents: 56, payment_method: 'cash', zip_code: '35203' }),
+  });
+  const text = await response.text();
+  return { status: response.status, body: text ? JSON.parse(text) : undefined, ms: Date.now() - started };
+}
 
 function countBy(values: number[]): Record<number, number> {
   const counts: Record<number, number> = {};

@@ -1,4 +1,6 @@
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { PROJECTORS } from '../../src/projectors';
 import { rebuildProjections } from '../../src/platform/projections/runner';
 import { SystemClock } from '../../src/platform/clock';
@@ -97,7 +99,7 @@ export interface LogInspection {
 }
 
 /**
- * Opens the database the service used (once the service is stopped, for PGlite), verifies the
+ * Opens the database the service used (once the service is stopped, for the embedded default), verifies the
  * whole chain, collects the transaction ids in the log, and compares the live read models with a
  * rebuild from the log.
  */
@@ -123,4 +125,31 @@ export async function inspectLog(options: Omit<EventStoreOptions, 'projectors'>)
   } finally {
     await db.close();
   }
+}
+
+/** The pid of the embedded server running on `dataDir`, from its postmaster.pid; undefined when there is none. */
+export function embeddedServerPid(dataDir: string): number | undefined {
+  try {
+    return Number(readFileSync(join(dataDir, 'postgres', 'postmaster.pid'), 'utf8').split('\n')[0]);
+  } catch {
+    return undefined;
+  }
+}
+
+export function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** One cash sale, answered 201 with its id. */
+export async function recordSale(service: ServiceProcess, merchant: { merchantId: string; key: string }): Promise<string> {
+  const answer = await post(service.baseUrl, merchant.key, '/transaction', {
+    merchant_id: merchant.merchantId, subtotal_cents: 1000, tax_total_cents: 3, payment_method: 'cash', zip_code: '85004', cashier_id: 'c-1',
+  });
+  if (answer.status !== 201) throw new Error(`sale: ${answer.status} ${JSON.stringify(answer.body)}`);
+  return answer.body.transaction.id;
 }

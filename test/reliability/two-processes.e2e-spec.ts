@@ -1,8 +1,12 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { ServiceProcess } from '../support/service-process';
+import { freePort, ServiceProcess } from '../support/service-process';
 import { createTestDatabase, type TestDatabase } from '../support/test-database';
 import { Pool } from 'pg';
-import { inspectLog, loadUntil, onboard, post, serviceEnv } from './support';
+import { embeddedServerPid, inspectLog, loadUntil, onboard, post, recordSale, serviceEnv } from './support';
 
 const LOAD_MS = 4000;
 
@@ -20,7 +24,7 @@ const LOAD_MS = 4000;
   afterAll(() => database?.drop());
 
   it('keep one unbroken chain under concurrent load, with no duplicate ids', async () => {
-    const env = serviceEnv({ DATABASE_URL: database.url! });
+    const env = serviceEnv({ DATABASE_URL: database.url });
     const services = await Promise.all([ServiceProcess.start({ env }), ServiceProcess.start({ env })]);
     let load;
     try {
@@ -44,7 +48,7 @@ const LOAD_MS = 4000;
   }, 90_000);
 
   it('answer concurrent twins of a void or a refund with the first one’s answer, whichever process gets them', async () => {
-    const env = serviceEnv({ DATABASE_URL: database.url! });
+    const env = serviceEnv({ DATABASE_URL: database.url });
     const services = await Promise.all([ServiceProcess.start({ env }), ServiceProcess.start({ env })]);
     const pool = new Pool({ connectionString: database.url });
     try {
@@ -84,4 +88,40 @@ const LOAD_MS = 4000;
       for (const service of services) await service.stop();
     }
   }, 90_000);
+});
+
+/**
+ * The embedded default has one owner: a second service started on the same data folder must
+ * refuse, in one line and with a non-zero exit, and leave the first one and its server alone.
+ */
+describe('two service processes on one embedded data folder', () => {
+  let dataDir: string;
+
+  beforeAll(async () => {
+    dataDir = await mkdtemp(join(tmpdir(), 'crcs-two-'));
+  });
+
+  afterAll(() => rm(dataDir, { recursive: true, force: true }));
+
+  it('the second refuses with one line and exit 1, and the first serves on', async () => {
+    const env = serviceEnv({ DATA_DIR: dataDir });
+    const first = await ServiceProcess.start({ env, startupLimitMs: 90_000 });
+    try {
+      const merchant = await onboard(first);
+      const server = embeddedServerPid(dataDir);
+      const second = spawnSync(process.execPath, ['-r', 'ts-node/register/transpile-only', 'src/main.ts'], {
+        cwd: join(__dirname, '../..'),
+        env: { PATH: process.env.PATH, PORT: String(await freePort()), ...env },
+        encoding: 'utf8',
+        timeout: 100_000,
+      });
+      console.log(`second service on one data folder: exit ${second.status}, ${JSON.stringify(second.stderr.trim())}`);
+      expect(second.status).toBe(1);
+      expect(second.stderr.trim()).toMatch(new RegExp(`^another service \\(pid ${first.child.pid}\\) is using the data folder \\S+; stop it or choose another DATA_DIR$`));
+      expect(embeddedServerPid(dataDir)).toBe(server);
+      await recordSale(first, merchant);
+    } finally {
+      expect(await first.stop()).toBe(0);
+    }
+  }, 240_000);
 });

@@ -1,6 +1,8 @@
 import { rmSync } from 'node:fs';
+import { globalState } from './global-setup';
 
-export default function globalTeardown(): void {
+export default async function globalTeardown(): Promise<void> {
+  await globalState.crcsEmbeddedServer?.stop();
   const dir = process.env.CRCS_TEST_TMP;
   if (dir) rmSync(dir, { recursive: true, force: true });
 }

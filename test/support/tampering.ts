@@ -6,8 +6,8 @@ import { MerkleFrontier, leafHash } from '../../src/platform/event-store/merkle-
 import type { Sql } from '../../src/platform/event-store/sql';
 
 /**
- * What an attacker with write access to the database can do to the log, in SQL, on PostgreSQL and
- * PGlite alike. Positions are a primary key, checked row by row: moving entries goes through
+ * What an attacker with write access to the database can do to the log, in SQL, on the embedded
+ * server and PostgreSQL alike. Positions are a primary key, checked row by row: moving entries goes through
  * negative positions so that no statement ever holds two rows on one position.
  */
 export async function entryAt(db: Sql, position: number): Promise<StoredEvent> {

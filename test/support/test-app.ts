@@ -22,7 +22,7 @@ export interface TestAppOptions {
   override?: (builder: TestingModuleBuilder) => TestingModuleBuilder;
   /** Environment for loadConfig, on top of the test defaults (own database, LOG_LEVEL silent, ADMIN_API_KEY TEST_ADMIN_KEY). */
   env?: Record<string, string>;
-  /** Default: PostgreSQL when DATABASE_URL is set, else PGlite. */
+  /** Default: PostgreSQL when DATABASE_URL is set, else the app's own embedded server in its data folder. */
   driver?: Driver;
 }
 
@@ -37,10 +37,11 @@ export interface TestApp {
 
 /**
  * The real service, built by the same `createApp` as main.ts, listening on a free port of 127.0.0.1
- * with a database of its own: a fresh PostgreSQL database, or PGlite in a temporary directory.
+ * with a database of its own: a fresh PostgreSQL database, or an embedded server of its own in a
+ * temporary data folder, started as `npm start` starts it.
  */
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
-  const driver = options.driver ?? (process.env.DATABASE_URL ? 'postgres' : 'pglite');
+  const driver = options.driver ?? (process.env.DATABASE_URL ? 'postgres' : 'embedded');
   const testDb = driver === 'postgres' ? await createTestDatabase('postgres') : undefined;
   const dataDir = await mkdtemp(join(tmpdir(), 'crcs-e2e-'));
   const cleanUp = async () => {

@@ -1,42 +1,27 @@
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { Client } from 'pg';
 import { PgDatabase } from '../../src/platform/event-store/pg-database';
-import { PgliteDatabase } from '../../src/platform/event-store/pglite-database';
 import type { Database } from '../../src/platform/event-store/sql';
 
-export type Driver = 'pglite' | 'postgres';
+export type Driver = 'embedded' | 'postgres';
 
-/** PGlite always; PostgreSQL too when DATABASE_URL is set (CI sets it). */
-export const DRIVERS: Driver[] = process.env.DATABASE_URL ? ['pglite', 'postgres'] : ['pglite'];
+/** The embedded server always; the DATABASE_URL server too when it is set (CI sets it). */
+export const DRIVERS: Driver[] = process.env.DATABASE_URL ? ['embedded', 'postgres'] : ['embedded'];
 
 export interface TestDatabase {
-  /** A postgres:// URL of the test's own database; undefined for PGlite (in memory). */
-  url?: string;
+  /** A postgres:// URL of the test's own database. */
+  url: string;
   open(): Promise<Database>;
   drop(): Promise<void>;
 }
 
 /**
- * A database of the test's own: an in-memory PGlite, or a fresh PostgreSQL database created on the
- * DATABASE_URL server and dropped afterwards, so parallel and earlier runs never see each other's rows.
+ * A database of the test's own, created fresh on the embedded server the global setup started or
+ * on the DATABASE_URL server, and dropped afterwards, so parallel and earlier runs never see each
+ * other's rows.
  */
 export async function createTestDatabase(driver: Driver): Promise<TestDatabase> {
-  if (driver === 'pglite') {
-    const opened: Database[] = [];
-    return {
-      open: async () => {
-        if (opened.length > 0) throw new Error('an in-memory PGlite database has a single connection');
-        const db = await PgliteDatabase.open(undefined, pgliteSnapshot());
-        opened.push(db);
-        return db;
-      },
-      drop: async () => {
-        for (const db of opened) await db.close();
-      },
-    };
-  }
-  const serverUrl = process.env.DATABASE_URL!;
+  const serverUrl = driver === 'postgres' ? process.env.DATABASE_URL! : process.env.CRCS_EMBEDDED_URL!;
   const name = `crcs_test_${randomBytes(6).toString('hex')}`;
   await adminQuery(serverUrl, `create database ${name}`);
   const url = new URL(serverUrl);
@@ -45,7 +30,7 @@ export async function createTestDatabase(driver: Driver): Promise<TestDatabase> 
   return {
     url: url.toString(),
     open: async () => {
-      const db = new PgDatabase(url.toString());
+      const db = new PgDatabase(url.toString(), { driver });
       opened.push(db);
       return db;
     },
@@ -64,9 +49,4 @@ async function adminQuery(serverUrl: string, sql: string): Promise<void> {
   } finally {
     await client.end();
   }
-}
-
-/** The freshly initialized data directory that the global setup dumped. */
-export function pgliteSnapshot(): Blob {
-  return new Blob([readFileSync(process.env.CRCS_PGLITE_SNAPSHOT!)]);
 }

@@ -5,7 +5,7 @@ const signingKey = generateKeyPairSync('ed25519').privateKey;
 const signingKeyPem = signingKey.export({ format: 'pem', type: 'pkcs8' }) as string;
 
 describe('loadConfig', () => {
-  it('defaults to port 3000, embedded PGlite under ./data, log level info, the spec\'s rate limits', () => {
+  it('defaults to port 3000, the embedded server under ./data, log level info, the spec\'s rate limits', () => {
     expect(loadConfig({})).toEqual(
       new AppConfig({
         port: 3000,

@@ -25,7 +25,7 @@ export interface RateLimitsPerHour {
  */
 export class AppConfig {
   readonly port: number;
-  /** Unset: the embedded PGlite database under `dataDir`. */
+  /** Unset: the service runs its own PostgreSQL server under `dataDir`. */
   readonly databaseUrl?: string;
   readonly dataDir: string;
   /** Unset: rate-limit counters live in memory. */

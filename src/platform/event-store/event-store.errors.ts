@@ -23,3 +23,11 @@ export class DatabaseUnavailableError extends DomainError {
     super('SERVICE_UNAVAILABLE', 'The database is unavailable; retry shortly', 503);
   }
 }
+
+/** The embedded database cannot start, or its folder belongs to another live service: a one-line reason for the operator. */
+export class EmbeddedDatabaseError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'EmbeddedDatabaseError';
+  }
+}

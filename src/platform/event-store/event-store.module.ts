@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { Global, Inject, Logger, Module, type DynamicModule, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { Clock, SystemClock } from '../clock';
 import type { Projector } from '../projections/projector';
@@ -5,15 +6,18 @@ import { AsyncProjectionRunner, prepareProjections } from '../projections/runner
 import { EventStore } from './event-store.port';
 import { catchUpTree } from './merkle-store';
 import { migrate } from './migrations';
+import { EmbeddedPostgres } from './embedded-postgres';
+import { DatabaseUnavailableError } from './event-store.errors';
 import { PgDatabase } from './pg-database';
-import { PgliteDatabase } from './pglite-database';
 import { SqlEventStore } from './sql-event-store';
 import { DATABASE, type Database } from './sql';
 
+const START_RETRY_MS = 15_000;
+
 export interface EventStoreOptions {
-  /** postgres:// URL; without it, the embedded PGlite database. */
+  /** postgres:// URL; without it, the embedded server under `dataDir`. */
   databaseUrl?: string;
-  /** PGlite's directory; undefined keeps the database in memory (tests). */
+  /** The embedded server's folder, as DATA_DIR: ./data when unset. */
   dataDir?: string;
   /** The read models, handed in by the app: the store knows no feature. */
   projectors: readonly Projector[];
@@ -22,9 +26,9 @@ export interface EventStoreOptions {
 
 /** Opens the configured database, brings its schema and read models up to date. */
 export async function openDatabase(options: EventStoreOptions): Promise<Database> {
-  const db = options.databaseUrl ? new PgDatabase(options.databaseUrl) : await PgliteDatabase.open(options.dataDir);
+  const db = options.databaseUrl ? new PgDatabase(options.databaseUrl) : await openEmbedded(options.dataDir ?? './data');
   try {
-    await migrate(db);
+    await migrateOnceReachable(db);
     await catchUpTree(db);
     await prepareProjections(db, options.projectors);
   } catch (error) {
@@ -32,6 +36,28 @@ export async function openDatabase(options: EventStoreOptions): Promise<Database
     throw error;
   }
   return db;
+}
+
+/**
+ * A database that is not reachable yet at start (a server still starting, or a first connection
+ * timed out while this process was busy loading its seeds) is tried again for a while: only a
+ * database still unreachable after that stops the start.
+ */
+async function migrateOnceReachable(db: Database): Promise<void> {
+  const deadline = Date.now() + START_RETRY_MS;
+  for (;;) {
+    try {
+      return await migrate(db);
+    } catch (error) {
+      if (!(error instanceof DatabaseUnavailableError) || Date.now() > deadline) throw error;
+      await sleep(500);
+    }
+  }
+}
+
+async function openEmbedded(dataDir: string): Promise<Database> {
+  const server = await EmbeddedPostgres.start(dataDir);
+  return new PgDatabase(server.url, { driver: 'embedded', afterClose: () => server.stop() });
 }
 
 @Global()

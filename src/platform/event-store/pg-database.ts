@@ -18,12 +18,24 @@ function unavailableIfDisconnected(error: unknown): never {
   throw isConnectionFailure(error) ? new DatabaseUnavailableError() : error;
 }
 
-export class PgDatabase implements Database {
-  readonly driver = 'postgres' as const;
-  private readonly pool: Pool;
+export interface PgDatabaseOptions {
+  /** What /health names: `embedded` for the server the service runs itself. */
+  driver?: Database['driver'];
+  /** Runs once the pool has ended: the embedded server stops after the service's last connection. */
+  afterClose?: () => Promise<void>;
+}
 
-  constructor(connectionString: string, maxConnections = 10) {
-    this.pool = new Pool({ connectionString, max: maxConnections, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
+export class PgDatabase implements Database {
+  readonly driver: Database['driver'];
+  private readonly pool: Pool;
+  private closing?: Promise<void>;
+
+  constructor(
+    connectionString: string,
+    private readonly options: PgDatabaseOptions = {},
+  ) {
+    this.driver = options.driver ?? 'postgres';
+    this.pool = new Pool({ connectionString, max: 10, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
     // An idle client that loses its connection must not crash the process; the next query reconnects.
     this.pool.on('error', () => undefined);
     // A backend terminated just as it finished connecting can send its FATAL in the same packet as
@@ -66,8 +78,10 @@ export class PgDatabase implements Database {
     }
   }
 
-  async close(): Promise<void> {
-    await this.pool.end();
+  /** Once: a second call (the shutdown hook after a caller closed it) waits for the first. */
+  close(): Promise<void> {
+    this.closing ??= this.pool.end().then(() => this.options.afterClose?.());
+    return this.closing;
   }
 }
 

@@ -29,7 +29,7 @@ interface PendingAppend {
 const MAX_BATCH = 200;
 
 /**
- * The event store on one SQL dialect, for `pg` and PGlite alike.
+ * The event store on one SQL dialect, through the `Database` port.
  *
  * Every append runs in a transaction that first locks the chain head row, so appends from any
  * number of processes are serialized on it: positions stay gap-free, the chain never forks and

