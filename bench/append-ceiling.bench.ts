@@ -17,7 +17,7 @@ import { replaceSection } from './support/report';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 15);
 const WRITERS = [1, 16, 64, 256];
-/** The service's own pool size (PgDatabase's default). */
+/** PgDatabase's pool: the service's own. */
 const CONNECTIONS = 10;
 process.env.DATABASE_URL ??= 'postgres://postgres@127.0.0.1:5432/test';
 
@@ -34,7 +34,7 @@ interface Row {
 
 async function measure(writers: number): Promise<Row> {
   const database = await createTestDatabase('postgres');
-  const db = new PgDatabase(database.url!, CONNECTIONS);
+  const db = new PgDatabase(database.url!);
   try {
     await migrate(db);
     const store = new SqlEventStore(db, new SystemClock(), []);
