@@ -5,10 +5,11 @@ import type { Projector } from './projector';
 
 const REPLAY_BATCH = 1000;
 
-/** Inside the append transaction: feed the new events to the inline projectors. */
-export async function applyInline(tx: Sql, projectors: readonly Projector[], events: StoredEvent[]): Promise<void> {
-  for (const event of events) {
-    for (const p of projectors) if (p.handles.includes(event.type)) await p.apply(event, tx);
+/** Feeds each projector the events of the batch it handles, all at once (inside the append transaction, for inline ones). */
+export async function applyBatch(tx: Sql, projectors: readonly Projector[], events: readonly StoredEvent[]): Promise<void> {
+  for (const p of projectors) {
+    const handled = events.filter((event) => p.handles.includes(event.type));
+    if (handled.length > 0) await p.apply(handled, tx);
   }
 }
 
@@ -65,10 +66,7 @@ export async function catchUp(db: Database, p: Projector): Promise<number> {
         `select ${EVENT_COLUMNS} from events where position > $1 order by position limit $2`,
         [cp.position, REPLAY_BATCH],
       );
-      for (const row of rows) {
-        const event = toStoredEvent(row);
-        if (p.handles.includes(event.type)) await p.apply(event, tx);
-      }
+      await applyBatch(tx, [p], rows.map(toStoredEvent));
       if (rows.length > 0) {
         await tx.query('update projection_checkpoints set position = $1, updated_at = now() where name = $2', [
           rows[rows.length - 1].position,
