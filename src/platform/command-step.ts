@@ -37,7 +37,7 @@ export class CommandStep {
       fresh,
       inTransaction: async (tx, stored) => {
         response = await answer(tx, stored);
-        if (idempotency) await this.idempotency.save(tx, idempotency, response);
+        if (idempotency) this.idempotency.save(tx, idempotency, response);
       },
     });
     return response!;

@@ -2,7 +2,7 @@ import { createPublicKey, type KeyObject } from 'node:crypto';
 import { CHECKPOINT_EVENT_TYPE, checkpointStream, keyRing } from '../../src/platform/event-store/chain-checkpoint';
 import { ChainVerifier } from '../../src/platform/event-store/chain-verifier';
 import { RevisionConflictError, UnstorableValueError } from '../../src/platform/event-store/event-store.errors';
-import type { ChainHead, NewEvent, StoredEvent } from '../../src/platform/event-store/event-store.port';
+import type { BatchWriter, ChainHead, NewEvent, StoredEvent } from '../../src/platform/event-store/event-store.port';
 import { GENESIS_HASH, entryHash } from '../../src/platform/event-store/hash-chain';
 import { fromStoredTree } from '../../src/platform/event-store/merkle-store';
 import { treeRoot } from '../../src/platform/event-store/merkle-tree';
@@ -127,6 +127,27 @@ describe.each(DRIVERS)('event store contract on %s', (driver) => {
     await expect(failing).rejects.toThrow('idempotency record could not be saved');
     expect(await store.readStream('s-1')).toEqual([]);
     expect((await store.head()).position).toBe(0);
+  });
+
+  it('writes the rows a batch gathers once, and when that fails only the append that gave the bad row fails', async () => {
+    const calls: string[][] = [];
+    const writer: BatchWriter<string> = {
+      write: async (_tx, rows) => {
+        calls.push(rows);
+        if (rows.includes('bad')) throw new Error('bad row');
+      },
+    };
+    const results = await Promise.allSettled(
+      ['first', 'bad', 'c', 'd'].map((row) =>
+        store.append(`w-${row}`, [ev('Created')], { expectedRevision: 0, inTransaction: async (tx) => tx.writeLater(writer, row) }),
+      ),
+    );
+    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled', 'fulfilled']);
+    expect((results[1] as PromiseRejectedResult).reason).toEqual(new Error('bad row'));
+    // The first append commits alone; the three queued behind it are written together, then again one by one.
+    expect(calls).toEqual([['first'], ['bad', 'c', 'd'], ['bad'], ['c'], ['d']]);
+    expect(await store.readStream('w-bad')).toEqual([]);
+    expect(await verify(store)).toMatchObject({ total_count: 3, break_count: 0 });
   });
 
   it('tells subscribers about committed events only', async () => {

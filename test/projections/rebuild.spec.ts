@@ -1,5 +1,6 @@
 import { PROJECTORS } from '../../src/projectors';
 import type { Projector } from '../../src/platform/projections/projector';
+import { addToRows } from '../../src/platform/projections/counters';
 import { AsyncProjectionRunner, prepareProjections, rebuildProjections } from '../../src/platform/projections/runner';
 import type { NewEvent } from '../../src/platform/event-store/event-store.port';
 import { migrate } from '../../src/platform/event-store/migrations';
@@ -20,15 +21,12 @@ const streamTotals: Projector = {
     await tx.query('drop table if exists rm_test_stream_totals');
     await tx.query('create table rm_test_stream_totals (stream_id text primary key, total_cents bigint not null, last_position bigint not null)');
   },
-  apply: async (e, tx) => {
-    const delta = (e.type === 'Refunded' ? -1 : 1) * Number(e.data.cents);
-    await tx.query(
-      `insert into rm_test_stream_totals values ($1, $2, $3)
-       on conflict (stream_id) do update set total_cents = rm_test_stream_totals.total_cents + $2, last_position = $3
-       where rm_test_stream_totals.last_position < $3`,
-      [e.streamId, delta, e.position],
-    );
-  },
+  apply: (events, tx) =>
+    addToRows(
+      tx,
+      'rm_test_stream_totals',
+      events.map((e) => ({ key: { stream_id: e.streamId }, counters: { total_cents: (e.type === 'Refunded' ? -1 : 1) * Number(e.data.cents) }, position: e.position })),
+    ),
 };
 
 const typeCounts: Projector = {
@@ -40,14 +38,8 @@ const typeCounts: Projector = {
     await tx.query('drop table if exists rm_test_type_counts');
     await tx.query('create table rm_test_type_counts (event_type text primary key, count int not null, last_position bigint not null)');
   },
-  apply: async (e, tx) => {
-    await tx.query(
-      `insert into rm_test_type_counts values ($1, 1, $2)
-       on conflict (event_type) do update set count = rm_test_type_counts.count + 1, last_position = $2
-       where rm_test_type_counts.last_position < $2`,
-      [e.type, e.position],
-    );
-  },
+  apply: (events, tx) =>
+    addToRows(tx, 'rm_test_type_counts', events.map((e) => ({ key: { event_type: e.type }, counters: { count: 1 }, position: e.position }))),
 };
 
 describe.each(DRIVERS)('projections:rebuild on %s', (driver) => {

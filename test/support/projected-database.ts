@@ -1,5 +1,5 @@
 import type { Projector } from '../../src/platform/projections/projector';
-import { catchUp, prepareProjections, rebuildProjections } from '../../src/platform/projections/runner';
+import { applyBatch, catchUp, prepareProjections, rebuildProjections } from '../../src/platform/projections/runner';
 import type { NewEvent } from '../../src/platform/event-store/event-store.port';
 import { migrate } from '../../src/platform/event-store/migrations';
 import { SqlEventStore } from '../../src/platform/event-store/sql-event-store';
@@ -35,11 +35,8 @@ export async function projectedDatabase(
     db,
     rows: () => dumpReadModels(db),
     applyAgain: async () => {
-      for (const event of await store.readAll(1, 10_000)) {
-        await db.transaction(async (tx) => {
-          for (const p of projectors) if (p.handles.includes(event.type)) await p.apply(event, tx);
-        });
-      }
+      const events = await store.readAll(1, 10_000);
+      await db.transaction((tx) => applyBatch(tx, projectors, events));
     },
     rebuild: () => rebuildProjections(db, projectors),
     drop: () => testDb.drop(),

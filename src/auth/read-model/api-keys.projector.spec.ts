@@ -4,7 +4,7 @@ import { SqlEventStore } from '../../platform/event-store/sql-event-store';
 import type { Database } from '../../platform/event-store/sql';
 import { FixedClock } from '../../../test/support/fixed-clock';
 import { DRIVERS, createTestDatabase, type TestDatabase } from '../../../test/support/test-database';
-import { prepareProjections, rebuildProjections } from '../../platform/projections/runner';
+import { applyBatch, prepareProjections, rebuildProjections } from '../../platform/projections/runner';
 import { apiKeysProjector } from './api-keys.projector';
 
 const meta = { schemaVersion: 1 };
@@ -74,7 +74,8 @@ describe.each(DRIVERS)('api-keys projector on %s', (driver) => {
 
   it('changes nothing when the events are applied again', async () => {
     const before = await rows();
-    for (const event of await store.readAll(1, 100)) await db.transaction((tx) => apiKeysProjector.apply(event, tx));
+    const events = await store.readAll(1, 100);
+    await db.transaction((tx) => applyBatch(tx, [apiKeysProjector], events));
     expect(await rows()).toEqual(before);
   });
 

@@ -1,6 +1,6 @@
 import type { ApiKeyEvent } from '../api-key.events';
 import type { StoredEvent } from '../../platform/event-store/event-store.port';
-import type { Sql } from '../../platform/event-store/sql';
+import { valuesList, type Sql } from '../../platform/event-store/sql';
 import type { Projector } from '../../platform/projections/projector';
 
 /**
@@ -30,25 +30,34 @@ export const apiKeysProjector: Projector = {
     await tx.query('create index rm_api_keys_role_idx on rm_api_keys (role)');
   },
 
-  async apply(stored: StoredEvent, tx: Sql) {
-    const event = stored as unknown as ApiKeyEvent;
-    switch (event.type) {
-      case 'ApiKeyIssued': {
+  async apply(events: readonly StoredEvent[], tx: Sql) {
+    const issued: unknown[][] = [];
+    // The first revocation of a key stands, as if each had been applied in turn.
+    const revoked = new Map<string, string>();
+    for (const event of events as unknown as ApiKeyEvent[]) {
+      if (event.type === 'ApiKeyIssued') {
         const d = event.data;
-        await tx.query(
-          `insert into rm_api_keys (id, key_hash, role, environment, merchant_id, partner_id, name, created_at)
-           values ($1, $2, $3, $4, $5, $6, $7, $8)
-           on conflict (id) do nothing`,
-          [d.keyId, d.keyHash, d.role, d.environment, d.merchantId, d.partnerId, d.name, d.issuedAt],
-        );
-        return;
+        issued.push([d.keyId, d.keyHash, d.role, d.environment, d.merchantId, d.partnerId, d.name, d.issuedAt]);
+      } else if (!revoked.has(event.data.keyId)) {
+        revoked.set(event.data.keyId, event.data.revokedAt);
       }
-      case 'ApiKeyRevoked':
-        await tx.query('update rm_api_keys set revoked_at = coalesce(revoked_at, $2) where id = $1', [
-          event.data.keyId,
-          event.data.revokedAt,
-        ]);
-        return;
+    }
+    // Issued first: a key issued and revoked in the same batch ends revoked.
+    if (issued.length > 0) {
+      const params: unknown[] = [];
+      await tx.query(
+        `insert into rm_api_keys (id, key_hash, role, environment, merchant_id, partner_id, name, created_at)
+         values ${valuesList(issued, params)}
+         on conflict (id) do nothing`,
+        params,
+      );
+    }
+    if (revoked.size > 0) {
+      await tx.query(
+        `update rm_api_keys k set revoked_at = coalesce(k.revoked_at, r.revoked_at)
+         from unnest($1::text[], $2::timestamptz[]) as r(id, revoked_at) where k.id = r.id`,
+        [[...revoked.keys()], [...revoked.values()]],
+      );
     }
   },
 };

@@ -1,5 +1,5 @@
 import type { StoredEvent } from '../../platform/event-store/event-store.port';
-import type { Sql } from '../../platform/event-store/sql';
+import { valuesList, type Sql } from '../../platform/event-store/sql';
 import { ruleVersionKey } from '../../rules/jurisdiction-rule';
 import { JURISDICTION_RULE_CHANGED, type JurisdictionRuleChanged } from '../jurisdiction.events';
 import type { Projector } from '../../platform/projections/projector';
@@ -34,14 +34,20 @@ export const jurisdictionRulesProjector: Projector = {
     await tx.query('create index rm_jurisdiction_rules_position on rm_jurisdiction_rules (position)');
   },
 
-  async apply(event: StoredEvent, tx: Sql): Promise<void> {
-    const { rule } = event.data as JurisdictionRuleChanged['data'];
+  async apply(events: readonly StoredEvent[], tx: Sql): Promise<void> {
+    // One row per rule version, its last change in the batch: an upsert may not touch a row twice.
+    const latest = new Map<string, unknown[]>();
+    for (const event of events) {
+      const { rule } = event.data as JurisdictionRuleChanged['data'];
+      latest.set(ruleVersionKey(rule), [ruleVersionKey(rule), JSON.stringify(rule), event.position]);
+    }
+    const params: unknown[] = [];
     // A replayed older event never overwrites the row of a later one.
     await tx.query(
-      `insert into rm_jurisdiction_rules (version_key, rule, position) values ($1, $2, $3)
+      `insert into rm_jurisdiction_rules (version_key, rule, position) values ${valuesList([...latest.values()], params)}
        on conflict (version_key) do update set rule = excluded.rule, position = excluded.position
        where rm_jurisdiction_rules.position < excluded.position`,
-      [ruleVersionKey(rule), JSON.stringify(rule), event.position],
+      params,
     );
   },
 };

@@ -4,7 +4,7 @@ import type { Database } from '../../platform/event-store/sql';
 import type { MerchantOnboarded } from '../merchant.events';
 import { FixedClock } from '../../../test/support/fixed-clock';
 import { DRIVERS, createTestDatabase, type TestDatabase } from '../../../test/support/test-database';
-import { prepareProjections, rebuildProjections } from '../../platform/projections/runner';
+import { applyBatch, prepareProjections, rebuildProjections } from '../../platform/projections/runner';
 import { merchantsProjector } from './merchants.projector';
 
 const onboarded = (merchantId: string, partnerId: string | null): MerchantOnboarded => ({
@@ -40,7 +40,8 @@ describe.each(DRIVERS)('merchants projector on %s', (driver) => {
 
   it('changes nothing when the events are applied again', async () => {
     const before = await rows();
-    for (const event of await store.readAll(1, 100)) await db.transaction((tx) => merchantsProjector.apply(event, tx));
+    const events = await store.readAll(1, 100);
+    await db.transaction((tx) => applyBatch(tx, [merchantsProjector], events));
     expect(await rows()).toEqual(before);
   });
 

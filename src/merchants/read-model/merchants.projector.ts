@@ -1,5 +1,5 @@
 import type { StoredEvent } from '../../platform/event-store/event-store.port';
-import type { Sql } from '../../platform/event-store/sql';
+import { valuesList, type Sql } from '../../platform/event-store/sql';
 import type { MerchantEvent } from '../merchant.events';
 import type { Projector } from '../../platform/projections/projector';
 
@@ -22,14 +22,17 @@ export const merchantsProjector: Projector = {
     await tx.query('create index rm_merchants_partner_idx on rm_merchants (partner_id)');
   },
 
-  async apply(stored: StoredEvent, tx: Sql) {
-    const event = stored as unknown as MerchantEvent;
-    const d = event.data;
+  async apply(events: readonly StoredEvent[], tx: Sql) {
+    const params: unknown[] = [];
+    const rows = events.map((stored) => {
+      const d = (stored as unknown as MerchantEvent).data;
+      return [d.merchantId, d.name, d.environment, d.partnerId, d.onboardedAt];
+    });
     await tx.query(
       `insert into rm_merchants (merchant_id, name, environment, partner_id, onboarded_at)
-       values ($1, $2, $3, $4, $5)
+       values ${valuesList(rows, params)}
        on conflict (merchant_id) do nothing`,
-      [d.merchantId, d.name, d.environment, d.partnerId, d.onboardedAt],
+      params,
     );
   },
 };

@@ -38,8 +38,25 @@ export type ExpectedRevision = number | 'any';
 
 export interface AppendOptions {
   expectedRevision: ExpectedRevision;
-  /** Runs inside the append transaction after the events are written, e.g. to save an idempotency record. */
-  inTransaction?: (tx: Sql, events: StoredEvent[]) => Promise<void>;
+  /**
+   * The append's own step inside the append transaction, e.g. building the answer and saving its
+   * idempotency record. It runs once the events and inline projections of the whole group commit
+   * are written, so its reads see them; throwing fails this append alone. Its writes go through
+   * `tx.writeLater`, so that a batch of appends writes them in one statement.
+   */
+  inTransaction?: (tx: AppendTx, events: StoredEvent[]) => Promise<void>;
+}
+
+/** Rows of one kind that appends write beside their events, written for a whole batch by one call. */
+export interface BatchWriter<T> {
+  /** Throws when a row cannot be written: the batch is then written again append by append, so only its append fails. */
+  write(tx: Sql, rows: T[]): Promise<void>;
+}
+
+/** The append transaction as an append's step sees it. */
+export interface AppendTx extends Sql {
+  /** Hands `row` to `writer`, which writes it with the batch's other rows after every append's step. */
+  writeLater<T>(writer: BatchWriter<T>, row: T): void;
 }
 
 export interface ChainHead {

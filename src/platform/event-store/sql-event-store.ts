@@ -1,10 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { Clock } from '../clock';
 import type { Projector } from '../projections/projector';
-import { advanceInline, applyInline } from '../projections/runner';
+import { advanceInline, applyBatch } from '../projections/runner';
 import {
   EventStore,
   type AppendOptions,
+  type AppendTx,
+  type BatchWriter,
   type ChainHead,
   type EventsAfterHead,
   type NewEvent,
@@ -14,7 +16,7 @@ import { EVENT_COLUMNS, toStoredEvent, type EventRow } from './event-rows';
 import { canonicalJson, entryHash } from './hash-chain';
 import { loadFrontier, writeNodes } from './merkle-store';
 import { leafHash, type MerkleFrontier } from './merkle-tree';
-import type { Database, Sql } from './sql';
+import { valuesList, type Database, type Sql } from './sql';
 import { RevisionConflictError, UnstorableValueError } from './event-store.errors';
 
 interface PendingAppend {
@@ -34,8 +36,10 @@ const MAX_BATCH = 200;
  * Every append runs in a transaction that first locks the chain head row, so appends from any
  * number of processes are serialized on it: positions stay gap-free, the chain never forks and
  * commits become visible in position order. Appends arriving while a transaction is open are
- * queued and written in the next transaction together (group commit), each in its own savepoint
- * so that one append's conflict does not fail its neighbours. The Merkle tree's new nodes are
+ * queued and written in the next transaction together (group commit), by a fixed number of
+ * set-based statements however many appends the batch holds: the head lock is held for as few round
+ * trips as possible. When one append fails, the batch is written again append by append, each in
+ * its own savepoint, so that it does not fail its neighbours. The Merkle tree's new nodes are
  * written in the same transaction, from a frontier kept in memory between batches.
  */
 export class SqlEventStore extends EventStore {
@@ -201,16 +205,19 @@ export class SqlEventStore extends EventStore {
   }
 
   /**
-   * The appends' events in one INSERT; then, append by append, its inline projections and its own
-   * step, so each sees the read models as they stand after it and the appends before it, as it
-   * would if written alone.
+   * The appends' events in one INSERT, the inline projections of all of them in one batch, then each
+   * append's own step, whose writes are gathered and written once for the batch: the statements do
+   * not grow with the number of appends. A step sees the read models with the whole batch applied;
+   * one that finds its append contradicted fails, and the isolated retry then writes each append
+   * after only those before it, as if written alone.
    */
   private async writeAppends(tx: Sql, appends: Written[]): Promise<void> {
-    await insertEvents(tx, appends.flatMap(({ stored }) => stored));
-    for (const { pending, stored } of appends) {
-      await applyInline(tx, this.inlineProjectors, stored);
-      await pending.options.inTransaction?.(tx, stored);
-    }
+    const events = appends.flatMap(({ stored }) => stored);
+    await insertEvents(tx, events);
+    await applyBatch(tx, this.inlineProjectors, events);
+    const appendTx = new GatheredWrites(tx);
+    for (const { pending, stored } of appends) await pending.options.inTransaction?.(appendTx, stored);
+    await appendTx.flush();
   }
 
   private async currentRevisions(tx: Sql, batch: PendingAppend[]): Promise<Map<string, number>> {
@@ -254,6 +261,27 @@ interface Written {
   stored: StoredEvent[];
 }
 
+/** The append transaction with the rows the appends' steps hand to writers, written by `flush` once for all of them. */
+class GatheredWrites implements AppendTx {
+  private readonly rows = new Map<BatchWriter<never>, unknown[]>();
+
+  constructor(private readonly tx: Sql) {}
+
+  query<R>(text: string, params?: unknown[]): Promise<R[]> {
+    return this.tx.query<R>(text, params);
+  }
+
+  writeLater<T>(writer: BatchWriter<T>, row: T): void {
+    const rows = this.rows.get(writer) ?? [];
+    rows.push(row);
+    this.rows.set(writer, rows);
+  }
+
+  async flush(): Promise<void> {
+    for (const [writer, rows] of this.rows) await writer.write(this.tx, rows as never[]);
+  }
+}
+
 /** A failure of the optimistic batch write: the batch is written again append by append. */
 class BatchFailed extends Error {
   constructor(cause: unknown) {
@@ -263,14 +291,12 @@ class BatchFailed extends Error {
 
 async function insertEvents(tx: Sql, events: StoredEvent[]): Promise<void> {
   const params: unknown[] = [];
-  const tuples = events.map((e) => {
-    const base = params.length;
-    params.push(e.position, e.entryId, e.streamId, e.streamRevision, e.type);
-    // Canonical, as hashed: a verifier then hashes the stored texts as they are (hash-chain.ts, entryBytes).
-    params.push(canonicalJson(e.data), canonicalJson(e.metadata), e.recordedAt, e.prevHash, e.hash);
-    return `(${Array.from({ length: 10 }, (_, k) => `$${base + k + 1}`).join(', ')})`;
-  });
-  await tx.query(`insert into events (${EVENT_COLUMNS}) values ${tuples.join(', ')}`, params);
+  // Canonical, as hashed: a verifier then hashes the stored texts as they are (hash-chain.ts, entryBytes).
+  const rows = events.map((e) => [
+    e.position, e.entryId, e.streamId, e.streamRevision, e.type,
+    canonicalJson(e.data), canonicalJson(e.metadata), e.recordedAt, e.prevHash, e.hash,
+  ]);
+  await tx.query(`insert into events (${EVENT_COLUMNS}) values ${valuesList(rows, params)}`, params);
 }
 
 function assertAppendable(events: NewEvent[]): void {

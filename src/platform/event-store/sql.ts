@@ -13,3 +13,12 @@ export interface Database extends Sql {
 
 /** Injection token for the service's `Database`. */
 export const DATABASE = Symbol('DATABASE');
+
+/**
+ * The tuples of a multi-row `values` list, `($1, $2), ($3, $4)`, their values pushed onto `params`:
+ * a whole batch of rows in one statement, so its round trips do not grow with the batch.
+ */
+export function valuesList(rows: readonly (readonly unknown[])[], params: unknown[]): string {
+  const placeholder = (value: unknown) => `$${params.push(value)}`;
+  return rows.map((row) => `(${row.map(placeholder).join(', ')})`).join(', ');
+}

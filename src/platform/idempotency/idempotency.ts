@@ -1,7 +1,8 @@
 import { sha256Hex } from '../sha256';
 import { HttpStatus, Inject, Injectable } from '@nestjs/common';
 import canonicalize from 'canonicalize';
-import { DATABASE, type Database, type Sql } from '../event-store/sql';
+import { DATABASE, valuesList, type Database } from '../event-store/sql';
+import type { AppendTx, BatchWriter } from '../event-store/event-store.port';
 import { Clock } from '../clock';
 import { DomainError } from '../errors/domain-error';
 
@@ -72,22 +73,38 @@ export class IdempotencyStore {
 
   /**
    * Records the answer inside the append transaction (AppendOptions.inTransaction), so a crash
-   * cannot keep the events and lose the record or the reverse. The unique key makes a concurrent
-   * request with the same key lose here, which rolls its events back.
+   * cannot keep the events and lose the record or the reverse; the records of a group commit are
+   * written together, by `records`.
    */
-  async save(tx: Sql, request: IdempotentRequest, body: unknown): Promise<void> {
-    const saved = await tx.query(
-      `insert into idempotency_keys (scope, idempotency_key, fingerprint, response_status, response_body, created_at)
-       values ($1, $2, $3, $4, $5, $6)
-       on conflict (scope, idempotency_key) do update
-         set fingerprint = excluded.fingerprint, response_status = excluded.response_status,
-             response_body = excluded.response_body, created_at = excluded.created_at
-         where idempotency_keys.created_at <= $7
-       returning 1`,
-      [request.scope, request.key, request.fingerprint, request.status, JSON.stringify(body), this.clock.now().toISOString(), this.windowStart()],
-    );
-    if (saved.length === 0) throw new IdempotencyKeyTakenError(request);
+  save(tx: AppendTx, request: IdempotentRequest, body: unknown): void {
+    tx.writeLater(this.records, { request, body });
   }
+
+  /**
+   * One statement for a batch's records. The unique key makes a concurrent request with the same
+   * key lose here (another process's, or a twin in the same batch, which fails the statement), which
+   * rolls its events back.
+   */
+  private readonly records: BatchWriter<{ request: IdempotentRequest; body: unknown }> = {
+    write: async (tx, records) => {
+      const now = this.clock.now().toISOString();
+      const params: unknown[] = [this.windowStart()];
+      const rows = records.map(({ request, body }) => [request.scope, request.key, request.fingerprint, request.status, JSON.stringify(body), now]);
+      const saved = await tx.query<{ scope: string; idempotency_key: string }>(
+        `insert into idempotency_keys (scope, idempotency_key, fingerprint, response_status, response_body, created_at)
+         values ${valuesList(rows, params)}
+         on conflict (scope, idempotency_key) do update
+           set fingerprint = excluded.fingerprint, response_status = excluded.response_status,
+               response_body = excluded.response_body, created_at = excluded.created_at
+           where idempotency_keys.created_at <= $1
+         returning scope, idempotency_key`,
+        params,
+      );
+      const written = new Set(saved.map((row) => JSON.stringify([row.scope, row.idempotency_key])));
+      const taken = records.find(({ request }) => !written.has(JSON.stringify([request.scope, request.key])));
+      if (taken) throw new IdempotencyKeyTakenError(taken.request);
+    },
+  };
 
   private windowStart(): string {
     return new Date(this.clock.now().getTime() - IDEMPOTENCY_WINDOW_MS).toISOString();

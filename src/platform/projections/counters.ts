@@ -1,28 +1,50 @@
-import type { Sql } from '../event-store/sql';
+import { valuesList, type Sql } from '../event-store/sql';
+
+/** What one event adds to one row of an aggregate table. */
+export interface CounterChange {
+  key: Record<string, unknown>;
+  counters: Record<string, number>;
+  position: number;
+  /** Columns that take the latest event's values. */
+  latest?: Record<string, unknown>;
+}
 
 /**
- * Adds to the counters of one row of an aggregate table (created at these values, the others at
- * their defaults, when missing) and sets its `latest` columns. An event touches a row once, so the row's `last_position` guard makes
- * applying the same event again change nothing, as projectors must (projector.ts).
+ * Adds a batch's changes to an aggregate table with one upsert: summed per row in memory first, so
+ * the statement has a row per key, not per event. A row missing is created at the sums (a counter no
+ * change names at 0). Each row keeps the position of the last event added (`last_position`) and
+ * takes a batch's sums only when the batch ends after it: a batch is applied with its checkpoint in
+ * one transaction, so a replay of it changes nothing, as projectors must (projector.ts).
  */
-export async function addToRow(
-  tx: Sql,
-  table: string,
-  key: Record<string, unknown>,
-  counters: Record<string, number>,
-  position: number,
-  latest: Record<string, unknown> = {},
-): Promise<void> {
-  const columns = [...Object.keys(key), ...Object.keys(counters), ...Object.keys(latest), 'last_position'];
-  const values = [...Object.values(key), ...Object.values(counters), ...Object.values(latest), position];
+export async function addToRows(tx: Sql, table: string, changes: readonly CounterChange[]): Promise<void> {
+  if (changes.length === 0) return;
+  const rows = new Map<string, Required<CounterChange>>();
+  for (const { key, counters, position, latest = {} } of changes) {
+    const id = JSON.stringify(Object.values(key));
+    const row = rows.get(id) ?? { key, counters: {}, position, latest };
+    for (const [column, n] of Object.entries(counters)) row.counters[column] = (row.counters[column] ?? 0) + n;
+    if (position >= row.position) Object.assign(row, { position, latest });
+    rows.set(id, row);
+  }
+  const keyColumns = Object.keys(changes[0].key);
+  const counterColumns = [...new Set(changes.flatMap((change) => Object.keys(change.counters)))];
+  const latestColumns = Object.keys(changes[0].latest ?? {});
+  const params: unknown[] = [];
+  const values = [...rows.values()].map((row) => [
+    ...keyColumns.map((column) => row.key[column]),
+    ...counterColumns.map((column) => row.counters[column] ?? 0),
+    ...latestColumns.map((column) => row.latest[column]),
+    row.position,
+  ]);
   const updates = [
-    ...Object.keys(counters).map((column) => `${column} = ${table}.${column} + excluded.${column}`),
-    ...[...Object.keys(latest), 'last_position'].map((column) => `${column} = excluded.${column}`),
+    ...counterColumns.map((column) => `${column} = ${table}.${column} + excluded.${column}`),
+    ...[...latestColumns, 'last_position'].map((column) => `${column} = excluded.${column}`),
   ];
   await tx.query(
-    `insert into ${table} (${columns.join(', ')}) values (${columns.map((_, i) => `$${i + 1}`).join(', ')})
-     on conflict (${Object.keys(key).join(', ')}) do update set ${updates.join(', ')}
+    `insert into ${table} (${[...keyColumns, ...counterColumns, ...latestColumns, 'last_position'].join(', ')})
+     values ${valuesList(values, params)}
+     on conflict (${keyColumns.join(', ')}) do update set ${updates.join(', ')}
      where ${table}.last_position < excluded.last_position`,
-    values,
+    params,
   );
 }

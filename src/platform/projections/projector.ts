@@ -2,8 +2,11 @@ import type { StoredEvent } from '../event-store/event-store.port';
 import type { Sql } from '../event-store/sql';
 
 /**
- * A read model built from the log. `reset` (re)creates its tables empty; `apply` must be idempotent
- * (upsert by id) so that a replay after a crash between write and checkpoint changes nothing.
+ * A read model built from the log. `reset` (re)creates its tables empty. `apply` gets a batch of the
+ * events it handles, in position order: a group commit's appends, or a replay's page of the log. It
+ * writes them with set-based statements (multi-row inserts, counters summed per row), so the work
+ * done under the chain-head lock does not grow with the batch. It must be idempotent (upsert by id,
+ * position guards) so that a replay of a batch already applied changes nothing.
  * Bump `version` when the tables or the logic change: the next start rebuilds it from the log.
  */
 export interface Projector {
@@ -13,5 +16,5 @@ export interface Projector {
   readonly mode: 'inline' | 'async';
   readonly handles: readonly string[];
   reset(tx: Sql): Promise<void>;
-  apply(event: StoredEvent, tx: Sql): Promise<void>;
+  apply(events: readonly StoredEvent[], tx: Sql): Promise<void>;
 }

@@ -5,10 +5,11 @@ import type { Projector } from './projector';
 
 const REPLAY_BATCH = 1000;
 
-/** Inside the append transaction: feed the new events to the inline projectors. */
-export async function applyInline(tx: Sql, projectors: readonly Projector[], events: StoredEvent[]): Promise<void> {
-  for (const event of events) {
-    for (const p of projectors) if (p.handles.includes(event.type)) await p.apply(event, tx);
+/** Feeds each projector the events of the batch it handles, all at once (inside the append transaction, for inline ones). */
+export async function applyBatch(tx: Sql, projectors: readonly Projector[], events: readonly StoredEvent[]): Promise<void> {
+  for (const p of projectors) {
+    const handled = events.filter((event) => p.handles.includes(event.type));
+    if (handled.length > 0) await p.apply(handled, tx);
   }
 }
 
@@ -57,18 +58,11 @@ export async function catchUp(db: Database, p: Projector): Promise<number> {
   let total = 0;
   for (;;) {
     const read = await db.transaction(async (tx) => {
-      await lockFor(tx, p);
-      const [cp] = await tx.query<{ position: string }>('select position from projection_checkpoints where name = $1', [
-        p.name,
-      ]);
       const rows = await tx.query<EventRow>(
         `select ${EVENT_COLUMNS} from events where position > $1 order by position limit $2`,
-        [cp.position, REPLAY_BATCH],
+        [await lockedCheckpoint(tx, p), REPLAY_BATCH],
       );
-      for (const row of rows) {
-        const event = toStoredEvent(row);
-        if (p.handles.includes(event.type)) await p.apply(event, tx);
-      }
+      await applyBatch(tx, [p], rows.map(toStoredEvent));
       if (rows.length > 0) {
         await tx.query('update projection_checkpoints set position = $1, updated_at = now() where name = $2', [
           rows[rows.length - 1].position,
@@ -98,6 +92,20 @@ async function lockFor(tx: Sql, p: Projector): Promise<void> {
     );
     await tx.query('select 1 from projection_checkpoints where name = $1 for update', [p.name]);
   }
+}
+
+/**
+ * Takes `lockFor`'s lock and reads the checkpoint. An async projector's row exists once
+ * prepareProjections ran, so locking it and reading it is one statement: the runner does this on
+ * every wake under load, beside the appends.
+ */
+async function lockedCheckpoint(tx: Sql, p: Projector): Promise<number> {
+  if (p.mode === 'inline') await tx.query('select 1 from event_store_head where id for update');
+  const [cp] = await tx.query<{ position: string }>(
+    `select position from projection_checkpoints where name = $1 ${p.mode === 'async' ? 'for update' : ''}`,
+    [p.name],
+  );
+  return Number(cp.position);
 }
 
 async function resetIn(tx: Sql, p: Projector): Promise<void> {

@@ -5,7 +5,7 @@ import { FixedClock } from '../../../test/support/fixed-clock';
 import { dumpReadModels } from '../../../test/support/read-models';
 import { DRIVERS, createTestDatabase, type TestDatabase } from '../../../test/support/test-database';
 import { tipHistory } from '../../../test/support/tips';
-import { prepareProjections, rebuildProjections } from '../../platform/projections/runner';
+import { applyBatch, prepareProjections, rebuildProjections } from '../../platform/projections/runner';
 import { wageTheftFlags } from './wage-theft-flags';
 import { tipAnalytics } from './tip-summary';
 import { findTip, tipsProjector } from './tips.projector';
@@ -60,7 +60,8 @@ describe.each(DRIVERS)('tips projector on %s', (driver) => {
 
   it('changes nothing when the events are applied again', async () => {
     const before = await tipRows();
-    for (const event of await store.readAll(1, 1000)) await db.transaction((tx) => tipsProjector.apply(event, tx));
+    const events = await store.readAll(1, 1000);
+    await db.transaction((tx) => applyBatch(tx, [tipsProjector], events));
     expect(await tipRows()).toEqual(before);
   });
 

@@ -1,5 +1,5 @@
 import type { StoredEvent } from '../../platform/event-store/event-store.port';
-import type { Sql } from '../../platform/event-store/sql';
+import { valuesList, type Sql } from '../../platform/event-store/sql';
 import type { TipSnapshot } from '../tip-pool.decider';
 import type { TipView } from '../tip-view';
 import type {
@@ -13,7 +13,7 @@ import type {
 import { historyEntry, type HistoryEntry } from '../../transactions';
 import type { Projector } from '../../platform/projections/projector';
 
-const TABLES = ['rm_tips', 'rm_tip_adjustments', 'rm_tip_pools', 'rm_tip_payouts', 'rm_tip_credit_checks'];
+const TABLES = ['rm_tips', 'rm_tip_adjustments', 'rm_tip_pools', 'rm_tip_payouts', 'rm_tip_credit_checks'] as const;
 
 /**
  * Tips, adjustments, pools, payouts and tip-credit checks, one table each. Inline: pooling and
@@ -113,86 +113,122 @@ export const tipsProjector: Projector = {
     );
   },
 
-  async apply(event: StoredEvent, tx: Sql): Promise<void> {
-    const chain = [event.hash, event.position];
-    switch (event.type) {
-      case 'TipRecorded': {
-        const d = event.data as TipRecordedData;
-        await tx.query(
-          `insert into rm_tips (tip_id, merchant_id, transaction_id, method, employee_id, employee_name, amount_cents,
-             original_amount_cents, recorded_at, audit_hash, chain_position, last_position, history)
-           values ($1, $2, $3, $4, $5, $6, $7, $7, $8, $9, $10, $10, $11)
-           on conflict (tip_id) do nothing`,
-          [d.tip_id, d.merchant_id, d.transaction_id, d.method, d.employee_id, d.employee_name, d.amount_cents, d.recorded_at, ...chain, JSON.stringify([historyEntry(event)])],
-        );
-        return;
-      }
-      case 'TipAdjusted': {
-        const d = event.data as TipAdjustedData;
-        // The position guard makes a replay of an adjustment already applied change nothing.
-        await tx.query(
-          `update rm_tips set amount_cents = $2, history = history || $3::jsonb, last_position = $4
-           where tip_id = $1 and last_position < $4`,
-          [d.tip_id, d.new_amount_cents, JSON.stringify([historyEntry(event)]), event.position],
-        );
-        await tx.query(
-          `insert into rm_tip_adjustments (adjustment_id, tip_id, merchant_id, employee_id, previous_amount_cents,
-             new_amount_cents, reason, adjusted_at, adjusted_by, audit_hash, chain_position)
-           values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
-           on conflict (adjustment_id) do nothing`,
-          [d.adjustment_id, d.tip_id, d.merchant_id, d.employee_id, d.previous_amount_cents, d.new_amount_cents, d.reason, d.adjusted_at, event.metadata.actor?.keyId ?? null, ...chain],
-        );
-        return;
-      }
-      case 'TipPooled': {
-        const d = event.data as TipPooledData;
-        await tx.query(
-          `insert into rm_tip_pools (pool_id, merchant_id, pool_name, distribution_method, total_cents, participants,
-             contributors, created_at, audit_hash, chain_position)
-           values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
-           on conflict (pool_id) do nothing`,
-          [d.pool_id, d.merchant_id, d.pool_name, d.distribution_method, d.total_cents, JSON.stringify(d.participants), JSON.stringify(d.contributors), d.created_at, ...chain],
-        );
-        // Only a tip in no pool takes this one: the pooling handler checks in the same transaction that all of them did.
-        await tx.query('update rm_tips set pool_id = $1 where tip_id = any($2) and pool_id is null', [d.pool_id, d.tips.map((tip) => tip.tip_id)]);
-        return;
-      }
-      case 'TipPoolDistributed': {
-        const d = event.data as TipPoolDistributedData;
-        await tx.query(
-          `update rm_tip_pools set distributed_at = $2, total_distributed_cents = $3, rounding_adjustment_cents = $4,
-             shares = $5, distribution_hash = $6
-           where pool_id = $1`,
-          [d.pool_id, d.distributed_at, d.total_distributed_cents, d.rounding_adjustment_cents, JSON.stringify(d.shares), event.hash],
-        );
-        return;
-      }
-      case 'TipPaidOut': {
-        const d = event.data as TipPaidOutData;
-        await tx.query(
-          `insert into rm_tip_payouts (payout_id, merchant_id, employee_id, employee_name, amount_cents, payout_method, paid_at,
-             audit_hash, chain_position)
-           values ($1, $2, $3, $4, $5, $6, $7, $8, $9)
-           on conflict (payout_id) do nothing`,
-          [d.payout_id, d.merchant_id, d.employee_id, d.employee_name, d.amount_cents, d.payout_method, d.paid_at, ...chain],
-        );
-        return;
-      }
-      case 'TipCreditChecked': {
-        const d = event.data as TipCreditCheckedData;
-        const federalMinimum = d.requirements.find((r) => r.requirement === 'FLSA_MINIMUM_WAGE')?.required_cents ?? null;
-        await tx.query(
-          `insert into rm_tip_credit_checks (check_id, merchant_id, employee_id, state, hourly_wage_cents, average_tips_per_hour_cents,
-             federal_minimum_wage_cents, compliant, checked_at, audit_hash, chain_position)
-           values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
-           on conflict (check_id) do nothing`,
-          [d.check_id, d.merchant_id, d.employee_id, d.state, d.hourly_wage_cents, d.average_tips_per_hour_cents, federalMinimum, d.compliant, d.checked_at, ...chain],
-        );
-        return;
+  async apply(events: readonly StoredEvent[], tx: Sql): Promise<void> {
+    const rows: Record<(typeof TABLES)[number], unknown[][]> = { rm_tips: [], rm_tip_adjustments: [], rm_tip_pools: [], rm_tip_payouts: [], rm_tip_credit_checks: [] };
+    // Events that change rows of rm_tips (adjusted, pooled) and rm_tip_pools (distributed), in order.
+    const tipChanges: StoredEvent[] = [];
+    const distributions: StoredEvent[] = [];
+    for (const event of events) {
+      const chain = [event.hash, event.position];
+      switch (event.type) {
+        case 'TipRecorded': {
+          const d = event.data as TipRecordedData;
+          rows.rm_tips.push([d.tip_id, d.merchant_id, d.transaction_id, d.method, d.employee_id, d.employee_name, d.amount_cents, d.amount_cents, null, d.recorded_at, ...chain, event.position, JSON.stringify([historyEntry(event)])]);
+          break;
+        }
+        case 'TipAdjusted': {
+          const d = event.data as TipAdjustedData;
+          rows.rm_tip_adjustments.push([d.adjustment_id, d.tip_id, d.merchant_id, d.employee_id, d.previous_amount_cents, d.new_amount_cents, d.reason, d.adjusted_at, event.metadata.actor?.keyId ?? null, ...chain]);
+          tipChanges.push(event);
+          break;
+        }
+        case 'TipPooled': {
+          const d = event.data as TipPooledData;
+          rows.rm_tip_pools.push([d.pool_id, d.merchant_id, d.pool_name, d.distribution_method, d.total_cents, JSON.stringify(d.participants), JSON.stringify(d.contributors), d.created_at, ...chain]);
+          tipChanges.push(event);
+          break;
+        }
+        case 'TipPoolDistributed':
+          distributions.push(event);
+          break;
+        case 'TipPaidOut': {
+          const d = event.data as TipPaidOutData;
+          rows.rm_tip_payouts.push([d.payout_id, d.merchant_id, d.employee_id, d.employee_name, d.amount_cents, d.payout_method, d.paid_at, ...chain]);
+          break;
+        }
+        case 'TipCreditChecked': {
+          const d = event.data as TipCreditCheckedData;
+          const federalMinimum = d.requirements.find((r) => r.requirement === 'FLSA_MINIMUM_WAGE')?.required_cents ?? null;
+          rows.rm_tip_credit_checks.push([d.check_id, d.merchant_id, d.employee_id, d.state, d.hourly_wage_cents, d.average_tips_per_hour_cents, federalMinimum, d.compliant, d.checked_at, ...chain]);
+          break;
+        }
       }
     }
+    // Columns in table order; a record already there (a replay) is kept as it is.
+    for (const table of TABLES) {
+      if (rows[table].length === 0) continue;
+      const params: unknown[] = [];
+      await tx.query(`insert into ${table} values ${valuesList(rows[table], params)} on conflict do nothing`, params);
+    }
+    await changeTips(tx, tipChanges);
+    await distribute(tx, distributions);
   },
 };
+
+/**
+ * Folds adjustments and poolings into the tips they touch, in position order, as if applied one by
+ * one: read in one query, written back in one. The position guard makes a replayed adjustment change
+ * nothing; a pooling takes only a tip in no pool (the pooling handler checks, in the same
+ * transaction, that it got every one).
+ */
+async function changeTips(tx: Sql, changes: StoredEvent[]): Promise<void> {
+  if (changes.length === 0) return;
+  const tipIds = changes.flatMap((event) =>
+    event.type === 'TipAdjusted' ? [(event.data as TipAdjustedData).tip_id] : (event.data as TipPooledData).tips.map((tip) => tip.tip_id),
+  );
+  const found = await tx.query<{ tip_id: string; amount_cents: string; pool_id: string | null; last_position: string; history: HistoryEntry[] }>(
+    'select tip_id, amount_cents, pool_id, last_position, history from rm_tips where tip_id = any($1)',
+    [[...new Set(tipIds)]],
+  );
+  const tips = new Map(found.map((row) => [row.tip_id, { ...row, last_position: Number(row.last_position) }]));
+  const changed = new Set<string>();
+  for (const event of changes) {
+    if (event.type === 'TipAdjusted') {
+      const d = event.data as TipAdjustedData;
+      const tip = tips.get(d.tip_id);
+      if (!tip || tip.last_position >= event.position) continue;
+      Object.assign(tip, { amount_cents: String(d.new_amount_cents), history: [...tip.history, historyEntry(event)], last_position: event.position });
+      changed.add(tip.tip_id);
+    } else {
+      const d = event.data as TipPooledData;
+      for (const { tip_id } of d.tips) {
+        const tip = tips.get(tip_id);
+        if (!tip || tip.pool_id !== null) continue;
+        tip.pool_id = d.pool_id;
+        changed.add(tip_id);
+      }
+    }
+  }
+  if (changed.size === 0) return;
+  const rows = [...changed].map((id) => tips.get(id)!);
+  await tx.query(
+    `update rm_tips t set amount_cents = u.amount_cents, pool_id = u.pool_id, last_position = u.last_position, history = u.history::jsonb
+     from unnest($1::text[], $2::bigint[], $3::text[], $4::bigint[], $5::text[]) as u(tip_id, amount_cents, pool_id, last_position, history)
+     where t.tip_id = u.tip_id`,
+    [rows.map((r) => r.tip_id), rows.map((r) => r.amount_cents), rows.map((r) => r.pool_id), rows.map((r) => r.last_position), rows.map((r) => JSON.stringify(r.history))],
+  );
+}
+
+/** A pool distributes once; a replay writes the same values again. */
+async function distribute(tx: Sql, distributions: StoredEvent[]): Promise<void> {
+  if (distributions.length === 0) return;
+  const pools = distributions.map((event) => ({ ...(event.data as TipPoolDistributedData), hash: event.hash }));
+  await tx.query(
+    `update rm_tip_pools p set distributed_at = u.distributed_at, total_distributed_cents = u.total_distributed_cents,
+       rounding_adjustment_cents = u.rounding_adjustment_cents, shares = u.shares::jsonb, distribution_hash = u.hash
+     from unnest($1::text[], $2::timestamptz[], $3::bigint[], $4::bigint[], $5::text[], $6::text[])
+       as u(pool_id, distributed_at, total_distributed_cents, rounding_adjustment_cents, shares, hash)
+     where p.pool_id = u.pool_id`,
+    [
+      pools.map((d) => d.pool_id),
+      pools.map((d) => d.distributed_at),
+      pools.map((d) => d.total_distributed_cents),
+      pools.map((d) => d.rounding_adjustment_cents),
+      pools.map((d) => JSON.stringify(d.shares)),
+      pools.map((d) => d.hash),
+    ],
+  );
+}
 
 interface TipRow {
   tip_id: string;

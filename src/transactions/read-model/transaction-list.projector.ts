@@ -1,5 +1,5 @@
 import type { StoredEvent } from '../../platform/event-store/event-store.port';
-import type { Sql } from '../../platform/event-store/sql';
+import { valuesList, type Sql } from '../../platform/event-store/sql';
 import { BIAS_WINDOW, VELOCITY_WINDOW_MS, type MerchantHistory } from '../../rules/fraud-score';
 import type { RoundingMode } from '../../rules/rounding-engine';
 import type { TransactionEvent, TransactionType } from '../transaction.events';
@@ -54,36 +54,47 @@ export const transactionListProjector: Projector = {
     await tx.query('create index rm_transactions_created on rm_transactions (created_at, position)');
   },
 
-  async apply(event: StoredEvent, tx: Sql): Promise<void> {
-    const { type, data } = event as unknown as TransactionEvent;
-    switch (type) {
-      case 'TransactionRecorded':
-        return insertRecord(tx, data, event);
-      case 'OverrideApplied':
-        return updateSale(tx, data.transaction_id, event, (sale) => withOverride(sale, data, event));
-      case 'TransactionVoided':
-        await insertRecord(tx, data, event);
-        return updateSale(tx, data.original_transaction_id, event, (sale) => withVoid(sale, data));
-      case 'RefundIssued':
-        await insertRecord(tx, data, event);
-        return updateSale(tx, data.original_transaction_id, event, (sale) => withRefund(sale, data));
+  async apply(events: readonly StoredEvent[], tx: Sql): Promise<void> {
+    const changes: SaleChange[] = [];
+    const records: StoredEvent[] = [];
+    for (const event of events) {
+      const { type, data } = event as unknown as TransactionEvent;
+      switch (type) {
+        case 'TransactionRecorded':
+          records.push(event);
+          break;
+        case 'OverrideApplied':
+          changes.push({ saleId: data.transaction_id, event, change: (sale) => withOverride(sale, data, event) });
+          break;
+        case 'TransactionVoided':
+          records.push(event);
+          changes.push({ saleId: data.original_transaction_id, event, change: (sale) => withVoid(sale, data) });
+          break;
+        case 'RefundIssued':
+          records.push(event);
+          changes.push({ saleId: data.original_transaction_id, event, change: (sale) => withRefund(sale, data) });
+          break;
+      }
     }
+    // Records first: a replay may change a sale recorded in the same batch.
+    await insertRecords(tx, records);
+    await changeSales(tx, changes);
   },
 };
 
-async function insertRecord(tx: Sql, data: RecordData, event: StoredEvent): Promise<void> {
-  const view = transactionView(data, event);
-  const { calculation } = view;
-  // A replay of the record's own event changes nothing; another record under the same id is a clash
-  // of random ids, refused so that the append rolls back and is retried with a new id.
-  const inserted = await tx.query(
-    `insert into rm_transactions (id, merchant_id, type, state, jurisdiction_id, payment_method, cashier_id, created_at,
-       subtotal_cents, tax_total_cents, ledger_total_cents, cash_total_cents, rounding_delta_cents, cash_rounding_mode,
-       compliance_status, fraud_score, risk_level, audit_hash, position, detail, history)
-     values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21)
-     on conflict (id) do update set id = excluded.id where rm_transactions.position = excluded.position
-     returning id`,
-    [
+interface SaleChange {
+  saleId: string;
+  event: StoredEvent;
+  change: (sale: TransactionView) => TransactionView;
+}
+
+async function insertRecords(tx: Sql, records: StoredEvent[]): Promise<void> {
+  if (records.length === 0) return;
+  const params: unknown[] = [];
+  const rows = records.map((event) => {
+    const view = transactionView(event.data as RecordData, event);
+    const { calculation } = view;
+    return [
       view.id,
       view.merchant_id,
       view.type,
@@ -105,20 +116,52 @@ async function insertRecord(tx: Sql, data: RecordData, event: StoredEvent): Prom
       view.chain_position,
       JSON.stringify(view),
       JSON.stringify([historyEntry(event)]),
-    ],
+    ];
+  });
+  // A replay of the record's own event changes nothing; another record under the same id is a clash
+  // of random ids, refused so that the append rolls back and is retried with a new id.
+  const inserted = await tx.query<{ id: string }>(
+    `insert into rm_transactions (id, merchant_id, type, state, jurisdiction_id, payment_method, cashier_id, created_at,
+       subtotal_cents, tax_total_cents, ledger_total_cents, cash_total_cents, rounding_delta_cents, cash_rounding_mode,
+       compliance_status, fraud_score, risk_level, audit_hash, position, detail, history)
+     values ${valuesList(rows, params)}
+     on conflict (id) do update set id = excluded.id where rm_transactions.position = excluded.position
+     returning id`,
+    params,
   );
-  if (inserted.length === 0) throw new RecordIdTakenError(view.id);
+  if (inserted.length < rows.length) {
+    const written = new Set(inserted.map((row) => row.id));
+    throw new RecordIdTakenError(rows.map(([id]) => id as string).find((id) => !written.has(id))!);
+  }
 }
 
-/** Folds an event of the sale's stream into its row; an event already in its history was applied before. */
-async function updateSale(tx: Sql, saleId: string, event: StoredEvent, change: (sale: TransactionView) => TransactionView): Promise<void> {
-  const [row] = await tx.query<{ detail: TransactionView; history: HistoryEntry[] }>('select detail, history from rm_transactions where id = $1', [saleId]);
-  if (row.history.some((entry) => entry.chain_position === event.position)) return;
-  await tx.query('update rm_transactions set detail = $2, history = $3 where id = $1', [
-    saleId,
-    JSON.stringify(change(row.detail)),
-    JSON.stringify([...row.history, historyEntry(event)]),
-  ]);
+/**
+ * Folds overrides, voids and refunds into their sales' rows in position order, as if applied one by
+ * one: the rows read in one query, written back in one. An event already in a sale's history was
+ * applied before.
+ */
+async function changeSales(tx: Sql, changes: SaleChange[]): Promise<void> {
+  if (changes.length === 0) return;
+  const found = await tx.query<{ id: string; detail: TransactionView; history: HistoryEntry[] }>(
+    'select id, detail, history from rm_transactions where id = any($1)',
+    [[...new Set(changes.map((change) => change.saleId))]],
+  );
+  const sales = new Map(found.map((row) => [row.id, row]));
+  const changed = new Set<string>();
+  for (const { saleId, event, change } of changes) {
+    const sale = sales.get(saleId)!;
+    if (sale.history.some((entry) => entry.chain_position === event.position)) continue;
+    sale.detail = change(sale.detail);
+    sale.history = [...sale.history, historyEntry(event)];
+    changed.add(saleId);
+  }
+  if (changed.size === 0) return;
+  const rows = [...changed].map((id) => sales.get(id)!);
+  await tx.query(
+    `update rm_transactions t set detail = u.detail::jsonb, history = u.history::jsonb
+     from unnest($1::text[], $2::text[], $3::text[]) as u(id, detail, history) where t.id = u.id`,
+    [rows.map((row) => row.id), rows.map((row) => JSON.stringify(row.detail)), rows.map((row) => JSON.stringify(row.history))],
+  );
 }
 
 export interface TransactionFilter {

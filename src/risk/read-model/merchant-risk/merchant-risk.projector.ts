@@ -3,7 +3,7 @@ import type { Sql } from '../../../platform/event-store/sql';
 import { directionOf, type RoundingActivity, type RoundingCell } from '../../rounding-analysis';
 import { roundCents } from '../../../rules/rounding-engine';
 import type { TransactionRecordedData } from '../../../transactions';
-import { addToRow } from '../../../platform/projections/counters';
+import { addToRows, type CounterChange } from '../../../platform/projections/counters';
 import type { Projector } from '../../../platform/projections/projector';
 
 /**
@@ -46,29 +46,34 @@ export const merchantRiskProjector: Projector = {
     );
   },
 
-  async apply(event: StoredEvent, tx: Sql): Promise<void> {
-    const { merchant_id, rule, calculation } = event.data as TransactionRecordedData;
-    const { cash_portion_cents: cash, rounding_delta_cents: delta } = calculation;
-    const isCash = cash > 0;
-    // What the applied mode collected beyond the rule's own mode: 0 unless an explicit mode was sent.
-    const gain = delta - (roundCents(cash, rule.rounding_mode) - cash);
-    await addToRow(
-      tx,
-      'rm_risk_sales',
-      { merchant_id },
-      {
-        sales: 1,
-        cash_sales: Number(isCash),
-        explicit_mode_sales: Number(isCash && calculation.mode_source === 'explicit'),
-        favoured_sales: Number(gain > 0),
-        favoured_cents: Math.max(gain, 0),
-        net_rounding_cents: delta,
-      },
-      event.position,
-    );
-    if (!isCash) return;
-    const cell = { merchant_id, rule_mode: rule.rounding_mode, ending: cash % 10, direction: directionOf(delta) };
-    await addToRow(tx, 'rm_risk_cash_roundings', cell, { sales: 1 }, event.position);
+  async apply(events: readonly StoredEvent[], tx: Sql): Promise<void> {
+    const sales: CounterChange[] = [];
+    const cashRoundings: CounterChange[] = [];
+    for (const { data, position } of events) {
+      const { merchant_id, rule, calculation } = data as TransactionRecordedData;
+      const { cash_portion_cents: cash, rounding_delta_cents: delta } = calculation;
+      const isCash = cash > 0;
+      // What the applied mode collected beyond the rule's own mode: 0 unless an explicit mode was sent.
+      const gain = delta - (roundCents(cash, rule.rounding_mode) - cash);
+      sales.push({
+        key: { merchant_id },
+        counters: {
+          sales: 1,
+          cash_sales: Number(isCash),
+          explicit_mode_sales: Number(isCash && calculation.mode_source === 'explicit'),
+          favoured_sales: Number(gain > 0),
+          favoured_cents: Math.max(gain, 0),
+          net_rounding_cents: delta,
+        },
+        position,
+      });
+      if (isCash) {
+        const key = { merchant_id, rule_mode: rule.rounding_mode, ending: cash % 10, direction: directionOf(delta) };
+        cashRoundings.push({ key, counters: { sales: 1 }, position });
+      }
+    }
+    await addToRows(tx, 'rm_risk_sales', sales);
+    await addToRows(tx, 'rm_risk_cash_roundings', cashRoundings);
   },
 };
 

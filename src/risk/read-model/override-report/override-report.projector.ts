@@ -1,8 +1,8 @@
 import type { StoredEvent } from '../../../platform/event-store/event-store.port';
-import type { Sql } from '../../../platform/event-store/sql';
+import { valuesList, type Sql } from '../../../platform/event-store/sql';
 import { NO_OVERRIDES, TOP_EMPLOYEES, type OverrideActivity, type OverrideEmployee } from '../../override-analysis';
 import type { OverrideAppliedData, OverrideReason } from '../../../transactions';
-import { addToRow } from '../../../platform/projections/counters';
+import { addToRows } from '../../../platform/projections/counters';
 import type { Projector } from '../../../platform/projections/projector';
 
 /**
@@ -54,35 +54,37 @@ export const overrideReportProjector: Projector = {
     );
   },
 
-  async apply(event: StoredEvent, tx: Sql): Promise<void> {
-    const data = event.data as OverrideAppliedData;
-    const merchant_id = event.metadata.merchantId!;
-    const delta = data.new_cash_total_cents - data.calculated_cash_total_cents;
-    await tx.query(
-      `insert into rm_overrides values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) on conflict (override_id) do nothing`,
-      [
-        data.override_id,
-        merchant_id,
-        data.transaction_id,
-        data.employee_id,
-        data.employee_name,
-        data.reason,
-        data.calculated_cash_total_cents,
-        data.previous_cash_total_cents,
-        data.new_cash_total_cents,
-        delta,
-        data.created_at,
-        event.hash,
-        event.position,
-      ],
-    );
-    await addToRow(
+  async apply(events: readonly StoredEvent[], tx: Sql): Promise<void> {
+    const overrides = events.map((event) => {
+      const data = event.data as OverrideAppliedData;
+      return { data, merchant_id: event.metadata.merchantId!, delta: data.new_cash_total_cents - data.calculated_cash_total_cents, event };
+    });
+    const params: unknown[] = [];
+    const rows = overrides.map(({ data, merchant_id, delta, event }) => [
+      data.override_id,
+      merchant_id,
+      data.transaction_id,
+      data.employee_id,
+      data.employee_name,
+      data.reason,
+      data.calculated_cash_total_cents,
+      data.previous_cash_total_cents,
+      data.new_cash_total_cents,
+      delta,
+      data.created_at,
+      event.hash,
+      event.position,
+    ]);
+    await tx.query(`insert into rm_overrides values ${valuesList(rows, params)} on conflict (override_id) do nothing`, params);
+    await addToRows(
       tx,
       'rm_override_totals',
-      { merchant_id, employee_id: data.employee_id, reason: data.reason },
-      { overrides: 1, raised: Number(delta > 0), lowered: Number(delta < 0), delta_cents: delta },
-      event.position,
-      { employee_name: data.employee_name },
+      overrides.map(({ data, merchant_id, delta, event }) => ({
+        key: { merchant_id, employee_id: data.employee_id, reason: data.reason },
+        counters: { overrides: 1, raised: Number(delta > 0), lowered: Number(delta < 0), delta_cents: delta },
+        position: event.position,
+        latest: { employee_name: data.employee_name },
+      })),
     );
   },
 };

@@ -1,9 +1,9 @@
 import type { StoredEvent } from '../../../platform/event-store/event-store.port';
-import type { Sql } from '../../../platform/event-store/sql';
+import { valuesList, type Sql } from '../../../platform/event-store/sql';
 import { NO_VOIDS, type VoidActivity } from '../../void-analysis';
 import type { ShiftChanges } from '../../../platform/config/config';
 import type { OverrideApplied, RefundIssuedData, TransactionEvent, TransactionVoidedData, VoidReason } from '../../../transactions';
-import { addToRow } from '../../../platform/projections/counters';
+import { addToRows, type CounterChange } from '../../../platform/projections/counters';
 import type { Projector } from '../../../platform/projections/projector';
 
 const DAY_MS = 86_400_000;
@@ -64,25 +64,37 @@ export const voidAnalyticsProjector: Projector = {
     await tx.query('create index rm_void_records_merchant on rm_void_records (merchant_id, type, chain_position)');
   },
 
-  async apply(event: StoredEvent, tx: Sql): Promise<void> {
-    const { type, data } = event as unknown as Exclude<TransactionEvent, OverrideApplied>;
-    const { merchant_id } = data;
-    const totals = (counters: Record<string, number>) => addToRow(tx, 'rm_void_totals', { merchant_id }, counters, event.position);
-    switch (type) {
-      case 'TransactionRecorded':
-        return totals({ sales: 1, sales_cents: data.calculation.cash_total_cents });
-      case 'TransactionVoided': {
-        await totals({ voids: 1, voided_cents: -data.calculation.cash_total_cents });
-        const hour = Math.floor(secondOfDay(data.created_at) / 3600);
-        for (const [dimension, value] of [['hour', String(hour)], ['reason', data.void_reason], ['employee', data.voided_by]]) {
-          await addToRow(tx, 'rm_void_breakdown', { merchant_id, dimension, value }, { voids: 1 }, event.position);
+  async apply(events: readonly StoredEvent[], tx: Sql): Promise<void> {
+    const totals: CounterChange[] = [];
+    const breakdown: CounterChange[] = [];
+    const records: { event: StoredEvent; data: TransactionVoidedData | RefundIssuedData }[] = [];
+    for (const event of events) {
+      const { type, data } = event as unknown as Exclude<TransactionEvent, OverrideApplied>;
+      const { merchant_id } = data;
+      const { position } = event;
+      const count = (counters: Record<string, number>) => totals.push({ key: { merchant_id }, counters, position });
+      switch (type) {
+        case 'TransactionRecorded':
+          count({ sales: 1, sales_cents: data.calculation.cash_total_cents });
+          break;
+        case 'TransactionVoided': {
+          count({ voids: 1, voided_cents: -data.calculation.cash_total_cents });
+          const hour = Math.floor(secondOfDay(data.created_at) / 3600);
+          for (const [dimension, value] of [['hour', String(hour)], ['reason', data.void_reason], ['employee', data.voided_by]]) {
+            breakdown.push({ key: { merchant_id, dimension, value }, counters: { voids: 1 }, position });
+          }
+          records.push({ event, data });
+          break;
         }
-        return insertRecord(tx, event, data);
+        case 'RefundIssued':
+          count({ refunds: 1, refunded_cents: -data.calculation.cash_total_cents, normalization_failures: Number(!data.normalization.passed) });
+          records.push({ event, data });
+          break;
       }
-      case 'RefundIssued':
-        await totals({ refunds: 1, refunded_cents: -data.calculation.cash_total_cents, normalization_failures: Number(!data.normalization.passed) });
-        return insertRecord(tx, event, data);
     }
+    await addToRows(tx, 'rm_void_totals', totals);
+    await addToRows(tx, 'rm_void_breakdown', breakdown);
+    await insertRecords(tx, records);
   },
 };
 
@@ -91,24 +103,24 @@ function secondOfDay(iso: string): number {
   return Math.floor((Date.parse(iso) % DAY_MS) / 1000);
 }
 
-async function insertRecord(tx: Sql, event: StoredEvent, data: TransactionVoidedData | RefundIssuedData): Promise<void> {
-  await tx.query(
-    'insert into rm_void_records values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) on conflict (record_id) do nothing',
-    [
-      data.transaction_id,
-      data.merchant_id,
-      data.transaction_type,
-      data.original_transaction_id,
-      data.voided_by,
-      data.void_reason,
-      -data.calculation.cash_total_cents,
-      data.created_at,
-      secondOfDay(data.created_at),
-      data.transaction_type === 'REFUND' ? data.normalization.passed : null,
-      event.hash,
-      event.position,
-    ],
-  );
+async function insertRecords(tx: Sql, records: { event: StoredEvent; data: TransactionVoidedData | RefundIssuedData }[]): Promise<void> {
+  if (records.length === 0) return;
+  const params: unknown[] = [];
+  const rows = records.map(({ event, data }) => [
+    data.transaction_id,
+    data.merchant_id,
+    data.transaction_type,
+    data.original_transaction_id,
+    data.voided_by,
+    data.void_reason,
+    -data.calculation.cash_total_cents,
+    data.created_at,
+    secondOfDay(data.created_at),
+    data.transaction_type === 'REFUND' ? data.normalization.passed : null,
+    event.hash,
+    event.position,
+  ]);
+  await tx.query(`insert into rm_void_records values ${valuesList(rows, params)} on conflict (record_id) do nothing`, params);
 }
 
 /** `$n` is the shift changes' seconds of the day, `$n+1` the window in seconds. */
