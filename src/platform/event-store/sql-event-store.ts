@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Clock } from '../clock';
+import { sha256Hex } from '../sha256';
 import type { Projector } from '../projections/projector';
 import { advanceInline, applyBatch } from '../projections/runner';
 import {
@@ -13,7 +14,7 @@ import {
   type StoredEvent,
 } from './event-store.port';
 import { EVENT_COLUMNS, toStoredEvent, type EventRow } from './event-rows';
-import { canonicalJson, entryHash } from './hash-chain';
+import { canonicalJson, entryBytes } from './hash-chain';
 import { loadFrontier, writeNodes } from './merkle-store';
 import { leafHash, type MerkleFrontier } from './merkle-tree';
 import { valuesList, type Database, type Sql } from './sql';
@@ -164,22 +165,23 @@ export class SqlEventStore extends EventStore {
     for (const pending of batch) {
       const current = revisions.get(pending.streamId) ?? 0;
       const { expectedRevision } = pending.options;
-      let stored: StoredEvent[];
+      let chained: Chained;
       try {
         if (expectedRevision !== 'any' && expectedRevision !== current) {
           throw new RevisionConflictError(pending.streamId, expectedRevision, current);
         }
-        stored = await this.chained(tx, pending, chain, current);
-        if (isolated) await this.writeIsolated(tx, { pending, stored });
+        chained = await this.chained(tx, pending, chain, current);
+        if (isolated) await this.writeIsolated(tx, { pending, ...chained });
       } catch (error) {
         outcomes.set(pending, { error });
         continue;
       }
+      const { stored } = chained;
       outcomes.set(pending, stored);
       chain = stored[stored.length - 1];
       // A later append to the same stream in this batch must see this one's events.
       revisions.set(pending.streamId, current + stored.length);
-      accepted.push({ pending, stored });
+      accepted.push({ pending, ...chained });
     }
     if (accepted.length === 0) return { outcomes, tree };
     if (!isolated) {
@@ -212,8 +214,8 @@ export class SqlEventStore extends EventStore {
    * after only those before it, as if written alone.
    */
   private async writeAppends(tx: Sql, appends: Written[]): Promise<void> {
+    await insertEvents(tx, appends);
     const events = appends.flatMap(({ stored }) => stored);
-    await insertEvents(tx, events);
     await applyBatch(tx, this.inlineProjectors, events);
     const appendTx = new GatheredWrites(tx);
     for (const { pending, stored } of appends) await pending.options.inTransaction?.(appendTx, stored);
@@ -229,36 +231,46 @@ export class SqlEventStore extends EventStore {
   }
 
   /** The append's events as they will be stored: the next positions after `chain`, hash-linked to it. */
-  private async chained(tx: Sql, pending: PendingAppend, chain: ChainHead, revision: number): Promise<StoredEvent[]> {
+  private async chained(tx: Sql, pending: PendingAppend, chain: ChainHead, revision: number): Promise<Chained> {
     const events = Array.isArray(pending.events) ? pending.events : await pending.events(chain, tx);
     if (!Array.isArray(pending.events)) assertAppendable(events);
     const recordedAt = this.clock.now().toISOString();
     let prev = chain;
-    return events.map((event, i) => {
+    const chained: Chained = { stored: [], texts: [] };
+    for (const [i, event] of events.entries()) {
       // Hash the values as they will read back: JSON round-trip drops undefined and class identity.
+      const data = JSON.parse(JSON.stringify(event.data)) as StoredEvent['data'];
+      const metadata = JSON.parse(JSON.stringify(event.metadata)) as StoredEvent['metadata'];
+      const texts = { data: canonicalJson(data), metadata: canonicalJson(metadata) };
       const entry = {
         position: prev.position + 1,
         entryId: randomUUID(),
         streamId: pending.streamId,
         streamRevision: revision + i + 1,
         type: event.type,
-        data: JSON.parse(JSON.stringify(event.data)),
-        metadata: JSON.parse(JSON.stringify(event.metadata)),
         recordedAt,
         prevHash: prev.hash,
       };
-      const withHash: StoredEvent = { ...entry, hash: entryHash(entry) };
-      prev = withHash;
-      return withHash;
-    });
+      const stored: StoredEvent = { ...entry, data, metadata, hash: sha256Hex(entryBytes(entry, texts.data, texts.metadata)) };
+      chained.stored.push(stored);
+      chained.texts.push(texts);
+      prev = stored;
+    }
+    return chained;
   }
 }
 
 type Outcomes = Map<PendingAppend, StoredEvent[] | { error: unknown }>;
 
-interface Written {
-  pending: PendingAppend;
+/** An append's events as chained, and their data and metadata as the canonical texts they were hashed over. */
+interface Chained {
   stored: StoredEvent[];
+  /** Stored as they are, so that a verifier hashes the very bytes hashed here (hash-chain.ts, entryBytes). */
+  texts: { data: string; metadata: string }[];
+}
+
+interface Written extends Chained {
+  pending: PendingAppend;
 }
 
 /** The append transaction with the rows the appends' steps hand to writers, written by `flush` once for all of them. */
@@ -289,13 +301,11 @@ class BatchFailed extends Error {
   }
 }
 
-async function insertEvents(tx: Sql, events: StoredEvent[]): Promise<void> {
+async function insertEvents(tx: Sql, appends: Written[]): Promise<void> {
   const params: unknown[] = [];
-  // Canonical, as hashed: a verifier then hashes the stored texts as they are (hash-chain.ts, entryBytes).
-  const rows = events.map((e) => [
-    e.position, e.entryId, e.streamId, e.streamRevision, e.type,
-    canonicalJson(e.data), canonicalJson(e.metadata), e.recordedAt, e.prevHash, e.hash,
-  ]);
+  const rows = appends.flatMap(({ stored, texts }) =>
+    stored.map((e, i) => [e.position, e.entryId, e.streamId, e.streamRevision, e.type, texts[i].data, texts[i].metadata, e.recordedAt, e.prevHash, e.hash]),
+  );
   await tx.query(`insert into events (${EVENT_COLUMNS}) values ${valuesList(rows, params)}`, params);
 }
 
