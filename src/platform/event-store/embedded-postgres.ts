@@ -243,11 +243,13 @@ export class EmbeddedPostgres {
 function serverAccount(): Account {
   if (process.getuid?.() !== 0) return undefined;
   const id = (flag: string) => spawnSync('id', [flag, 'postgres'], { encoding: 'utf8' });
-  if (id('-u').status !== 0) {
+  let uid = id('-u');
+  if (uid.status !== 0) {
     const created = spawnSync('useradd', ['--system', '--user-group', '--no-create-home', '--shell', '/usr/sbin/nologin', 'postgres'], { encoding: 'utf8' });
     if (created.status !== 0) throw new EmbeddedDatabaseError(`running as root, the embedded database needs a postgres OS user, and useradd failed: ${created.stderr.trim()}`);
+    uid = id('-u');
   }
-  return { uid: Number(id('-u').stdout), gid: Number(id('-g').stdout) };
+  return { uid: Number(uid.stdout), gid: Number(id('-g').stdout) };
 }
 
 function assertReachable(root: string, account: NonNullable<Account>): void {
