@@ -30,7 +30,7 @@ export async function projectedDatabase(
   await prepareProjections(db, projectors);
   const store = new SqlEventStore(db, new FixedClock(), projectors);
   for (const { streamId, events } of streams) await store.append(streamId, events, { expectedRevision: 'any' });
-  for (const p of projectors) await catchUp(db, p);
+  for (const p of projectors) await catchUp(db, [p]);
   return {
     db,
     rows: () => dumpReadModels(db),

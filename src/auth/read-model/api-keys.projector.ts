@@ -1,6 +1,6 @@
 import type { ApiKeyEvent } from '../api-key.events';
 import type { StoredEvent } from '../../platform/event-store/event-store.port';
-import { valuesList, type Sql } from '../../platform/event-store/sql';
+import { insertRows, type Sql } from '../../platform/event-store/sql';
 import type { Projector } from '../../platform/projections/projector';
 
 /**
@@ -31,13 +31,22 @@ export const apiKeysProjector: Projector = {
   },
 
   async apply(events: readonly StoredEvent[], tx: Sql) {
-    const issued: unknown[][] = [];
+    const issued: Record<string, unknown>[] = [];
     // The first revocation of a key stands, as if each had been applied in turn.
     const revoked = new Map<string, string>();
     for (const event of events as unknown as ApiKeyEvent[]) {
       if (event.type === 'ApiKeyIssued') {
         const d = event.data;
-        issued.push([d.keyId, d.keyHash, d.role, d.environment, d.merchantId, d.partnerId, d.name, d.issuedAt]);
+        issued.push({
+          id: d.keyId,
+          key_hash: d.keyHash,
+          role: d.role,
+          environment: d.environment,
+          merchant_id: d.merchantId,
+          partner_id: d.partnerId,
+          name: d.name,
+          created_at: d.issuedAt,
+        });
       } else if (!revoked.has(event.data.keyId)) {
         revoked.set(event.data.keyId, event.data.revokedAt);
       }
@@ -45,12 +54,7 @@ export const apiKeysProjector: Projector = {
     // Issued first: a key issued and revoked in the same batch ends revoked.
     if (issued.length > 0) {
       const params: unknown[] = [];
-      await tx.query(
-        `insert into rm_api_keys (id, key_hash, role, environment, merchant_id, partner_id, name, created_at)
-         values ${valuesList(issued, params)}
-         on conflict (id) do nothing`,
-        params,
-      );
+      await tx.query(`${insertRows('rm_api_keys', issued, params)} on conflict (id) do nothing`, params);
     }
     if (revoked.size > 0) {
       await tx.query(

@@ -1,5 +1,5 @@
 import type { StoredEvent } from '../../platform/event-store/event-store.port';
-import { valuesList, type Sql } from '../../platform/event-store/sql';
+import { insertRows, type Sql } from '../../platform/event-store/sql';
 import { ruleVersionKey } from '../../rules/jurisdiction-rule';
 import { JURISDICTION_RULE_CHANGED, type JurisdictionRuleChanged } from '../jurisdiction.events';
 import type { Projector } from '../../platform/projections/projector';
@@ -36,15 +36,15 @@ export const jurisdictionRulesProjector: Projector = {
 
   async apply(events: readonly StoredEvent[], tx: Sql): Promise<void> {
     // One row per rule version, its last change in the batch: an upsert may not touch a row twice.
-    const latest = new Map<string, unknown[]>();
+    const latest = new Map<string, Record<string, unknown>>();
     for (const event of events) {
       const { rule } = event.data as JurisdictionRuleChanged['data'];
-      latest.set(ruleVersionKey(rule), [ruleVersionKey(rule), JSON.stringify(rule), event.position]);
+      latest.set(ruleVersionKey(rule), { version_key: ruleVersionKey(rule), rule, position: event.position });
     }
     const params: unknown[] = [];
     // A replayed older event never overwrites the row of a later one.
     await tx.query(
-      `insert into rm_jurisdiction_rules (version_key, rule, position) values ${valuesList([...latest.values()], params)}
+      `${insertRows('rm_jurisdiction_rules', [...latest.values()], params)}
        on conflict (version_key) do update set rule = excluded.rule, position = excluded.position
        where rm_jurisdiction_rules.position < excluded.position`,
       params,

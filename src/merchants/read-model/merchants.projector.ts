@@ -1,5 +1,5 @@
 import type { StoredEvent } from '../../platform/event-store/event-store.port';
-import { valuesList, type Sql } from '../../platform/event-store/sql';
+import { insertRows, type Sql } from '../../platform/event-store/sql';
 import type { MerchantEvent } from '../merchant.events';
 import type { Projector } from '../../platform/projections/projector';
 
@@ -26,13 +26,8 @@ export const merchantsProjector: Projector = {
     const params: unknown[] = [];
     const rows = events.map((stored) => {
       const d = (stored as unknown as MerchantEvent).data;
-      return [d.merchantId, d.name, d.environment, d.partnerId, d.onboardedAt];
+      return { merchant_id: d.merchantId, name: d.name, environment: d.environment, partner_id: d.partnerId, onboarded_at: d.onboardedAt };
     });
-    await tx.query(
-      `insert into rm_merchants (merchant_id, name, environment, partner_id, onboarded_at)
-       values ${valuesList(rows, params)}
-       on conflict (merchant_id) do nothing`,
-      params,
-    );
+    await tx.query(`${insertRows('rm_merchants', rows, params)} on conflict (merchant_id) do nothing`, params);
   },
 };

@@ -1,5 +1,5 @@
 import { MerkleFrontier, leafHash, withNodes, type NodeKey, type NodeLookup, type TreeNode } from './merkle-tree';
-import type { Database, Sql } from './sql';
+import { prepared, type Database, type Sql } from './sql';
 
 /**
  * The Merkle tree's full subtrees in `merkle_nodes`, written in the append transaction with the
@@ -21,9 +21,9 @@ export async function readNodes(sql: Sql, keys: NodeKey[]): Promise<TreeNode[]> 
 export async function writeNodes(sql: Sql, nodes: TreeNode[]): Promise<void> {
   if (nodes.length === 0) return;
   await sql.query(
-    `insert into merkle_nodes (level, idx, hash)
+    prepared(`insert into merkle_nodes (level, idx, hash)
      select level, idx, decode(hash, 'hex') from unnest($1::int[], $2::bigint[], $3::text[]) as n(level, idx, hash)
-     on conflict (level, idx) do update set hash = excluded.hash`,
+     on conflict (level, idx) do update set hash = excluded.hash`),
     [nodes.map((n) => n.level), nodes.map((n) => n.index), nodes.map((n) => n.hash.toString('hex'))],
   );
 }

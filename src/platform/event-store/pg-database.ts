@@ -1,6 +1,6 @@
-import { Pool, type PoolClient } from 'pg';
+import { Pool, type PoolClient, type QueryConfig } from 'pg';
 import { DatabaseUnavailableError } from './event-store.errors';
-import type { Database, Sql } from './sql';
+import { preparedName, type Database, type Sql } from './sql';
 
 /** A request waits at most this long for a connection: an outage answers 503 fast instead of hanging. */
 const CONNECT_TIMEOUT_MS = 2000;
@@ -47,7 +47,7 @@ export class PgDatabase implements Database {
 
   async query<R>(text: string, params?: unknown[]): Promise<R[]> {
     try {
-      return (await this.pool.query(text, params)).rows as R[];
+      return (await this.pool.query(statement(text, params))).rows as R[];
     } catch (error) {
       return unavailableIfDisconnected(error);
     }
@@ -87,6 +87,10 @@ export class PgDatabase implements Database {
 
 function clientSql(client: PoolClient): Sql {
   return {
-    query: async <R>(text: string, params?: unknown[]) => (await client.query(text, params)).rows as R[],
+    query: async <R>(text: string, params?: unknown[]) => (await client.query(statement(text, params))).rows as R[],
   };
+}
+
+function statement(text: string, values?: unknown[]): QueryConfig {
+  return { name: preparedName(text), text, values };
 }

@@ -17,7 +17,7 @@ import { EVENT_COLUMNS, toStoredEvent, type EventRow } from './event-rows';
 import { canonicalJson, entryBytes } from './hash-chain';
 import { loadFrontier, writeNodes } from './merkle-store';
 import { leafHash, type MerkleFrontier } from './merkle-tree';
-import { valuesList, type Database, type Sql } from './sql';
+import { JsonText, insertRows, prepared, type Database, type Sql } from './sql';
 import { RevisionConflictError, UnstorableValueError } from './event-store.errors';
 
 interface PendingAppend {
@@ -61,7 +61,6 @@ export class SqlEventStore extends EventStore {
   }
 
   async append(streamId: string, events: NewEvent[] | EventsAfterHead, options: AppendOptions): Promise<StoredEvent[]> {
-    if (Array.isArray(events)) assertAppendable(events);
     return new Promise((resolve, reject) => {
       this.queue.push({ streamId, events, options, resolve, reject });
       if (!this.flushing) void this.flush();
@@ -157,7 +156,7 @@ export class SqlEventStore extends EventStore {
    */
   private async writeBatch(tx: Sql, batch: PendingAppend[], isolated: boolean): Promise<{ outcomes: Outcomes; tree: MerkleFrontier }> {
     const outcomes: Outcomes = new Map();
-    const [head] = await tx.query<{ position: string; hash: string }>('select position, hash from event_store_head where id for update');
+    const [head] = await tx.query<{ position: string; hash: string }>(prepared('select position, hash from event_store_head where id for update'));
     let chain: ChainHead = { position: Number(head.position), hash: head.hash };
     const tree = this.tree?.size === chain.position ? this.tree.copy() : await loadFrontier(tx, chain.position);
     const revisions = await this.currentRevisions(tx, batch);
@@ -191,7 +190,7 @@ export class SqlEventStore extends EventStore {
     }
     await writeNodes(tx, accepted.flatMap(({ stored }) => stored.flatMap((e) => tree.append(leafHash(e.hash)))));
     await advanceInline(tx, this.inlineProjectors, chain.position);
-    await tx.query('update event_store_head set position = $1, hash = $2 where id', [chain.position, chain.hash]);
+    await tx.query(prepared('update event_store_head set position = $1, hash = $2 where id'), [chain.position, chain.hash]);
     return { outcomes, tree };
   }
 
@@ -224,7 +223,7 @@ export class SqlEventStore extends EventStore {
 
   private async currentRevisions(tx: Sql, batch: PendingAppend[]): Promise<Map<string, number>> {
     const rows = await tx.query<{ stream_id: string; revision: number }>(
-      'select stream_id, max(stream_revision)::int as revision from events where stream_id = any($1) group by stream_id',
+      prepared('select stream_id, max(stream_revision)::int as revision from events where stream_id = any($1) group by stream_id'),
       [[...new Set(batch.map((pending) => pending.streamId))]],
     );
     return new Map(rows.map((row) => [row.stream_id, row.revision]));
@@ -233,14 +232,14 @@ export class SqlEventStore extends EventStore {
   /** The append's events as they will be stored: the next positions after `chain`, hash-linked to it. */
   private async chained(tx: Sql, pending: PendingAppend, chain: ChainHead, revision: number): Promise<Chained> {
     const events = Array.isArray(pending.events) ? pending.events : await pending.events(chain, tx);
-    if (!Array.isArray(pending.events)) assertAppendable(events);
+    if (events.length === 0) throw new Error('append needs at least one event');
     const recordedAt = this.clock.now().toISOString();
     let prev = chain;
     const chained: Chained = { stored: [], texts: [] };
     for (const [i, event] of events.entries()) {
       // Hash the values as they will read back: JSON round-trip drops undefined and class identity.
-      const data = JSON.parse(JSON.stringify(event.data)) as StoredEvent['data'];
-      const metadata = JSON.parse(JSON.stringify(event.metadata)) as StoredEvent['metadata'];
+      const data = JSON.parse(storableJson(event.data)) as StoredEvent['data'];
+      const metadata = JSON.parse(storableJson(event.metadata)) as StoredEvent['metadata'];
       const texts = { data: canonicalJson(data), metadata: canonicalJson(metadata) };
       const entry = {
         position: prev.position + 1,
@@ -304,18 +303,28 @@ class BatchFailed extends Error {
 async function insertEvents(tx: Sql, appends: Written[]): Promise<void> {
   const params: unknown[] = [];
   const rows = appends.flatMap(({ stored, texts }) =>
-    stored.map((e, i) => [e.position, e.entryId, e.streamId, e.streamRevision, e.type, texts[i].data, texts[i].metadata, e.recordedAt, e.prevHash, e.hash]),
+    stored.map((e, i) => ({
+      position: e.position,
+      entry_id: e.entryId,
+      stream_id: e.streamId,
+      stream_revision: e.streamRevision,
+      event_type: e.type,
+      data: new JsonText(texts[i].data),
+      metadata: new JsonText(texts[i].metadata),
+      recorded_at: e.recordedAt,
+      prev_hash: e.prevHash,
+      hash: e.hash,
+    })),
   );
-  await tx.query(`insert into events (${EVENT_COLUMNS}) values ${valuesList(rows, params)}`, params);
+  await tx.query(prepared(insertRows('events', rows, params)), params);
 }
 
-function assertAppendable(events: NewEvent[]): void {
-  if (events.length === 0) throw new Error('append needs at least one event');
-  for (const e of events) assertStorable(e);
-}
-
-/** PostgreSQL's JSON operators and jsonb cannot take U+0000; refuse it before it can fail a whole batch. */
-function assertStorable(event: NewEvent): void {
-  const json = JSON.stringify([event.data, event.metadata]);
+/**
+ * JSON text of a value, refused when it holds U+0000: PostgreSQL's JSON operators and jsonb cannot
+ * take it, and it would fail the whole batch rather than this append alone.
+ */
+function storableJson(value: unknown): string {
+  const json = JSON.stringify(value);
   if (json.includes('\\u0000')) throw new UnstorableValueError('a text value contains the NUL character (U+0000)');
+  return json;
 }

@@ -1,7 +1,7 @@
 import { sha256Hex } from '../sha256';
 import { HttpStatus, Inject, Injectable } from '@nestjs/common';
 import canonicalize from 'canonicalize';
-import { DATABASE, valuesList, type Database } from '../event-store/sql';
+import { DATABASE, insertRows, prepared, type Database } from '../event-store/sql';
 import type { AppendTx, BatchWriter } from '../event-store/event-store.port';
 import { Clock } from '../clock';
 import { DomainError } from '../errors/domain-error';
@@ -89,15 +89,21 @@ export class IdempotencyStore {
     write: async (tx, records) => {
       const now = this.clock.now().toISOString();
       const params: unknown[] = [this.windowStart()];
-      const rows = records.map(({ request, body }) => [request.scope, request.key, request.fingerprint, request.status, JSON.stringify(body), now]);
+      const rows = records.map(({ request, body }) => ({
+        scope: request.scope,
+        idempotency_key: request.key,
+        fingerprint: request.fingerprint,
+        response_status: request.status,
+        response_body: JSON.stringify(body),
+        created_at: now,
+      }));
       const saved = await tx.query<{ scope: string; idempotency_key: string }>(
-        `insert into idempotency_keys (scope, idempotency_key, fingerprint, response_status, response_body, created_at)
-         values ${valuesList(rows, params)}
+        prepared(`${insertRows('idempotency_keys', rows, params)}
          on conflict (scope, idempotency_key) do update
            set fingerprint = excluded.fingerprint, response_status = excluded.response_status,
                response_body = excluded.response_body, created_at = excluded.created_at
            where idempotency_keys.created_at <= $1
-         returning scope, idempotency_key`,
+         returning scope, idempotency_key`),
         params,
       );
       const written = new Set(saved.map((row) => JSON.stringify([row.scope, row.idempotency_key])));

@@ -1,4 +1,4 @@
-import { valuesList, type Sql } from '../event-store/sql';
+import { insertRows, prepared, type Sql } from '../event-store/sql';
 
 /** What one event adds to one row of an aggregate table. */
 export interface CounterChange {
@@ -30,21 +30,20 @@ export async function addToRows(tx: Sql, table: string, changes: readonly Counte
   const counterColumns = [...new Set(changes.flatMap((change) => Object.keys(change.counters)))];
   const latestColumns = Object.keys(changes[0].latest ?? {});
   const params: unknown[] = [];
-  const values = [...rows.values()].map((row) => [
-    ...keyColumns.map((column) => row.key[column]),
-    ...counterColumns.map((column) => row.counters[column] ?? 0),
-    ...latestColumns.map((column) => row.latest[column]),
-    row.position,
-  ]);
+  const values = [...rows.values()].map((row) => ({
+    ...row.key,
+    ...Object.fromEntries(counterColumns.map((column) => [column, row.counters[column] ?? 0])),
+    ...row.latest,
+    last_position: row.position,
+  }));
   const updates = [
     ...counterColumns.map((column) => `${column} = ${table}.${column} + excluded.${column}`),
     ...[...latestColumns, 'last_position'].map((column) => `${column} = excluded.${column}`),
   ];
   await tx.query(
-    `insert into ${table} (${[...keyColumns, ...counterColumns, ...latestColumns, 'last_position'].join(', ')})
-     values ${valuesList(values, params)}
+    prepared(`${insertRows(table, values, params)}
      on conflict (${keyColumns.join(', ')}) do update set ${updates.join(', ')}
-     where ${table}.last_position < excluded.last_position`,
+     where ${table}.last_position < excluded.last_position`),
     params,
   );
 }

@@ -1,9 +1,17 @@
 import type { StoredEvent } from '../event-store/event-store.port';
 import { EVENT_COLUMNS, toStoredEvent, type EventRow } from '../event-store/event-rows';
-import type { Database, Sql } from '../event-store/sql';
+import { prepared, type Database, type Sql } from '../event-store/sql';
 import type { Projector } from './projector';
 
 const REPLAY_BATCH = 1000;
+/** The most a busy log makes the async read models lag behind the runs themselves. */
+const RUN_GAP_MS = 50;
+
+const LOCK_CHECKPOINTS = prepared(
+  'select name, position from projection_checkpoints where name = any($1) order by name for update',
+);
+const EVENTS_AFTER = prepared(`select ${EVENT_COLUMNS} from events where position > $1 order by position limit $2`);
+const ADVANCE = prepared('update projection_checkpoints set position = $1, updated_at = now() where name = any($2)');
 
 /** Feeds each projector the events of the batch it handles, all at once (inside the append transaction, for inline ones). */
 export async function applyBatch(tx: Sql, projectors: readonly Projector[], events: readonly StoredEvent[]): Promise<void> {
@@ -16,10 +24,7 @@ export async function applyBatch(tx: Sql, projectors: readonly Projector[], even
 /** Inside the append transaction, once its events are applied: the inline projectors are current as of `position`. */
 export async function advanceInline(tx: Sql, projectors: readonly Projector[], position: number): Promise<void> {
   if (projectors.length === 0) return;
-  await tx.query('update projection_checkpoints set position = $1, updated_at = now() where name = any($2)', [
-    position,
-    projectors.map((p) => p.name),
-  ]);
+  await tx.query(ADVANCE, [position, projectors.map((p) => p.name)]);
 }
 
 /**
@@ -35,7 +40,7 @@ export async function prepareProjections(db: Database, projectors: readonly Proj
       ]);
       if (!cp || cp.version !== p.version) await resetIn(tx, p);
     });
-    await catchUp(db, p);
+    await catchUp(db, [p]);
   }
 }
 
@@ -46,29 +51,36 @@ export async function rebuildProjections(db: Database, projectors: readonly Proj
       await lockFor(tx, p);
       await resetIn(tx, p);
     });
-    await catchUp(db, p);
+    await catchUp(db, [p]);
   }
 }
 
 /**
- * Applies the events after the projector's checkpoint, a batch per transaction, with the checkpoint
- * saved in the same transaction as the writes. Returns how many events it read.
+ * Applies the events after the projectors' checkpoints, a batch per transaction, with the
+ * checkpoints saved in the same transaction as the writes: several projectors share each read of
+ * the log and each commit. Returns how many events it read.
+ *
+ * An inline projector is written by appends under the chain-head lock, so replaying it takes that
+ * lock too; an async projector needs only its own checkpoint row, so it never holds up appends.
+ * Checkpoint rows are locked in name order, so two processes' runners queue instead of deadlocking.
  */
-export async function catchUp(db: Database, p: Projector): Promise<number> {
+export async function catchUp(db: Database, projectors: readonly Projector[]): Promise<number> {
+  if (projectors.length === 0) return 0;
+  const names = projectors.map((p) => p.name);
   let total = 0;
   for (;;) {
     const read = await db.transaction(async (tx) => {
-      const rows = await tx.query<EventRow>(
-        `select ${EVENT_COLUMNS} from events where position > $1 order by position limit $2`,
-        [await lockedCheckpoint(tx, p), REPLAY_BATCH],
-      );
-      await applyBatch(tx, [p], rows.map(toStoredEvent));
-      if (rows.length > 0) {
-        await tx.query('update projection_checkpoints set position = $1, updated_at = now() where name = $2', [
-          rows[rows.length - 1].position,
-          p.name,
-        ]);
+      if (projectors.some((p) => p.mode === 'inline')) await tx.query('select 1 from event_store_head where id for update');
+      const locked = await tx.query<{ name: string; position: string }>(LOCK_CHECKPOINTS, [names]);
+      const checkpoints = new Map(locked.map((row) => [row.name, Number(row.position)]));
+      const rows = await tx.query<EventRow>(EVENTS_AFTER, [Math.min(...checkpoints.values()), REPLAY_BATCH]);
+      if (rows.length === 0) return 0;
+      const events = rows.map(toStoredEvent);
+      for (const p of projectors) {
+        const after = checkpoints.get(p.name)!;
+        await applyBatch(tx, [p], events.filter((event) => event.position > after));
       }
+      await tx.query(ADVANCE, [rows[rows.length - 1].position, names]);
       return rows.length;
     });
     total += read;
@@ -76,10 +88,7 @@ export async function catchUp(db: Database, p: Projector): Promise<number> {
   }
 }
 
-/**
- * An inline projector is written by appends under the chain-head lock, so replaying it takes that
- * lock too; an async projector needs only its own checkpoint row, so it never holds up appends.
- */
+/** The lock `catchUp` takes, for resetting a read model. */
 async function lockFor(tx: Sql, p: Projector): Promise<void> {
   if (p.mode === 'inline') {
     await tx.query('select 1 from event_store_head where id for update');
@@ -92,20 +101,6 @@ async function lockFor(tx: Sql, p: Projector): Promise<void> {
     );
     await tx.query('select 1 from projection_checkpoints where name = $1 for update', [p.name]);
   }
-}
-
-/**
- * Takes `lockFor`'s lock and reads the checkpoint. An async projector's row exists once
- * prepareProjections ran, so locking it and reading it is one statement: the runner does this on
- * every wake under load, beside the appends.
- */
-async function lockedCheckpoint(tx: Sql, p: Projector): Promise<number> {
-  if (p.mode === 'inline') await tx.query('select 1 from event_store_head where id for update');
-  const [cp] = await tx.query<{ position: string }>(
-    `select position from projection_checkpoints where name = $1 ${p.mode === 'async' ? 'for update' : ''}`,
-    [p.name],
-  );
-  return Number(cp.position);
 }
 
 async function resetIn(tx: Sql, p: Projector): Promise<void> {
@@ -125,12 +120,16 @@ export class AsyncProjectionRunner {
   private running: Promise<void> | undefined;
   private again = false;
   private timer: NodeJS.Timeout | undefined;
+  private next: NodeJS.Timeout | undefined;
+  private readonly asyncProjectors: readonly Projector[];
 
   constructor(
     private readonly db: Database,
-    private readonly projectors: readonly Projector[],
+    projectors: readonly Projector[],
     private readonly onError: (projector: string, error: unknown) => void,
-  ) {}
+  ) {
+    this.asyncProjectors = projectors.filter((p) => p.mode === 'async');
+  }
 
   start(pollMs: number): void {
     this.timer = setInterval(() => this.wake(), pollMs);
@@ -138,8 +137,12 @@ export class AsyncProjectionRunner {
     this.wake();
   }
 
+  /**
+   * Runs now, or once the run under way is over: then after RUN_GAP_MS, so that under load each
+   * run takes the commits of that gap at once rather than a transaction per commit.
+   */
   wake(): void {
-    if (this.running) {
+    if (this.running || this.next) {
       this.again = true;
       return;
     }
@@ -147,7 +150,10 @@ export class AsyncProjectionRunner {
       this.running = undefined;
       if (this.again && this.timer) {
         this.again = false;
-        this.wake();
+        this.next = setTimeout(() => {
+          this.next = undefined;
+          this.wake();
+        }, RUN_GAP_MS);
       }
     });
   }
@@ -160,17 +166,22 @@ export class AsyncProjectionRunner {
 
   async stop(): Promise<void> {
     clearInterval(this.timer);
-    this.timer = undefined;
+    clearTimeout(this.next);
+    this.timer = this.next = undefined;
     while (this.running) await this.running;
   }
 
+  /** All together, one transaction per batch; when that fails, each alone, so that one failing projector holds up no other. */
   private async runAll(): Promise<void> {
-    for (const p of this.projectors) {
-      if (p.mode !== 'async') continue;
-      try {
-        await catchUp(this.db, p);
-      } catch (error) {
-        this.onError(p.name, error);
+    try {
+      await catchUp(this.db, this.asyncProjectors);
+    } catch {
+      for (const p of this.asyncProjectors) {
+        try {
+          await catchUp(this.db, [p]);
+        } catch (error) {
+          this.onError(p.name, error);
+        }
       }
     }
   }

@@ -1,5 +1,5 @@
 import type { StoredEvent } from '../../platform/event-store/event-store.port';
-import { valuesList, type Sql } from '../../platform/event-store/sql';
+import { insertRows, type Sql } from '../../platform/event-store/sql';
 import type { TipSnapshot } from '../tip-pool.decider';
 import type { TipView } from '../tip-view';
 import type {
@@ -114,27 +114,62 @@ export const tipsProjector: Projector = {
   },
 
   async apply(events: readonly StoredEvent[], tx: Sql): Promise<void> {
-    const rows: Record<(typeof TABLES)[number], unknown[][]> = { rm_tips: [], rm_tip_adjustments: [], rm_tip_pools: [], rm_tip_payouts: [], rm_tip_credit_checks: [] };
+    const rows: Record<(typeof TABLES)[number], Record<string, unknown>[]> = { rm_tips: [], rm_tip_adjustments: [], rm_tip_pools: [], rm_tip_payouts: [], rm_tip_credit_checks: [] };
     // Events that change rows of rm_tips (adjusted, pooled) and rm_tip_pools (distributed), in order.
     const tipChanges: StoredEvent[] = [];
     const distributions: StoredEvent[] = [];
     for (const event of events) {
-      const chain = [event.hash, event.position];
+      const chain = { audit_hash: event.hash, chain_position: event.position };
       switch (event.type) {
         case 'TipRecorded': {
           const d = event.data as TipRecordedData;
-          rows.rm_tips.push([d.tip_id, d.merchant_id, d.transaction_id, d.method, d.employee_id, d.employee_name, d.amount_cents, d.amount_cents, null, d.recorded_at, ...chain, event.position, JSON.stringify([historyEntry(event)])]);
+          rows.rm_tips.push({
+            tip_id: d.tip_id,
+            merchant_id: d.merchant_id,
+            transaction_id: d.transaction_id,
+            method: d.method,
+            employee_id: d.employee_id,
+            employee_name: d.employee_name,
+            amount_cents: d.amount_cents,
+            original_amount_cents: d.amount_cents,
+            pool_id: null,
+            recorded_at: d.recorded_at,
+            ...chain,
+            last_position: event.position,
+            history: [historyEntry(event)],
+          });
           break;
         }
         case 'TipAdjusted': {
           const d = event.data as TipAdjustedData;
-          rows.rm_tip_adjustments.push([d.adjustment_id, d.tip_id, d.merchant_id, d.employee_id, d.previous_amount_cents, d.new_amount_cents, d.reason, d.adjusted_at, event.metadata.actor?.keyId ?? null, ...chain]);
+          rows.rm_tip_adjustments.push({
+            adjustment_id: d.adjustment_id,
+            tip_id: d.tip_id,
+            merchant_id: d.merchant_id,
+            employee_id: d.employee_id,
+            previous_amount_cents: d.previous_amount_cents,
+            new_amount_cents: d.new_amount_cents,
+            reason: d.reason,
+            adjusted_at: d.adjusted_at,
+            adjusted_by: event.metadata.actor?.keyId ?? null,
+            ...chain,
+          });
           tipChanges.push(event);
           break;
         }
         case 'TipPooled': {
           const d = event.data as TipPooledData;
-          rows.rm_tip_pools.push([d.pool_id, d.merchant_id, d.pool_name, d.distribution_method, d.total_cents, JSON.stringify(d.participants), JSON.stringify(d.contributors), d.created_at, ...chain]);
+          rows.rm_tip_pools.push({
+            pool_id: d.pool_id,
+            merchant_id: d.merchant_id,
+            pool_name: d.pool_name,
+            distribution_method: d.distribution_method,
+            total_cents: d.total_cents,
+            participants: d.participants,
+            contributors: d.contributors,
+            created_at: d.created_at,
+            ...chain,
+          });
           tipChanges.push(event);
           break;
         }
@@ -143,22 +178,42 @@ export const tipsProjector: Projector = {
           break;
         case 'TipPaidOut': {
           const d = event.data as TipPaidOutData;
-          rows.rm_tip_payouts.push([d.payout_id, d.merchant_id, d.employee_id, d.employee_name, d.amount_cents, d.payout_method, d.paid_at, ...chain]);
+          rows.rm_tip_payouts.push({
+            payout_id: d.payout_id,
+            merchant_id: d.merchant_id,
+            employee_id: d.employee_id,
+            employee_name: d.employee_name,
+            amount_cents: d.amount_cents,
+            payout_method: d.payout_method,
+            paid_at: d.paid_at,
+            ...chain,
+          });
           break;
         }
         case 'TipCreditChecked': {
           const d = event.data as TipCreditCheckedData;
           const federalMinimum = d.requirements.find((r) => r.requirement === 'FLSA_MINIMUM_WAGE')?.required_cents ?? null;
-          rows.rm_tip_credit_checks.push([d.check_id, d.merchant_id, d.employee_id, d.state, d.hourly_wage_cents, d.average_tips_per_hour_cents, federalMinimum, d.compliant, d.checked_at, ...chain]);
+          rows.rm_tip_credit_checks.push({
+            check_id: d.check_id,
+            merchant_id: d.merchant_id,
+            employee_id: d.employee_id,
+            state: d.state,
+            hourly_wage_cents: d.hourly_wage_cents,
+            average_tips_per_hour_cents: d.average_tips_per_hour_cents,
+            federal_minimum_wage_cents: federalMinimum,
+            compliant: d.compliant,
+            checked_at: d.checked_at,
+            ...chain,
+          });
           break;
         }
       }
     }
-    // Columns in table order; a record already there (a replay) is kept as it is.
+    // A record already there (a replay) is kept as it is.
     for (const table of TABLES) {
       if (rows[table].length === 0) continue;
       const params: unknown[] = [];
-      await tx.query(`insert into ${table} values ${valuesList(rows[table], params)} on conflict do nothing`, params);
+      await tx.query(`${insertRows(table, rows[table], params)} on conflict do nothing`, params);
     }
     await changeTips(tx, tipChanges);
     await distribute(tx, distributions);

@@ -1,5 +1,5 @@
 import type { StoredEvent } from '../../platform/event-store/event-store.port';
-import { valuesList, type Sql } from '../../platform/event-store/sql';
+import { insertRows, prepared, type Sql } from '../../platform/event-store/sql';
 import { BIAS_WINDOW, VELOCITY_WINDOW_MS, type MerchantHistory } from '../../rules/fraud-score';
 import type { RoundingMode } from '../../rules/rounding-engine';
 import type { TransactionEvent, TransactionType } from '../transaction.events';
@@ -94,44 +94,41 @@ async function insertRecords(tx: Sql, records: StoredEvent[]): Promise<void> {
   const rows = records.map((event) => {
     const view = transactionView(event.data as RecordData, event);
     const { calculation } = view;
-    return [
-      view.id,
-      view.merchant_id,
-      view.type,
-      view.location.state,
-      calculation.jurisdiction,
-      calculation.payment_method,
-      view.cashier_id,
-      view.created_at,
-      calculation.subtotal_cents,
-      calculation.tax_total_cents,
-      calculation.ledger_total_cents,
-      calculation.cash_total_cents,
-      calculation.rounding_delta_cents,
-      calculation.cash_rounding_mode,
-      view.compliance.compliance_status,
-      view.fraud_score,
-      view.risk_level,
-      view.auditHash,
-      view.chain_position,
-      JSON.stringify(view),
-      JSON.stringify([historyEntry(event)]),
-    ];
+    return {
+      id: view.id,
+      merchant_id: view.merchant_id,
+      type: view.type,
+      state: view.location.state,
+      jurisdiction_id: calculation.jurisdiction,
+      payment_method: calculation.payment_method,
+      cashier_id: view.cashier_id,
+      created_at: view.created_at,
+      subtotal_cents: calculation.subtotal_cents,
+      tax_total_cents: calculation.tax_total_cents,
+      ledger_total_cents: calculation.ledger_total_cents,
+      cash_total_cents: calculation.cash_total_cents,
+      rounding_delta_cents: calculation.rounding_delta_cents,
+      cash_rounding_mode: calculation.cash_rounding_mode,
+      compliance_status: view.compliance.compliance_status,
+      fraud_score: view.fraud_score,
+      risk_level: view.risk_level,
+      audit_hash: view.auditHash,
+      position: view.chain_position,
+      detail: view,
+      history: [historyEntry(event)],
+    };
   });
   // A replay of the record's own event changes nothing; another record under the same id is a clash
   // of random ids, refused so that the append rolls back and is retried with a new id.
   const inserted = await tx.query<{ id: string }>(
-    `insert into rm_transactions (id, merchant_id, type, state, jurisdiction_id, payment_method, cashier_id, created_at,
-       subtotal_cents, tax_total_cents, ledger_total_cents, cash_total_cents, rounding_delta_cents, cash_rounding_mode,
-       compliance_status, fraud_score, risk_level, audit_hash, position, detail, history)
-     values ${valuesList(rows, params)}
+    prepared(`${insertRows('rm_transactions', rows, params)}
      on conflict (id) do update set id = excluded.id where rm_transactions.position = excluded.position
-     returning id`,
+     returning id`),
     params,
   );
   if (inserted.length < rows.length) {
     const written = new Set(inserted.map((row) => row.id));
-    throw new RecordIdTakenError(rows.map(([id]) => id as string).find((id) => !written.has(id))!);
+    throw new RecordIdTakenError(rows.map((row) => row.id).find((id) => !written.has(id))!);
   }
 }
 
@@ -215,13 +212,13 @@ export interface HistoryQuery {
 export async function merchantHistory(sql: Sql, query: HistoryQuery): Promise<MerchantHistory> {
   // One round trip for both reads: this runs on every sale.
   const [row] = await sql.query<{ deltas: string[] | null; cashier_sales: number | null }>(
-    `select
+    prepared(`select
        (select array_agg(delta order by created_at desc, position desc) from (
           select rounding_delta_cents as delta, created_at, position from rm_transactions
           where merchant_id = $1 and type = 'SALE' and rounding_delta_cents <> 0 and cash_rounding_mode = any($2)
           order by created_at desc, position desc limit $3) recent) as deltas,
        (select count(*)::int from rm_transactions
-        where $4::text is not null and merchant_id = $1 and cashier_id = $4 and type = 'SALE' and created_at > $5) as cashier_sales`,
+        where $4::text is not null and merchant_id = $1 and cashier_id = $4 and type = 'SALE' and created_at > $5) as cashier_sales`),
     [query.merchantId, query.symmetricModes, BIAS_WINDOW, query.cashierId, new Date(query.at.getTime() - VELOCITY_WINDOW_MS).toISOString()],
   );
   return {

@@ -1,5 +1,5 @@
 import type { StoredEvent } from '../../../platform/event-store/event-store.port';
-import { valuesList, type Sql } from '../../../platform/event-store/sql';
+import { insertRows, prepared, type Sql } from '../../../platform/event-store/sql';
 import { NO_OVERRIDES, TOP_EMPLOYEES, type OverrideActivity, type OverrideEmployee } from '../../override-analysis';
 import type { OverrideAppliedData, OverrideReason } from '../../../transactions';
 import { addToRows } from '../../../platform/projections/counters';
@@ -60,22 +60,22 @@ export const overrideReportProjector: Projector = {
       return { data, merchant_id: event.metadata.merchantId!, delta: data.new_cash_total_cents - data.calculated_cash_total_cents, event };
     });
     const params: unknown[] = [];
-    const rows = overrides.map(({ data, merchant_id, delta, event }) => [
-      data.override_id,
+    const rows = overrides.map(({ data, merchant_id, delta, event }) => ({
+      override_id: data.override_id,
       merchant_id,
-      data.transaction_id,
-      data.employee_id,
-      data.employee_name,
-      data.reason,
-      data.calculated_cash_total_cents,
-      data.previous_cash_total_cents,
-      data.new_cash_total_cents,
-      delta,
-      data.created_at,
-      event.hash,
-      event.position,
-    ]);
-    await tx.query(`insert into rm_overrides values ${valuesList(rows, params)} on conflict (override_id) do nothing`, params);
+      transaction_id: data.transaction_id,
+      employee_id: data.employee_id,
+      employee_name: data.employee_name,
+      reason: data.reason,
+      calculated_cash_total_cents: data.calculated_cash_total_cents,
+      previous_cash_total_cents: data.previous_cash_total_cents,
+      new_cash_total_cents: data.new_cash_total_cents,
+      delta_cents: delta,
+      created_at: data.created_at,
+      audit_hash: event.hash,
+      chain_position: event.position,
+    }));
+    await tx.query(prepared(`${insertRows('rm_overrides', rows, params)} on conflict (override_id) do nothing`), params);
     await addToRows(
       tx,
       'rm_override_totals',

@@ -1,5 +1,5 @@
 import type { StoredEvent } from '../../../platform/event-store/event-store.port';
-import { valuesList, type Sql } from '../../../platform/event-store/sql';
+import { insertRows, prepared, type Sql } from '../../../platform/event-store/sql';
 import { NO_VOIDS, type VoidActivity } from '../../void-analysis';
 import type { ShiftChanges } from '../../../platform/config/config';
 import type { OverrideApplied, RefundIssuedData, TransactionEvent, TransactionVoidedData, VoidReason } from '../../../transactions';
@@ -106,21 +106,21 @@ function secondOfDay(iso: string): number {
 async function insertRecords(tx: Sql, records: { event: StoredEvent; data: TransactionVoidedData | RefundIssuedData }[]): Promise<void> {
   if (records.length === 0) return;
   const params: unknown[] = [];
-  const rows = records.map(({ event, data }) => [
-    data.transaction_id,
-    data.merchant_id,
-    data.transaction_type,
-    data.original_transaction_id,
-    data.voided_by,
-    data.void_reason,
-    -data.calculation.cash_total_cents,
-    data.created_at,
-    secondOfDay(data.created_at),
-    data.transaction_type === 'REFUND' ? data.normalization.passed : null,
-    event.hash,
-    event.position,
-  ]);
-  await tx.query(`insert into rm_void_records values ${valuesList(rows, params)} on conflict (record_id) do nothing`, params);
+  const rows = records.map(({ event, data }) => ({
+    record_id: data.transaction_id,
+    merchant_id: data.merchant_id,
+    type: data.transaction_type,
+    original_transaction_id: data.original_transaction_id,
+    employee_id: data.voided_by,
+    reason: data.void_reason,
+    amount_cents: -data.calculation.cash_total_cents,
+    created_at: data.created_at,
+    second_of_day: secondOfDay(data.created_at),
+    normalization_passed: data.transaction_type === 'REFUND' ? data.normalization.passed : null,
+    audit_hash: event.hash,
+    chain_position: event.position,
+  }));
+  await tx.query(prepared(`${insertRows('rm_void_records', rows, params)} on conflict (record_id) do nothing`), params);
 }
 
 /** `$n` is the shift changes' seconds of the day, `$n+1` the window in seconds. */
