@@ -69,7 +69,7 @@ export async function createApp(config: AppConfig, testingModule?: TestingModule
   servePortal(fastify);
 
   await app.init();
-  app.get(OpenApiDocument).publish(buildOpenApiDocument(app, API_PREFIX));
+  app.get(OpenApiDocument).publish(() => buildOpenApiDocument(app, API_PREFIX));
   return app;
 }
 
