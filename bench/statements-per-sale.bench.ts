@@ -1,0 +1,63 @@
+/**
+ * Statements the service sends to PostgreSQL per POST /transaction: a count, not a timing, so it
+ * can be compared on a machine too busy for req/s figures. The app runs in this process (the
+ * test harness's startTestApp, PostgreSQL when DATABASE_URL is set, else its own embedded server)
+ * and every statement its `pg` clients send is tallied while sales go in one at a time, each
+ * with its own Idempotency-Key as a POS sends them; the async projectors' catch-up is counted too.
+ *
+ *   node -r ts-node/register/transpile-only bench/statements-per-sale.bench.ts
+ */
+import { Client } from 'pg';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { startTestApp, TEST_ADMIN_KEY } from '../test/support/test-app';
+import { onboardMerchants } from './support/service-load';
+import { benchSales } from './support/sales';
+
+const SALES = 200;
+const WARM_UP = 20;
+
+async function main(): Promise<void> {
+  const counts = new Map<string, number>();
+  let counting = false;
+  const original = Client.prototype.query as (...args: unknown[]) => unknown;
+  Client.prototype.query = function (this: Client, ...args: unknown[]) {
+    if (counting) {
+      const text = typeof args[0] === 'string' ? args[0] : String((args[0] as { text?: string })?.text);
+      const label = text.replace(/\s+/g, ' ').trim().slice(0, 70);
+      counts.set(label, (counts.get(label) ?? 0) + 1);
+    }
+    return original.apply(this, args);
+  } as typeof Client.prototype.query;
+
+  const app = await startTestApp({ env: { LOG_LEVEL: 'silent' } });
+  try {
+    const [merchantId] = ['bench-merchant-0'];
+    const [key] = await onboardMerchants(app.baseUrl, TEST_ADMIN_KEY, [merchantId]);
+    const sales = benchSales(SALES + WARM_UP, [merchantId]);
+    const send = async (body: string, n: number) => {
+      const response = await fetch(`${app.baseUrl}/transaction`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-api-key': key, 'idempotency-key': `stmt-${n}` },
+        body,
+      });
+      if (response.status !== 201) throw new Error(`sale ${n}: ${response.status} ${await response.text()}`);
+    };
+    for (let i = 0; i < WARM_UP; i++) await send(sales[i].body, i);
+    await sleep(1500);
+    counting = true;
+    for (let i = WARM_UP; i < WARM_UP + SALES; i++) await send(sales[i].body, i);
+    // The async projectors' catch-up for the last sales.
+    await sleep(1500);
+    counting = false;
+  } finally {
+    await app.close();
+  }
+  const total = [...counts.values()].reduce((sum, n) => sum + n, 0);
+  console.log(`driver ${process.env.DATABASE_URL ? 'postgres' : 'embedded'}: ${SALES} sales, ${total} statements, ${(total / SALES).toFixed(2)} per sale`);
+  for (const [label, n] of [...counts].sort((a, b) => b[1] - a[1])) console.log(`${(n / SALES).toFixed(2).padStart(6)}  ${label}`);
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
