@@ -12,6 +12,8 @@ export interface NotificationSubscriber {
   notified(channel: string, payload: string): void;
 }
 
+/** As the pool's: a server that never answers is a loss to retry, not a listener that never starts. */
+const CONNECT_TIMEOUT_MS = 2000;
 const FIRST_RETRY_MS = 100;
 const MAX_RETRY_MS = 5000;
 
@@ -46,7 +48,14 @@ export class NotificationListener {
   }
 
   private async connect(): Promise<void> {
-    const client = new Client({ connectionString: this.connectionString });
+    // An idle listener behind a dead network path sends nothing, so without TCP keepalive it would
+    // never learn it is deaf; with it, in minutes (a subscriber must bound the meantime itself).
+    const client = new Client({
+      connectionString: this.connectionString,
+      connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+      keepAlive: true,
+      keepAliveInitialDelayMillis: 10_000,
+    });
     this.client = client;
     let gone = false;
     const onGone = () => {
