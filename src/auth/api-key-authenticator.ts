@@ -4,6 +4,7 @@ import { AppConfig } from '../platform/config/config';
 import type { Authenticator } from '../platform/identity/authenticator';
 import { sha256 } from '../platform/sha256';
 import { ApiKeyDirectory } from './api-key-directory';
+import { ApiKeyRevocationFeed } from './api-key-revocation-feed';
 import { ISSUED_KEY_FORMAT, hashApiKey } from './api-key-secret';
 import type { Principal } from '../platform/identity/principal';
 
@@ -21,6 +22,7 @@ export class ApiKeyAuthenticator implements Authenticator {
   constructor(
     config: AppConfig,
     private readonly keys: ApiKeyDirectory,
+    private readonly revocations: ApiKeyRevocationFeed,
   ) {
     if (config.adminApiKey) this.adminKeyDigest = sha256(config.adminApiKey);
   }
@@ -30,15 +32,22 @@ export class ApiKeyAuthenticator implements Authenticator {
     // Digests have one length, so the comparison takes the same time whatever the caller sent.
     if (this.adminKeyDigest && timingSafeEqual(sha256(header), this.adminKeyDigest)) return ENV_ADMIN;
     if (!ISSUED_KEY_FORMAT.test(header)) return undefined;
-    const key = await this.keys.findByHash(hashApiKey(header));
+    const keyHash = hashApiKey(header);
+    const cache = this.revocations.cache;
+    const cached = cache.get(keyHash);
+    if (cached) return cached;
+    const ticket = cache.ticket();
+    const key = await this.keys.findByHash(keyHash);
     if (!key || key.revokedAt !== null) return undefined;
-    return {
+    // Frozen: the same object answers every request the cache serves.
+    const principal: Principal = Object.freeze({
       keyId: key.id,
       role: key.role,
       environment: key.environment,
       ...(key.merchantId !== null && { merchantId: key.merchantId }),
       ...(key.partnerId !== null && { partnerId: key.partnerId }),
-    };
+    });
+    cache.put(ticket, keyHash, key.id, principal);
+    return principal;
   }
 }
-

@@ -28,8 +28,9 @@ interface ApiKeyRow {
 const COLUMNS = 'id, role, environment, merchant_id, partner_id, name, created_at, revoked_at';
 
 /**
- * Reads `rm_api_keys` (read-model/api-keys.projector.ts). Not cached: the table is written in the same
- * transaction as the revocation event, so every process sees a revocation on its next lookup.
+ * Reads `rm_api_keys` (read-model/api-keys.projector.ts), as it stands: the table is written in the
+ * same transaction as the revocation event. The authenticator caches what it finds here
+ * (api-key-revocation-feed.ts says how that cache stays true).
  */
 @Injectable()
 export class ApiKeyDirectory {

@@ -7,6 +7,7 @@ import { RateLimitModule } from '../platform/rate-limit/rate-limit.module';
 import { AdminKeyBootstrap } from './admin-key-bootstrap';
 import { ApiKeyAuthenticator } from './api-key-authenticator';
 import { ApiKeyDirectory } from './api-key-directory';
+import { ApiKeyRevocationFeed } from './api-key-revocation-feed';
 import { IssueApiKeyController } from './issue-api-key/issue-api-key.controller';
 import { ListApiKeysController } from './list-api-keys/list-api-keys.controller';
 import { RevokeApiKeyController } from './revoke-api-key/revoke-api-key.controller';
@@ -24,6 +25,7 @@ import { RevokeApiKeyHandler } from './revoke-api-key/revoke-api-key.handler';
   controllers: [IssueApiKeyController, ListApiKeysController, RevokeApiKeyController],
   providers: [
     ApiKeyDirectory,
+    ApiKeyRevocationFeed,
     ApiKeyAuthenticator,
     { provide: Authenticator, useExisting: ApiKeyAuthenticator },
     MerchantScope,

@@ -20,6 +20,7 @@ function watched(db: Database): { db: Database; transactions: string[][] } {
       driver: db.driver,
       query: (text, params) => db.query(text, params),
       close: () => db.close(),
+      listen: (applicationName, channels, subscriber) => db.listen(applicationName, channels, subscriber),
       transaction: (fn) =>
         db.transaction((tx) => {
           const statements: string[] = [];

@@ -20,7 +20,8 @@ export class RevokeApiKeyController {
     operationId: 'revokeApiKey',
     summary: 'Revoke an API key at once',
     description:
-      'The next request with the key is a 401, on every instance of the service. Revoking a revoked key changes nothing and ' +
+      'The next request with the key is a 401, on every instance of the service: the answer comes once every instance has ' +
+      'confirmed (at most 5 s after the revocation is recorded). Revoking a revoked key changes nothing and ' +
       'answers 200 with the key as it is (its first revocation time). A partner key may revoke the keys of its own merchants only.',
   })
   @ApiParam({ name: 'id', description: 'The id of the key (`api_key.id`), not the key itself', example: 'key_4fT9qLm2Xv8RbN3kWc7P' })

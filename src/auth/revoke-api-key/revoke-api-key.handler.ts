@@ -1,6 +1,7 @@
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { Clock } from '../../platform/clock';
 import { ApiKeyDirectory, type ApiKeyRecord } from '../api-key-directory';
+import { ApiKeyRevocationFeed } from '../api-key-revocation-feed';
 import { apiKeyDecider } from '../api-key.decider';
 import { apiKeyStream } from '../api-key.events';
 import { ApiKeyNotFoundError } from '../auth.errors';
@@ -9,7 +10,10 @@ import { CommandStep } from '../../platform/command-step';
 import { MerchantScope } from '../merchant-scope';
 import { RevokeApiKeyCommand } from './revoke-api-key.command';
 
-/** Revoked in the log and, in the same transaction, in `rm_api_keys`: the next request with the key is a 401, on every process. */
+/**
+ * Revoked in the log and, in the same transaction, in `rm_api_keys`; answered once every process
+ * has dropped the key from its cache: the next request with the key is a 401, on every process.
+ */
 @CommandHandler(RevokeApiKeyCommand)
 export class RevokeApiKeyHandler implements ICommandHandler<RevokeApiKeyCommand> {
   constructor(
@@ -17,6 +21,7 @@ export class RevokeApiKeyHandler implements ICommandHandler<RevokeApiKeyCommand>
     private readonly clock: Clock,
     private readonly keys: ApiKeyDirectory,
     private readonly scope: MerchantScope,
+    private readonly revocations: ApiKeyRevocationFeed,
   ) {}
 
   async execute({ keyId, context }: RevokeApiKeyCommand): Promise<ApiKeyRecord> {
@@ -24,15 +29,20 @@ export class RevokeApiKeyHandler implements ICommandHandler<RevokeApiKeyCommand>
     // A key the caller may not see is answered exactly like one that does not exist.
     if (!key || !(await this.scope.canSee(context.principal, key.merchantId))) throw new ApiKeyNotFoundError(keyId);
     await this.scope.assertCanActFor(context.principal, key.merchantId);
-    await this.step.run(
-      {
-        stream: apiKeyStream(keyId),
-        decider: apiKeyDecider,
-        command: { kind: 'RevokeApiKey', keyId, revokedAt: this.clock.now().toISOString() },
-        metadata: eventMetadata(context, key.merchantId),
-      },
-      () => undefined,
-    );
+    // The answer runs only when the decider revoked: a revoked key's second revocation commits nothing to wait for.
+    await this.revocations.revokeEverywhere(keyId, async () => {
+      let revoked = false;
+      await this.step.run(
+        {
+          stream: apiKeyStream(keyId),
+          decider: apiKeyDecider,
+          command: { kind: 'RevokeApiKey', keyId, revokedAt: this.clock.now().toISOString() },
+          metadata: eventMetadata(context, key.merchantId),
+        },
+        () => (revoked = true),
+      );
+      return revoked;
+    });
     return (await this.keys.findById(keyId))!;
   }
 }

@@ -1,5 +1,6 @@
 import { Pool, type PoolClient, type QueryConfig } from 'pg';
 import { DatabaseUnavailableError } from './event-store.errors';
+import { NotificationListener, type NotificationSubscriber } from './notification-listener';
 import { preparedName, type Database, type Sql } from './sql';
 
 /** A request waits at most this long for a connection: an outage answers 503 fast instead of hanging. */
@@ -28,10 +29,11 @@ export interface PgDatabaseOptions {
 export class PgDatabase implements Database {
   readonly driver: Database['driver'];
   private readonly pool: Pool;
+  private readonly listeners: NotificationListener[] = [];
   private closing?: Promise<void>;
 
   constructor(
-    connectionString: string,
+    private readonly connectionString: string,
     private readonly options: PgDatabaseOptions = {},
   ) {
     this.driver = options.driver ?? 'postgres';
@@ -78,9 +80,20 @@ export class PgDatabase implements Database {
     }
   }
 
-  /** Once: a second call (the shutdown hook after a caller closed it) waits for the first. */
+  listen(applicationName: string, channels: readonly string[], subscriber: NotificationSubscriber): void {
+    const listener = new NotificationListener(this.connectionString, applicationName, channels, subscriber);
+    this.listeners.push(listener);
+    listener.start();
+  }
+
+  /**
+   * Once: a second call (the shutdown hook after a caller closed it) waits for the first. The
+   * listeners end first: the embedded server stops only after the service's last connection.
+   */
   close(): Promise<void> {
-    this.closing ??= this.pool.end().then(() => this.options.afterClose?.());
+    this.closing ??= Promise.all(this.listeners.map((listener) => listener.close()))
+      .then(() => this.pool.end())
+      .then(() => this.options.afterClose?.());
     return this.closing;
   }
 }

@@ -1,3 +1,5 @@
+import type { NotificationSubscriber } from './notification-listener';
+
 /** The one SQL surface the service uses, implemented with `pg` (PgDatabase). */
 export interface Sql {
   query<R = Record<string, unknown>>(text: string, params?: unknown[]): Promise<R[]>;
@@ -6,6 +8,11 @@ export interface Sql {
 export interface Database extends Sql {
   /** Runs `fn` in one transaction: commit when it resolves, rollback when it throws. */
   transaction<T>(fn: (tx: Sql) => Promise<T>): Promise<T>;
+  /**
+   * Keeps a connection of its own LISTENing on `channels` until close(), reconnecting after a
+   * loss; `applicationName` is how pg_stat_activity names it.
+   */
+  listen(applicationName: string, channels: readonly string[], subscriber: NotificationSubscriber): void;
   close(): Promise<void>;
   /** `postgres`: the server of DATABASE_URL; `embedded`: the service's own server under DATA_DIR. */
   readonly driver: 'postgres' | 'embedded';
