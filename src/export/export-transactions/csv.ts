@@ -16,7 +16,8 @@ const QUOTE = /"/g;
  * One cell, written as `Papa.unparse` with `escapeFormulae: FORMULA_START` wrote it (csv.spec.ts
  * checks the two agree): null empty, numbers and booleans as `String` writes them and never
  * guarded, a guarded text cell always quoted. Written here rather than through papaparse, whose
- * per-cell option checks were a sixth of the export's CPU time (docs/benchmarks.md).
+ * per-cell option checks were the largest cost of the service's own in a profile of the export
+ * (docs/benchmarks.md).
  */
 export function csvCell(value: Cell | undefined): string {
   if (value == null) return '';
