@@ -12,7 +12,11 @@
  * Their events are not in the log: the export reads the read model only.
  *
  * Run: npm run build && node -r ts-node/register/transpile-only bench/export.bench.ts
- * BENCH_EXPORT_ROWS (default 1000000) sets the number of rows.
+ * BENCH_EXPORT_ROWS (default 1000000) sets the number of rows; BENCH_EXPORT_MODES (comma-separated,
+ * default all) the modes exported. BENCH_CPU_PROF=<dir> runs the service with --cpu-prof into
+ * that folder, to see where its time goes (bench/support/profile-summary.ts reads it). The table
+ * goes into docs/benchmarks.md only from a run of every mode without the profiler, which slows the
+ * service; the others print it.
  */
 import { randomBytes } from 'node:crypto';
 import { availableParallelism, cpus, loadavg } from 'node:os';
@@ -24,6 +28,8 @@ import { createTestDatabase } from '../test/support/test-database';
 import { replaceSection } from './support/report';
 
 const ROWS = Number(process.env.BENCH_EXPORT_ROWS ?? 1_000_000);
+const MODES = (process.env.BENCH_EXPORT_MODES?.split(',') ?? EXPORT_MODES) as ExportMode[];
+const CPU_PROF_DIR = process.env.BENCH_CPU_PROF;
 const INSERT_BATCH = 100_000;
 const MERCHANTS = 20;
 const ADMIN_KEY = `bench-admin-${randomBytes(12).toString('hex')}`;
@@ -175,6 +181,7 @@ async function main(): Promise<void> {
   const database = await createTestDatabase('postgres');
   const service = await ServiceProcess.start({
     entry: 'built',
+    nodeArgs: CPU_PROF_DIR ? ['--cpu-prof', `--cpu-prof-dir=${CPU_PROF_DIR}`] : [],
     env: {
       DATABASE_URL: database.url,
       ADMIN_API_KEY: ADMIN_KEY,
@@ -190,14 +197,14 @@ async function main(): Promise<void> {
     const rssBeforeMb = service.peakRssBytes() / MB;
     const results = [await baseline(db)];
     console.log(JSON.stringify(results.at(-1)));
-    for (const mode of EXPORT_MODES) {
+    for (const mode of MODES) {
       results.push(await exportOnce(service, mode));
       console.log(JSON.stringify(results.at(-1)));
     }
     for (const r of results) if (r.rows !== results[0].rows) throw new Error(`${r.target}: ${r.rows} rows, the baseline read ${results[0].rows}`);
     const text = table(results, rssBeforeMb);
     console.log(text);
-    await replaceSection('export', text);
+    if (!CPU_PROF_DIR && MODES.length === EXPORT_MODES.length) await replaceSection('export', text);
   } finally {
     await service.stop();
     await database.drop();

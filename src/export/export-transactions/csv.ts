@@ -1,4 +1,3 @@
-import { unparse, type UnparseConfig } from 'papaparse';
 import type { TransactionDetail } from '../../transactions';
 import type { Cell, Column } from './export-columns';
 
@@ -9,22 +8,50 @@ import type { Cell, Column } from './export-columns';
  */
 export const FORMULA_START = /^(?!-\d+(\.\d+)?$)[=+\-@\t\r]/;
 
-const CONFIG: UnparseConfig = { escapeFormulae: FORMULA_START, newline: '\r\n' };
+/** RFC 4180 quotes a cell holding a comma, a quote or a line break; a BOM and an edge space are quoted too, as papaparse did. */
+const NEEDS_QUOTES = /[",\r\n\uFEFF]|^ | $/;
+const QUOTE = /"/g;
 
-const lines = (rows: Cell[][]): string => `${unparse(rows, CONFIG)}\r\n`;
+/**
+ * One cell, written as `Papa.unparse` with `escapeFormulae: FORMULA_START` wrote it (csv.spec.ts
+ * checks the two agree): null empty, numbers and booleans as `String` writes them and never
+ * guarded, a guarded text cell always quoted. Written here rather than through papaparse, whose
+ * per-cell option checks were the largest cost of the service's own in a profile of the export
+ * (docs/benchmarks.md).
+ */
+export function csvCell(value: Cell | undefined): string {
+  if (value == null) return '';
+  if (typeof value !== 'string') return String(value);
+  if (FORMULA_START.test(value)) return `"'${value.replace(QUOTE, '""')}"`;
+  return NEEDS_QUOTES.test(value) ? `"${value.replace(QUOTE, '""')}"` : value;
+}
+
+/** A line per row, each cell as its column writes it, each line ended by CRLF: one string for the lot. */
+function lines(columns: readonly Column[], rows: readonly TransactionDetail[]): string {
+  let text = '';
+  for (const row of rows) {
+    text += csvCell(columns[0].value(row));
+    for (let i = 1; i < columns.length; i++) text += ',' + csvCell(columns[i].value(row));
+    text += '\r\n';
+  }
+  return text;
+}
+
+const headerLine = (columns: readonly Column[]): string => `${columns.map((c) => csvCell(c.name)).join(',')}\r\n`;
 
 /** A whole file at once, the header line then a line per transaction: for a few rows (the documented example). */
 export const csvText = (columns: readonly Column[], rows: readonly TransactionDetail[]): string =>
-  lines([columns.map((c) => c.name), ...rows.map((t) => columns.map((c) => c.value(t)))]);
+  headerLine(columns) + lines(columns, rows);
 
 /**
- * The header line, then a chunk of lines per batch of rows: only one batch is ever held, whatever the
- * length of the file. A file without rows is the header line alone.
+ * The header line, then one string per batch of rows, its lines written straight into it (one
+ * write to the socket per batch): only one batch is ever held, whatever the length of the file. A
+ * file without rows is the header line alone.
  */
 export async function* csvChunks(columns: readonly Column[], batches: AsyncIterable<TransactionDetail[]>): AsyncGenerator<string> {
-  let header = lines([columns.map((c) => c.name)]);
+  let header = headerLine(columns);
   for await (const batch of batches) {
-    yield header + lines(batch.map((t) => columns.map((c) => c.value(t))));
+    yield header + lines(columns, batch);
     header = '';
   }
   if (header) yield header;

@@ -4,7 +4,7 @@ import type { OverrideView, TransactionDetail } from '../../transactions';
 export const EXPORT_MODES = ['standard', 'full', 'summary'] as const;
 export type ExportMode = (typeof EXPORT_MODES)[number];
 
-/** What a cell holds: papaparse writes null as an empty cell and a boolean as true or false. */
+/** What a cell holds: `csvCell` writes null as an empty cell and a boolean as true or false. */
 export type Cell = string | number | boolean | null;
 
 /** One column of the CSV; its name is the header and means the same in every mode (docs/export.md). */

@@ -10,6 +10,7 @@ import { csvChunks } from './csv';
 import { EXPORT_COLUMNS } from './export-columns';
 import { exportRows } from '../../transactions';
 import { ExportTransactionsQuery, type ExportFile } from './export-transactions.query';
+import { readAhead } from './read-ahead';
 
 @QueryHandler(ExportTransactionsQuery)
 export class ExportTransactionsHandler implements IQueryHandler<ExportTransactionsQuery, ExportFile> {
@@ -39,7 +40,7 @@ export class ExportTransactionsHandler implements IQueryHandler<ExportTransactio
     const end = request.end_date ? stamp(request.end_date) : stamp(now.toISOString());
     return {
       fileName: `crcs-export-${mode}-${merchantId ?? 'all'}-${start}-${end}.csv`,
-      chunks: await started(csvChunks(EXPORT_COLUMNS[mode], rows)),
+      chunks: await started(csvChunks(EXPORT_COLUMNS[mode], readAhead(rows))),
     };
   }
 
