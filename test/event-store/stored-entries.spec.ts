@@ -4,7 +4,8 @@ import { sha256Hex } from '../../src/platform/sha256';
 import { migrate } from '../../src/platform/event-store/migrations';
 import { SqlEventStore } from '../../src/platform/event-store/sql-event-store';
 import type { Database } from '../../src/platform/event-store/sql';
-import { readStoredEntries, verifyStoredLog } from '../../src/platform/event-store/stored-entries';
+import { readStoredEntries } from '../../src/platform/event-store/stored-entries';
+import { verifyStoredLog } from '../../src/platform/event-store/stored-verification';
 import { FixedClock } from '../support/fixed-clock';
 import { changeData, deleteEntry, swapEntries } from '../support/tampering';
 import { DRIVERS, createTestDatabase, type TestDatabase } from '../support/test-database';
@@ -42,11 +43,7 @@ describe.each(DRIVERS)('the log as stored, on %s', (driver) => {
     return verifier.result();
   }
 
-  async function fromStored(parallel: boolean) {
-    const verifier = new ChainVerifier();
-    await verifyStoredLog(db, 1, 100, verifier, parallel);
-    return verifier.result();
-  }
+  const fromStored = (parallel: boolean) => verifyStoredLog(db, 1, 100, {}, parallel);
 
   it('keeps the very bytes each hash was computed over', async () => {
     let count = 0;

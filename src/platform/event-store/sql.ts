@@ -7,6 +7,8 @@ export interface Database extends Sql {
   /** Runs `fn` in one transaction: commit when it resolves, rollback when it throws. */
   transaction<T>(fn: (tx: Sql) => Promise<T>): Promise<T>;
   close(): Promise<void>;
+  /** Where another thread opens a connection of its own to the same database. */
+  readonly url: string;
   /** `postgres`: the server of DATABASE_URL; `embedded`: the service's own server under DATA_DIR. */
   readonly driver: 'postgres' | 'embedded';
 }
