@@ -1,4 +1,9 @@
+import { createPublicKey } from 'node:crypto';
+import { keyRing } from '../../src/platform/event-store/chain-checkpoint';
 import { ChainVerifier } from '../../src/platform/event-store/chain-verifier';
+import { canonicalJson } from '../../src/platform/event-store/hash-chain';
+import { valuesList } from '../../src/platform/event-store/sql';
+import { buildChain, newSigningKey } from '../support/chain';
 import type { NewEvent } from '../../src/platform/event-store/event-store.port';
 import { sha256Hex } from '../../src/platform/sha256';
 import { migrate } from '../../src/platform/event-store/migrations';
@@ -73,6 +78,29 @@ describe.each(DRIVERS)('the log as stored, on %s', (driver) => {
     const [{ data }] = await db.query<{ data: string }>('select data::text as data from events where position = 3');
     expect(data).toContain(', '); // jsonb's own layout
     expect(await fromStored(false)).toEqual(await rebuilt());
+    expect(await fromStored(true)).toEqual(await rebuilt());
     expect((await fromStored(false)).break_count).toBe(0);
   });
+
+  it('verifies on worker threads as on its own thread a log with signed checkpoints, whole or tampered', async () => {
+    const key = newSigningKey();
+    const options = { checkpointKeys: keyRing([createPublicKey(key)]) };
+    await db.query('delete from events');
+    const chain = buildChain(150, { checkpointEvery: 20, signingKey: key });
+    const params: unknown[] = [];
+    const rows = chain.map((e) => [e.position, e.entryId, e.streamId, e.streamRevision, e.type, canonicalJson(e.data), canonicalJson(e.metadata), e.recordedAt, e.prevHash, e.hash]);
+    await db.query(
+      `insert into events (position, entry_id, stream_id, stream_revision, event_type, data, metadata, recorded_at, prev_hash, hash) values ${valuesList(rows, params)}`,
+      params,
+    );
+    const verify = (parallel: boolean) => verifyStoredLog(db, 1, 200, options, parallel);
+    const whole = await verify(true);
+    expect(whole).toMatchObject({ break_count: 0, checkpoints: { count: 7 } });
+    expect(whole).toEqual(await verify(false));
+    await changeData(db, 45, ['cents'], 1);
+    await deleteEntry(db, 90);
+    const tampered = await verify(false);
+    expect(tampered.break_count).toBeGreaterThan(1);
+    expect(await verify(true)).toEqual(tampered);
+  }, 60_000);
 });
