@@ -34,11 +34,11 @@ function hashedBytes(line: string): string {
 export type CheckedLine = Omit<StoredEvent, 'data' | 'metadata'> & { entryHash: string };
 
 /**
- * `checkExportLine` over the line's UTF-8 bytes (`line.subarray(start, end)`), without building
- * its objects when it can: a line as `exportLine` writes it whose bytes hash to its own hash has
- * its fields cut from their known places, once the syntax of its data and metadata is checked.
- * Anything else (another layout, an escape in a field, a hash that does not match, bytes that are
- * not UTF-8) is decoded and read in full, so both give one answer, errors included.
+ * `checkExportLine` over a line's UTF-8 bytes, without building its objects when it can: a line
+ * as `exportLine` writes it whose bytes hash to its own hash has its fields cut from their known
+ * places, once the syntax of its data and metadata is checked. Anything else (another layout, an
+ * escape in a field, a hash that does not match, bytes that are not UTF-8) is decoded and read in
+ * full, so both give one answer, errors included.
  */
 export function checkExportLineBytes(line: Buffer): CheckedLine {
   return (isUtf8(line) && fastCheck(line)) || checkExportLine(line.toString());
