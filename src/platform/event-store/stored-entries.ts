@@ -13,8 +13,6 @@ export interface StoredEntry {
    * row was edited or written before the texts were kept canonical (then only a rebuild matches).
    */
   bytes: string;
-  /** Its data and metadata as stored. */
-  texts: { data: string; metadata: string };
 }
 
 interface TextRow {
@@ -56,7 +54,7 @@ export async function* readStoredEntries(db: Sql, from: number, to: number): Asy
 /**
  * `entryBytes` of a row, written by the database: the same escapes as `canonicalJson` for every
  * text PostgreSQL can hold, and `to_json` of a `char(64)` keeps its padding as the driver does.
- * Were they ever to differ, the row would only fail to match and be hashed here instead.
+ * Were they ever to differ, the row would only fail to match, and its thread would hash it.
  */
 const STORED_BYTES =
   `'{"data":' || data::text || ',"entry_id":' || to_json(entry_id::text)::text || ',"event_type":' || to_json(event_type)::text || ` +
@@ -64,7 +62,7 @@ const STORED_BYTES =
   `',"recorded_at":' || to_json(${RECORDED_AT})::text || ',"stream_id":' || to_json(stream_id)::text || ` +
   `',"stream_revision":' || stream_revision::text || '}'`;
 
-/** A stored entry, and whether its stored bytes hash to its hash; its texts only where they do not, or `withTexts` says. */
+/** A stored entry, and whether its stored bytes hash to its hash; its texts only where they do not, or for an event of `textsOfType`. */
 export interface HashedEntry {
   event: VerifiableEntry;
   hashed: boolean;
@@ -76,15 +74,15 @@ export interface HashedEntry {
  * them: it sends a few hundred bytes per row instead of the texts, whose decoding into strings
  * was most of a verification's time. The SHA-256 is PostgreSQL's, over the very bytes the row
  * holds: the service trusts its server for the rows already, and a match still has to be the
- * row's own hash. `withTexts` is an event type whose texts are sent all the same.
+ * row's own hash.
  */
-export async function readHashedRange(db: Sql, from: number, to: number, withTexts: string): Promise<HashedEntry[]> {
+export async function readHashedRange(db: Sql, from: number, to: number, textsOfType: string): Promise<HashedEntry[]> {
   const rows = await db.query<Omit<TextRow, 'data' | 'metadata'> & { hashed: boolean; data: string | null; metadata: string | null }>(
     `select position, entry_id, stream_id, stream_revision, event_type, ${RECORDED_AT} as recorded_at, prev_hash, hash, ` +
       `encode(pg_catalog.sha256(convert_to(${STORED_BYTES}, 'UTF8')), 'hex') = hash::text as hashed, ` +
       'case when event_type = $3 then data::text end as data, case when event_type = $3 then metadata::text end as metadata ' +
       'from events where position >= $1 and position <= $2 order by position',
-    [from, to, withTexts],
+    [from, to, textsOfType],
   );
   // Rows that do not match are rare (edited, or older than canonical texts): their texts in one more query.
   const unmatched = rows.filter((row) => !row.hashed && row.data === null).map((row) => row.position);
@@ -103,9 +101,8 @@ export async function readHashedRange(db: Sql, from: number, to: number, withTex
 }
 
 function toStoredEntry(row: TextRow): StoredEntry {
-  const texts = { data: row.data, metadata: row.metadata };
-  const event = new LazyEntry(fieldsOf(row), texts);
-  return { event, bytes: entryBytes(event, row.data, row.metadata), texts };
+  const event = new LazyEntry(fieldsOf(row), { data: row.data, metadata: row.metadata });
+  return { event, bytes: entryBytes(event, row.data, row.metadata) };
 }
 
 function fieldsOf(row: Omit<TextRow, 'data' | 'metadata'>) {
