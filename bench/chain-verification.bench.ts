@@ -24,10 +24,9 @@ import { replaceSection } from './support/report';
 
 // The built modules, as the service and the CLI run them (their hashing threads are built JavaScript too).
 const { exportLine } = require('../dist/src/platform/event-store/chain-export') as typeof import('../src/platform/event-store/chain-export');
-const { ChainVerifier } = require('../dist/src/platform/event-store/chain-verifier') as typeof import('../src/platform/event-store/chain-verifier');
 const { GENESIS_HASH, canonicalJson, entryBytes } = require('../dist/src/platform/event-store/hash-chain') as typeof import('../src/platform/event-store/hash-chain');
 const { migrate } = require('../dist/src/platform/event-store/migrations') as typeof import('../src/platform/event-store/migrations');
-const { verifyStoredLog } = require('../dist/src/platform/event-store/stored-entries') as typeof import('../src/platform/event-store/stored-entries');
+const { verifyStoredLog } = require('../dist/src/platform/event-store/stored-verification') as typeof import('../src/platform/event-store/stored-verification');
 
 const ENTRIES = Number(process.argv[2] ?? 1_000_000);
 const CHUNK = 1000;
@@ -156,11 +155,10 @@ async function main(): Promise<void> {
     let endpointPeak = rssBefore;
     const sampler = setInterval(() => (endpointPeak = Math.max(endpointPeak, process.memoryUsage().rss)), 100);
     const endpointStart = process.hrtime.bigint();
-    const verifier = new ChainVerifier();
-    await verifyStoredLog(db, 1, ENTRIES, verifier);
+    const verified = await verifyStoredLog(db, 1, ENTRIES);
     const endpoint = seconds(endpointStart);
     clearInterval(sampler);
-    if (verifier.result().verified_count !== ENTRIES) throw new Error('the stored chain did not verify');
+    if (verified.verified_count !== ENTRIES) throw new Error('the stored chain did not verify');
 
     const cliStart = process.hrtime.bigint();
     // GNU time's last line on stderr: the CLI's peak resident memory, in kB.

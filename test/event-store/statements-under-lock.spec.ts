@@ -18,6 +18,7 @@ function watched(db: Database): { db: Database; transactions: string[][] } {
     transactions,
     db: {
       driver: db.driver,
+      url: db.url,
       query: (text, params) => db.query(text, params),
       close: () => db.close(),
       listen: (applicationName, channels, subscriber) => db.listen(applicationName, channels, subscriber),

@@ -4,10 +4,9 @@ import { QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import { validationError } from '../../platform/errors/validation.pipe';
 import { AppConfig } from '../../platform/config/config';
 import { keyRing } from '../../platform/event-store/chain-checkpoint';
-import { ChainVerifier } from '../../platform/event-store/chain-verifier';
 import { loadFrontier } from '../../platform/event-store/merkle-store';
 import { DATABASE, type Database } from '../../platform/event-store/sql';
-import { verifyStoredLog } from '../../platform/event-store/stored-entries';
+import { verifyStoredLog } from '../../platform/event-store/stored-verification';
 import { logExtent } from '../read-log';
 import { Witness } from '../record-checkpoint/witness';
 import { VerifyHashChainQuery } from './verify-hash-chain.query';
@@ -42,7 +41,7 @@ export class VerifyHashChainHandler implements IQueryHandler<VerifyHashChainQuer
     if (from > Math.max(lastPosition, 1)) {
       throw validationError([{ field: 'from_position', messages: [`from_position is past the end of the log (${lastPosition})`] }]);
     }
-    const verifier = new ChainVerifier({
+    const result = await verifyStoredLog(this.db, from, to, {
       fromPosition: from,
       checkpointKeys: this.checkpointKeys,
       // A range starts from the stored tree before it, as it trusts its first entry's link.
@@ -50,7 +49,6 @@ export class VerifyHashChainHandler implements IQueryHandler<VerifyHashChainQuer
       // Only a verification to the end can tell that entries were cut from it.
       witness: this.witness.configured ? (await this.witness.heads()).filter((head) => to === lastPosition || head.tree_size <= to) : undefined,
     });
-    await verifyStoredLog(this.db, from, to, verifier);
-    return { ...verifier.result(), from_position: from, to_position: to };
+    return { ...result, from_position: from, to_position: to };
   }
 }

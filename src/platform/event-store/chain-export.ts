@@ -1,3 +1,5 @@
+import { isUtf8 } from 'node:buffer';
+import { hash as hashHex } from 'node:crypto';
 import { sha256Hex } from '../sha256';
 import type { EventRow } from './event-rows';
 import { canonicalEntry, entryHash } from './hash-chain';
@@ -30,6 +32,195 @@ function hashedBytes(line: string): string {
 
 /** An export line's fields but its objects, and the hash of the entry it holds at its stored position. */
 export type CheckedLine = Omit<StoredEvent, 'data' | 'metadata'> & { entryHash: string };
+
+/**
+ * `checkExportLine` over a line's UTF-8 bytes, without building its objects when it can: a line
+ * as `exportLine` writes it whose bytes hash to its own hash has its fields cut from their known
+ * places, once the syntax of its data and metadata is checked. Anything else (another layout, an
+ * escape in a field, a hash that does not match, bytes that are not UTF-8) is decoded and read in
+ * full, so both give one answer, errors included.
+ */
+export function checkExportLineBytes(line: Buffer): CheckedLine {
+  return (isUtf8(line) && fastCheck(line)) || checkExportLine(line.toString());
+}
+
+const HEX = /^[0-9a-f]{64}$/;
+const HEAD = Buffer.from('{"data":');
+const KEYS = [',"entry_id":', ',"event_type":', ',"metadata":', ',"position":', ',"prev_hash":', ',"recorded_at":', ',"stream_id":', ',"stream_revision":', ',"hash":'].map((key) =>
+  Buffer.from(key),
+);
+
+function fastCheck(b: Buffer): CheckedLine | undefined {
+  const tail = b.length - HASH_MEMBER_LENGTH;
+  if (tail <= HEAD.length || !startsWith(b, HEAD, 0) || !startsWith(b, KEYS[8], tail) || b[tail + 8] !== QUOTE || b[b.length - 2] !== QUOTE || b[b.length - 1] !== CLOSE_OBJECT) return undefined;
+  const hash = b.toString('latin1', tail + 9, b.length - 2);
+  if (!HEX.test(hash)) return undefined;
+  // Hashed as written: the line up to its hash member, closed (in place for a moment: no copy per line).
+  b[tail] = CLOSE_OBJECT;
+  const own = hashHex('sha256', b.subarray(0, tail + 1), 'hex');
+  b[tail] = COMMA;
+  if (own !== hash) return undefined;
+  let at = skipValue(b, HEAD.length, true);
+  const entryId = at > 0 && startsWith(b, KEYS[0], at) ? plainString(b, (at += KEYS[0].length)) : undefined;
+  if (entryId === undefined) return undefined;
+  at = endOfString;
+  const type = startsWith(b, KEYS[1], at) ? plainString(b, (at += KEYS[1].length)) : undefined;
+  if (type === undefined || !startsWith(b, KEYS[2], endOfString)) return undefined;
+  at = skipValue(b, endOfString + KEYS[2].length, true);
+  const position = at > 0 && startsWith(b, KEYS[3], at) ? integer(b, at + KEYS[3].length) : undefined;
+  if (position === undefined) return undefined;
+  const prevHash = startsWith(b, KEYS[4], endOfInteger) ? plainString(b, endOfInteger + KEYS[4].length) : undefined;
+  const recordedAt = prevHash !== undefined && startsWith(b, KEYS[5], endOfString) ? plainString(b, endOfString + KEYS[5].length) : undefined;
+  const streamId = recordedAt !== undefined && startsWith(b, KEYS[6], endOfString) ? plainString(b, endOfString + KEYS[6].length) : undefined;
+  const streamRevision = streamId !== undefined && startsWith(b, KEYS[7], endOfString) ? integer(b, endOfString + KEYS[7].length) : undefined;
+  if (streamRevision === undefined || endOfInteger !== tail) return undefined;
+  return { position, entryId, streamId: streamId!, streamRevision, type, recordedAt: recordedAt!, prevHash: prevHash!, hash, entryHash: own };
+}
+
+const QUOTE = 0x22;
+const COMMA = 0x2c;
+const COLON = 0x3a;
+const BACKSLASH = 0x5c;
+const OPEN_ARRAY = 0x5b;
+const CLOSE_ARRAY = 0x5d;
+const OPEN_OBJECT = 0x7b;
+const CLOSE_OBJECT = 0x7d;
+
+function startsWith(b: Buffer, prefix: Buffer, at: number): boolean {
+  if (at + prefix.length > b.length) return false;
+  for (let i = 0; i < prefix.length; i++) if (b[at + i] !== prefix[i]) return false;
+  return true;
+}
+
+/** Where the last string or integer read ended: module state, so that reading one allocates nothing. */
+let endOfString = 0;
+let endOfInteger = 0;
+
+/** A string with no escape at `at`, decoded; undefined for anything else (then the line is read in full). */
+function plainString(b: Buffer, at: number): string | undefined {
+  if (b[at] !== QUOTE) return undefined;
+  for (let i = at + 1; i < b.length; i++) {
+    const c = b[i];
+    if (c === QUOTE) {
+      endOfString = i + 1;
+      return b.toString('utf8', at + 1, i);
+    }
+    if (c < 0x20 || c === BACKSLASH) return undefined;
+  }
+  return undefined;
+}
+
+/** A safe integer as `String(n)` writes it; undefined for any other number (JSON.parse then decides). */
+function integer(b: Buffer, at: number): number | undefined {
+  let i = at;
+  const negative = b[i] === 0x2d;
+  if (negative) i++;
+  const first = i;
+  let value = 0;
+  while (i < b.length && b[i] >= 0x30 && b[i] <= 0x39 && i - first < 15) value = value * 10 + b[i++] - 0x30;
+  if (i === first || (b[first] === 0x30 && i > first + 1) || (b[i] >= 0x30 && b[i] <= 0x39) || b[i] === 0x2e || b[i] === 0x65 || b[i] === 0x45) return undefined;
+  endOfInteger = i;
+  return negative ? -value : value;
+}
+
+/**
+ * The end of the JSON value at `at` (an object, if `object`), or -1 if it is not one in the
+ * canonical layout (no whitespace). Only its syntax is checked, as JSON.parse would, so that a
+ * line whose hash vouches for its bytes is still refused when they are not JSON.
+ */
+function skipValue(b: Buffer, at: number, object: boolean): number {
+  if (object && b[at] !== OPEN_OBJECT) return -1;
+  const open: number[] = [];
+  let i = at;
+  for (;;) {
+    // A value at i.
+    const c = b[i];
+    if (c === OPEN_OBJECT || c === OPEN_ARRAY) {
+      const close = c === OPEN_OBJECT ? CLOSE_OBJECT : CLOSE_ARRAY;
+      if (b[i + 1] === close) i += 2;
+      else {
+        open.push(close);
+        i += 1;
+        if (close === CLOSE_OBJECT) {
+          i = skipKey(b, i);
+          if (i < 0) return -1;
+        }
+        continue;
+      }
+    } else if (c === QUOTE) i = skipString(b, i);
+    else if (c === 0x74) i = literal(b, i, TRUE);
+    else if (c === 0x66) i = literal(b, i, FALSE);
+    else if (c === 0x6e) i = literal(b, i, NULL);
+    else i = skipNumber(b, i);
+    if (i < 0) return -1;
+    // After a value: the members or elements left in the containers it closes.
+    for (;;) {
+      if (open.length === 0) return i;
+      const close = open[open.length - 1];
+      if (b[i] === COMMA) {
+        i += 1;
+        if (close === CLOSE_OBJECT) {
+          i = skipKey(b, i);
+          if (i < 0) return -1;
+        }
+        break;
+      }
+      if (b[i] !== close) return -1;
+      open.pop();
+      i += 1;
+    }
+  }
+}
+
+const TRUE = Buffer.from('true');
+const FALSE = Buffer.from('false');
+const NULL = Buffer.from('null');
+
+const literal = (b: Buffer, at: number, word: Buffer): number => (startsWith(b, word, at) ? at + word.length : -1);
+
+function skipKey(b: Buffer, at: number): number {
+  const i = skipString(b, at);
+  return i > 0 && b[i] === COLON ? i + 1 : -1;
+}
+
+const ESCAPED = new Set([QUOTE, BACKSLASH, 0x2f, 0x62, 0x66, 0x6e, 0x72, 0x74]);
+const isHex = (c: number) => (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x46) || (c >= 0x61 && c <= 0x66);
+
+function skipString(b: Buffer, at: number): number {
+  if (b[at] !== QUOTE) return -1;
+  for (let i = at + 1; i < b.length; ) {
+    const c = b[i];
+    if (c === QUOTE) return i + 1;
+    if (c < 0x20) return -1;
+    if (c !== BACKSLASH) i += 1;
+    else if (ESCAPED.has(b[i + 1])) i += 2;
+    else if (b[i + 1] === 0x75 && isHex(b[i + 2]) && isHex(b[i + 3]) && isHex(b[i + 4]) && isHex(b[i + 5])) i += 6;
+    else return -1;
+  }
+  return -1;
+}
+
+const isDigit = (c: number) => c >= 0x30 && c <= 0x39;
+
+/** `-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?` */
+function skipNumber(b: Buffer, at: number): number {
+  let i = at;
+  if (b[i] === 0x2d) i++;
+  if (b[i] === 0x30) i++;
+  else if (isDigit(b[i])) while (isDigit(b[i])) i++;
+  else return -1;
+  if (b[i] === 0x2e) {
+    if (!isDigit(b[++i])) return -1;
+    while (isDigit(b[i])) i++;
+  }
+  if (b[i] === 0x65 || b[i] === 0x45) {
+    i++;
+    if (b[i] === 0x2b || b[i] === 0x2d) i++;
+    if (!isDigit(b[i])) return -1;
+    while (isDigit(b[i])) i++;
+  }
+  return i;
+}
 
 /**
  * Reads a line (throwing as `fromExportLine` does) and hashes the entry: the line's own bytes when

@@ -2,9 +2,9 @@ import { parentPort } from 'node:worker_threads';
 import { HASH_TASKS, type HashTask } from './chain-hashing';
 
 /** A thread of `HashPool`: runs the task of each message and answers with its id. */
-parentPort?.on('message', ({ id, task, input }: { id: number; task: HashTask; input: string[] }) => {
+parentPort?.on('message', async ({ id, task, input }: { id: number; task: HashTask; input: never }) => {
   try {
-    parentPort?.postMessage({ id, output: HASH_TASKS[task](input) });
+    parentPort?.postMessage({ id, output: await HASH_TASKS[task](input) });
   } catch (error) {
     parentPort?.postMessage({ id, error: error instanceof Error ? error.message : String(error) });
   }

@@ -2,7 +2,13 @@ import { availableParallelism } from 'node:os';
 import { extname, join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { sha256Hex } from '../sha256';
-import { checkExportLine, type CheckedLine } from './chain-export';
+import { CHECKPOINT_EVENT_TYPE } from './chain-checkpoint';
+import { checkExportLineBytes, type CheckedLine } from './chain-export';
+import { entryBytes, entryHash as canonicalHash } from './hash-chain';
+import { LazyEntry } from './lazy-entry';
+import { leafHash } from './merkle-tree';
+import type { Sql } from './sql';
+import { readHashedRange } from './stored-entries';
 
 /**
  * The per-entry work of a verification, batch by batch: plain functions of their input, so a
@@ -11,22 +17,144 @@ import { checkExportLine, type CheckedLine } from './chain-export';
 export const HASH_TASKS = {
   /** SHA-256 (hex) of each entry's stored bytes. */
   bytes: (texts: string[]) => texts.map((text) => sha256Hex(text)),
-  /** Each export line's fields and the hash of the entry it holds (chain-export.ts), or why it cannot be read. */
-  lines: (lines: string[]) =>
-    lines.map((line): CheckedLine | { error: string } => {
-      try {
-        return checkExportLine(line);
-      } catch (error) {
-        return { error: (error as Error).message };
-      }
-    }),
+  /** The entries of a run of whole export lines (chain-export.ts), or the first line that cannot be read. */
+  lines: (bytes: Uint8Array) => checkLines(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)),
+  /** The log's entries from `from` to `to`, read on a connection of this thread's own and hashed as stored. */
+  stored: async ({ url, from, to }: { url: string; from: number; to: number }) => checkStored(await connection(url), from, to),
 };
+
+/**
+ * Entries as a verifier takes them, hashed, as columns: a thread sends back a few arrays per batch
+ * instead of an object per entry, and no entry's data unless the verifier will read it.
+ */
+export interface CheckedEntries {
+  /** Six per entry: entry id, stream id, event type, recorded at, prev hash, hash. */
+  texts: string[];
+  /** Two per entry: position, stream revision. */
+  numbers: number[];
+  /** The hash of each entry at its stored position; null where it is the stored hash. */
+  entryHashes: (string | null)[];
+  /** Each entry's Merkle leaf hash, 32 bytes after 32 bytes: the tree's share of the hashing done here too. */
+  leaves: Uint8Array;
+}
+
+export interface CheckedLines extends CheckedEntries {
+  /** The lines of the batch, blank ones included: how the caller numbers the next batch's. */
+  lineCount: number;
+  /** Two per entry: where its line starts and ends in the batch. */
+  ranges: number[];
+  /** The first line that cannot be read (counted from 1 in the batch), and why; the entries before it are given. */
+  error?: { line: number; message: string };
+}
+
+export interface CheckedStored extends CheckedEntries {
+  /** By index: the texts of the entries the verifier reads the objects of (checkpoints, and entries whose bytes do not hash to their hash). */
+  objects: Record<number, { data: string; metadata: string }>;
+}
+
+/** The entries of a batch a thread checked, each with its objects as `json(i)` gives them (see LazyEntry). */
+export function entriesOf({ texts, numbers, entryHashes, leaves }: CheckedEntries, json: (i: number) => ConstructorParameters<typeof LazyEntry>[1]): LazyEntry[] {
+  const leafBytes = Buffer.from(leaves.buffer, leaves.byteOffset, leaves.byteLength);
+  return entryHashes.map((entryHash, i) => {
+    const hash = texts[6 * i + 5];
+    const fields = {
+      position: numbers[2 * i],
+      entryId: texts[6 * i],
+      streamId: texts[6 * i + 1],
+      streamRevision: numbers[2 * i + 1],
+      type: texts[6 * i + 2],
+      recordedAt: texts[6 * i + 3],
+      prevHash: texts[6 * i + 4],
+      hash,
+      entryHash: entryHash ?? hash,
+      leafHash: leafBytes.subarray(32 * i, 32 * i + 32),
+    };
+    return new LazyEntry(fields, json(i));
+  });
+}
+
+function columns(): CheckedEntries & { leafList: Buffer[] } {
+  return { texts: [], numbers: [], entryHashes: [], leaves: new Uint8Array(0), leafList: [] };
+}
+
+function add(into: ReturnType<typeof columns>, e: Omit<CheckedLine, 'entryHash'>, entryHash: string): void {
+  into.texts.push(e.entryId, e.streamId, e.type, e.recordedAt, e.prevHash, e.hash);
+  into.numbers.push(e.position, e.streamRevision);
+  into.entryHashes.push(entryHash === e.hash ? null : entryHash);
+  into.leafList.push(leafHash(e.hash));
+}
+
+function finish<T extends CheckedEntries>(from: ReturnType<typeof columns>, rest: Omit<T, keyof CheckedEntries>): T {
+  const { leafList, ...entries } = from;
+  return { ...entries, leaves: Buffer.concat(leafList), ...rest } as unknown as T;
+}
+
+const NEWLINE = 0x0a;
+const CARRIAGE_RETURN = 0x0d;
+const OPEN_BRACE = 0x7b;
+
+function checkLines(bytes: Buffer): CheckedLines {
+  const into = columns();
+  const ranges: number[] = [];
+  let lineCount = 0;
+  let error: CheckedLines['error'];
+  for (let start = 0; start < bytes.length && !error; ) {
+    const newline = bytes.indexOf(NEWLINE, start);
+    const next = newline < 0 ? bytes.length : newline + 1;
+    let end = newline < 0 ? bytes.length : newline;
+    if (end > start && bytes[end - 1] === CARRIAGE_RETURN) end -= 1;
+    lineCount += 1;
+    const line = bytes.subarray(start, end);
+    if (line.length > 0 && (line[0] === OPEN_BRACE || line.toString().trim() !== '')) {
+      try {
+        const { entryHash, ...fields } = checkExportLineBytes(line);
+        add(into, fields, entryHash);
+        ranges.push(start, end);
+      } catch (failure) {
+        error = { line: lineCount, message: (failure as Error).message };
+      }
+    }
+    start = next;
+  }
+  return finish<CheckedLines>(into, { lineCount, ranges, error });
+}
+
+async function checkStored(db: Sql, from: number, to: number): Promise<CheckedStored> {
+  const into = columns();
+  const objects: CheckedStored['objects'] = {};
+  for (const { event, hashed, texts } of await readHashedRange(db, from, to, CHECKPOINT_EVENT_TYPE)) {
+    let entryHash = event.hash;
+    if (!hashed && texts) {
+      // As the verifier would do it: the stored bytes, else the canonical JSON rebuilt (a row written before the texts were kept canonical).
+      const own = sha256Hex(entryBytes(event, texts.data, texts.metadata));
+      entryHash = own === event.hash ? own : canonicalHash(event);
+    } else if (!hashed) {
+      // Gone between the two queries: a hash that cannot match sends the verifier for the texts, and the log is read again.
+      entryHash = '';
+    }
+    if (texts) objects[into.entryHashes.length] = texts;
+    add(into, event, entryHash);
+  }
+  return finish<CheckedStored>(into, { objects });
+}
+
+/** This thread's connection to the log, opened by the first task that reads it. */
+const connections = new Map<string, Promise<Sql>>();
+
+function connection(url: string): Promise<Sql> {
+  let db = connections.get(url);
+  if (!db) {
+    // Loaded here: the offline verifier's threads never reach a database.
+    db = import('./pg-database').then(({ PgDatabase }) => new PgDatabase(url));
+    connections.set(url, db);
+  }
+  return db;
+}
 
 type Tasks = typeof HASH_TASKS;
 export type HashTask = keyof Tasks;
 type Input<K extends HashTask> = Parameters<Tasks[K]>[0];
-type Output<K extends HashTask> = ReturnType<Tasks[K]>;
-
+type Output<K extends HashTask> = Awaited<ReturnType<Tasks[K]>>;
 
 /**
  * Worker threads for the hashing, one per core: the chain's order is checked on the caller's
@@ -64,7 +192,7 @@ export class HashPool {
   }
 
   run<K extends HashTask>(task: K, input: Input<K>): Promise<Output<K>> {
-    if (this.workers.length === 0) return Promise.resolve((HASH_TASKS[task] as (input: Input<K>) => Output<K>)(input));
+    if (this.workers.length === 0) return Promise.resolve((HASH_TASKS[task] as (input: Input<K>) => Output<K> | Promise<Output<K>>)(input));
     const id = this.nextId++;
     const worker = this.workers[this.turn++ % this.workers.length];
     return new Promise((resolve, reject) => {

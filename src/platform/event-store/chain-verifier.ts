@@ -7,8 +7,9 @@ import { MerkleFrontier, leafHash } from './merkle-tree';
 /**
  * An entry to verify. `entryHash`: the SHA-256 of the entry at its stored position, when the caller
  * hashed its stored bytes (on worker threads): a match spares rebuilding its canonical JSON.
+ * `leafHash`: its Merkle leaf hash, when the caller computed it there too.
  */
-export type VerifiableEntry = StoredEvent & { entryHash?: string };
+export type VerifiableEntry = StoredEvent & { entryHash?: string; leafHash?: Buffer };
 
 export const BREAK_KINDS = ['modified', 'deleted', 'reordered', 'inserted'] as const;
 export type BreakKind = (typeof BREAK_KINDS)[number];
@@ -433,7 +434,7 @@ export class ChainVerifier {
     if (!tree) return;
     this.checkWitness(tree.size);
     if (e.type === CHECKPOINT_EVENT_TYPE) this.rootsBefore.set(e.entryId, tree.root().toString('hex'));
-    tree.append(leafHash(e.hash));
+    tree.append(e.leafHash ?? leafHash(e.hash));
     this.lastPushed = e;
   }
 

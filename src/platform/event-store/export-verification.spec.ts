@@ -3,7 +3,8 @@ import { createPublicKey } from 'node:crypto';
 import fc from 'fast-check';
 import { buildChain, byPosition, newSigningKey, rehashFrom } from '../../../test/support/chain';
 import { keyRing } from './chain-checkpoint';
-import { toExportLine } from './chain-export';
+import { checkExportLine, checkExportLineBytes, toExportLine } from './chain-export';
+import { sha256Hex } from '../sha256';
 import { ChainVerifier, type VerifierOptions } from './chain-verifier';
 import type { StoredEvent } from './event-store.port';
 import { UnreadableLineError, verifyExport } from './export-verification';
@@ -75,4 +76,70 @@ describe('verifyExport', () => {
       await expect(failure).rejects.toThrow(/^line 5: .*JSON/);
     }
   }, 60_000);
+});
+
+describe('checkExportLineBytes', () => {
+  const lines = exported(chain).split('\n').filter(Boolean);
+  /** A line's answer, or its error: the fast reading and the full one must give the same. */
+  const outcome = (read: () => unknown) => {
+    try {
+      return { read: read() };
+    } catch (error) {
+      return { error: (error as Error).message };
+    }
+  };
+  const alphabet = [...'{}[]",:\\/0123456789-+.eEtrufalsn u', '\u0001', '\t', 'é', '\ud800'].map((c) => Buffer.from(c));
+  const edit = fc.record({
+    line: fc.integer({ min: 0, max: lines.length - 1 }),
+    at: fc.double({ min: 0, max: 1, noNaN: true }),
+    kind: fc.constantFrom('replace', 'insert', 'delete'),
+    with: fc.oneof(fc.constantFrom(...alphabet), fc.uint8Array({ minLength: 1, maxLength: 2 }).map((b) => Buffer.from(b))),
+    // The tamperer rehashes the edited line, so that its hash vouches for whatever it now holds.
+    rehash: fc.boolean(),
+  });
+
+  it('reads every line, edited anywhere and rehashed or not, as JSON.parse of the whole line does', () => {
+    fc.assert(
+      fc.property(edit, (e) => {
+        const original = Buffer.from(lines[e.line]);
+        const at = Math.floor(e.at * original.length);
+        let bytes = Buffer.concat([original.subarray(0, at), e.kind === 'delete' ? Buffer.alloc(0) : e.with, original.subarray(e.kind === 'insert' ? at : at + 1)]);
+        if (e.rehash && bytes.length > 75) {
+          const entry = Buffer.concat([bytes.subarray(0, bytes.length - 75), Buffer.from('}')]);
+          bytes = Buffer.concat([bytes.subarray(0, bytes.length - 75), Buffer.from(`,"hash":"${sha256Hex(entry)}"}`)]);
+        }
+        expect(outcome(() => checkExportLineBytes(Buffer.from(bytes)))).toEqual(outcome(() => checkExportLine(bytes.toString())));
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  const rehashed = (line: string) => {
+    const entry = `${line.slice(0, -75)}}`;
+    return `${line.slice(0, -75)},"hash":"${sha256Hex(entry)}"}`;
+  };
+
+  it('takes an unedited line by its fields, without the full reading', () => {
+    const want = lines.slice(0, 30).map((line) => checkExportLine(line));
+    const parse = jest.spyOn(JSON, 'parse');
+    try {
+      expect(lines.slice(0, 30).map((line) => checkExportLineBytes(Buffer.from(line)))).toEqual(want);
+      expect(parse).not.toHaveBeenCalled();
+    } finally {
+      parse.mockRestore();
+    }
+  });
+
+  it.each([
+    ['a missing colon', '"cents":', '"cents"'],
+    ['a trailing comma', '"cents":', '"x":1,}'],
+    ['a leading zero', '"cents":', '"cents":0'],
+    ['a raw control character', '"key_test"', '"key\u0001test"'],
+    ['a bad escape', '"key_test"', '"key\\xtest"'],
+    ['a bare word', '"cents":', '"cents":tru,"c":'],
+  ])('refuses a line with %s even when its hash vouches for it', (_, from, to) => {
+    const line = rehashed(lines[3].replace(from, to));
+    expect(line).not.toBe(lines[3]);
+    expect(() => checkExportLineBytes(Buffer.from(line))).toThrow(/JSON/);
+  });
 });

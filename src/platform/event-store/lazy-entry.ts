@@ -5,9 +5,20 @@ type Objects = Pick<StoredEvent, 'data' | 'metadata'>;
 type Fields = Omit<VerifiableEntry, 'data' | 'metadata'>;
 
 /**
+ * An entry's objects were read for a verification that was given only its fields: one that found
+ * a break, which the caller then runs again with every entry's texts.
+ */
+export class ObjectsNotReadError extends Error {
+  constructor(position: number) {
+    super(`the data of entry ${position} was not read`);
+  }
+}
+
+/**
  * An entry whose data and metadata stay JSON text until read: a verifier reads them only for a
  * checkpoint or a break. `json` is either the two texts, as the log stores them, or one object
- * holding both, as an export line does. A class, not an object with getters per entry: a million
+ * holding both, as an export line does (its text or its UTF-8 bytes), or absent: reading the
+ * objects then throws `ObjectsNotReadError`. A class, not an object with getters per entry: a million
  * of them are made per verification.
  */
 export class LazyEntry implements VerifiableEntry {
@@ -20,11 +31,12 @@ export class LazyEntry implements VerifiableEntry {
   readonly prevHash: string;
   readonly hash: string;
   entryHash?: string;
+  leafHash?: Buffer;
   private parsed: Objects | undefined;
 
   constructor(
     fields: Fields,
-    private readonly json: { data: string; metadata: string } | string,
+    private readonly json: { data: string; metadata: string } | string | Buffer | undefined,
   ) {
     this.position = fields.position;
     this.entryId = fields.entryId;
@@ -35,6 +47,7 @@ export class LazyEntry implements VerifiableEntry {
     this.prevHash = fields.prevHash;
     this.hash = fields.hash;
     this.entryHash = fields.entryHash;
+    this.leafHash = fields.leafHash;
   }
 
   get data(): StoredEvent['data'] {
@@ -47,7 +60,11 @@ export class LazyEntry implements VerifiableEntry {
 
   private objects(): Objects {
     const { json } = this;
-    this.parsed ??= typeof json === 'string' ? (JSON.parse(json) as Objects) : { data: JSON.parse(json.data), metadata: JSON.parse(json.metadata) };
+    if (json === undefined) throw new ObjectsNotReadError(this.position);
+    this.parsed ??=
+      typeof json === 'string' || Buffer.isBuffer(json)
+        ? (JSON.parse(json.toString()) as Objects)
+        : { data: JSON.parse(json.data), metadata: JSON.parse(json.metadata) };
     return this.parsed;
   }
 }

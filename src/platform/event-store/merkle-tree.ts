@@ -20,8 +20,15 @@ export function leafHash(chainHash: string): Buffer {
   return sha256(Buffer.of(0), Buffer.from(chainHash, 'hex'));
 }
 
+/** One input buffer for every node: a verification hashes about one node per entry, on its main thread. */
+const nodeInput = Buffer.alloc(1 + 2 * HASH_BYTES, 1);
+
 export function nodeHash(left: Buffer, right: Buffer): Buffer {
-  return sha256(Buffer.of(1), left, right);
+  // A proof's path comes from outside and may be of any length.
+  if (left.length !== HASH_BYTES || right.length !== HASH_BYTES) return sha256(Buffer.of(1), left, right);
+  left.copy(nodeInput, 1);
+  right.copy(nodeInput, 1 + HASH_BYTES);
+  return sha256(nodeInput);
 }
 
 export interface NodeKey {

@@ -33,11 +33,11 @@ export class PgDatabase implements Database {
   private closing?: Promise<void>;
 
   constructor(
-    private readonly connectionString: string,
+    readonly url: string,
     private readonly options: PgDatabaseOptions = {},
   ) {
     this.driver = options.driver ?? 'postgres';
-    this.pool = new Pool({ connectionString, max: 10, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
+    this.pool = new Pool({ connectionString: url, max: 10, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
     // An idle client that loses its connection must not crash the process; the next query reconnects.
     this.pool.on('error', () => undefined);
     // A backend terminated just as it finished connecting can send its FATAL in the same packet as
@@ -81,7 +81,7 @@ export class PgDatabase implements Database {
   }
 
   listen(applicationName: string, channels: readonly string[], subscriber: NotificationSubscriber): void {
-    const listener = new NotificationListener(this.connectionString, applicationName, channels, subscriber);
+    const listener = new NotificationListener(this.url, applicationName, channels, subscriber);
     this.listeners.push(listener);
     listener.start();
   }

@@ -14,6 +14,8 @@ export interface Database extends Sql {
    */
   listen(applicationName: string, channels: readonly string[], subscriber: NotificationSubscriber): void;
   close(): Promise<void>;
+  /** Where another thread opens a connection of its own to the same database. */
+  readonly url: string;
   /** `postgres`: the server of DATABASE_URL; `embedded`: the service's own server under DATA_DIR. */
   readonly driver: 'postgres' | 'embedded';
 }
