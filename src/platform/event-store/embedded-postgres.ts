@@ -171,9 +171,7 @@ export class EmbeddedPostgres {
     const log = openSync(this.logFile, 'a');
     if (this.account) chownSync(this.logFile, this.account.uid, this.account.gid);
     const options: SpawnOptions = { ...this.account, env: serverEnvironment(), detached: true, stdio: ['ignore', log, log] };
-    // 32 MB of buffers, not initdb's 128: the no-set-up default shares one machine with the service,
-    // and the page cache holds the rest (docs/decisions.md).
-    const settings = ['listen_addresses=', `unix_socket_directories=${this.cluster}`, 'unix_socket_permissions=0700', 'shared_buffers=32MB'];
+    const settings = ['listen_addresses=', `unix_socket_directories=${this.cluster}`, 'unix_socket_permissions=0700'];
     const server = spawn(binary('postgres'), ['-D', this.cluster, '-p', String(SOCKET_PORT), ...settings.flatMap((s) => ['-c', s])], options);
     server.unref();
     closeSync(log);
