@@ -25,8 +25,8 @@ const PREPARED = new Map<string, string>();
 /**
  * Marks a statement that runs on every sale or append. `PgDatabase` sends it under a name, so
  * each pooled connection has PostgreSQL parse it once and reuse its plan instead of parsing and
- * planning it on every call (the profile of `POST /transaction` put a third of PostgreSQL's time
- * there). Only for constant texts: a named statement stays on every connection for its life.
+ * planning it on every call (PostgreSQL's statement log for `POST /transaction` put about half of
+ * its time per statement there, docs/decisions.md). Only for constant texts: a named statement stays on every connection for its life.
  */
 export function prepared(text: string): string {
   if (!PREPARED.has(text)) PREPARED.set(text, `crcs_${PREPARED.size + 1}`);
