@@ -26,6 +26,13 @@ export const BODY_LIMIT_BYTES = 100_000;
 /** Fastify's default, named because the 414 answer states it. */
 const MAX_PARAM_LENGTH = 100;
 
+/**
+ * How long a shutdown lets requests in flight finish before it cuts their connections: a sale takes
+ * milliseconds, and a client that stops reading or sending must not hold the shutdown, and the
+ * database's clean close after it, forever.
+ */
+export const SHUTDOWN_GRACE_MS = 10_000;
+
 /** A client's x-request-id is kept only if it is safe to echo in a header and write into a log line. */
 const SANE_REQUEST_ID = /^[\w.:-]{1,128}$/;
 
@@ -66,6 +73,10 @@ export async function createApp(config: AppConfig, testingModule?: TestingModule
     done(refused.length > 0 ? validationError(refused) : undefined);
   });
 
+  fastify.addHook('preClose', (done) => {
+    setTimeout(() => fastify.server.closeAllConnections(), SHUTDOWN_GRACE_MS).unref();
+    done();
+  });
   servePortal(fastify);
 
   await app.init();

@@ -3,6 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { SHUTDOWN_GRACE_MS } from '../../src/app.factory';
 import { get, openRequest, readBody, ServiceProcess } from '../support/service-process';
 
 const ROOT = join(__dirname, '../..');
@@ -56,6 +57,38 @@ describe('the service process', () => {
       .map((line) => JSON.parse(line));
     expect(requestLines).toContainEqual(expect.objectContaining({ reqId: 'in-flight-1', msg: 'request completed' }));
   }, 20_000);
+});
+
+describe('the service process with a client that stalls', () => {
+  let dataDir: string;
+  let service: ServiceProcess;
+
+  beforeAll(async () => {
+    dataDir = await mkdtemp(join(tmpdir(), 'crcs-shutdown-'));
+    service = await ServiceProcess.start({ env: { DATA_DIR: dataDir, LOG_LEVEL: 'info' } });
+  }, 45_000);
+
+  afterAll(async () => {
+    if (service?.running) await service.kill();
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  it('on SIGTERM waits the grace period for a request whose body never comes, then cuts it and exits 0', async () => {
+    const exit = service.exited();
+    const stalled = openRequest(service.port, 'POST', '/api/v1/transaction', { 'content-type': 'application/json', 'content-length': '1000' });
+    stalled.request.write('{"merchant_id":');
+    const cut = stalled.response.then(
+      () => 'answered',
+      (error: NodeJS.ErrnoException) => error.code,
+    );
+    await sleep(300);
+
+    const signalled = Date.now();
+    service.child.kill('SIGTERM');
+    expect(await Promise.race([exit, sleep(SHUTDOWN_GRACE_MS + 10_000, 'still running', { ref: false })])).toBe(0);
+    expect(Date.now() - signalled).toBeGreaterThanOrEqual(SHUTDOWN_GRACE_MS - 100);
+    expect(await cut).toBe('ECONNRESET');
+  }, SHUTDOWN_GRACE_MS + 20_000);
 });
 
 describe('the service process with a bad configuration', () => {

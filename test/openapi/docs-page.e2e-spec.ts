@@ -1,6 +1,10 @@
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { operations } from '../../src/platform/openapi/openapi-document';
 import { call } from '../support/auth';
 import { portalSuite, screenshot } from '../portal/browser';
+
+const SWAGGER_UI_DIST = dirname(require.resolve('swagger-ui-dist/package.json'));
 
 /**
  * The browsable documentation in a real browser: Swagger UI from the service's own files, every
@@ -16,6 +20,7 @@ describe('the docs page', () => {
     expect(page.status).toBe(200);
     expect(page.headers.get('content-type')).toBe('text/html; charset=utf-8');
     expect(page.headers.get('content-security-policy')).toContain("script-src 'self';");
+    expect(await page.text()).toContain('<script src="docs/init.js"></script>');
     for (const [file, type] of [
       ['swagger-ui-bundle.js', 'text/javascript; charset=utf-8'],
       ['swagger-ui.css', 'text/css; charset=utf-8'],
@@ -23,6 +28,9 @@ describe('the docs page', () => {
     ]) {
       const response = await fetch(`${origin}/api/v1/docs/${file}`);
       expect({ file, status: response.status, type: response.headers.get('content-type') }).toEqual({ file, status: 200, type });
+      // Read to the end: an unread 1.5 MB body keeps the server's response, and so its close, waiting.
+      const body = Buffer.from(await response.arrayBuffer());
+      if (file !== 'init.js') expect(body.equals(readFileSync(join(SWAGGER_UI_DIST, file)))).toBe(true);
     }
     const missing = await call(suite.app, 'GET', '/docs/../../package.json');
     expect(missing.status).toBe(404);
