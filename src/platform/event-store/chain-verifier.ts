@@ -3,6 +3,7 @@ import { CHECKPOINT_EVENT_TYPE, checkSignature, isTreeHeadCheckpoint, type Check
 import type { StoredEvent } from './event-store.port';
 import { GENESIS_HASH, entryHash, entryHashAt } from './hash-chain';
 import { MerkleFrontier, leafHash } from './merkle-tree';
+import { StreamRevisions } from './stream-revisions';
 
 /**
  * An entry to verify. `entryHash`: the SHA-256 of the entry at its stored position, when the caller
@@ -143,7 +144,7 @@ export class ChainVerifier {
   /** Stored position minus hashed position, after entries inserted or deleted before here. */
   private offset = 0;
   private readonly waiting: Waiting[] = [];
-  private readonly revisions = new Map<string, number>();
+  private readonly revisions = new StreamRevisions();
   private readonly midChain: boolean;
   private lastArrival = 0;
   private total = 0;
