@@ -37,8 +37,9 @@ export interface CheckedEntries {
   /** Each entry's Merkle leaf hash, 32 bytes after 32 bytes: the tree's share of the hashing done here too. */
   leaves: Uint8Array;
   /**
-   * The tree's inner nodes the batch decides alone (`runNodes`, taking position - 1 for the leaf
-   * index, as in a log read from genesis): `nodeCounts[i]` of them complete at entry i.
+   * The roots of the full subtrees over the batch's leaves (`runNodes`), `nodeCounts[i]` of them
+   * ending at entry i: those a tree with leaf = position - 1 completes (true of a sound log), so
+   * that the verifier's thread hashes only the nodes that join batches.
    */
   nodes: Uint8Array;
   nodeCounts: Uint8Array;

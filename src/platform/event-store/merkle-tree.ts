@@ -20,12 +20,12 @@ export const EMPTY_ROOT = sha256();
 const leafInput = Buffer.alloc(1 + HASH_BYTES);
 
 export function leafHash(chainHash: string): Buffer {
-  // Not hex, or not 32 bytes: hashed as given, as the input of another length it then is.
+  // A chain hash of another shape (in a tampered log) is decoded as Buffer.from decodes it.
   if (chainHash.length !== 2 * HASH_BYTES || leafInput.write(chainHash, 1, 'hex') !== HASH_BYTES) return sha256(Buffer.of(0), Buffer.from(chainHash, 'hex'));
   return sha256(leafInput);
 }
 
-/** One input buffer for every node: a verification hashes about one node per entry, on its main thread. */
+/** One input buffer for every node: a verification hashes about one node per entry. */
 const nodeInput = Buffer.alloc(1 + 2 * HASH_BYTES, 1);
 
 export function nodeHash(left: Buffer, right: Buffer): Buffer {
