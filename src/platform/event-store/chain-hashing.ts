@@ -6,7 +6,7 @@ import { CHECKPOINT_EVENT_TYPE } from './chain-checkpoint';
 import { checkExportLineBytes, type CheckedLine } from './chain-export';
 import { entryBytes, entryHash as canonicalHash } from './hash-chain';
 import { LazyEntry } from './lazy-entry';
-import { leafHash } from './merkle-tree';
+import { HASH_BYTES, leafHash, runNodes } from './merkle-tree';
 import type { Sql } from './sql';
 import { readHashedRange } from './stored-entries';
 
@@ -36,6 +36,13 @@ export interface CheckedEntries {
   entryHashes: (string | null)[];
   /** Each entry's Merkle leaf hash, 32 bytes after 32 bytes: the tree's share of the hashing done here too. */
   leaves: Uint8Array;
+  /**
+   * The roots of the full subtrees over the batch's leaves (`runNodes`), `nodeCounts[i]` of them
+   * ending at entry i: those a tree with leaf = position - 1 completes (true of a sound log), so
+   * that the verifier's thread hashes only the nodes that join batches.
+   */
+  nodes: Uint8Array;
+  nodeCounts: Uint8Array;
 }
 
 export interface CheckedLines extends CheckedEntries {
@@ -53,9 +60,15 @@ export interface CheckedStored extends CheckedEntries {
 }
 
 /** The entries of a batch a thread checked, each with its objects as `json(i)` gives them (see LazyEntry). */
-export function entriesOf({ texts, numbers, entryHashes, leaves }: CheckedEntries, json: (i: number) => ConstructorParameters<typeof LazyEntry>[1]): LazyEntry[] {
+export function entriesOf(
+  { texts, numbers, entryHashes, leaves, nodes, nodeCounts }: CheckedEntries,
+  json: (i: number) => ConstructorParameters<typeof LazyEntry>[1],
+): LazyEntry[] {
   const leafBytes = Buffer.from(leaves.buffer, leaves.byteOffset, leaves.byteLength);
+  const nodeBytes = Buffer.from(nodes.buffer, nodes.byteOffset, nodes.byteLength);
+  let nodesBefore = 0;
   return entryHashes.map((entryHash, i) => {
+    const treeNodes = nodeCounts[i] === 0 ? undefined : nodeBytes.subarray(nodesBefore * HASH_BYTES, (nodesBefore += nodeCounts[i]) * HASH_BYTES);
     const hash = texts[6 * i + 5];
     const fields = {
       position: numbers[2 * i],
@@ -68,13 +81,14 @@ export function entriesOf({ texts, numbers, entryHashes, leaves }: CheckedEntrie
       hash,
       entryHash: entryHash ?? hash,
       leafHash: leafBytes.subarray(32 * i, 32 * i + 32),
+      treeNodes,
     };
     return new LazyEntry(fields, json(i));
   });
 }
 
-function columns(): CheckedEntries & { leafList: Buffer[] } {
-  return { texts: [], numbers: [], entryHashes: [], leaves: new Uint8Array(0), leafList: [] };
+function columns(): Omit<CheckedEntries, 'leaves' | 'nodes' | 'nodeCounts'> & { leafList: Buffer[] } {
+  return { texts: [], numbers: [], entryHashes: [], leafList: [] };
 }
 
 function add(into: ReturnType<typeof columns>, e: Omit<CheckedLine, 'entryHash'>, entryHash: string): void {
@@ -86,7 +100,9 @@ function add(into: ReturnType<typeof columns>, e: Omit<CheckedLine, 'entryHash'>
 
 function finish<T extends CheckedEntries>(from: ReturnType<typeof columns>, rest: Omit<T, keyof CheckedEntries>): T {
   const { leafList, ...entries } = from;
-  return { ...entries, leaves: Buffer.concat(leafList), ...rest } as unknown as T;
+  const leaves = Buffer.concat(leafList);
+  const { nodes, counts } = runNodes(leaves, (i) => entries.numbers[2 * i] - 1);
+  return { ...entries, leaves, nodes, nodeCounts: counts, ...rest } as unknown as T;
 }
 
 const NEWLINE = 0x0a;

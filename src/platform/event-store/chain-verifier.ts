@@ -3,13 +3,16 @@ import { CHECKPOINT_EVENT_TYPE, checkSignature, isTreeHeadCheckpoint, type Check
 import type { StoredEvent } from './event-store.port';
 import { GENESIS_HASH, entryHash, entryHashAt } from './hash-chain';
 import { MerkleFrontier, leafHash } from './merkle-tree';
+import { StreamRevisions } from './stream-revisions';
 
 /**
  * An entry to verify. `entryHash`: the SHA-256 of the entry at its stored position, when the caller
  * hashed its stored bytes (on worker threads): a match spares rebuilding its canonical JSON.
- * `leafHash`: its Merkle leaf hash, when the caller computed it there too.
+ * `leafHash`: its Merkle leaf hash, when the caller computed it there too. `treeNodes`: the roots of
+ * the subtrees over its leaf and the leaves of the entries before it in its batch, as `runNodes`
+ * gives them: only for entries of a batch pushed whole, in order, and nothing between.
  */
-export type VerifiableEntry = StoredEvent & { entryHash?: string; leafHash?: Buffer };
+export type VerifiableEntry = StoredEvent & { entryHash?: string; leafHash?: Buffer; treeNodes?: Buffer };
 
 export const BREAK_KINDS = ['modified', 'deleted', 'reordered', 'inserted'] as const;
 export type BreakKind = (typeof BREAK_KINDS)[number];
@@ -141,7 +144,7 @@ export class ChainVerifier {
   /** Stored position minus hashed position, after entries inserted or deleted before here. */
   private offset = 0;
   private readonly waiting: Waiting[] = [];
-  private readonly revisions = new Map<string, number>();
+  private readonly revisions = new StreamRevisions();
   private readonly midChain: boolean;
   private lastArrival = 0;
   private total = 0;
@@ -434,7 +437,7 @@ export class ChainVerifier {
     if (!tree) return;
     this.checkWitness(tree.size);
     if (e.type === CHECKPOINT_EVENT_TYPE) this.rootsBefore.set(e.entryId, tree.root().toString('hex'));
-    tree.append(e.leafHash ?? leafHash(e.hash));
+    tree.grow(e.leafHash ?? leafHash(e.hash), e.treeNodes);
     this.lastPushed = e;
   }
 

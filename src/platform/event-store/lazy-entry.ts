@@ -32,6 +32,7 @@ export class LazyEntry implements VerifiableEntry {
   readonly hash: string;
   entryHash?: string;
   leafHash?: Buffer;
+  treeNodes?: Buffer;
   private parsed: Objects | undefined;
 
   constructor(
@@ -48,6 +49,7 @@ export class LazyEntry implements VerifiableEntry {
     this.hash = fields.hash;
     this.entryHash = fields.entryHash;
     this.leafHash = fields.leafHash;
+    this.treeNodes = fields.treeNodes;
   }
 
   get data(): StoredEvent['data'] {

@@ -5,6 +5,7 @@ import {
   consistencyPath,
   inclusionPath,
   leafHash,
+  runNodes,
   treeRoot,
   verifyConsistency,
   verifyInclusion,
@@ -123,5 +124,48 @@ describe('Merkle tree (RFC 9162 2.1), checked by the RFC’s own algorithms writ
     const written = Array.from({ length: 8 }, (_, i) => frontier.append(leafHash(full.chainHashes[i])).map((n) => `${n.level}/${n.index}`));
     expect(written).toEqual([['0/0'], ['0/1', '1/0'], ['0/2'], ['0/3', '1/1', '2/0'], ['0/4'], ['0/5', '1/2'], ['0/6'], ['0/7', '1/3', '2/1', '3/0']]);
     expect(MerkleFrontier.keys(13)).toEqual([{ level: 3, index: 0 }, { level: 2, index: 2 }, { level: 0, index: 12 }]);
+  });
+
+  it('a run of leaves gives the roots of the aligned subtrees it holds whole, each at the leaf that ends it', () => {
+    const leaves = Buffer.concat(leafInputs.slice(3, 11).map((input) => rfc9162.leafHash(input)));
+    const { nodes, counts } = runNodes(leaves, (j) => j + 3);
+    expect([...counts]).toEqual([0, 0, 1, 0, 2, 0, 1, 0]);
+    const mth = (from: number, to: number) => rfc9162.mth(leafInputs.slice(from, to));
+    expect(nodes).toEqual(Buffer.concat([mth(4, 6), mth(6, 8), mth(4, 8), mth(8, 10)]));
+  });
+
+  it('growing with the nodes of runs gives the roots of appending alone, wherever the runs’ guess of the leaf index is wrong', () => {
+    // Each leaf's guessed index: the next one, or one off it (an entry moved, inserted or deleted).
+    const step = fc.oneof({ weight: 8, arbitrary: fc.constant(1) }, { weight: 1, arbitrary: fc.integer({ min: -3, max: 4 }) });
+    const batches = fc.array(fc.array(step, { minLength: 1, maxLength: 40 }), { minLength: 1, maxLength: 6 });
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 40 }), batches, (before, steps) => {
+        const appended = MerkleFrontier.empty();
+        const grown = MerkleFrontier.empty();
+        const inputs: Buffer[] = [];
+        const take = (known?: Buffer) => {
+          const input = createHash('sha256').update(`leaf ${inputs.length}`).digest();
+          inputs.push(input);
+          appended.append(rfc9162.leafHash(input));
+          grown.grow(rfc9162.leafHash(input), known);
+        };
+        for (let i = 0; i < before; i++) take();
+        let guess = before - 1;
+        for (const batch of steps) {
+          const indices = batch.map((d) => (guess = Math.max(0, guess + d)));
+          const firstInput = inputs.length;
+          const leaves = Buffer.concat(indices.map((_, j) => rfc9162.leafHash(createHash('sha256').update(`leaf ${firstInput + j}`).digest())));
+          const { nodes, counts } = runNodes(leaves, (j) => indices[j]);
+          let used = 0;
+          indices.forEach((_, j) => {
+            const known = nodes.subarray(used * 32, (used += counts[j]) * 32);
+            take(known);
+            expect(grown.root()).toEqual(appended.root());
+          });
+        }
+        expect(grown.root()).toEqual(rfc9162.mth(inputs));
+      }),
+      { numRuns: 200 },
+    );
   });
 });

@@ -16,11 +16,16 @@ export const HASH_BYTES = 32;
 /** MTH({}): the hash of the empty string. */
 export const EMPTY_ROOT = sha256();
 
+/** One input buffer for every leaf (its first byte the leaf prefix, 0): the threads of a verification hash one per entry. */
+const leafInput = Buffer.alloc(1 + HASH_BYTES);
+
 export function leafHash(chainHash: string): Buffer {
-  return sha256(Buffer.of(0), Buffer.from(chainHash, 'hex'));
+  // A chain hash of another shape (in a tampered log) is decoded as Buffer.from decodes it.
+  if (chainHash.length !== 2 * HASH_BYTES || leafInput.write(chainHash, 1, 'hex') !== HASH_BYTES) return sha256(Buffer.of(0), Buffer.from(chainHash, 'hex'));
+  return sha256(leafInput);
 }
 
-/** One input buffer for every node: a verification hashes about one node per entry, on its main thread. */
+/** One input buffer for every node: a verification hashes about one node per entry. */
 const nodeInput = Buffer.alloc(1 + 2 * HASH_BYTES, 1);
 
 export function nodeHash(left: Buffer, right: Buffer): Buffer {
@@ -105,6 +110,38 @@ export async function withNodes<T>(build: (node: NodeLookup) => T, fetch: (keys:
 }
 
 /**
+ * For a thread that hashes the leaves of a batch, the inner nodes to hash with them: for each leaf
+ * j (of `leaves`, 32 bytes each), the roots of the full subtrees over it and the 1, 3, 7... leaves
+ * before it in the batch, level 1 first, `counts[j]` of them. Such a root does not depend on where
+ * the leaves stand in the tree, so `grow` takes it whenever the leaves were appended in a row; the
+ * levels computed are those a tree with leaf j at `indexOf(j)` completes there, within the run of
+ * consecutive indices around it, so a batch taken where its guess holds costs the tree no hashing.
+ */
+export function runNodes(leaves: Uint8Array, indexOf: (j: number) => number): { nodes: Buffer; counts: Uint8Array } {
+  const count = leaves.length / HASH_BYTES;
+  const counts = new Uint8Array(count);
+  const nodes: Buffer[] = [];
+  // The last left child at each level, and where the current run of consecutive indices started.
+  const left: Buffer[] = [];
+  let start = 0;
+  for (let j = 0; j < count; j++) {
+    const index = indexOf(j);
+    if (j === 0 || index !== indexOf(j - 1) + 1) start = index;
+    let hash = Buffer.from(leaves.buffer, leaves.byteOffset + j * HASH_BYTES, HASH_BYTES);
+    let level = 0;
+    // A right child (its bit set), whose left sibling is in the run.
+    while (Math.floor(index / 2 ** level) % 2 === 1 && index + 1 - 2 ** (level + 1) >= start) {
+      hash = nodeHash(left[level], hash);
+      nodes.push(hash);
+      level += 1;
+    }
+    left[level] = hash;
+    counts[j] = level;
+  }
+  return { nodes: Buffer.concat(nodes), counts };
+}
+
+/**
  * The right edge of the tree: one full subtree per set bit of its size. Appending a leaf joins
  * equal subtrees as binary addition carries, and says which nodes that completed.
  */
@@ -144,19 +181,32 @@ export class MerkleFrontier {
 
   append(leaf: Buffer): TreeNode[] {
     const written: TreeNode[] = [{ level: 0, index: this.count, hash: leaf }];
+    this.carry(leaf, undefined, written);
+    return written;
+  }
+
+  /**
+   * `append` for a caller that keeps no nodes (a verifier: one per entry, a million times).
+   * `known`: the nodes this leaf completes, from level 1 up, as `runNodes` gives them, when the
+   * caller has them; any level they do not reach is hashed here.
+   */
+  grow(leaf: Buffer, known?: Buffer): void {
+    this.carry(leaf, known, undefined);
+  }
+
+  private carry(leaf: Buffer, known: Buffer | undefined, written: TreeNode[] | undefined): void {
     let hash = leaf;
     let level = 0;
     let index = this.count;
     while (this.peaks[level]) {
-      hash = nodeHash(this.peaks[level]!, hash);
+      hash = known && known.length >= (level + 1) * HASH_BYTES ? known.subarray(level * HASH_BYTES, (level + 1) * HASH_BYTES) : nodeHash(this.peaks[level]!, hash);
       this.peaks[level] = undefined;
       level += 1;
       index = Math.floor(index / 2);
-      written.push({ level, index, hash });
+      written?.push({ level, index, hash });
     }
     this.peaks[level] = hash;
     this.count += 1;
-    return written;
   }
 
   root(): Buffer {
