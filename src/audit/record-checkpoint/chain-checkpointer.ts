@@ -136,16 +136,19 @@ export class ChainCheckpointer implements OnApplicationBootstrap, OnApplicationS
   /**
    * Tries again after a failure (a database outage, a pool that stayed full): waiting for the next
    * append instead would leave the entries since the last head unsigned for as long as the log is
-   * quiet. Only a refusal, or shutdown, ends the attempts.
+   * quiet. Only a refusal ends the attempts, or shutdown, which still lets a due head be signed
+   * once but waits for no retry.
    */
   private async signUntilDone(key: KeyObject): Promise<void> {
-    for (let delay = FIRST_RETRY_MS; !this.stopping.signal.aborted; delay = Math.min(2 * delay, LAST_RETRY_MS)) {
+    for (let delay = FIRST_RETRY_MS; ; delay = Math.min(2 * delay, LAST_RETRY_MS)) {
       try {
         return await this.signWhileDue(key);
       } catch (error) {
         if (error instanceof SigningRefused) throw error;
+        if (this.stopping.signal.aborted) return this.logger.error({ err: error }, 'signing a tree head failed as the service stopped');
         this.logger.error({ err: error }, `signing a tree head failed; trying again in ${delay} ms`);
         await sleep(delay, undefined, { signal: this.stopping.signal }).catch(() => undefined);
+        if (this.stopping.signal.aborted) return;
       }
     }
   }
