@@ -5,7 +5,7 @@ import { Witness } from '../../src/audit/record-checkpoint/witness';
 import { loadConfig } from '../../src/platform/config/config';
 import { CHECKPOINT_EVENT_TYPE, keyRing, type CheckpointData } from '../../src/platform/event-store/chain-checkpoint';
 import { ChainVerifier } from '../../src/platform/event-store/chain-verifier';
-import type { StoredEvent } from '../../src/platform/event-store/event-store.port';
+import type { ChainHead, StoredEvent } from '../../src/platform/event-store/event-store.port';
 import { migrate } from '../../src/platform/event-store/migrations';
 import { SqlEventStore } from '../../src/platform/event-store/sql-event-store';
 import type { Database } from '../../src/platform/event-store/sql';
@@ -26,6 +26,27 @@ async function startCheckpointing(db: Database): Promise<{ store: SqlEventStore;
   const checkpointer = new ChainCheckpointer(store, db, config, new FixedClock(), new Witness(config));
   checkpointer.onApplicationBootstrap();
   return { store, checkpointer };
+}
+
+/**
+ * The real store, whose head reads answer only once the next append has committed and its listeners
+ * have run: a read and a commit crossing, as they do now and then under load, every time.
+ */
+class HeadReadsCrossingCommits extends SqlEventStore {
+  crossing = true;
+
+  override async head(): Promise<ChainHead> {
+    const head = await super.head();
+    if (this.crossing) {
+      await new Promise<void>((resolve) => {
+        const stop = this.subscribe(() => {
+          stop();
+          resolve();
+        });
+      });
+    }
+    return head;
+  }
 }
 
 /** Every checkpoint is numbered in turn, vouches for the entry right before it and follows the previous one by an interval or more. */
@@ -56,6 +77,25 @@ describe.each(DRIVERS)('signed checkpoints on %s', (driver) => {
       for (let i = 0; i < 45; i++) await store.append(`transaction-${i}`, [record(i)], { expectedRevision: 0 });
       await Promise.all(Array.from({ length: 30 }, (_, i) => store.append(`burst-${i}`, [record(i)], { expectedRevision: 0 })));
       await checkpointer.onApplicationShutdown();
+      expectCheckpointsEveryInterval(await store.readAll(1, 1000));
+    } finally {
+      await testDb.drop();
+    }
+  });
+
+  it('does not take an append that committed while it read the head for an entry cut from the log', async () => {
+    const testDb = await createTestDatabase(driver);
+    try {
+      const db = await testDb.open();
+      await migrate(db);
+      const store = new HeadReadsCrossingCommits(db, new FixedClock(), []);
+      const checkpointer = new ChainCheckpointer(store, db, config, new FixedClock(), new Witness(config));
+      checkpointer.onApplicationBootstrap();
+      for (let i = 0; i < 3 * INTERVAL; i++) await store.append(`transaction-${i}`, [record(i)], { expectedRevision: 0 });
+      store.crossing = false;
+      await store.append('transaction-last', [record(0)], { expectedRevision: 0 });
+      await checkpointer.onApplicationShutdown();
+      expect(checkpointer.status()).toMatchObject({ state: 'signing', alarm: null });
       expectCheckpointsEveryInterval(await store.readAll(1, 1000));
     } finally {
       await testDb.drop();

@@ -160,8 +160,11 @@ export class ChainCheckpointer implements OnApplicationBootstrap, OnApplicationS
       // Another process may have signed since: its head, checked like any other, is the one to extend.
       if (!this.signed || (last && last.position > this.signed.size)) this.signed = await this.lastSignedHead(key, last);
       const signed = this.signed;
+      // Taken before the head is read: an append that commits while the read is under way reaches
+      // `appended` (its listener runs) and may still be missing from the read's snapshot.
+      const appendedUpTo = Math.max(0, ...this.appended.keys());
       const head = await this.store.head();
-      this.checkNothingLost(head.position);
+      this.checkNothingLost(appendedUpTo, head.position);
       await this.checkSignedEntry(signed);
       if (head.position - signed.size < this.config.checkpointInterval) return;
       let verified = await this.verifyEntries(this.db, signed, head.position);
@@ -239,9 +242,8 @@ export class ChainCheckpointer implements OnApplicationBootstrap, OnApplicationS
     return { size, chainHash: entry.hash, frontier };
   }
 
-  /** Entries this process appended that the log no longer reaches: cut from its end. */
-  private checkNothingLost(headPosition: number): void {
-    const last = Math.max(0, ...this.appended.keys());
+  /** Entries this process appended (up to `last`, all committed before the head was read) that the log no longer reaches: cut from its end. */
+  private checkNothingLost(last: number, headPosition: number): void {
     if (last <= headPosition) return;
     throw new SigningRefused({
       kind: 'deleted',
