@@ -61,6 +61,20 @@ interface Memory {
   rssMb: number;
   pssMb: number;
   processes: number;
+  /** PSS MB by part: the service, the server's backends (one per connection), each of its own processes. */
+  parts: Record<string, number>;
+}
+
+/** A process of the tree by its title: PostgreSQL names its backends `postgres: <user> <database> [local] <state>`. */
+function part(pid: number, rootPid: number): string {
+  if (pid === rootPid) return 'service';
+  try {
+    const title = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ').trim();
+    if (title.includes('[local]')) return 'backends';
+    return title.startsWith('postgres: ') ? title.slice('postgres: '.length).replace(/ \d+$/, '') : 'postmaster';
+  } catch {
+    return 'ended';
+  }
 }
 
 /**
@@ -86,10 +100,17 @@ function treeMemory(rootPid: number): Memory {
       return 0;
     }
   };
+  const pss = new Map(tree.map((pid) => [pid, kib(pid, 'Pss') / 1024]));
+  const parts: Record<string, number> = {};
+  for (const [pid, mb] of pss) {
+    const name = part(pid, rootPid);
+    parts[name] = (parts[name] ?? 0) + mb;
+  }
   return {
     rssMb: tree.reduce((sum, pid) => sum + kib(pid, 'Rss'), 0) / 1024,
-    pssMb: tree.reduce((sum, pid) => sum + kib(pid, 'Pss'), 0) / 1024,
+    pssMb: [...pss.values()].reduce((sum, mb) => sum + mb, 0),
     processes: tree.length,
+    parts,
   };
 }
 
@@ -163,6 +184,10 @@ async function main(): Promise<void> {
         `| ${row.target} | ${fmt(row.firstStartMs)} | ${row.laterStartsMs.map(fmt).join(', ')} | ${memory(row.idle)} | ${memory(row.peak)} | ` +
         `${row.peak.processes} | ${fmt(row.requestsPerSecond)} | ${fmt(row.p99)} | ${fmt((100 * row.requestsPerSecond) / postgres)}% | ${fmt(row.failed)} |`,
     ),
+    '',
+    "At the peak under load, MB PSS by process (the server's backends together):",
+    '',
+    ...rows.map((row) => `- ${row.target}: ${Object.entries(row.peak.parts).map(([name, mb]) => `${name} ${fmt(mb)}`).join(', ')}`),
   ].join('\n');
   console.log(text);
   await replaceSection('embedded-database', text);

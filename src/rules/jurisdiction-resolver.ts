@@ -196,24 +196,28 @@ function normalizeState(state: string): string {
  */
 export class JurisdictionResolver {
   private readonly zips: ReadonlyMap<string, ZipRecord>;
-  /** zip -> folded county and city keys, computed once so a lookup only reads maps. */
-  private readonly zipKeys = new Map<string, { county: string; city: string }>();
+  /** Seed spelling -> folded key, computed once per name (not per ZIP) so a lookup only reads maps. */
+  private readonly countyKey = memoize(foldCountyName);
+  private readonly cityKey = memoize(foldCityName);
   private readonly counties = new Map<string, Map<string, KnownCounty>>();
   private readonly cities = new Map<string, Map<string, string>>();
   private readonly states = new Set<string>();
   /** place key -> rule_type|scope -> versions by effective date. */
   private readonly rules = new Map<string, Map<string, JurisdictionRule[]>>();
 
+  /**
+   * On the start path, over some 34,000 ZIPs: a ZIP allocates only what it adds (a county, city or
+   * spelling not seen yet), as all that is allocated here is collected before the service answers.
+   */
   constructor(seeds: Pick<SeedData, 'zips' | 'rules'>) {
     this.zips = seeds.zips;
-    const foldCounty = memoize(foldCountyName);
-    const foldCity = memoize(foldCityName);
     for (const record of seeds.zips.values()) {
-      const keys = { county: foldCounty(record.county), city: foldCity(record.city) };
-      this.zipKeys.set(record.zip, keys);
+      const county = this.countyKey(record.county);
       this.states.add(record.state);
-      mapIn(this.counties, record.state).set(keys.county, { name: record.county, fips: record.county_fips });
-      mapIn(this.cities, `${record.state}|${keys.county}`).set(keys.city, record.city);
+      const counties = mapIn(this.counties, record.state);
+      const known = counties.get(county);
+      if (known?.name !== record.county || known.fips !== record.county_fips) counties.set(county, { name: record.county, fips: record.county_fips });
+      mapIn(this.cities, `${record.state}|${county}`).set(this.cityKey(record.city), record.city);
     }
     for (const rule of seeds.rules) this.store(rule);
   }
@@ -324,7 +328,7 @@ export class JurisdictionResolver {
         warnings: [{ code: 'UNKNOWN_ZIP_FALLBACK', message: `ZIP ${zip} is not in the ZIP data; the federal default applies` }],
       };
     }
-    const keys = this.zipKeys.get(zip)!;
+    const keys = { county: this.countyKey(record.county), city: this.cityKey(record.city) };
     const warnings: ResolutionWarning[] = [];
     if (claimedState !== undefined && claimedState !== record.state) {
       warnings.push({

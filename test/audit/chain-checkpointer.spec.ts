@@ -1,10 +1,11 @@
 import { createPublicKey } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { ChainCheckpointer } from '../../src/audit/record-checkpoint/chain-checkpointer';
 import { Witness } from '../../src/audit/record-checkpoint/witness';
 import { loadConfig } from '../../src/platform/config/config';
 import { CHECKPOINT_EVENT_TYPE, keyRing, type CheckpointData } from '../../src/platform/event-store/chain-checkpoint';
 import { ChainVerifier } from '../../src/platform/event-store/chain-verifier';
-import type { StoredEvent } from '../../src/platform/event-store/event-store.port';
+import type { ChainHead, StoredEvent } from '../../src/platform/event-store/event-store.port';
 import { migrate } from '../../src/platform/event-store/migrations';
 import { SqlEventStore } from '../../src/platform/event-store/sql-event-store';
 import type { Database } from '../../src/platform/event-store/sql';
@@ -25,6 +26,27 @@ async function startCheckpointing(db: Database): Promise<{ store: SqlEventStore;
   const checkpointer = new ChainCheckpointer(store, db, config, new FixedClock(), new Witness(config));
   checkpointer.onApplicationBootstrap();
   return { store, checkpointer };
+}
+
+/**
+ * The real store, whose head reads answer only once the next append has committed and its listeners
+ * have run: a read and a commit crossing, as they do now and then under load, every time.
+ */
+class HeadReadsCrossingCommits extends SqlEventStore {
+  crossing = true;
+
+  override async head(): Promise<ChainHead> {
+    const head = await super.head();
+    if (this.crossing) {
+      await new Promise<void>((resolve) => {
+        const stop = this.subscribe(() => {
+          stop();
+          resolve();
+        });
+      });
+    }
+    return head;
+  }
 }
 
 /** Every checkpoint is numbered in turn, vouches for the entry right before it and follows the previous one by an interval or more. */
@@ -54,6 +76,51 @@ describe.each(DRIVERS)('signed checkpoints on %s', (driver) => {
       const { store, checkpointer } = await startCheckpointing(db);
       for (let i = 0; i < 45; i++) await store.append(`transaction-${i}`, [record(i)], { expectedRevision: 0 });
       await Promise.all(Array.from({ length: 30 }, (_, i) => store.append(`burst-${i}`, [record(i)], { expectedRevision: 0 })));
+      await checkpointer.onApplicationShutdown();
+      expectCheckpointsEveryInterval(await store.readAll(1, 1000));
+    } finally {
+      await testDb.drop();
+    }
+  });
+
+  it('does not take an append that committed while it read the head for an entry cut from the log', async () => {
+    const testDb = await createTestDatabase(driver);
+    try {
+      const db = await testDb.open();
+      await migrate(db);
+      const store = new HeadReadsCrossingCommits(db, new FixedClock(), []);
+      const checkpointer = new ChainCheckpointer(store, db, config, new FixedClock(), new Witness(config));
+      checkpointer.onApplicationBootstrap();
+      for (let i = 0; i < 3 * INTERVAL; i++) await store.append(`transaction-${i}`, [record(i)], { expectedRevision: 0 });
+      store.crossing = false;
+      await store.append('transaction-last', [record(0)], { expectedRevision: 0 });
+      await checkpointer.onApplicationShutdown();
+      expect(checkpointer.status()).toMatchObject({ state: 'signing', alarm: null });
+      expectCheckpointsEveryInterval(await store.readAll(1, 1000));
+    } finally {
+      await testDb.drop();
+    }
+  });
+
+  it('tries a failed signing again without waiting for another append, so a quiet log still gets its head', async () => {
+    const testDb = await createTestDatabase(driver);
+    try {
+      const db = await testDb.open();
+      await migrate(db);
+      // The database refuses checkpoints, as an outage would, until the trigger is dropped; the
+      // sequence counts the refusals, since nextval outlives the rolled-back transaction.
+      await db.query('create sequence refused_checkpoints');
+      await db.query("create function refuse_checkpoint() returns trigger language plpgsql as $$ begin perform nextval('refused_checkpoints'); raise exception 'refused'; end $$");
+      await db.query(`create trigger refuse_checkpoint before insert on events for each row when (new.event_type = '${CHECKPOINT_EVENT_TYPE}') execute function refuse_checkpoint()`);
+      const { store, checkpointer } = await startCheckpointing(db);
+      for (let i = 0; i < INTERVAL; i++) await store.append(`transaction-${i}`, [record(i)], { expectedRevision: 0 });
+      const refused = async () => (await db.query<{ is_called: boolean }>('select is_called from refused_checkpoints'))[0].is_called;
+      for (const deadline = Date.now() + 10_000; !(await refused()); await sleep(20)) {
+        if (Date.now() > deadline) throw new Error('the signer never tried to append a checkpoint');
+      }
+      await db.query('drop trigger refuse_checkpoint on events');
+      // No append follows: only the signer's own retry can write the head.
+      await checkpointer.idle();
       await checkpointer.onApplicationShutdown();
       expectCheckpointsEveryInterval(await store.readAll(1, 1000));
     } finally {

@@ -1,5 +1,6 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { createPublicKey, type KeyObject } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { EVENT_SCHEMA_VERSION } from '../../platform/identity/command-context';
 import { Clock } from '../../platform/clock';
 import { AppConfig } from '../../platform/config/config';
@@ -22,6 +23,10 @@ import { EMPTY_ROOT, MerkleFrontier, consistencyPath, inclusionPath, leafHash, t
 import { DATABASE, type Database, type Sql } from '../../platform/event-store/sql';
 import { matchesStoredHash, readStoredEntries } from '../../platform/event-store/stored-entries';
 import { Witness } from './witness';
+
+/** A failed signing is tried again after this, doubling up to LAST_RETRY_MS while it keeps failing. */
+const FIRST_RETRY_MS = 500;
+const LAST_RETRY_MS = 30_000;
 
 /** Why the signer would not sign: what it found, where. */
 export interface SignerAlarm {
@@ -68,6 +73,7 @@ export class ChainCheckpointer implements OnApplicationBootstrap, OnApplicationS
   private running: Promise<void> | undefined;
   private again = false;
   private unsubscribe: (() => void) | undefined;
+  private readonly stopping = new AbortController();
 
   constructor(
     private readonly store: EventStore,
@@ -99,10 +105,11 @@ export class ChainCheckpointer implements OnApplicationBootstrap, OnApplicationS
 
   async onApplicationShutdown(): Promise<void> {
     this.unsubscribe?.();
+    this.stopping.abort();
     await this.idle();
   }
 
-  /** Resolves when no head is being signed (tests wait on it). */
+  /** Resolves when no head is being signed or waiting to be tried again (tests wait on it). */
   async idle(): Promise<void> {
     while (this.running) await this.running;
   }
@@ -112,9 +119,8 @@ export class ChainCheckpointer implements OnApplicationBootstrap, OnApplicationS
       this.again = true;
       return;
     }
-    this.running = this.signWhileDue(this.config.checkpointSigningKey!)
-      .catch((error: unknown) => {
-        if (!(error instanceof SigningRefused)) return this.logger.error({ err: error }, 'signing a tree head failed; retrying after the next append');
+    this.running = this.signUntilDone(this.config.checkpointSigningKey!)
+      .catch((error: SigningRefused) => {
         this.refusal = error.alarm;
         this.logger.error({ alarm: error.alarm }, `ALARM: the log does not verify, so no tree head was signed: ${error.alarm.detail}`);
       })
@@ -127,6 +133,26 @@ export class ChainCheckpointer implements OnApplicationBootstrap, OnApplicationS
       });
   }
 
+  /**
+   * Tries again after a failure (a database outage, a pool that stayed full): waiting for the next
+   * append instead would leave the entries since the last head unsigned for as long as the log is
+   * quiet. Only a refusal ends the attempts, or shutdown, which still lets a due head be signed
+   * once but waits for no retry.
+   */
+  private async signUntilDone(key: KeyObject): Promise<void> {
+    for (let delay = FIRST_RETRY_MS; ; delay = Math.min(2 * delay, LAST_RETRY_MS)) {
+      try {
+        return await this.signWhileDue(key);
+      } catch (error) {
+        if (error instanceof SigningRefused) throw error;
+        if (this.stopping.signal.aborted) return this.logger.error({ err: error }, 'signing a tree head failed as the service stopped');
+        this.logger.error({ err: error }, `signing a tree head failed; trying again in ${delay} ms`);
+        await sleep(delay, undefined, { signal: this.stopping.signal }).catch(() => undefined);
+        if (this.stopping.signal.aborted) return;
+      }
+    }
+  }
+
   private async signWhileDue(key: KeyObject): Promise<void> {
     for (;;) {
       if (this.refusal) return;
@@ -134,8 +160,11 @@ export class ChainCheckpointer implements OnApplicationBootstrap, OnApplicationS
       // Another process may have signed since: its head, checked like any other, is the one to extend.
       if (!this.signed || (last && last.position > this.signed.size)) this.signed = await this.lastSignedHead(key, last);
       const signed = this.signed;
+      // Taken before the head is read: an append that commits while the read is under way reaches
+      // `appended` (its listener runs) and may still be missing from the read's snapshot.
+      const appendedUpTo = Math.max(0, ...this.appended.keys());
       const head = await this.store.head();
-      this.checkNothingLost(head.position);
+      this.checkNothingLost(appendedUpTo, head.position);
       await this.checkSignedEntry(signed);
       if (head.position - signed.size < this.config.checkpointInterval) return;
       let verified = await this.verifyEntries(this.db, signed, head.position);
@@ -213,9 +242,8 @@ export class ChainCheckpointer implements OnApplicationBootstrap, OnApplicationS
     return { size, chainHash: entry.hash, frontier };
   }
 
-  /** Entries this process appended that the log no longer reaches: cut from its end. */
-  private checkNothingLost(headPosition: number): void {
-    const last = Math.max(0, ...this.appended.keys());
+  /** Entries this process appended (up to `last`, all committed before the head was read) that the log no longer reaches: cut from its end. */
+  private checkNothingLost(last: number, headPosition: number): void {
     if (last <= headPosition) return;
     throw new SigningRefused({
       kind: 'deleted',

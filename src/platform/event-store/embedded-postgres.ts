@@ -171,7 +171,9 @@ export class EmbeddedPostgres {
     const log = openSync(this.logFile, 'a');
     if (this.account) chownSync(this.logFile, this.account.uid, this.account.gid);
     const options: SpawnOptions = { ...this.account, env: serverEnvironment(), detached: true, stdio: ['ignore', log, log] };
-    const settings = ['listen_addresses=', `unix_socket_directories=${this.cluster}`, 'unix_socket_permissions=0700'];
+    // 32 MB of shared buffers, not initdb's 128: the server shares the machine with the service, its
+    // buffers counted in the memory the two hold under load, and the page cache keeps what they drop (docs/decisions.md).
+    const settings = ['listen_addresses=', `unix_socket_directories=${this.cluster}`, 'unix_socket_permissions=0700', 'shared_buffers=32MB'];
     const server = spawn(binary('postgres'), ['-D', this.cluster, '-p', String(SOCKET_PORT), ...settings.flatMap((s) => ['-c', s])], options);
     server.unref();
     closeSync(log);

@@ -55,9 +55,15 @@ async function migrateOnceReachable(db: Database): Promise<void> {
   }
 }
 
+/**
+ * Five connections, not ten: each is a server process of about 4 MB of its own on the service's
+ * machine, and on the 2 cores measured five served as many sales (docs/decisions.md).
+ */
+const EMBEDDED_POOL_SIZE = 5;
+
 async function openEmbedded(dataDir: string): Promise<Database> {
   const server = await EmbeddedPostgres.start(dataDir);
-  return new PgDatabase(server.url, { driver: 'embedded', afterClose: () => server.stop() });
+  return new PgDatabase(server.url, { driver: 'embedded', poolSize: EMBEDDED_POOL_SIZE, afterClose: () => server.stop() });
 }
 
 @Global()

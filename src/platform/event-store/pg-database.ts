@@ -24,6 +24,8 @@ export interface PgDatabaseOptions {
   driver?: Database['driver'];
   /** Runs once the pool has ended: the embedded server stops after the service's last connection. */
   afterClose?: () => Promise<void>;
+  /** Connections in the pool; 10 unless set. */
+  poolSize?: number;
 }
 
 export class PgDatabase implements Database {
@@ -37,7 +39,7 @@ export class PgDatabase implements Database {
     private readonly options: PgDatabaseOptions = {},
   ) {
     this.driver = options.driver ?? 'postgres';
-    this.pool = new Pool({ connectionString: url, max: 10, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
+    this.pool = new Pool({ connectionString: url, max: options.poolSize ?? 10, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
     // An idle client that loses its connection must not crash the process; the next query reconnects.
     this.pool.on('error', () => undefined);
     // A backend terminated just as it finished connecting can send its FATAL in the same packet as
