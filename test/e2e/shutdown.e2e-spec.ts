@@ -8,18 +8,18 @@ import { get, openRequest, readBody, ServiceProcess } from '../support/service-p
 
 const ROOT = join(__dirname, '../..');
 
-/** The real service as a process: main.ts through ts-node, so no build is needed. */
+/** The real service as a process, one per test as each stops it: main.ts through ts-node, so no build is needed. */
 describe('the service process', () => {
   let dataDir: string;
   let service: ServiceProcess;
 
-  beforeAll(async () => {
+  beforeEach(async () => {
     dataDir = await mkdtemp(join(tmpdir(), 'crcs-shutdown-'));
     // Its own embedded database whatever the environment says, so nothing else is touched.
     service = await ServiceProcess.start({ env: { DATA_DIR: dataDir, LOG_LEVEL: 'info' } });
   }, 45_000);
 
-  afterAll(async () => {
+  afterEach(async () => {
     if (service?.running) await service.kill();
     await rm(dataDir, { recursive: true, force: true });
   });
@@ -57,21 +57,6 @@ describe('the service process', () => {
       .map((line) => JSON.parse(line));
     expect(requestLines).toContainEqual(expect.objectContaining({ reqId: 'in-flight-1', msg: 'request completed' }));
   }, 20_000);
-});
-
-describe('the service process with a client that stalls', () => {
-  let dataDir: string;
-  let service: ServiceProcess;
-
-  beforeAll(async () => {
-    dataDir = await mkdtemp(join(tmpdir(), 'crcs-shutdown-'));
-    service = await ServiceProcess.start({ env: { DATA_DIR: dataDir, LOG_LEVEL: 'info' } });
-  }, 45_000);
-
-  afterAll(async () => {
-    if (service?.running) await service.kill();
-    await rm(dataDir, { recursive: true, force: true });
-  });
 
   it('on SIGTERM waits the grace period for a request whose body never comes, then cuts it and exits 0', async () => {
     const exit = service.exited();
