@@ -2,7 +2,6 @@ import { Module, RequestMethod, type DynamicModule } from '@nestjs/common';
 import { CqrsModule } from '@nestjs/cqrs';
 import { APP_GUARD } from '@nestjs/core';
 import { LoggerModule } from 'nestjs-pino';
-import { destination } from 'pino';
 import { AuditModule } from './audit/audit.module';
 import { AuthGuard } from './platform/identity/auth.guard';
 import { AuthModule } from './auth/auth.module';
@@ -35,23 +34,17 @@ export class AppModule {
           // Nest puts the global prefix before this path: a request outside /api/v1 gets its 404
           // without an access log line.
           forRoutes: [{ path: '/{*path}', method: RequestMethod.ALL }],
-          // Asynchronous: writing a line per request synchronously was about 8% of the service's
-          // busy time under load in a CPU profile. Lines queued while a write is under way go out together; pino flushes
-          // the queue when the process exits, so only a kill -9 or a crash of Node itself loses it.
-          pinoHttp: [
-            {
-              level: config.logLevel,
-              // Lines logged during a request carry its reqId; only the completion line adds the request and response.
-              quietReqLogger: true,
-              customLogLevel: (_request, response, error) =>
-                error || response.statusCode >= 500 ? 'error' : response.statusCode >= 400 ? 'warn' : 'info',
-              redact: {
-                paths: ['req.headers["x-api-key"]', 'req.headers.authorization', 'req.headers.cookie'],
-                censor: '[redacted]',
-              },
+          pinoHttp: {
+            level: config.logLevel,
+            // Lines logged during a request carry its reqId; only the completion line adds the request and response.
+            quietReqLogger: true,
+            customLogLevel: (_request, response, error) =>
+              error || response.statusCode >= 500 ? 'error' : response.statusCode >= 400 ? 'warn' : 'info',
+            redact: {
+              paths: ['req.headers["x-api-key"]', 'req.headers.authorization', 'req.headers.cookie'],
+              censor: '[redacted]',
             },
-            destination({ sync: false }),
-          ],
+          },
         }),
         CqrsModule.forRoot(),
         EventStoreModule.forRoot({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, projectors: PROJECTORS }),
