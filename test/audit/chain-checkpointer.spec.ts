@@ -11,7 +11,7 @@ import { SqlEventStore } from '../../src/platform/event-store/sql-event-store';
 import type { Database } from '../../src/platform/event-store/sql';
 import { newSigningKey } from '../support/chain';
 import { FixedClock } from '../support/fixed-clock';
-import { DRIVERS, createTestDatabase } from '../support/test-database';
+import { DRIVERS, createTestDatabase, type TestDatabase } from '../support/test-database';
 
 const INTERVAL = 10;
 const key = newSigningKey();
@@ -21,8 +21,7 @@ const config = loadConfig({
 });
 const record = (i: number) => ({ type: 'Recorded', data: { i }, metadata: { schemaVersion: 1 } });
 
-async function startCheckpointing(db: Database): Promise<{ store: SqlEventStore; checkpointer: ChainCheckpointer }> {
-  const store = new SqlEventStore(db, new FixedClock(), []);
+async function startCheckpointing(db: Database, store = new SqlEventStore(db, new FixedClock(), [])): Promise<{ store: SqlEventStore; checkpointer: ChainCheckpointer }> {
   const checkpointer = new ChainCheckpointer(store, db, config, new FixedClock(), new Witness(config));
   checkpointer.onApplicationBootstrap();
   return { store, checkpointer };
@@ -68,64 +67,53 @@ function expectCheckpointsEveryInterval(log: StoredEvent[]): void {
 }
 
 describe.each(DRIVERS)('signed checkpoints on %s', (driver) => {
+  let testDb: TestDatabase;
+  let db: Database;
+
+  beforeEach(async () => {
+    testDb = await createTestDatabase(driver);
+    db = await testDb.open();
+    await migrate(db);
+  });
+
+  afterEach(() => testDb.drop());
+
   it('follows every CHECKPOINT_INTERVAL entries, right after the head each vouches for', async () => {
-    const testDb = await createTestDatabase(driver);
-    try {
-      const db = await testDb.open();
-      await migrate(db);
-      const { store, checkpointer } = await startCheckpointing(db);
-      for (let i = 0; i < 45; i++) await store.append(`transaction-${i}`, [record(i)], { expectedRevision: 0 });
-      await Promise.all(Array.from({ length: 30 }, (_, i) => store.append(`burst-${i}`, [record(i)], { expectedRevision: 0 })));
-      await checkpointer.onApplicationShutdown();
-      expectCheckpointsEveryInterval(await store.readAll(1, 1000));
-    } finally {
-      await testDb.drop();
-    }
+    const { store, checkpointer } = await startCheckpointing(db);
+    for (let i = 0; i < 45; i++) await store.append(`transaction-${i}`, [record(i)], { expectedRevision: 0 });
+    await Promise.all(Array.from({ length: 30 }, (_, i) => store.append(`burst-${i}`, [record(i)], { expectedRevision: 0 })));
+    await checkpointer.onApplicationShutdown();
+    expectCheckpointsEveryInterval(await store.readAll(1, 1000));
   });
 
   it('does not take an append that committed while it read the head for an entry cut from the log', async () => {
-    const testDb = await createTestDatabase(driver);
-    try {
-      const db = await testDb.open();
-      await migrate(db);
-      const store = new HeadReadsCrossingCommits(db, new FixedClock(), []);
-      const checkpointer = new ChainCheckpointer(store, db, config, new FixedClock(), new Witness(config));
-      checkpointer.onApplicationBootstrap();
-      for (let i = 0; i < 3 * INTERVAL; i++) await store.append(`transaction-${i}`, [record(i)], { expectedRevision: 0 });
-      store.crossing = false;
-      await store.append('transaction-last', [record(0)], { expectedRevision: 0 });
-      await checkpointer.onApplicationShutdown();
-      expect(checkpointer.status()).toMatchObject({ state: 'signing', alarm: null });
-      expectCheckpointsEveryInterval(await store.readAll(1, 1000));
-    } finally {
-      await testDb.drop();
-    }
+    const store = new HeadReadsCrossingCommits(db, new FixedClock(), []);
+    const { checkpointer } = await startCheckpointing(db, store);
+    for (let i = 0; i < 3 * INTERVAL; i++) await store.append(`transaction-${i}`, [record(i)], { expectedRevision: 0 });
+    store.crossing = false;
+    await store.append('transaction-last', [record(0)], { expectedRevision: 0 });
+    await checkpointer.onApplicationShutdown();
+    expect(checkpointer.status()).toMatchObject({ state: 'signing', alarm: null });
+    expectCheckpointsEveryInterval(await store.readAll(1, 1000));
   });
 
   it('tries a failed signing again without waiting for another append, so a quiet log still gets its head', async () => {
-    const testDb = await createTestDatabase(driver);
-    try {
-      const db = await testDb.open();
-      await migrate(db);
-      // The database refuses checkpoints, as an outage would, until the trigger is dropped; the
-      // sequence counts the refusals, since nextval outlives the rolled-back transaction.
-      await db.query('create sequence refused_checkpoints');
-      await db.query("create function refuse_checkpoint() returns trigger language plpgsql as $$ begin perform nextval('refused_checkpoints'); raise exception 'refused'; end $$");
-      await db.query(`create trigger refuse_checkpoint before insert on events for each row when (new.event_type = '${CHECKPOINT_EVENT_TYPE}') execute function refuse_checkpoint()`);
-      const { store, checkpointer } = await startCheckpointing(db);
-      for (let i = 0; i < INTERVAL; i++) await store.append(`transaction-${i}`, [record(i)], { expectedRevision: 0 });
-      const refused = async () => (await db.query<{ is_called: boolean }>('select is_called from refused_checkpoints'))[0].is_called;
-      for (const deadline = Date.now() + 10_000; !(await refused()); await sleep(20)) {
-        if (Date.now() > deadline) throw new Error('the signer never tried to append a checkpoint');
-      }
-      await db.query('drop trigger refuse_checkpoint on events');
-      // No append follows: only the signer's own retry can write the head.
-      await checkpointer.idle();
-      await checkpointer.onApplicationShutdown();
-      expectCheckpointsEveryInterval(await store.readAll(1, 1000));
-    } finally {
-      await testDb.drop();
+    // The database refuses checkpoints, as an outage would, until the trigger is dropped; the
+    // sequence counts the refusals, since nextval outlives the rolled-back transaction.
+    await db.query('create sequence refused_checkpoints');
+    await db.query("create function refuse_checkpoint() returns trigger language plpgsql as $$ begin perform nextval('refused_checkpoints'); raise exception 'refused'; end $$");
+    await db.query(`create trigger refuse_checkpoint before insert on events for each row when (new.event_type = '${CHECKPOINT_EVENT_TYPE}') execute function refuse_checkpoint()`);
+    const { store, checkpointer } = await startCheckpointing(db);
+    for (let i = 0; i < INTERVAL; i++) await store.append(`transaction-${i}`, [record(i)], { expectedRevision: 0 });
+    const refused = async () => (await db.query<{ is_called: boolean }>('select is_called from refused_checkpoints'))[0].is_called;
+    for (const deadline = Date.now() + 10_000; !(await refused()); await sleep(20)) {
+      if (Date.now() > deadline) throw new Error('the signer never tried to append a checkpoint');
     }
+    await db.query('drop trigger refuse_checkpoint on events');
+    // No append follows: only the signer's own retry can write the head.
+    await checkpointer.idle();
+    await checkpointer.onApplicationShutdown();
+    expectCheckpointsEveryInterval(await store.readAll(1, 1000));
   });
 });
 
