@@ -1,7 +1,8 @@
-import { writeFileSync } from 'node:fs';
+import { readlinkSync, statSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { SERVER_HOME } from '../../src/platform/event-store/embedded-postgres';
 import { ServiceProcess } from '../support/service-process';
 import { embeddedServerPid, isRunning, onboard, recordSale, serviceEnv } from './support';
 
@@ -83,5 +84,25 @@ describe('the embedded database', () => {
     await recordSale(next, merchant);
     expect(next.output).toContain(`removing the stale ${pidFile}`);
     expect(await next.stop()).toBe(0);
+  }, 240_000);
+
+  (process.getuid?.() === 0 ? it : it.skip)('serves as root from a data folder inside a 0700 folder, with its cluster where the postgres user can reach it', async () => {
+    // As /root is: nobody but root may enter.
+    await rm(dataDir, { recursive: true });
+    dataDir = join(await mkdtemp(`${dataDir}-`), 'data');
+    expect(statSync(dirname(dataDir)).mode & 0o777).toBe(0o700);
+    env = serviceEnv({ DATA_DIR: dataDir, LOG_LEVEL: 'info' });
+    const service = await start();
+    const cluster = readlinkSync(join(dataDir, 'postgres'));
+    try {
+      expect(dirname(dirname(cluster))).toBe(join(SERVER_HOME, 'clusters'));
+      expect(service.output).toContain(`the OS user postgres cannot reach ${dataDir}: its cluster is ${cluster}, linked from ${dataDir}/postgres`);
+      await recordSale(service, await onboard(service));
+      expect(await service.stop()).toBe(0);
+      expect(embeddedServerPid(dataDir)).toBeUndefined();
+    } finally {
+      await rm(dirname(dataDir), { recursive: true, force: true });
+      await rm(dirname(cluster), { recursive: true, force: true });
+    }
   }, 240_000);
 });

