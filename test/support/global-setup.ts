@@ -1,28 +1,43 @@
-import Chromium from '@sparticuz/chromium';
-import { chmodSync, mkdtempSync } from 'node:fs';
+import { chmodSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { EmbeddedPostgres } from '../../src/platform/event-store/embedded-postgres';
+import { makeRunFolder, reapDeadRuns, removeRunFolder } from './run-folder';
+import { packagedBrowser } from './test-browser';
 
 /** Jest runs the global teardown in this same process: it stops the server through this. */
 export const globalState = globalThis as { crcsEmbeddedServer?: EmbeddedPostgres };
 
 /**
- * Once per run, for every worker through the environment: a temporary folder for what tests write,
- * one embedded PostgreSQL server in it on which each test creates a database of its own, and the
- * browser for the portal's suites: CHROMIUM_PATH where a machine configures one, else the Chromium
- * that `npm ci` brought, unpacked here once so that parallel suites never race to unpack it.
+ * Once per run, for every worker through the environment: the run's folder, which every test
+ * writes into (TMPDIR names it, so tmpdir() is it in the tests and in what they start), one
+ * embedded PostgreSQL server in it on which each test creates a database of its own, and the
+ * browser for the portal's suites: CHROMIUM_PATH where a machine configures one, else the
+ * Chromium that `npm ci` brought, unpacked once per user and version.
+ *
+ * A run that died before its teardown (Ctrl-C, a kill) left its folder and servers: they are
+ * reaped first. A Ctrl-C or SIGTERM during this run stops its servers and removes its folder before
+ * the process ends, as the teardown would.
  */
 export default async function globalSetup(): Promise<void> {
-  const dir = mkdtempSync(join(tmpdir(), 'crcs-test-'));
+  const base = tmpdir();
+  for (const dir of await reapDeadRuns(base)) console.warn(`removed ${dir}, left by a test run that did not finish, and stopped its servers`);
+  const dir = makeRunFolder(base);
+  removeOnSignal(dir);
   process.env.CRCS_TEST_TMP = dir;
+  process.env.TMPDIR = dir;
   // Searchable (not listable) for the server's OS account when the tests run as root.
   chmodSync(dir, 0o711);
-  const [server, chromium] = await Promise.all([
-    EmbeddedPostgres.start(join(dir, 'embedded')),
-    process.env.CHROMIUM_PATH ?? Chromium.executablePath(),
-  ]);
+  const [server, chromium] = await Promise.all([EmbeddedPostgres.start(join(dir, 'embedded')), process.env.CHROMIUM_PATH ?? packagedBrowser()]);
   globalState.crcsEmbeddedServer = server;
   process.env.CRCS_EMBEDDED_URL = server.url;
   process.env.CRCS_CHROMIUM = chromium;
+}
+
+function removeOnSignal(dir: string): void {
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.once(signal, () => {
+      void removeRunFolder(dir).finally(() => process.kill(process.pid, signal));
+    });
+  }
 }

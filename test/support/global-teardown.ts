@@ -1,8 +1,9 @@
-import { rmSync } from 'node:fs';
 import { globalState } from './global-setup';
+import { removeRunFolder } from './run-folder';
 
+/** Stops the run's server, then whatever a failed suite left running in the run's folder, and removes the folder. */
 export default async function globalTeardown(): Promise<void> {
   await globalState.crcsEmbeddedServer?.stop();
   const dir = process.env.CRCS_TEST_TMP;
-  if (dir) rmSync(dir, { recursive: true, force: true });
+  if (dir) await removeRunFolder(dir);
 }

@@ -383,10 +383,14 @@ export function serverPid(cluster: string, warn: (message: string) => void): num
   return undefined;
 }
 
-/** Stops the server running on `cluster`, if any: fast shutdown, then immediate, then SIGKILL. */
+/** Stops the server running on `cluster`, if any. */
 export async function stopServer(cluster: string, warn: (message: string) => void): Promise<void> {
   const pid = serverPid(cluster, warn);
-  if (typeof pid !== 'number') return;
+  if (typeof pid === 'number') await stopPostmaster(pid, warn);
+}
+
+/** Fast shutdown, then immediate, then SIGKILL. */
+export async function stopPostmaster(pid: number, warn: (message: string) => void): Promise<void> {
   for (const signal of ['SIGINT', 'SIGQUIT', 'SIGKILL'] as const) {
     signalProcess(pid, signal);
     const deadline = Date.now() + STOP_LIMIT_MS;
