@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -12,7 +12,12 @@ const run = promisify(execFile);
 /** What a POS engineer writes against the generated SDK: its names and types, nothing hand-made. */
 const POS_SCRIPT = `
 import { createClient } from './client/client';
-import { getReceipt, getTransaction, recordTransaction } from './client';
+import { getReceipt, getTransaction, recordTransaction, type ErrorBody } from './client';
+
+// The error codes are a union a client can switch over exhaustively.
+const branchable: ErrorBody['error'] = 'IDEMPOTENCY_KEY_REUSED';
+// @ts-expect-error: no code of the service's
+const unknown: ErrorBody['error'] = 'NO_SUCH_CODE';
 
 async function main(baseUrl: string, key: string, merchantId: string): Promise<void> {
   const client = createClient({ baseUrl, headers: { 'x-api-key': key } });
@@ -75,6 +80,11 @@ describe('a TypeScript client generated from the OpenAPI document', () => {
     await run(join(ROOT, 'node_modules/.bin/openapi-ts'), ['-i', 'openapi.json', '-o', 'client'], { cwd: dir });
     writeFileSync(join(dir, 'pos.ts'), POS_SCRIPT);
     writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify(TSCONFIG));
+    // Operation and schema names that read well: none the generator had to number apart (`RecordTransactionResponse2`).
+    const types = readFileSync(join(dir, 'client', 'types.gen.ts'), 'utf8');
+    const names = [...types.matchAll(/^export type (\w+)/gm)].map(([, name]) => name);
+    expect(names.length).toBeGreaterThan(100);
+    expect(names.filter((name) => /\d$/.test(name))).toEqual([]);
     await run(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', dir]).catch((error: { stdout: string }) => {
       throw new Error(`the generated client does not type-check:\n${error.stdout}`);
     });

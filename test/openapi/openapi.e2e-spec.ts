@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { METHOD_METADATA, ROUTE_ARGS_METADATA } from '@nestjs/common/constants';
@@ -127,6 +127,22 @@ describe('the OpenAPI document', () => {
       return JSON.stringify([actual, operation.security]) === JSON.stringify([expected, security]) ? [] : [`${route}: ${JSON.stringify(actual)} vs ${JSON.stringify(expected)}`];
     });
     expect(mismatches).toEqual([]);
+  });
+
+  it("lists every error code an operation documents in ErrorBody.error's enum, and the README's error table the same codes", () => {
+    const documented = new Set(
+      operations().flatMap(({ operation }) =>
+        Object.entries(operation.responses)
+          .filter(([status]) => /^[45]\d\d$/.test(status))
+          .flatMap(([, response]) => Object.keys((response as ResponseObject).content?.['application/json']?.examples ?? {})),
+      ),
+    );
+    const errorSchema = (document.components!.schemas!.ErrorBody as SchemaObject).properties!.error as SchemaObject;
+    expect(errorSchema.enum).toEqual([...documented].sort());
+    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+    const table = readme.slice(readme.indexOf('\n## Errors\n'), readme.indexOf('\n## ', readme.indexOf('\n## Errors\n') + 1));
+    const inReadme = [...table.matchAll(/^\| \d{3} \| ([^|]+) \|/gm)].flatMap(([, cell]) => [...cell.matchAll(/`([A-Z_]+)`/g)].map(([, code]) => code));
+    expect([...inReadme].sort()).toEqual(errorSchema.enum);
   });
 
   it('documents a success response with its content, and every error with the error body', () => {

@@ -1,4 +1,4 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty, ApiSchema } from '@nestjs/swagger';
 
 const HASH_EXAMPLE = '9f2c4e1a7b3d5f60812a4c6e8b0d2f4a6c8e0b2d4f6a8c0e2b4d6f8a0c2e4b6d';
 
@@ -71,6 +71,7 @@ export class AuditEntry {
   hash: string;
 }
 
+@ApiSchema({ name: 'AuditLogPage' })
 export class ListAuditLogsResponse {
   @ApiProperty({ type: [AuditEntry], description: 'In position order, oldest first' })
   entries: AuditEntry[];

@@ -1,4 +1,4 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
 import { HASH_PATTERN } from '../list-audit-logs/list-audit-logs.response.dto';
 import { BREAK_KINDS, type BreakKind, type ChainBreak as VerifierBreak, type ChainVerification, type CheckpointSummary as VerifierCheckpoints, MAX_LISTED_BREAKS, type TreeSummary as VerifierTree } from '../../platform/event-store/chain-verifier';
 
@@ -116,6 +116,7 @@ export class TreeSummary implements VerifierTree {
   witnessed_heads: number | null;
 }
 
+@ApiSchema({ name: 'ChainVerification' })
 export class VerifyHashChainResponse implements ChainVerification {
   @ApiProperty({ type: 'integer', description: 'Entries verified in the range', example: 2002 })
   total_count: number;

@@ -40,6 +40,7 @@ export class IssueApiKeyController {
     404: {
       NOT_FOUND: 'The merchant named by merchant_id was never onboarded, or no partner has the partner_id given',
     },
+    409: { API_KEY_ALREADY_ISSUED: 'The newly drawn random key id was already taken (about never); retry' },
   })
   async issue(
     @Body() body: IssueApiKeyRequest,

@@ -1,6 +1,6 @@
 import type { INestApplication } from '@nestjs/common';
-import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
-import type { HeaderObject, OperationObject, ResponseObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
+import { DocumentBuilder, getSchemaPath, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
+import type { HeaderObject, OperationObject, ResponseObject, SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
 import { API_KEY_SCHEME, ROLES_EXTENSION } from '../identity/roles.decorator';
 import { ErrorBodyDto } from '../errors/error-body.response.dto';
 import { errorDescription, errorExamples, errorResponse, type ErrorCodes } from './api-errors.decorator';
@@ -27,9 +27,13 @@ const KEYED_ROUTE_ERRORS: Record<number, ErrorCodes> = {
   429: { RATE_LIMIT_EXCEEDED: "The key's requests in this UTC hour are over its limit" },
   503: { SERVICE_UNAVAILABLE: 'The database is unavailable; retry shortly' },
 };
-/** Node's HTTP parser refuses these before any route runs; the service still answers `{error, message}`. */
+/**
+ * Node's HTTP parser refuses a 431 before any route runs; the service still answers `{error, message}`.
+ * A 500 is a fault of the service's (no request a client can send should cause one), logged with its request id.
+ */
 const EVERY_ROUTE_ERRORS: Record<number, ErrorCodes> = {
   431: { HEADERS_TOO_LARGE: 'The request headers are over 16 kB' },
+  500: { INTERNAL_ERROR: 'An unexpected failure of the service, logged with the request id; report it' },
 };
 /** The router refuses these before any route runs (app.factory.ts frameworkErrors). */
 const PATH_PARAMETER_ERRORS: Record<number, ErrorCodes> = {
@@ -87,6 +91,7 @@ export function buildOpenApiDocument(app: INestApplication, prefix: string): Ope
     addHeaders(operation, { keyed: roles !== undefined });
   }
   closeRequestBodies(document);
+  enumerateErrorCodes(document);
   // package.json says UNLICENSED; SPDX names a license of one's own with a LicenseRef-.
   document.info.license = { name: 'Proprietary: all rights reserved', identifier: 'LicenseRef-Proprietary' } as OpenAPIObject['info']['license'];
   return withoutNullable(document) as OpenAPIObject;
@@ -169,6 +174,19 @@ export function operations(document: OpenAPIObject): Array<{ route: string; oper
       return operation ? [{ route: `${method.toUpperCase()} ${path}`, operation }] : [];
     }),
   );
+}
+
+/** `ErrorBody.error` lists every code an operation documents, so a generated client gets them as a union to branch on. */
+function enumerateErrorCodes(document: OpenAPIObject): void {
+  const codes = new Set<string>();
+  for (const { operation } of operations(document)) {
+    for (const response of Object.values(operation.responses) as ResponseObject[]) {
+      const json = response.content?.['application/json'];
+      if (json?.schema && '$ref' in json.schema && json.schema.$ref === getSchemaPath(ErrorBodyDto)) Object.keys(json.examples ?? {}).forEach((code) => codes.add(code));
+    }
+  }
+  const errorBody = document.components!.schemas![getSchemaPath(ErrorBodyDto).split('/').pop()!] as SchemaObject;
+  errorBody.properties!.error = { ...errorBody.properties!.error, enum: [...codes].sort() } as SchemaObject;
 }
 
 /** Adds each code to the operation's response of its status, keeping what the route itself says. */

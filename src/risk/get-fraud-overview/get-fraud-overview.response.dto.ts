@@ -1,4 +1,4 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty, ApiSchema } from '@nestjs/swagger';
 import { AsOfPosition } from '../../platform/as-of-position';
 import { type Environment, ENVIRONMENTS } from '../../platform/identity/principal';
 import { countsBy } from '../../platform/openapi/counts-by';
@@ -51,6 +51,7 @@ export class FraudOverviewSummary {
   p90_score: number | null;
 }
 
+@ApiSchema({ name: 'FraudOverview' })
 export class GetFraudOverviewResponse extends PageAnswer {
   @AsOfPosition()
   as_of_position: number;

@@ -1,7 +1,8 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty, ApiSchema } from '@nestjs/swagger';
 import { TipAdjustmentView, TipSuccess, TipView } from '../tip-view';
 
 /** The adjustment (the new record) and the tip as it now stands, with its whole history. */
+@ApiSchema({ name: 'AdjustedTip' })
 export class AdjustTipResponse {
   @TipSuccess()
   success: true;

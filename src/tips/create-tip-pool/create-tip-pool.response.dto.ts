@@ -1,6 +1,7 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty, ApiSchema } from '@nestjs/swagger';
 import { TipPoolView, TipSuccess } from '../tip-view';
 
+@ApiSchema({ name: 'CreatedTipPool' })
 export class CreateTipPoolResponse {
   @TipSuccess()
   success: true;

@@ -1,7 +1,8 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty, ApiSchema } from '@nestjs/swagger';
 import { TipDistributionView, TipSuccess } from '../tip-view';
 
 /** The spec: "each participant's share and the total distributed". */
+@ApiSchema({ name: 'DistributedTipPool' })
 export class DistributeTipPoolResponse {
   @TipSuccess()
   success: true;

@@ -1,6 +1,7 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty, ApiSchema } from '@nestjs/swagger';
 import { TipPayoutView, TipSuccess } from '../tip-view';
 
+@ApiSchema({ name: 'RecordedPayout' })
 export class PayOutTipsResponse {
   @TipSuccess()
   success: true;

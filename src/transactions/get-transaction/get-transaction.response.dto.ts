@@ -1,6 +1,7 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty, ApiSchema } from '@nestjs/swagger';
 import { TransactionDetail } from '../transaction.response.dto';
 
+@ApiSchema({ name: 'TransactionLookup' })
 export class GetTransactionResponse {
   @ApiProperty({ type: 'boolean', enum: [true], example: true })
   success: true;
