@@ -1,3 +1,4 @@
+import { isIPv6 } from 'node:net';
 import { Logger } from 'nestjs-pino';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { createApp } from './app.factory';
@@ -19,7 +20,15 @@ async function main(): Promise<void> {
   // Not app.enableShutdownHooks(): Nest re-raises the signal once closed, so the process would end
   // killed by SIGTERM instead of exiting 0.
   for (const signal of ['SIGTERM', 'SIGINT'] as const) process.once(signal, () => void shutdown(app, signal));
-  await app.listen({ port: config.port, host: '0.0.0.0' });
+  await app.listen({ port: config.port, host: config.host });
+  app.get(Logger).log(listeningMessage(config));
+}
+
+/** Where a person on this machine opens the service: a wildcard address is reached as localhost. */
+function listeningMessage({ host, port }: AppConfig): string {
+  const everywhere = host === '0.0.0.0' || host === '::';
+  const origin = `http://${everywhere ? 'localhost' : isIPv6(host) ? `[${host}]` : host}:${port}`;
+  return `listening on ${origin}/api/v1 (the portal: ${origin}/portal/), ${everywhere ? 'on every interface' : `on ${host} only`}`;
 }
 
 /** Stops accepting, lets in-flight requests finish, then closes the database (EventStoreModule's shutdown hook). */

@@ -5,10 +5,11 @@ const signingKey = generateKeyPairSync('ed25519').privateKey;
 const signingKeyPem = signingKey.export({ format: 'pem', type: 'pkcs8' }) as string;
 
 describe('loadConfig', () => {
-  it('defaults to port 3000, the embedded server under ./data, log level info, the spec\'s rate limits', () => {
+  it('defaults to port 3000 on every IPv4 interface, the embedded server under ./data, log level info, the spec\'s rate limits', () => {
     expect(loadConfig({})).toEqual(
       new AppConfig({
         port: 3000,
+        host: '0.0.0.0',
         dataDir: './data',
         redisKeyPrefix: 'crcs:',
         rateLimitPerHour: { sandbox: 1000, production: 10_000 },
@@ -27,6 +28,7 @@ describe('loadConfig', () => {
   it('reads every variable', () => {
     const config = loadConfig({
       PORT: '8080',
+      HOST: '127.0.0.1',
       DATABASE_URL: 'postgresql://svc@db:5432/crcs',
       DATA_DIR: '/var/lib/crcs',
       REDIS_URL: 'rediss://cache:6380',
@@ -47,6 +49,7 @@ describe('loadConfig', () => {
     });
     expect(config).toEqual({
       port: 8080,
+      host: '127.0.0.1',
       databaseUrl: 'postgresql://svc@db:5432/crcs',
       dataDir: '/var/lib/crcs',
       redisUrl: 'rediss://cache:6380',
@@ -107,6 +110,14 @@ describe('loadConfig', () => {
 
   it.each([['0'], ['65536'], ['80.5'], ['3e3'], ['abc'], [' 80']])('rejects PORT=%j', (port) => {
     expect(() => loadConfig({ PORT: port })).toThrow(/PORT is .* but must be an integer from 1 to 65535/);
+  });
+
+  it.each([['::1'], ['::'], ['10.0.0.7'], ['localhost'], ['pos-gateway.internal']])('takes HOST=%j', (host) => {
+    expect(loadConfig({ HOST: host }).host).toBe(host);
+  });
+
+  it.each([['http://localhost'], ['localhost:3000'], ['300.1.1.1 '], ['-bad-.example']])('rejects HOST=%j', (host) => {
+    expect(() => loadConfig({ HOST: host })).toThrow(`HOST is ${JSON.stringify(host)} but must be an IP address or a host name`);
   });
 
   it.each([['mysql://db/crcs'], ['not a url'], ['db:5432']])('rejects DATABASE_URL=%j without echoing it', (url) => {

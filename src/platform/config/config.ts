@@ -1,4 +1,5 @@
 import type { KeyObject } from 'node:crypto';
+import { isIP } from 'node:net';
 import { parsePrivateKey } from '../event-store/chain-checkpoint';
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -25,6 +26,8 @@ export interface RateLimitsPerHour {
  */
 export class AppConfig {
   readonly port: number;
+  /** The interface to listen on: an address or a host name; `0.0.0.0`, every IPv4 interface, by default. */
+  readonly host: string;
   /** Unset: the service runs its own PostgreSQL server under `dataDir`. */
   readonly databaseUrl?: string;
   readonly dataDir: string;
@@ -85,6 +88,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
 
   const config = new AppConfig({
     port: read('PORT', parsePort, 3000),
+    host: read('HOST', parseHost, '0.0.0.0'),
     databaseUrl: read('DATABASE_URL', urlWithScheme('postgres', 'postgresql'), undefined, { secret: true }),
     dataDir: read('DATA_DIR', (raw) => raw, './data'),
     redisUrl: read('REDIS_URL', urlWithScheme('redis', 'rediss'), undefined, { secret: true }),
@@ -119,6 +123,11 @@ function invalid(requirement: string): never {
 function parsePort(raw: string): number {
   const port = Number(raw);
   return /^\d+$/.test(raw) && port >= 1 && port <= 65535 ? port : invalid('must be an integer from 1 to 65535');
+}
+
+function parseHost(raw: string): string {
+  const hostName = /^(?=.{1,253}$)[a-z\d]([a-z\d-]{0,61}[a-z\d])?(\.[a-z\d]([a-z\d-]{0,61}[a-z\d])?)*$/i;
+  return isIP(raw) !== 0 || hostName.test(raw) ? raw : invalid('must be an IP address or a host name');
 }
 
 function parsePositiveInteger(raw: string): number {
