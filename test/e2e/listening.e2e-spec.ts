@@ -4,8 +4,8 @@ import { networkInterfaces, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ServiceProcess } from '../support/service-process';
 
-/** Starts on a loaded 2-core machine took up to a minute. */
-const STARTUP_LIMIT_MS = 90_000;
+/** Starts on a 2-core machine shared by eight test runs took up to three minutes. */
+const STARTUP_LIMIT_MS = 180_000;
 
 /** This machine's first address other than loopback: where another machine would reach the service. */
 const outward = Object.values(networkInterfaces())
@@ -41,7 +41,7 @@ const reachable = (host: string, port: number) =>
     const origin = `http://localhost:${service.port}`;
     expect(service.output).toContain(`listening on ${origin}/api/v1 (the portal: ${origin}/portal/), on every interface`);
     expect(await reachable(outward!, service.port)).toBe(true);
-  }, 180_000);
+  }, 400_000);
 
   it('on HOST only when it is set', async () => {
     service = await ServiceProcess.start({ env: { DATA_DIR: dataDir, LOG_LEVEL: 'info', HOST: '127.0.0.1' }, startupLimitMs: STARTUP_LIMIT_MS });
@@ -49,5 +49,5 @@ const reachable = (host: string, port: number) =>
     expect(service.output).toContain(`listening on ${origin}/api/v1 (the portal: ${origin}/portal/), on 127.0.0.1 only`);
     expect(await reachable('127.0.0.1', service.port)).toBe(true);
     expect(await reachable(outward!, service.port)).toBe(false);
-  }, 180_000);
+  }, 400_000);
 });

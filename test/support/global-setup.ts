@@ -1,4 +1,3 @@
-import { chmodSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { EmbeddedPostgres } from '../../src/platform/event-store/embedded-postgres';
@@ -26,8 +25,6 @@ export default async function globalSetup(): Promise<void> {
   removeOnSignal(dir);
   process.env.CRCS_TEST_TMP = dir;
   process.env.TMPDIR = dir;
-  // Searchable (not listable) for the server's OS account when the tests run as root.
-  chmodSync(dir, 0o711);
   const [server, chromium] = await Promise.all([EmbeddedPostgres.start(join(dir, 'embedded')), process.env.CHROMIUM_PATH ?? packagedBrowser()]);
   globalState.crcsEmbeddedServer = server;
   process.env.CRCS_EMBEDDED_URL = server.url;

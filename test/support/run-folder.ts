@@ -1,5 +1,5 @@
-import { existsSync, lstatSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { chmodSync, existsSync, lstatSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
 import { SERVER_HOME, stopPostmaster, stopServer } from '../../src/platform/event-store/embedded-postgres';
 import { isAlive } from '../../src/platform/processes';
 
@@ -16,6 +16,8 @@ const MAX_DEPTH = 4;
  */
 export function makeRunFolder(base: string): string {
   const dir = mkdtempSync(join(base, PREFIX));
+  // Searchable (not listable) for the server's OS account when the tests run as root.
+  chmodSync(dir, 0o711);
   writeFileSync(join(dir, OWNER_FILE), processIdentity(process.pid) ?? '');
   return dir;
 }
@@ -29,7 +31,7 @@ export async function removeRunFolder(dir: string): Promise<void> {
   const warn = (message: string) => console.warn(message);
   const linked = linkedClusters(dir);
   for (const cluster of linked) await stopServer(cluster, warn);
-  for (const pid of postmastersIn(dir)) await stopPostmaster(pid, warn);
+  for (const pid of postmasters((cwd) => cwd === dir || cwd.startsWith(`${dir}/`))) await stopPostmaster(pid, warn);
   for (const cluster of linked) rmSync(dirname(cluster), { recursive: true, force: true });
   rmSync(dir, { recursive: true, force: true });
 }
@@ -50,6 +52,12 @@ export async function reapDeadRuns(base: string): Promise<string[]> {
     await removeRunFolder(dir);
     reaped.push(dir);
   }
+  // A server that started while an interrupted run was removing its folder outlives the folder.
+  const inRemovedRun = (cwd: string) => {
+    const [run] = relative(base, cwd).split('/');
+    return run.startsWith(PREFIX) && !existsSync(join(base, run));
+  };
+  for (const pid of postmasters(inRemovedRun)) await stopPostmaster(pid, (message) => console.warn(message));
   return reaped;
 }
 
@@ -65,15 +73,15 @@ function linkedClusters(dir: string, depth = 0): string[] {
   });
 }
 
-/** PostgreSQL servers (not their backends) whose working directory, their cluster, is in `dir`, deleted or not (Linux). */
-function postmastersIn(dir: string): number[] {
+/** PostgreSQL servers (not their backends) whose working directory, their cluster, passes `where`, deleted or not (Linux). */
+function postmasters(where: (cwd: string) => boolean): number[] {
   if (!existsSync('/proc/self')) return [];
   const isPostgres = (pid: number | string) => readFileSync(`/proc/${pid}/comm`, 'utf8').trim() === 'postgres';
   return readdirSync('/proc').flatMap((name) => {
     if (!/^\d+$/.test(name)) return [];
     try {
-      const cwd = readlinkSync(`/proc/${name}/cwd`);
-      if (!isPostgres(name) || !(cwd === dir || cwd.startsWith(`${dir}/`))) return [];
+      const cwd = readlinkSync(`/proc/${name}/cwd`).replace(/ \(deleted\)$/, '');
+      if (!isPostgres(name) || !where(cwd)) return [];
       const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
       const parent = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
       return isPostgres(parent) ? [] : [Number(name)];
