@@ -1,4 +1,5 @@
-import { readlinkSync, statSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { lstatSync, readFileSync, readlinkSync, statSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -96,8 +97,19 @@ describe('the embedded database', () => {
     const cluster = readlinkSync(join(dataDir, 'postgres'));
     try {
       expect(dirname(dirname(cluster))).toBe(join(SERVER_HOME, 'clusters'));
+      expect(readFileSync(join(dirname(cluster), 'data-folder'), 'utf8')).toBe(`${dataDir}\n`);
       expect(service.output).toContain(`the OS user postgres cannot reach ${dataDir}: its cluster is ${cluster}, linked from ${dataDir}/postgres`);
       await recordSale(service, await onboard(service));
+      // The server runs as postgres, from root's copy of the binaries: no one but root may write
+      // the binary or any folder on the way to it.
+      const server = embeddedServerPid(dataDir)!;
+      expect(readFileSync(`/proc/${server}/status`, 'utf8')).toMatch(new RegExp(`^Uid:\\s+${spawnSync('id', ['-u', 'postgres'], { encoding: 'utf8' }).stdout.trim()}\\s`, 'm'));
+      const exe = readlinkSync(`/proc/${server}/exe`);
+      expect(exe.startsWith(`${SERVER_HOME}/postgres-`)).toBe(true);
+      for (let path = exe; path !== '/'; path = dirname(path)) {
+        const stats = lstatSync(path);
+        expect({ path, uid: stats.uid, othersWrite: (stats.mode & 0o022) !== 0 }).toEqual({ path, uid: 0, othersWrite: false });
+      }
       expect(await service.stop()).toBe(0);
       expect(embeddedServerPid(dataDir)).toBeUndefined();
     } finally {
