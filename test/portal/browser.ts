@@ -47,7 +47,12 @@ export interface PortalSuite {
 export function portalSuite({ signInWith }: { signInWith?: () => string } = {}): PortalSuite {
   const suite = {} as PortalSuite;
   beforeAll(async () => {
-    [suite.app, suite.browser] = await Promise.all([startTestApp(), launchBrowser()]);
+    // Each kept as it comes: when one fails, afterAll still closes the other (a service left running
+    // would outlive the run's folder, and its server with it).
+    const [app, browser] = await Promise.allSettled([startTestApp(), launchBrowser()]);
+    if (app.status === 'fulfilled') suite.app = app.value;
+    if (browser.status === 'fulfilled') suite.browser = browser.value;
+    for (const started of [app, browser]) if (started.status === 'rejected') throw started.reason;
   });
   beforeEach(async () => {
     suite.tab = await openTab(suite.browser, suite.app);
