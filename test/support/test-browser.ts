@@ -6,6 +6,14 @@ import { pipeline } from 'node:stream/promises';
 import { createBrotliDecompress } from 'node:zlib';
 import { ensureOwnedFolder } from '../../src/platform/owned-folder';
 
+const PACKAGE_DIR = join(dirname(require.resolve('@sparticuz/chromium')), '..', '..');
+
+/** This user's folder for this version of the packaged browser. */
+export function packagedBrowserFolder(): string {
+  const { version } = JSON.parse(readFileSync(join(PACKAGE_DIR, 'package.json'), 'utf8')) as { version: string };
+  return join(process.env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'crcs', `chromium-${version}`);
+}
+
 /**
  * The Chromium packed in the dev dependency `@sparticuz/chromium`, unpacked once per user and
  * version into that user's cache folder (`$XDG_CACHE_HOME`, else `~/.cache`) as a folder of its own:
@@ -18,15 +26,13 @@ import { ensureOwnedFolder } from '../../src/platform/owned-folder';
  * and the portal draws no WebGL and reads the system's fonts.
  */
 export async function packagedBrowser(): Promise<string> {
-  const packageDir = join(dirname(require.resolve('@sparticuz/chromium')), '..', '..');
-  const { version } = JSON.parse(readFileSync(join(packageDir, 'package.json'), 'utf8')) as { version: string };
-  const folder = join(process.env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'crcs', `chromium-${version}`);
+  const folder = packagedBrowserFolder();
   const executable = join(folder, 'chromium');
   try {
     await ensureOwnedFolder(
       folder,
       async (staging) => {
-        await pipeline(createReadStream(join(packageDir, 'bin', 'chromium.br')), createBrotliDecompress(), createWriteStream(join(staging, 'chromium'), { mode: 0o755 }));
+        await pipeline(createReadStream(join(PACKAGE_DIR, 'bin', 'chromium.br')), createBrotliDecompress(), createWriteStream(join(staging, 'chromium'), { mode: 0o755 }));
         // Chromium makes this empty folder beside itself at its first start: made here, it is part of the checked copy.
         mkdirSync(join(staging, 'locales'));
         const run = spawnSync(join(staging, 'chromium'), ['--version'], { encoding: 'utf8' });
