@@ -1,7 +1,7 @@
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { EmbeddedPostgres } from '../../src/platform/event-store/embedded-postgres';
-import { makeRunFolder, reapDeadRuns, removeRunFolder } from './run-folder';
+import { abandonRunFolder, makeRunFolder, reapDeadRuns } from './run-folder';
 import { packagedBrowser } from './test-browser';
 
 /** Jest runs the global teardown in this same process: it stops the server through this. */
@@ -15,8 +15,8 @@ export const globalState = globalThis as { crcsEmbeddedServer?: EmbeddedPostgres
  * Chromium that `npm ci` brought, unpacked once per user and version.
  *
  * A run that died before its teardown (Ctrl-C, a kill) left its folder and servers: they are
- * reaped first. A Ctrl-C or SIGTERM during this run stops its servers and removes its folder before
- * the process ends, as the teardown would.
+ * reaped first. A Ctrl-C or SIGTERM during this run shuts its servers down and removes its folder
+ * before the process ends.
  */
 export default async function globalSetup(): Promise<void> {
   const base = tmpdir();
@@ -34,7 +34,8 @@ export default async function globalSetup(): Promise<void> {
 function removeOnSignal(dir: string): void {
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     process.once(signal, () => {
-      void removeRunFolder(dir).finally(() => process.kill(process.pid, signal));
+      abandonRunFolder(dir);
+      process.kill(process.pid, signal);
     });
   }
 }

@@ -36,6 +36,24 @@ export async function removeRunFolder(dir: string): Promise<void> {
   rmSync(dir, { recursive: true, force: true });
 }
 
+/**
+ * On Ctrl-C there is no time to wait: every server of the run gets an immediate shutdown (SIGQUIT)
+ * and the folder goes at once, before the process ends. The next run stops one that started too late.
+ */
+export function abandonRunFolder(dir: string): void {
+  const linked = linkedClusters(dir);
+  const inRun = (cwd: string) => cwd === dir || cwd.startsWith(`${dir}/`) || linked.includes(cwd);
+  for (const pid of postmasters(inRun)) {
+    try {
+      process.kill(pid, 'SIGQUIT');
+    } catch {
+      // It ended on its own.
+    }
+  }
+  for (const cluster of linked) rmSync(dirname(cluster), { recursive: true, force: true });
+  rmSync(dir, { recursive: true, force: true });
+}
+
 /** The run folders of this user in `base` whose run died (killed, or interrupted in its set-up): their servers stopped, the folders removed. */
 export async function reapDeadRuns(base: string): Promise<string[]> {
   const reaped: string[] = [];
