@@ -1,7 +1,7 @@
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { EmbeddedPostgres } from '../../src/platform/event-store/embedded-postgres';
-import { abandonRunFolder, makeRunFolder, reapDeadRuns } from './run-folder';
+import { abandonRunFolder, makeRunFolder, reapDeadRuns, removeRunFolder } from './run-folder';
 import { packagedBrowser } from './test-browser';
 
 /** Jest runs the global teardown in this same process: it stops the server through this. */
@@ -25,10 +25,16 @@ export default async function globalSetup(): Promise<void> {
   removeOnSignal(dir);
   process.env.CRCS_TEST_TMP = dir;
   process.env.TMPDIR = dir;
-  const [server, chromium] = await Promise.all([EmbeddedPostgres.start(join(dir, 'embedded')), process.env.CHROMIUM_PATH ?? packagedBrowser()]);
-  globalState.crcsEmbeddedServer = server;
-  process.env.CRCS_EMBEDDED_URL = server.url;
-  process.env.CRCS_CHROMIUM = chromium;
+  const [server, chromium] = await Promise.allSettled([EmbeddedPostgres.start(join(dir, 'embedded')), process.env.CHROMIUM_PATH ?? packagedBrowser()]);
+  if (server.status === 'rejected' || chromium.status === 'rejected') {
+    // Jest runs no teardown after a failed set-up (an interrupted initdb fails it before a signal handler can run).
+    if (server.status === 'fulfilled') await server.value.stop();
+    await removeRunFolder(dir);
+    throw server.status === 'rejected' ? server.reason : (chromium as PromiseRejectedResult).reason;
+  }
+  globalState.crcsEmbeddedServer = server.value;
+  process.env.CRCS_EMBEDDED_URL = server.value.url;
+  process.env.CRCS_CHROMIUM = chromium.value;
 }
 
 function removeOnSignal(dir: string): void {
