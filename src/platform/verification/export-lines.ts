@@ -1,9 +1,9 @@
 import { isUtf8 } from 'node:buffer';
 import { hash as hashHex } from 'node:crypto';
 import { sha256Hex } from '../sha256';
-import type { EventRow } from './event-rows';
-import { canonicalEntry, entryHash } from './hash-chain';
-import type { StoredEvent } from './event-store.port';
+import type { EventRow } from '../event-store/event-rows';
+import { canonicalEntry, entryHash } from '../event-store/entry-hash';
+import type { StoredEvent } from '../event-store/event-store.port';
 
 /**
  * One line of the NDJSON export (`GET /admin/audit-logs/export`): an entry with exactly the fields

@@ -1,8 +1,8 @@
 import { sha256Hex } from '../sha256';
 import type { VerifiableEntry } from './chain-verifier';
-import { entryBytes, entryHash } from './hash-chain';
+import { entryBytes, entryHash } from '../event-store/entry-hash';
 import { LazyEntry } from './lazy-entry';
-import type { Sql } from './sql';
+import type { Sql } from '../event-store/sql';
 
 /** An entry as the log stores it, for verification and export. */
 export interface StoredEntry {
