@@ -1,4 +1,4 @@
-import { CHECKPOINT_EVENT_TYPE } from '../../platform/event-store/chain-checkpoint';
+import { CHECKPOINT_EVENT_TYPE } from '../../platform/verification/checkpoint';
 import { CHAIN_ALARM_RAISED } from '../chain-alarm/chain-alarm.events';
 
 /**
