@@ -87,7 +87,7 @@ export function table({ caption, columns, rows, empty = 'Nothing to show.' }) {
       h('caption', {}, caption),
       h('thead', {}, h('tr', {}, columns.map((c) => h('th', { scope: 'col', class: c.numeric ? 'num' : undefined }, c.label)))),
       h('tbody', {}, rows.map((row) => h('tr', {}, columns.map((c) =>
-        h('td', { class: c.numeric ? 'num' : undefined, 'data-label': c.label }, h('div', { class: 'value' }, display(c.value(row))))))))));
+        h('td', { class: c.numeric ? 'num' : undefined }, h('span', { class: 'cell-label' }, c.label), h('div', { class: 'value' }, display(c.value(row))))))))));
   fitting.observe(wrap);
   return wrap;
 }

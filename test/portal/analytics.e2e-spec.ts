@@ -101,7 +101,7 @@ describe('the analytics and export pages', () => {
     it('ranks HIGH and CRITICAL merchants first, then by score, and links each to its risk profile', async () => {
       await visit(suite.tab, 'fraud-overview', 'Fraud overview');
       await settled(suite.tab);
-      const merchants = await suite.tab.page.getByRole('table', { name: 'Merchants, highest risk first' }).locator('tbody tr td:nth-child(2)').allTextContents();
+      const merchants = await suite.tab.page.getByRole('table', { name: 'Merchants, highest risk first' }).locator('tbody tr td:nth-child(2) > .value').allTextContents();
       expect(merchants).toEqual(['m-skimmer', 'm-overrides', 'm-busy', 'm-honest']);
       await suite.tab.page.getByText('2 merchants need review (HIGH or CRITICAL).').waitFor();
       await screenshot(suite.tab.page, 'fraud-overview');
