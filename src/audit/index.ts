@@ -5,3 +5,5 @@ export type { SignerAlarm } from './record-checkpoint/chain-checkpointer';
 export { TreeProofs } from './tree-proofs/tree-proofs';
 export { InclusionProofResponse, TreeHeadResponse } from './tree-proofs/tree-proofs.response.dto';
 export { MissingPositions } from './verify-hash-chain/verify-hash-chain.response.dto';
+export { ListAuditLogsQuery } from './list-audit-logs/list-audit-logs.query';
+export { VerifyHashChainQuery } from './verify-hash-chain/verify-hash-chain.query';
