@@ -65,6 +65,7 @@ export function tipHistory(merchantId = 'm-tips', at = '2026-11-21T12:00:00.000Z
     new_amount_cents: 700,
     reason: 'corrected',
     pool_id: null,
+    sale: { type: 'SALE', state: 'completed' },
     now: at,
   });
   const pooled = [tip(2, 'e-2', 500), tip(3, 'e-3', 301)];

@@ -136,17 +136,21 @@ describe.each(DRIVERS)('tips over HTTP on %s', (driver) => {
       expect(missing).toEqual({ error: 'NOT_FOUND', message: 'Transaction TXN-2026-11-21-00000000 not found' });
     });
 
-    it('refuses a tip on a VOID record, a REFUND record and a voided sale (409), writing nothing', async () => {
+    it('refuses a tip on a VOID record, a REFUND record, a voided sale and a wholly refunded one (409), writing nothing', async () => {
       const reversal = async (path: string, body: Record<string, unknown>) => (await post(shop.key, path, body)).body;
       const voided = (await recordSale(app, shop.key, shop.merchantId)).id;
       const voidRecord = (await reversal('/transaction/void', { original_transaction_id: voided, void_reason: 'pricing_error', voided_by: 'm-1' })).transaction.id;
       const refunded = (await recordSale(app, shop.key, shop.merchantId)).id;
       const refundRecord = (await reversal('/transaction/refund', { original_transaction_id: refunded, refund_amount: 100, void_reason: 'wrong_item', voided_by: 'm-1' })).transaction.id;
+      // $10.03 under the federal default is $10.05 in cash: all of it goes back.
+      const wholly = (await recordSale(app, shop.key, shop.merchantId)).id;
+      await reversal('/transaction/refund', { original_transaction_id: wholly, refund_amount: 1005, void_reason: 'wrong_item', voided_by: 'm-1' });
       const tipOn = (transaction_id: string) => ({ transaction_id, employee_id: 'e-1', employee_name: 'A', tip_amount: 1 });
       for (const [id, what] of [
         [voidRecord, 'a VOID record'],
         [refundRecord, 'a REFUND record'],
         [voided, 'a voided sale'],
+        [wholly, 'a refunded sale'],
       ]) {
         expect(await refused(409, shop.key, '/tip/credit-card', tipOn(id))).toEqual({
           error: 'NOT_A_COMPLETED_SALE',
@@ -206,6 +210,27 @@ describe.each(DRIVERS)('tips over HTTP on %s', (driver) => {
       expect((await created(shop, '/tip/adjust', { tip_id: tip.id, new_amount: 0, reason: 'charged back' })).tip.amount_cents).toBe(0);
       const error = await refused(409, shop.key, '/tip/adjust', { tip_id: tip.id, new_amount: 0, reason: 'again' });
       expect(error.error).toBe('TIP_AMOUNT_UNCHANGED');
+    });
+
+    it('refuses to adjust a tip once its sale was voided or wholly refunded (409): a $5 tip is not raised to $50 afterwards', async () => {
+      const reverse = async (path: string, body: Record<string, unknown>) => expect((await post(shop.key, path, body)).status).toBe(201);
+      const voided = (await recordSale(app, shop.key, shop.merchantId)).id;
+      const refunded = (await recordSale(app, shop.key, shop.merchantId)).id;
+      const tips = [await recordTip(app, shop.key, voided, { tip_amount: 5 }), await recordTip(app, shop.key, refunded, { tip_amount: 5 })];
+      await reverse('/transaction/void', { original_transaction_id: voided, void_reason: 'pricing_error', voided_by: 'm-1' });
+      await reverse('/transaction/refund', { original_transaction_id: refunded, refund_amount: 1005, void_reason: 'wrong_item', voided_by: 'm-1' });
+      for (const [tip, id, what] of [
+        [tips[0], voided, 'a voided sale'],
+        [tips[1], refunded, 'a refunded sale'],
+      ] as const) {
+        for (const new_amount of [50, 0]) {
+          expect(await refused(409, shop.key, '/tip/adjust', { tip_id: tip.id, new_amount, reason: 'after the fact' })).toEqual({
+            error: 'NOT_A_COMPLETED_SALE',
+            message: `Transaction ${id} is ${what}: tips attach to completed sales only`,
+          });
+        }
+        expect(await eventsOf(`tip-${tip.id}`)).toHaveLength(1);
+      }
     });
 
     it('answers an unknown tip and another merchant’s tip alike (404)', async () => {

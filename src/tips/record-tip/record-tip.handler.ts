@@ -8,7 +8,7 @@ import { dollarsToCents } from '../../rules/money';
 import { DATABASE, type Database } from '../../platform/event-store/sql';
 import { findTip } from '../read-model/tips.projector';
 import { findTransaction } from '../../transactions';
-import { tipDecider } from '../tip.decider';
+import { assertTippable, tipDecider } from '../tip.decider';
 import { TipRecordNotFoundError } from '../tip.errors';
 import { tipStream } from '../tip.events';
 import { TIP_ID_PREFIX } from '../tip-ids';
@@ -46,10 +46,11 @@ export class RecordTipHandler implements ICommandHandler<RecordTipCommand, Recor
         amount_cents: dollarsToCents(request.tip_amount, 'tip_amount'),
         now: now.toISOString(),
       };
-      return this.step.run({ stream: tipStream(tipId), decider: tipDecider, command, metadata: eventMetadata(context, merchantId), idempotency, fresh: true }, async (tx) => ({
-        success: true,
-        tip: (await findTip(tx, tipId))!,
-      }));
+      return this.step.run({ stream: tipStream(tipId), decider: tipDecider, command, metadata: eventMetadata(context, merchantId), idempotency, fresh: true }, async (tx) => {
+        // A void or refund may have taken the sale since it was read; under the chain-head lock the read model is current.
+        assertTippable(request.transaction_id, (await findTransaction(tx, request.transaction_id))!);
+        return { success: true, tip: (await findTip(tx, tipId))! };
+      });
     });
   }
 }
