@@ -8,6 +8,7 @@ import type { TipCreditChecked, TipCreditCheckedData, TipEvent, TipPaidOut, TipP
 export interface TippedSale {
   type: TransactionType;
   state: TransactionStatus;
+  ledger_total_cents: number;
 }
 
 /**
@@ -16,12 +17,12 @@ export interface TippedSale {
  * standing (issue 33: a tip on a sale voided afterwards was raised from $5 to $50). An overridden sale,
  * or one refunded in part, still stands.
  */
-export function assertTippable(transactionId: string, sale: TippedSale): void {
+export function assertTippable(transactionId: string, sale: Pick<TippedSale, 'type' | 'state'>): void {
   if (sale.type !== 'SALE' || sale.state === 'voided' || sale.state === 'refunded') throw new NotATippableSaleError(transactionId, sale);
 }
 
 /** Ids, time, amounts in cents and the rules in force come in through the commands: `decide` reads nothing. */
-export type RecordTip = { kind: 'RecordTip'; now: string; sale: TippedSale } & Omit<TipRecordedData, 'recorded_at'>;
+export type RecordTip = { kind: 'RecordTip'; now: string; sale: TippedSale } & Omit<TipRecordedData, 'recorded_at' | 'sale_total_cents'>;
 
 export interface AdjustTip {
   kind: 'AdjustTip';
@@ -32,7 +33,7 @@ export interface AdjustTip {
   /** The pool the tip sits in, if any, from the tips read model (pools live in streams of their own). */
   pool_id: string | null;
   /** The sale the tip rides on, as it stands now. */
-  sale: TippedSale;
+  sale: Pick<TippedSale, 'type' | 'state'>;
   now: string;
 }
 
@@ -60,8 +61,8 @@ export const tipDecider: Decider<TipCommand, TipState, TipEvent> = {
       case 'RecordTip': {
         if (state.status !== 'none') throw new TipRecordExistsError(command.tip_id);
         assertTippable(command.transaction_id, command.sale);
-        const { kind: _kind, now, sale: _sale, ...tip } = command;
-        return [{ type: 'TipRecorded', data: { ...tip, recorded_at: now } }];
+        const { kind: _kind, now, sale, ...tip } = command;
+        return [{ type: 'TipRecorded', data: { ...tip, sale_total_cents: sale.ledger_total_cents, recorded_at: now } }];
       }
       case 'AdjustTip': {
         if (state.status === 'none') throw new TipRecordNotFoundError('Tip', command.tip_id);

@@ -78,7 +78,7 @@ describe.each(DRIVERS)('tips over HTTP on %s', (driver) => {
       const [event] = await eventsOf(`tip-${tip.id}`);
       expect(event).toMatchObject({ event_type: 'TipRecorded', hash: tip.auditHash });
       expect(Number(event.position)).toBe(tip.chain_position);
-      expect(event.data).toEqual({ tip_id: tip.id, ...recorded, recorded_at: NOW });
+      expect(event.data).toEqual({ tip_id: tip.id, ...recorded, sale_total_cents: 1003, recorded_at: NOW });
       expect(event.metadata).toEqual({
         schemaVersion: 1,
         correlationId: 'tip-cash-1',
@@ -584,7 +584,42 @@ describe.each(DRIVERS)('tips over HTTP on %s', (driver) => {
             },
           ],
         },
+        // $18.01 of tips on a $10.03 sale: above the sale, but under the $20.00 floor.
+        tips_beyond_sale: { count: 0, floor_cents: 2000, sales: [] },
       });
+    });
+
+    it('flags the sales whose tips are more than the sale itself and more than $20, raised ones too, naming the tips', async () => {
+      const diner = await newMerchant();
+      // $10.00 and $1.02 of tax in Seattle.
+      const sale = () => recordSale(app, diner.key, diner.merchantId, { zip_code: '98101', subtotal_cents: 1000, tax_total_cents: 102 });
+      const [huge, raised, split, generous, coffee] = [await sale(), await sale(), await sale(), await sale()].concat(
+        await recordSale(app, diner.key, diner.merchantId, { subtotal_cents: 300, tax_total_cents: 0 }),
+      );
+      const hundredThousand = await recordTip(app, diner.key, huge.id, { tip_amount: 100_000 });
+      const five = await recordTip(app, diner.key, raised.id, { tip_amount: 5 });
+      await created(diner, '/tip/adjust', { tip_id: five.id, new_amount: 50, reason: 'slip re-read' });
+      const halves = [await recordTip(app, diner.key, split.id, { tip_amount: 12 }), await recordTip(app, diner.key, split.id, { method: 'cash', employee_id: 'e-2', tip_amount: 12 })];
+      // Not flagged: $10 on an $11.02 sale is under the sale, $15 on a $3 coffee is under the floor.
+      await recordTip(app, diner.key, generous.id, { tip_amount: 10 });
+      await recordTip(app, diner.key, coffee.id, { tip_amount: 15 });
+
+      const auditor = await issueKey(app, { role: 'auditor' });
+      const { status, body } = await call(app, 'GET', `/analytics/tips?merchant_id=${diner.merchantId}`, { key: auditor.key });
+      expect(status).toBe(200);
+      const tipOf = (tip: { id: string; employee_id: string; auditHash: string }, amount_cents: number) => ({ tip_id: tip.id, employee_id: tip.employee_id, amount_cents, audit_hash: tip.auditHash });
+      const flagged = (transaction_id: string, tips_total_cents: number, tips: unknown[]) => ({ transaction_id, merchant_id: diner.merchantId, sale_total_cents: 1102, tips_total_cents, tips });
+      expect(body.tips_beyond_sale).toEqual({
+        count: 3,
+        floor_cents: 2000,
+        sales: [
+          flagged(split.id, 2400, [tipOf(halves[0], 1200), tipOf(halves[1], 1200)]),
+          flagged(raised.id, 5000, [tipOf(five, 5000)]),
+          flagged(huge.id, 10_000_000, [tipOf(hundredThousand, 10_000_000)]),
+        ],
+      });
+      const limited = await call(app, 'GET', `/analytics/tips?merchant_id=${diner.merchantId}&limit=1`, { key: auditor.key });
+      expect(limited.body.tips_beyond_sale).toMatchObject({ count: 3, sales: [{ transaction_id: split.id }] });
     });
 
     it('covers every merchant without a filter, and refuses a limit above 1,000 (400)', async () => {

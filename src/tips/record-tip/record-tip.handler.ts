@@ -39,7 +39,7 @@ export class RecordTipHandler implements ICommandHandler<RecordTipCommand, Recor
         merchant_id: merchantId,
         transaction_id: request.transaction_id,
         // ownerOf found the sale, or refused.
-        sale: { type: sale!.type, state: sale!.state },
+        sale: { type: sale!.type, state: sale!.state, ledger_total_cents: sale!.calculation.ledger_total_cents },
         method,
         employee_id: request.employee_id,
         employee_name: request.employee_name,

@@ -14,7 +14,8 @@ export class TipAnalyticsRequest extends TipWageTheftRequest {
     minimum: 1,
     maximum: MAX_POOLS_LISTED,
     default: DEFAULT_POOLS_LISTED,
-    description: 'How many of the newest pools `pools.recent` summarizes one by one; the totals cover every pool. Above 1,000 is a 400.',
+    description:
+      'How many of the newest pools `pools.recent` summarizes one by one, and of the newest sales `tips_beyond_sale.sales` lists; the totals and counts cover all of them. Above 1,000 is a 400.',
     example: 100,
   })
   @IsOptional()
