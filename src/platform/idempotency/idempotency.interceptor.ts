@@ -20,6 +20,7 @@ import {
   IdempotencyKeyReusedError,
   IdempotencyKeyTakenError,
   IdempotencyStore,
+  idempotencyScope,
   requestFingerprint,
   type IdempotentRequest,
   type RecordedResponse,
@@ -64,8 +65,8 @@ export class IdempotencyInterceptor implements NestInterceptor {
     }
     const reply = http.getResponse<FastifyReply>();
     const idempotent: IdempotentRequest = {
-      // The caller is its API key, which the guard established before any interceptor runs.
-      scope: principalOf(request)!.keyId,
+      // The guard established the caller before any interceptor runs.
+      scope: idempotencyScope(principalOf(request)!),
       key,
       fingerprint: requestFingerprint(request.method, request.url, request.body),
       status: reply.statusCode,
