@@ -60,8 +60,39 @@ describe.each(DRIVERS)('hostile input over HTTP on %s', (driver) => {
     await refusedWith('GET', '/transactions?state=A%00', merchant.key, undefined, 'state', /U\+0000/);
   });
 
-  it.each(['1e20', '99999999999999999999'])('refuses offset=%s, beyond any position the database holds', async (offset) => {
-    await refusedWith('GET', `/transactions?offset=${offset}`, merchant.key, undefined, 'offset', /not be greater than 9007199254740991/);
+  it('refuses offset=99999999999999999999, beyond any position the database holds', async () => {
+    await refusedWith('GET', '/transactions?offset=99999999999999999999', merchant.key, undefined, 'offset', /not be greater than 9007199254740991/);
+  });
+
+  describe('reads integers in a query strictly, as decimal digits', () => {
+    const QUERIES = [
+      ['/transactions', 'limit', () => merchant.key],
+      ['/admin/merchants', 'offset', () => TEST_ADMIN_KEY],
+      ['/admin/audit-logs', 'cursor', () => TEST_ADMIN_KEY],
+      ['/admin/audit/inclusion-proof', 'position', () => TEST_ADMIN_KEY],
+      ['/admin/verify-hash-chain', 'from_position', () => TEST_ADMIN_KEY],
+      ['/analytics/tips', 'limit', () => TEST_ADMIN_KEY],
+    ] as const;
+    // Each of these once read as a number: 1e2 as 100, 0x10 as 16, " 1" and "+1" as 1, "" as 0.
+    const NOT_DECIMAL = ['1e2', '0x10', '%201', '1%20', '%2B1', '1.0', '010', '', '1e20'];
+
+    it.each(QUERIES)('%s?%s= refuses every other spelling of a number (400 naming it)', async (path, field, key) => {
+      for (const value of NOT_DECIMAL) {
+        const answer = await call(app, 'GET', `${path}?${field}=${value}`, { key: key() });
+        expect({ value, status: answer.status, error: answer.body.error, fields: answer.body.details?.map((d: { field: string }) => d.field) }).toEqual({
+          value,
+          status: 400,
+          error: 'VALIDATION_ERROR',
+          fields: [field],
+        });
+        expect(answer.body.details[0].messages).toContain(`${field} must be an integer in decimal digits`);
+      }
+    });
+
+    it('takes plain decimal digits', async () => {
+      expect((await call(app, 'GET', '/transactions?limit=10&offset=0', { key: merchant.key })).body).toMatchObject({ limit: 10, offset: 0 });
+      expect((await call(app, 'GET', '/admin/audit-logs?cursor=1&limit=2', { key: TEST_ADMIN_KEY })).status).toBe(200);
+    });
   });
 
   it('answers a path parameter over 100 characters with 414 URI_TOO_LONG and the request id', async () => {

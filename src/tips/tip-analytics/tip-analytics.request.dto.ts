@@ -1,7 +1,7 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import { IsInt, IsOptional, Max, Min } from 'class-validator';
+import { IsOptional, Max, Min } from 'class-validator';
 import { TipWageTheftRequest } from '../tip-wage-theft/tip-wage-theft.request.dto';
+import { QueryInteger } from '../../platform/query-integer';
 
 /** DESIGN.md: list limits stop at 1,000 with a 400 above. */
 export const MAX_POOLS_LISTED = 1000;
@@ -19,8 +19,7 @@ export class TipAnalyticsRequest extends TipWageTheftRequest {
     example: 100,
   })
   @IsOptional()
-  @Type(() => Number)
-  @IsInt()
+  @QueryInteger()
   @Min(1)
   @Max(MAX_POOLS_LISTED)
   limit: number = DEFAULT_POOLS_LISTED;
