@@ -1,5 +1,7 @@
+import { request as httpRequest } from 'node:http';
 import { EventStore } from '../../src/platform/event-store/event-store.port';
-import { call, createTwoMerchants, type MerchantFixture } from '../support/auth';
+import { call, createTwoMerchants, issueKey, type MerchantFixture } from '../support/auth';
+import { expectConformance } from '../support/openapi';
 import { saleBody } from '../support/sales';
 import { DRIVERS } from '../support/test-database';
 import { startTestApp, TEST_ADMIN_KEY, type TestApp } from '../support/test-app';
@@ -92,6 +94,50 @@ describe.each(DRIVERS)('hostile input over HTTP on %s', (driver) => {
     it('takes plain decimal digits', async () => {
       expect((await call(app, 'GET', '/transactions?limit=10&offset=0', { key: merchant.key })).body).toMatchObject({ limit: 10, offset: 0 });
       expect((await call(app, 'GET', '/admin/audit-logs?cursor=1&limit=2', { key: TEST_ADMIN_KEY })).status).toBe(200);
+    });
+  });
+
+  describe('a GET or DELETE with a body', () => {
+    /** fetch() refuses to send a GET with a body; a client written by hand does not. */
+    const withBody = (method: string, path: string, key: string, body: string, headers: Record<string, string> = {}) =>
+      new Promise<{ status: number; headers: Headers; body: unknown }>((resolve, reject) => {
+        const request = httpRequest(`${app.baseUrl}${path}`, { method, headers: { 'x-api-key': key, 'content-type': 'application/json', ...headers } }, (response) => {
+          let text = '';
+          response.setEncoding('utf8').on('data', (chunk: string) => (text += chunk));
+          response.on('end', () => {
+            const answerHeaders = new Headers(Object.entries(response.headers).map(([name, value]) => [name, String(value)] as [string, string]));
+            resolve({ status: response.statusCode!, headers: answerHeaders, body: JSON.parse(text) });
+          });
+        });
+        request.on('error', reject);
+        request.end(body);
+      });
+
+    it.each([
+      ['GET', '/transactions?limit=5', 'content-length'],
+      ['GET', '/health', 'content-length'],
+      ['GET', '/admin/merchants', 'transfer-encoding'],
+    ])('%s %s with a body (%s) is a 400 BODY_NOT_ALLOWED, not an answer that ignores it', async (method, path, framing) => {
+      const key = path.startsWith('/admin') ? TEST_ADMIN_KEY : merchant.key;
+      const body = JSON.stringify({ merchant_id: merchant.merchantId });
+      const answer = await withBody(method, path, key, body, { [framing]: framing === 'transfer-encoding' ? 'chunked' : String(Buffer.byteLength(body)) });
+      expect({ status: answer.status, body: answer.body }).toEqual({
+        status: 400,
+        body: { error: 'BODY_NOT_ALLOWED', message: `A ${method} request takes no body; send its parameters in the path and query string` },
+      });
+      await expectConformance(app.baseUrl, method, path, answer);
+    });
+
+    it('refuses a DELETE with a body, and revokes nothing', async () => {
+      const issued = await issueKey(app, { role: 'auditor' });
+      const answer = await withBody('DELETE', `/admin/api-keys/${issued.api_key.id}`, TEST_ADMIN_KEY, '{}', { 'content-length': '2' });
+      expect([answer.status, (answer.body as { error: string }).error]).toEqual([400, 'BODY_NOT_ALLOWED']);
+      await expectConformance(app.baseUrl, 'DELETE', `/admin/api-keys/${issued.api_key.id}`, answer);
+      expect((await call(app, 'GET', '/admin/audit-logs?limit=1', { key: issued.key })).status).toBe(200);
+    });
+
+    it('takes a GET with an empty body as one without', async () => {
+      expect((await withBody('GET', '/transactions?limit=5', merchant.key, '', { 'content-length': '0' })).status).toBe(200);
     });
   });
 

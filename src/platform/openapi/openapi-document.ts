@@ -36,6 +36,10 @@ const PATH_PARAMETER_ERRORS: Record<number, ErrorCodes> = {
   400: { MALFORMED_REQUEST: 'The path is not a valid URL (a bad percent-encoding)' },
   414: { URI_TOO_LONG: 'A path parameter is over 100 characters' },
 };
+/** A GET or DELETE with a body, refused before routing (app.factory.ts). */
+const BODYLESS_ROUTE_ERRORS: Record<number, ErrorCodes> = {
+  400: { BODY_NOT_ALLOWED: 'The request carried a body: a GET or DELETE takes none (send parameters in the path and query string)' },
+};
 const INPUT_ERRORS: Record<number, ErrorCodes> = {
   400: { VALIDATION_ERROR: 'A path, query, header or body value is invalid; `details` names each field' },
 };
@@ -71,7 +75,7 @@ export function buildOpenApiDocument(app: INestApplication, prefix: string): Ope
     autoTagControllers: false,
     extraModels: [ErrorBodyDto],
   });
-  for (const { operation } of operations(document)) {
+  for (const { route, operation } of operations(document)) {
     const roles = (operation as { [ROLES_EXTENSION]?: string[] })[ROLES_EXTENSION];
     if (roles) {
       operation.description = [operation.description, `Roles: ${roles.map((role) => `\`${role}\``).join(', ')}.`].filter(Boolean).join('\n\n');
@@ -81,6 +85,7 @@ export function buildOpenApiDocument(app: INestApplication, prefix: string): Ope
       operation.security = [];
     }
     addErrors(operation, EVERY_ROUTE_ERRORS);
+    if (/^(GET|DELETE) /.test(route)) addErrors(operation, BODYLESS_ROUTE_ERRORS);
     if ((operation.parameters?.length ?? 0) > 0 || operation.requestBody) addErrors(operation, INPUT_ERRORS);
     if (operation.parameters?.some((parameter) => 'in' in parameter && parameter.in === 'path')) addErrors(operation, PATH_PARAMETER_ERRORS);
     if (operation.requestBody) addErrors(operation, BODY_ERRORS);
