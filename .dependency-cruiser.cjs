@@ -18,6 +18,13 @@ module.exports = {
       to: { path: '^src/', pathNot: '^src/platform/' },
     },
     {
+      name: 'event-store-knows-no-verification',
+      comment: 'The log is written without its checker: verification reads the event store, never the other way.',
+      severity: 'error',
+      from: { path: '^src/platform/event-store/' },
+      to: { path: '^src/platform/verification/' },
+    },
+    {
       name: 'rules-import-only-rules-and-platform',
       comment: 'The pure rules use only each other and the platform below them.',
       severity: 'error',

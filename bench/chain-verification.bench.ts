@@ -23,10 +23,10 @@ import { createTestDatabase } from '../test/support/test-database';
 import { replaceSection } from './support/report';
 
 // The built modules, as the service and the CLI run them (their hashing threads are built JavaScript too).
-const { exportLine } = require('../dist/src/platform/event-store/chain-export') as typeof import('../src/platform/event-store/chain-export');
-const { GENESIS_HASH, canonicalJson, entryBytes } = require('../dist/src/platform/event-store/hash-chain') as typeof import('../src/platform/event-store/hash-chain');
+const { exportLine } = require('../dist/src/platform/verification/export-lines') as typeof import('../src/platform/verification/export-lines');
+const { GENESIS_HASH, canonicalJson, entryBytes } = require('../dist/src/platform/event-store/entry-hash') as typeof import('../src/platform/event-store/entry-hash');
 const { migrate } = require('../dist/src/platform/event-store/migrations') as typeof import('../src/platform/event-store/migrations');
-const { verifyStoredLog } = require('../dist/src/platform/event-store/stored-verification') as typeof import('../src/platform/event-store/stored-verification');
+const { verifyStoredLog } = require('../dist/src/platform/verification/stored-verification') as typeof import('../src/platform/verification/stored-verification');
 
 const ENTRIES = Number(process.argv[2] ?? 1_000_000);
 const CHUNK = 1000;

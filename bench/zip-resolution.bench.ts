@@ -4,7 +4,7 @@
  * Run: npx ts-node bench/zip-resolution.bench.ts [seconds per measurement, default 5]
  */
 import { availableParallelism, cpus } from 'node:os';
-import { JurisdictionResolver } from '../src/rules/jurisdiction-resolver';
+import { JurisdictionRuleStore } from '../src/jurisdiction/rule-store';
 import { loadSeeds } from '../src/jurisdiction/seed-loader';
 import { shuffled } from './support/random';
 
@@ -26,7 +26,7 @@ function measure(keys: readonly string[], seconds: number, op: (key: string) => 
 }
 
 const seeds = loadSeeds();
-const resolver = new JurisdictionResolver(seeds);
+const resolver = new JurisdictionRuleStore(seeds);
 const keys = shuffled([...seeds.zips.keys()]);
 
 const resolve = (zip: string) => resolver.resolve({ zip_code: zip, date: DATE }).hierarchy.length;

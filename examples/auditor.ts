@@ -23,7 +23,7 @@ import { Readable } from 'node:stream';
 import type { ReadableStream } from 'node:stream/web';
 import { pipeline } from 'node:stream/promises';
 // Only the shape of the verifier's JSON report; nothing of the service runs in this process.
-import type { ChainVerification } from '../src/platform/event-store/chain-verifier';
+import type { ChainVerification } from '../src/platform/verification/chain-verifier';
 import { ApiError, BASE_URL, describeFailure, request } from './service-client';
 
 const AUDIT_DIR = resolve(process.env.CRCS_AUDIT_DIR ?? 'audit');

@@ -1,9 +1,9 @@
 #!/usr/bin/env node
 import { createReadStream, readFileSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { checkSignature, keyRing, parsePublicKey, parseWitness, type SignedTreeHead } from '../src/platform/event-store/chain-checkpoint';
-import { ChainVerifier, type ChainVerification } from '../src/platform/event-store/chain-verifier';
-import { UnreadableLineError, verifyExport } from '../src/platform/event-store/export-verification';
+import { checkSignature, keyRing, parsePublicKey, parseWitness, type SignedTreeHead } from '../src/platform/verification/checkpoint';
+import { ChainVerifier, type ChainVerification } from '../src/platform/verification/chain-verifier';
+import { UnreadableLineError, verifyExport } from '../src/platform/verification/export-verification';
 import { leafHash, verifyConsistency, verifyInclusion } from '../src/platform/event-store/merkle-tree';
 
 const USAGE = [

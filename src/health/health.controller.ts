@@ -2,10 +2,10 @@ import { Controller, Get, Header, Inject, Res } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { ChainCheckpointer } from '../audit';
+import { JurisdictionRuleStore, dataSummary } from '../jurisdiction';
 import { Public } from '../platform/identity/roles.decorator';
 import { EventStore } from '../platform/event-store/event-store.port';
 import { DATABASE, type Database } from '../platform/event-store/sql';
-import { JurisdictionResolver } from '../rules/jurisdiction-resolver';
 import type { EnforcedRule } from '../rules/rounding-engine';
 import { ENFORCED_RULES } from './enforced-rules';
 import { Clock } from '../platform/clock';
@@ -21,7 +21,7 @@ export class HealthController {
     @Inject(DATABASE) private readonly db: Database,
     private readonly store: EventStore,
     @Inject(ENFORCED_RULES) private readonly enforcedRules: readonly EnforcedRule[],
-    private readonly jurisdictions: JurisdictionResolver,
+    private readonly jurisdictions: JurisdictionRuleStore,
     private readonly clock: Clock,
     private readonly signer: ChainCheckpointer,
   ) {}
@@ -45,7 +45,7 @@ export class HealthController {
       chain: { head_position: headPosition, signer },
       uptime_seconds: Math.floor(process.uptime()),
       enforced_rules: this.enforcedRules,
-      jurisdiction_data: this.jurisdictions.summary(this.clock.now().toISOString().slice(0, 10)),
+      jurisdiction_data: dataSummary(this.jurisdictions, this.clock.now().toISOString().slice(0, 10)),
     };
   }
 

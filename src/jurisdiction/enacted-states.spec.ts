@@ -1,5 +1,5 @@
 import { settleCash } from '../rules/cash-settlement';
-import { JurisdictionResolver } from '../rules/jurisdiction-resolver';
+import { JurisdictionRuleStore } from './rule-store';
 import type { JurisdictionRule } from '../rules/jurisdiction-rule';
 import { loadSeeds } from './seed-loader';
 
@@ -51,7 +51,7 @@ const STATES: Array<{ state: string; zip: string; date: string; source: string; 
 ];
 
 describe('each enacted state, against the worked cases of its own text', () => {
-  const resolver = new JurisdictionResolver(loadSeeds());
+  const resolver = new JurisdictionRuleStore(loadSeeds());
 
   it('covers every enacted retail rounding rule of the seeds', () => {
     const enacted = loadSeeds()

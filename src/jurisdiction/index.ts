@@ -2,4 +2,6 @@
 export { SEED_DATA } from './jurisdiction.module';
 export { DataSummaryDto, JurisdictionRuleDto, ResolvedLocationDto } from './jurisdiction.response.dto';
 export { loadSeeds } from './seed-loader';
+export { JurisdictionRuleStore } from './rule-store';
+export { dataSummary } from './rule-views';
 export { jurisdictionRulesProjector } from './read-model/jurisdiction-rules.projector';

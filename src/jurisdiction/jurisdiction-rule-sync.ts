@@ -1,14 +1,14 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import { readRecordedRules } from './read-model/jurisdiction-rules.projector';
 import { DATABASE, type Database } from '../platform/event-store/sql';
-import { JurisdictionResolver } from '../rules/jurisdiction-resolver';
 import { upgradeRecordedRule } from '../rules/jurisdiction-rule';
+import { JurisdictionRuleStore } from './rule-store';
 
 /** The longest a rule change committed by another service process takes to reach this one. */
 export const RULE_POLL_MS = 2000;
 
 /**
- * Feeds the resolver the rule versions administrators recorded (the rm_jurisdiction_rules read
+ * Feeds the rule store the rule versions administrators recorded (the rm_jurisdiction_rules read
  * model): all of them before the first request, then every row whose position moved past the last
  * one seen, on each poll and whenever this process records a change. A stored rule this code
  * rejects stops the start, and later is retried on every poll rather than skipped: a dropped rule
@@ -25,7 +25,7 @@ export class JurisdictionRuleSync implements OnModuleInit, OnApplicationBootstra
 
   constructor(
     @Inject(DATABASE) private readonly db: Database,
-    private readonly resolver: JurisdictionResolver,
+    private readonly rules: JurisdictionRuleStore,
   ) {}
 
   async onModuleInit(): Promise<void> {
@@ -43,7 +43,7 @@ export class JurisdictionRuleSync implements OnModuleInit, OnApplicationBootstra
     await this.queue;
   }
 
-  /** Resolves once every rule change committed before the call is in the resolver. */
+  /** Resolves once every rule change committed before the call is in the rule store. */
   sync(): Promise<void> {
     const pull = this.queue.then(() => this.pull());
     this.queue = pull.catch(() => undefined);
@@ -63,7 +63,7 @@ export class JurisdictionRuleSync implements OnModuleInit, OnApplicationBootstra
   private async pull(): Promise<void> {
     for (const { rule, position } of await readRecordedRules(this.db, this.position)) {
       try {
-        this.resolver.upsertRule(upgradeRecordedRule(rule));
+        this.rules.upsertRule(upgradeRecordedRule(rule));
       } catch (error) {
         throw new Error(
           `rm_jurisdiction_rules: the ${String(rule.lookup_key)} rule recorded at log position ${position} is not valid: ${(error as Error).message}`,

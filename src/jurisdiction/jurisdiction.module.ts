@@ -2,8 +2,8 @@ import { Global, Module } from '@nestjs/common';
 import { CommandModule } from '../platform/command.module';
 import { ChangeJurisdictionRuleController } from './change-jurisdiction-rule/change-jurisdiction-rule.controller';
 import { ChangeJurisdictionRuleHandler } from './change-jurisdiction-rule/change-jurisdiction-rule.handler';
-import { JurisdictionResolver } from '../rules/jurisdiction-resolver';
 import { JurisdictionRuleSync } from './jurisdiction-rule-sync';
+import { JurisdictionRuleStore } from './rule-store';
 import { LookUpJurisdictionController } from './look-up-jurisdiction/look-up-jurisdiction.controller';
 import { loadSeeds } from './seed-loader';
 import type { SeedData } from '../rules/seed-data';
@@ -13,7 +13,7 @@ export const SEED_DATA = Symbol('SEED_DATA');
 
 /**
  * Jurisdiction data and resolution. A seed file that fails its checks stops the start with the
- * file and row in the message. Other features inject `JurisdictionResolver` to resolve a sale's
+ * file and row in the message. Other features inject `JurisdictionRuleStore` to resolve a sale's
  * rule: it holds the seeds plus every rule change recorded in the log, kept current by
  * JurisdictionRuleSync. Global because sales, tips and /health all read this one data set.
  */
@@ -23,10 +23,10 @@ export const SEED_DATA = Symbol('SEED_DATA');
   controllers: [LookUpJurisdictionController, ChangeJurisdictionRuleController],
   providers: [
     { provide: SEED_DATA, useFactory: (): SeedData => loadSeeds() },
-    { provide: JurisdictionResolver, inject: [SEED_DATA], useFactory: (seeds: SeedData) => new JurisdictionResolver(seeds) },
+    { provide: JurisdictionRuleStore, inject: [SEED_DATA], useFactory: (seeds: SeedData) => new JurisdictionRuleStore(seeds) },
     JurisdictionRuleSync,
     ChangeJurisdictionRuleHandler,
   ],
-  exports: [SEED_DATA, JurisdictionResolver],
+  exports: [SEED_DATA, JurisdictionRuleStore],
 })
 export class JurisdictionModule {}

@@ -25,12 +25,12 @@ import { REFUND_POLICIES, ROUNDS, SMALL_TOTAL_KINDS, type RefundPolicy, type Rou
 import {
   RESOLUTION_WARNING_CODES,
   ZIP_CODE,
-  type DataSummary,
   type ResolutionWarning,
   type ResolutionWarningCode,
   type ResolvedLocation,
 } from '../rules/jurisdiction-resolver';
 import { ROUNDING_MODES, type RoundingMode } from '../rules/rounding-engine';
+import type { DataSummary } from './rule-views';
 
 /** The API schemas of the rule model and of a resolution: the rules themselves know nothing of Swagger. */
 

@@ -1,21 +1,23 @@
 import { JurisdictionNotFoundError, JurisdictionValidationError } from './jurisdiction.errors';
 import { JurisdictionRule, RuleValidationError } from './jurisdiction-rule';
-import { JurisdictionResolution, JurisdictionResolver } from './jurisdiction-resolver';
+import { JurisdictionResolution } from './jurisdiction-resolver';
+import { JurisdictionRuleStore } from '../jurisdiction/rule-store';
+import { dataSummary, listRules } from '../jurisdiction/rule-views';
 import { loadSeeds } from '../jurisdiction/seed-loader';
 import { SeedData } from './seed-data';
 
 const DATE = '2026-10-01';
 
 let seeds: SeedData;
-let resolver: JurisdictionResolver;
+let resolver: JurisdictionRuleStore;
 beforeAll(() => {
   seeds = loadSeeds();
-  resolver = new JurisdictionResolver(seeds);
+  resolver = new JurisdictionRuleStore(seeds);
 });
 
 /** The seeds have no enacted city or county rounding rule, so tests that need one record it. */
-function withRules(...rules: Partial<JurisdictionRule>[]): JurisdictionResolver {
-  const fresh = new JurisdictionResolver(seeds);
+function withRules(...rules: Partial<JurisdictionRule>[]): JurisdictionRuleStore {
+  const fresh = new JurisdictionRuleStore(seeds);
   for (const rule of rules) fresh.upsertRule(ruleAt(rule));
   return fresh;
 }
@@ -58,8 +60,8 @@ function ruleAt(fields: Partial<JurisdictionRule>): JurisdictionRule {
 }
 
 /** The lookup keys of the stale records recorded by `withRules` (the seeds' own are older). */
-function listed(resolver: JurisdictionResolver, today: string): string[] {
-  return resolver.listRules({ staleOn: today }).filter((rule) => rule.notes === 'recorded by a test').map((rule) => rule.lookup_key);
+function listed(resolver: JurisdictionRuleStore, today: string): string[] {
+  return listRules(resolver, { staleOn: today }).filter((rule) => rule.notes === 'recorded by a test').map((rule) => rule.lookup_key);
 }
 
 function summary(resolution: JurisdictionResolution) {
@@ -220,11 +222,11 @@ describe('rule versions', () => {
     );
     expect(repealed.resolve({ zip_code: '85004', date: DATE }).rule).toMatchObject({ legislation: 'SB 1108 as amended' });
     expect(repealed.resolve({ zip_code: '85004', date: '2027-01-01' }).level).toBe('federal');
-    expect(repealed.listRules({ state: 'AZ' }).map((r) => r.effective_date)).toEqual([null, '2027-01-01']);
+    expect(listRules(repealed, { state: 'AZ' }).map((r) => r.effective_date)).toEqual([null, '2027-01-01']);
   });
 
   it('checks a rule without recording it', () => {
-    const fresh = new JurisdictionResolver(seeds);
+    const fresh = new JurisdictionRuleStore(seeds);
     expect(fresh.checkRule(ruleAt({ state: 'AZ', county: 'Maricopa' })).lookup_key).toBe('AZ-Maricopa');
     expect(fresh.resolve({ zip_code: '85004', date: DATE }).level).toBe('state');
     expect(() => fresh.checkRule(ruleAt({ state: 'ZZ' }))).toThrow(expect.objectContaining({ reason: 'UNKNOWN_STATE', status: 400 }));
@@ -352,11 +354,11 @@ describe('lookups for the HTTP endpoints', () => {
 
   it('summarizes the data for /health: the newest last_verified, the counts, and how many records are stale on the day', () => {
     const newest = seeds.rules.map((rule) => rule.last_verified).sort().at(-1)!;
-    expect(resolver.summary(newest)).toMatchObject({ last_verified: newest, stale: expect.any(Number), zip_codes: 33_791, rules: 66 });
+    expect(dataSummary(resolver, newest)).toMatchObject({ last_verified: newest, stale: expect.any(Number), zip_codes: 33_791, rules: 66 });
     // More than 90 days after the newest verification, every seeded record is stale.
     const later = new Date(Date.parse(newest) + 91 * 86_400_000).toISOString().slice(0, 10);
-    expect(resolver.summary(later).stale).toBe(66);
-    expect(withRules({ state: 'AZ', county: 'Maricopa', last_verified: later }).summary(later)).toEqual({
+    expect(dataSummary(resolver, later).stale).toBe(66);
+    expect(dataSummary(withRules({ state: 'AZ', county: 'Maricopa', last_verified: later }), later)).toEqual({
       last_verified: later,
       stale: 66,
       zip_codes: 33_791,
@@ -374,16 +376,16 @@ describe('lookups for the HTTP endpoints', () => {
   });
 
   it('lists every rule, filtered by status and state', () => {
-    expect(resolver.listRules()).toHaveLength(66);
-    expect(resolver.listRules()[0].lookup_key).toBe('US');
-    expect(resolver.listRules({ status: 'pending' }).map((r) => r.lookup_key)).toEqual(['FL', 'HI', 'IA', 'NY', 'OK', 'OR']);
-    expect(resolver.listRules({ state: 'ny' }).map((r) => r.jurisdiction_level)).toEqual(['state', 'city', 'city', 'city', 'city', 'city']);
-    expect(resolver.listRules({ status: 'enacted', state: 'AZ' })).toHaveLength(1);
-    expect(() => resolver.listRules({ status: 'repealed' })).toThrow(expect.objectContaining({ reason: 'INVALID_STATUS' }));
+    expect(listRules(resolver)).toHaveLength(66);
+    expect(listRules(resolver)[0].lookup_key).toBe('US');
+    expect(listRules(resolver, { status: 'pending' }).map((r) => r.lookup_key)).toEqual(['FL', 'HI', 'IA', 'NY', 'OK', 'OR']);
+    expect(listRules(resolver, { state: 'ny' }).map((r) => r.jurisdiction_level)).toEqual(['state', 'city', 'city', 'city', 'city', 'city']);
+    expect(listRules(resolver, { status: 'enacted', state: 'AZ' })).toHaveLength(1);
+    expect(() => listRules(resolver, { status: 'repealed' })).toThrow(expect.objectContaining({ reason: 'INVALID_STATUS' }));
   });
 
   it('finds a ZIP record by a map lookup', () => {
-    expect(resolver.zip('99501')).toMatchObject({ state: 'AK', county: 'Anchorage' });
-    expect(resolver.zip('20500')).toBeUndefined();
+    expect(resolver.resolver.zip('99501')).toMatchObject({ state: 'AK', county: 'Anchorage' });
+    expect(resolver.resolver.zip('20500')).toBeUndefined();
   });
 });

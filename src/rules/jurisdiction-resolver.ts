@@ -1,14 +1,5 @@
 import { JurisdictionNotFoundError, JurisdictionValidationError } from './jurisdiction.errors';
-import {
-  JURISDICTION_LEVELS,
-  JurisdictionLevel,
-  JurisdictionRule,
-  RULE_STATUSES,
-  STATE_CODE,
-  isIsoDate,
-  parseJurisdictionRule,
-  ruleVersionKey,
-} from './jurisdiction-rule';
+import { JurisdictionLevel, JurisdictionRule, STATE_CODE, isIsoDate } from './jurisdiction-rule';
 import { foldCityName, foldCountyName } from './name-folding';
 import { SeedData, ZipRecord } from './seed-data';
 
@@ -77,19 +68,11 @@ export interface JurisdictionResolution {
   upcoming: JurisdictionRule[];
 }
 
-export interface DataSummary {
-  last_verified: string | null;
-  stale: number;
-  zip_codes: number;
-  rules: number;
-}
-
-export interface RuleFilter {
-  status?: string;
-  state?: string;
-  /** Only the records stale on this date. */
-  staleOn?: string;
-}
+/**
+ * The rule versions a resolution reads: place key (`placeKeyOf`) -> `rule_type|scope` -> versions
+ * by effective date, null first. The caller keeps them (the seeds plus every recorded change).
+ */
+export type RuleVersions = ReadonlyMap<string, ReadonlyMap<string, readonly JurisdictionRule[]>>;
 
 /**
  * Counties that lie wholly inside one city, so every address in them is in that city
@@ -131,7 +114,13 @@ function placeKey(state: string | null, countyKey: string, cityKey: string): str
   return `${state ?? ''}|${countyKey}|${cityKey}`;
 }
 
-function seriesKey(rule: JurisdictionRule): string {
+/** The place a rule is recorded for, as resolutions look it up: its names folded. */
+export function placeKeyOf(rule: JurisdictionRule): string {
+  return placeKey(rule.state, rule.county === null ? '' : foldCountyName(rule.county), rule.city === null ? '' : foldCityName(rule.city));
+}
+
+/** The series a rule is a version of at its place. */
+export function seriesKey(rule: JurisdictionRule): string {
   return `${rule.rule_type}|${rule.scope}`;
 }
 
@@ -182,7 +171,7 @@ function checkDate(date: string): void {
 }
 
 /** Accepts any case ("az"), as path parameters arrive. */
-function normalizeState(state: string): string {
+export function normalizeState(state: string): string {
   const code = typeof state === 'string' ? state.trim().toUpperCase() : '';
   if (!STATE_CODE.test(code)) {
     throw new JurisdictionValidationError('INVALID_STATE', 'state', `state must be a two-letter state code, got ${String(state)}`);
@@ -191,8 +180,8 @@ function normalizeState(state: string): string {
 }
 
 /**
- * ZIP and rule indexes with the rule versions recorded so far. Pure: the caller feeds it
- * seeds at start and admin rule changes as they are replayed, and passes the date in.
+ * Indexes of the ZIP data, which never change after start, and resolution over them: the caller
+ * passes the rule versions and the date in, so a resolution depends on its arguments alone.
  */
 export class JurisdictionResolver {
   private readonly zips: ReadonlyMap<string, ZipRecord>;
@@ -202,16 +191,14 @@ export class JurisdictionResolver {
   private readonly counties = new Map<string, Map<string, KnownCounty>>();
   private readonly cities = new Map<string, Map<string, string>>();
   private readonly states = new Set<string>();
-  /** place key -> rule_type|scope -> versions by effective date. */
-  private readonly rules = new Map<string, Map<string, JurisdictionRule[]>>();
 
   /**
    * On the start path, over some 34,000 ZIPs: a ZIP allocates only what it adds (a county, city or
    * spelling not seen yet), as all that is allocated here is collected before the service answers.
    */
-  constructor(seeds: Pick<SeedData, 'zips' | 'rules'>) {
-    this.zips = seeds.zips;
-    for (const record of seeds.zips.values()) {
+  constructor(zips: SeedData['zips']) {
+    this.zips = zips;
+    for (const record of zips.values()) {
       const county = this.countyKey(record.county);
       this.states.add(record.state);
       const counties = mapIn(this.counties, record.state);
@@ -219,95 +206,40 @@ export class JurisdictionResolver {
       if (known?.name !== record.county || known.fips !== record.county_fips) counties.set(county, { name: record.county, fips: record.county_fips });
       mapIn(this.cities, `${record.state}|${county}`).set(this.cityKey(record.city), record.city);
     }
-    for (const rule of seeds.rules) this.store(rule);
   }
 
   zip(zip: string): ZipRecord | undefined {
     return this.zips.get(zip);
   }
 
-  /** Checks a rule as upsertRule does without recording it, so a change is known good before it is appended to the log. */
-  checkRule(raw: unknown): JurisdictionRule {
-    const rule = parseJurisdictionRule(raw);
-    if (rule.state !== null && !this.states.has(rule.state)) {
-      throw new JurisdictionValidationError('UNKNOWN_STATE', 'state', `no jurisdiction data for state ${rule.state}`);
-    }
-    return rule;
+  /** How many ZIP codes the data holds. */
+  get zipCount(): number {
+    return this.zips.size;
   }
 
-  /** Records a new rule version (or replaces one with the same place, type, scope and effective date). */
-  upsertRule(raw: unknown): JurisdictionRule {
-    const rule = this.checkRule(raw);
-    this.store(rule);
-    return rule;
+  /** Whether the ZIP data holds the state (a normalized two-letter code). */
+  knowsState(state: string): boolean {
+    return this.states.has(state);
   }
 
-  /** What /health reports on `today`: the newest `last_verified` of any rule version, how much data there is, and how much of it is stale. */
-  summary(today: string): DataSummary {
-    const rules = this.allRules();
-    const lastVerified = rules.map((rule) => rule.last_verified).sort().at(-1) ?? null;
-    return { last_verified: lastVerified, stale: rules.filter((rule) => isStale(rule, today)).length, zip_codes: this.zips.size, rules: rules.length };
-  }
-
-  resolve(query: LocationQuery): JurisdictionResolution {
+  resolve(query: LocationQuery, rules: RuleVersions): JurisdictionResolution {
     checkDate(query.date);
     const located = query.zip_code !== undefined ? this.locateZip(query) : this.locateNames(query);
-    return this.cascade(located, query.date);
+    return this.cascade(located, query.date, rules);
   }
 
   /** For GET /jurisdiction/{state}[/{county}[/{city}]]: city falls back to county, county to state. */
-  ruleFor(place: PlaceQuery, date: string): JurisdictionResolution {
+  ruleFor(place: PlaceQuery, date: string, rules: RuleVersions): JurisdictionResolution {
     const state = normalizeState(place.state);
     if (!this.states.has(state)) throw new JurisdictionNotFoundError(`no jurisdiction data for state ${state}`);
-    return this.resolve({ state, county: place.county, city: place.city, date });
+    return this.resolve({ state, county: place.county, city: place.city, date }, rules);
   }
 
   /** For GET /jurisdiction/zip/{zip_code}: a ZIP missing from the data is not found here, though a sale there falls back to federal. */
-  ruleForZip(zip: string, date: string): JurisdictionResolution {
-    const resolution = this.resolve({ zip_code: zip, date });
+  ruleForZip(zip: string, date: string, rules: RuleVersions): JurisdictionResolution {
+    const resolution = this.resolve({ zip_code: zip, date }, rules);
     if (resolution.location.state === null) throw new JurisdictionNotFoundError(`ZIP ${zip} is not in the ZIP data`);
     return resolution;
-  }
-
-  /** Every recorded version, federal first, then by place and effective date. */
-  listRules(filter: RuleFilter = {}): JurisdictionRule[] {
-    const { status, staleOn } = filter;
-    if (status !== undefined && !(RULE_STATUSES as readonly string[]).includes(status)) {
-      throw new JurisdictionValidationError('INVALID_STATUS', 'status', `status must be one of ${RULE_STATUSES.join(', ')}`);
-    }
-    const state = filter.state === undefined ? undefined : normalizeState(filter.state);
-    return this.allRules()
-      .filter(
-        (rule) =>
-          (status === undefined || rule.status === status) &&
-          (state === undefined || rule.state === state) &&
-          (staleOn === undefined || isStale(rule, staleOn)),
-      )
-      .sort(
-        (a, b) =>
-          JURISDICTION_LEVELS.indexOf(a.jurisdiction_level) - JURISDICTION_LEVELS.indexOf(b.jurisdiction_level) ||
-          a.lookup_key.localeCompare(b.lookup_key) ||
-          seriesKey(a).localeCompare(seriesKey(b)) ||
-          (a.effective_date ?? '').localeCompare(b.effective_date ?? ''),
-      );
-  }
-
-  private allRules(): JurisdictionRule[] {
-    return [...this.rules.values()].flatMap((series) => [...series.values()].flat());
-  }
-
-  private store(rule: JurisdictionRule): void {
-    const key = placeKey(
-      rule.state,
-      rule.county === null ? '' : foldCountyName(rule.county),
-      rule.city === null ? '' : foldCityName(rule.city),
-    );
-    const versions = mapIn(this.rules, key).get(seriesKey(rule)) ?? [];
-    const kept = versions.filter((version) => ruleVersionKey(version) !== ruleVersionKey(rule));
-    // Frozen: resolutions hand out the stored record itself.
-    kept.push(Object.freeze({ ...rule, source: Object.freeze([...rule.source]) as string[] }));
-    kept.sort((a, b) => (a.effective_date ?? '').localeCompare(b.effective_date ?? ''));
-    mapIn(this.rules, key).set(seriesKey(rule), kept);
   }
 
   private locateZip(query: LocationQuery): Located {
@@ -402,9 +334,9 @@ export class JurisdictionResolver {
     return places;
   }
 
-  private cascade({ places, location, warnings }: Located, date: string): JurisdictionResolution {
+  private cascade({ places, location, warnings }: Located, date: string, rules: RuleVersions): JurisdictionResolution {
     const candidates = [...places, { level: 'federal' as const, key: FEDERAL_PLACE }].flatMap(({ level, key }) =>
-      [...(this.rules.get(key)?.values() ?? [])].map((versions) => {
+      [...(rules.get(key)?.values() ?? [])].map((versions) => {
         const rule = versionOn(versions, date);
         return { level, rule, reason: reasonNotApplicable(rule, date), upcoming: versions.filter((version) => !hasStarted(version, date)) };
       }),

@@ -35,6 +35,7 @@ describe('dependency rules', () => {
     expect(found).toEqual(
       [
         'domain-files-import-no-framework: src/alpha/alpha.events.ts -> node_modules/@nestjs/swagger/dist/index.js',
+        'event-store-knows-no-verification: src/platform/event-store/reads-the-verifier.ts -> src/platform/verification/verifier.ts',
         'feature-uses-other-features-through-their-index: src/alpha/reads-beta-internals.ts -> src/beta/internal.ts',
         'no-circular: src/alpha/cycle-one.ts -> src/alpha/cycle-two.ts',
         'platform-imports-no-feature: src/platform/reads-a-feature.ts -> src/alpha/alpha.ts',

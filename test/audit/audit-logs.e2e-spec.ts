@@ -1,6 +1,6 @@
 import { createPublicKey } from 'node:crypto';
 import { Clock } from '../../src/platform/clock';
-import { keyId } from '../../src/platform/event-store/chain-checkpoint';
+import { keyId } from '../../src/platform/verification/checkpoint';
 import type { AuditEntry } from '../../src/audit/list-audit-logs/list-audit-logs.response.dto';
 import { checkpointsWritten, exportLog, parseExport, verifyExport } from '../support/audit';
 import { call, issueKey, onboardMerchant, type IssuedKey } from '../support/auth';

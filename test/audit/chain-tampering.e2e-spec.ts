@@ -1,5 +1,5 @@
 import { DATABASE, type Database } from '../../src/platform/event-store/sql';
-import type { ChainVerification } from '../../src/platform/event-store/chain-verifier';
+import type { ChainVerification } from '../../src/platform/verification/chain-verifier';
 import type { StoredEvent } from '../../src/platform/event-store/event-store.port';
 import { checkpointPublicKey, checkpointsWritten, exportLog, parseExport, verifyExport } from '../support/audit';
 import { call, issueKey, onboardMerchant } from '../support/auth';

@@ -1,9 +1,9 @@
 import { createPublicKey, type KeyObject } from 'node:crypto';
-import { CHECKPOINT_EVENT_TYPE, checkpointStream, keyRing } from '../../src/platform/event-store/chain-checkpoint';
-import { ChainVerifier } from '../../src/platform/event-store/chain-verifier';
+import { CHECKPOINT_EVENT_TYPE, checkpointStream, keyRing } from '../../src/platform/verification/checkpoint';
+import { ChainVerifier } from '../../src/platform/verification/chain-verifier';
 import { RevisionConflictError, UnstorableValueError } from '../../src/platform/event-store/event-store.errors';
 import type { BatchWriter, ChainHead, NewEvent, StoredEvent } from '../../src/platform/event-store/event-store.port';
-import { GENESIS_HASH, entryHash } from '../../src/platform/event-store/hash-chain';
+import { GENESIS_HASH, entryHash } from '../../src/platform/event-store/entry-hash';
 import { fromStoredTree } from '../../src/platform/event-store/merkle-store';
 import { treeRoot } from '../../src/platform/event-store/merkle-tree';
 import { MIGRATIONS, migrate } from '../../src/platform/event-store/migrations';

@@ -8,7 +8,8 @@ import { readRecordedRules } from '../../src/jurisdiction/read-model/jurisdictio
 import { Clock } from '../../src/platform/clock';
 import { EventStore } from '../../src/platform/event-store/event-store.port';
 import { DATABASE, type Database } from '../../src/platform/event-store/sql';
-import { JurisdictionResolver } from '../../src/rules/jurisdiction-resolver';
+import { JurisdictionRuleStore } from '../../src/jurisdiction/rule-store';
+import { listRules } from '../../src/jurisdiction/rule-views';
 import type { JurisdictionRule } from '../../src/rules/jurisdiction-rule';
 import { RULE_POLL_MS } from '../../src/jurisdiction/jurisdiction-rule-sync';
 import { SEED_DATA } from '../../src/jurisdiction/jurisdiction.module';
@@ -448,9 +449,9 @@ describe('jurisdiction over HTTP', () => {
       expect(await readRecordedRules(db, 0)).toEqual(live);
       expect(live.map(({ rule }) => rule.lookup_key).sort()).toEqual(['AR', 'AZ-Maricopa', 'ID', 'TN']);
 
-      const fresh = new JurisdictionResolver(loadSeeds());
+      const fresh = new JurisdictionRuleStore(loadSeeds());
       for (const { rule } of live) fresh.upsertRule(rule);
-      expect(fresh.listRules()).toEqual(testApp.app.get(JurisdictionResolver).listRules());
+      expect(listRules(fresh)).toEqual(listRules(testApp.app.get(JurisdictionRuleStore)));
     });
   });
 });

@@ -1,9 +1,9 @@
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { ChainCheckpointer } from '../../src/audit/record-checkpoint/chain-checkpointer';
-import { keyRing, parsePublicKey, type SignedTreeHead } from '../../src/platform/event-store/chain-checkpoint';
-import { fromExportLine, toExportLine } from '../../src/platform/event-store/chain-export';
-import { ChainVerifier, type ChainVerification } from '../../src/platform/event-store/chain-verifier';
+import { keyRing, parsePublicKey, type SignedTreeHead } from '../../src/platform/verification/checkpoint';
+import { fromExportLine, toExportLine } from '../../src/platform/verification/export-lines';
+import { ChainVerifier, type ChainVerification } from '../../src/platform/verification/chain-verifier';
 import type { StoredEvent } from '../../src/platform/event-store/event-store.port';
 import { call } from './auth';
 import { TEST_ADMIN_KEY, type TestApp } from './test-app';

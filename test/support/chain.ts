@@ -6,9 +6,9 @@ import {
   keyId,
   signTreeHead,
   type CheckpointData,
-} from '../../src/platform/event-store/chain-checkpoint';
+} from '../../src/platform/verification/checkpoint';
 import type { ChainHead, StoredEvent } from '../../src/platform/event-store/event-store.port';
-import { GENESIS_HASH, canonicalJson, entryHash } from '../../src/platform/event-store/hash-chain';
+import { GENESIS_HASH, canonicalJson, entryHash } from '../../src/platform/event-store/entry-hash';
 import { MerkleFrontier, leafHash } from '../../src/platform/event-store/merkle-tree';
 
 export const newSigningKey = (): KeyObject => generateKeyPairSync('ed25519').privateKey;

@@ -1,13 +1,14 @@
 import type { NewEvent } from '../../src/platform/event-store/event-store.port';
 import type { MerchantHistory } from '../../src/rules/fraud-score';
-import { JurisdictionResolver, type LocationQuery } from '../../src/rules/jurisdiction-resolver';
+import type { LocationQuery } from '../../src/rules/jurisdiction-resolver';
+import { JurisdictionRuleStore } from '../../src/jurisdiction/rule-store';
 import { loadSeeds } from '../../src/jurisdiction/seed-loader';
 import { transactionDecider } from '../../src/transactions/transaction.decider';
 import type { TransactionState } from '../../src/transactions/sale-state';
 import type { OverrideRequest, RecordTransaction, SaleRequest, TransactionCommand, VoidRequest } from '../../src/transactions/sale.commands';
 import type { KeyEnvironment, TransactionEvent } from '../../src/transactions/transaction.events';
 
-const resolver = new JurisdictionResolver(loadSeeds());
+const resolver = new JurisdictionRuleStore(loadSeeds());
 /** The instant of every sale these commands record. */
 export const SALE_AT = '2026-11-21T12:00:00.000Z';
 const QUIET: MerchantHistory = { recent_symmetric_deltas: [], cashier_sales_in_window: null };

@@ -1,7 +1,7 @@
-import { CHECKPOINT_EVENT_TYPE } from '../../src/platform/event-store/chain-checkpoint';
+import { CHECKPOINT_EVENT_TYPE } from '../../src/platform/verification/checkpoint';
 import type { StoredEvent } from '../../src/platform/event-store/event-store.port';
 import { EVENT_COLUMNS, toStoredEvent, type EventRow } from '../../src/platform/event-store/event-rows';
-import { entryHash } from '../../src/platform/event-store/hash-chain';
+import { entryHash } from '../../src/platform/event-store/entry-hash';
 import { MerkleFrontier, leafHash } from '../../src/platform/event-store/merkle-tree';
 import type { Sql } from '../../src/platform/event-store/sql';
 

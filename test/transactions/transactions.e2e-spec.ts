@@ -1,7 +1,7 @@
 import { Clock } from '../../src/platform/clock';
 import { toStoredEvent, type EventRow } from '../../src/platform/event-store/event-rows';
 import { EventStore } from '../../src/platform/event-store/event-store.port';
-import { entryHash } from '../../src/platform/event-store/hash-chain';
+import { entryHash } from '../../src/platform/event-store/entry-hash';
 import { DATABASE, type Database } from '../../src/platform/event-store/sql';
 import type { JurisdictionRule } from '../../src/rules/jurisdiction-rule';
 import { roundTender } from '../../src/rules/cash-settlement';

@@ -3,11 +3,11 @@ import { Controller, Get, Inject, Res } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { Roles } from '../../platform/identity/roles.decorator';
-import { exportLine, toExportLine } from '../../platform/event-store/chain-export';
+import { exportLine, toExportLine } from '../../platform/verification/export-lines';
 import type { StoredEvent } from '../../platform/event-store/event-store.port';
-import { entryHash, GENESIS_HASH } from '../../platform/event-store/hash-chain';
+import { entryHash, GENESIS_HASH } from '../../platform/event-store/entry-hash';
 import { DATABASE, type Database } from '../../platform/event-store/sql';
-import { readStoredEntries } from '../../platform/event-store/stored-entries';
+import { readStoredEntries } from '../../platform/verification/stored-entries';
 import { logExtent } from '../read-log';
 
 /** The media type the export is sent as (before `; charset=utf-8`). */

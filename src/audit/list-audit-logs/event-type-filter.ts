@@ -1,4 +1,4 @@
-import { CHECKPOINT_EVENT_TYPE } from '../../platform/event-store/chain-checkpoint';
+import { CHECKPOINT_EVENT_TYPE } from '../../platform/verification/checkpoint';
 
 /**
  * `event_type` takes the spec's short names (`transaction`, `override`, `void`, `tip_payout`…),

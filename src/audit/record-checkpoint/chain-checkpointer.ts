@@ -14,14 +14,14 @@ import {
   signTreeHead,
   type CheckpointData,
   type SignedTreeHead,
-} from '../../platform/event-store/chain-checkpoint';
+} from '../../platform/verification/checkpoint';
 import { RevisionConflictError } from '../../platform/event-store/event-store.errors';
 import { EventStore } from '../../platform/event-store/event-store.port';
-import { GENESIS_HASH } from '../../platform/event-store/hash-chain';
+import { GENESIS_HASH } from '../../platform/event-store/entry-hash';
 import { fromStoredTree, loadFrontier } from '../../platform/event-store/merkle-store';
 import { EMPTY_ROOT, MerkleFrontier, consistencyPath, inclusionPath, leafHash, treeRoot, verifyConsistency, verifyInclusion } from '../../platform/event-store/merkle-tree';
 import { DATABASE, type Database, type Sql } from '../../platform/event-store/sql';
-import { matchesStoredHash, readStoredEntries } from '../../platform/event-store/stored-entries';
+import { matchesStoredHash, readStoredEntries } from '../../platform/verification/stored-entries';
 import { Witness } from './witness';
 
 /** A failed signing is tried again after this, doubling up to LAST_RETRY_MS while it keeps failing. */

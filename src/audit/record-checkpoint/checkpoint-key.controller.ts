@@ -4,7 +4,7 @@ import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Roles } from '../../platform/identity/roles.decorator';
 import { DomainError } from '../../platform/errors/domain-error';
 import { AppConfig } from '../../platform/config/config';
-import { keyId } from '../../platform/event-store/chain-checkpoint';
+import { keyId } from '../../platform/verification/checkpoint';
 import { ApiErrors } from '../../platform/openapi/api-errors.decorator';
 import { CheckpointKeyResponse } from './checkpoint-key.response.dto';
 

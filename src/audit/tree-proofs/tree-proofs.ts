@@ -1,7 +1,7 @@
 import { HttpStatus, Inject, Injectable } from '@nestjs/common';
 import { Clock } from '../../platform/clock';
 import { DomainError } from '../../platform/errors/domain-error';
-import { CHECKPOINT_EVENT_TYPE, isTreeHeadCheckpoint, type CheckpointData } from '../../platform/event-store/chain-checkpoint';
+import { CHECKPOINT_EVENT_TYPE, isTreeHeadCheckpoint, type CheckpointData } from '../../platform/verification/checkpoint';
 import { EventStore } from '../../platform/event-store/event-store.port';
 import { fromStoredTree } from '../../platform/event-store/merkle-store';
 import { consistencyPath, inclusionPath, leafHash, treeRoot } from '../../platform/event-store/merkle-tree';

@@ -1,9 +1,9 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { HASH_PATTERN } from '../list-audit-logs/list-audit-logs.response.dto';
-import { BREAK_KINDS, type BreakKind, type ChainBreak as VerifierBreak, type ChainVerification, type CheckpointSummary as VerifierCheckpoints, MAX_LISTED_BREAKS, type TreeSummary as VerifierTree } from '../../platform/event-store/chain-verifier';
+import { BREAK_KINDS, type BreakKind, type ChainBreak as VerifierBreak, type ChainVerification, type CheckpointSummary as VerifierCheckpoints, MAX_LISTED_BREAKS, type TreeSummary as VerifierTree } from '../../platform/verification/chain-verifier';
 
 /*
- * The verifier's result (src/platform/event-store/chain-verifier.ts) as the route documents it. The verifier
+ * The verifier's result (src/platform/verification/chain-verifier.ts) as the route documents it. The verifier
  * keeps plain interfaces, as the offline verifier (scripts/verify-chain.ts) loads it with nothing of
  * the service; these classes implement them, so a field added there and not here does not compile.
  */

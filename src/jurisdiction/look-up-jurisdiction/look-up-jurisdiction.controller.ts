@@ -3,7 +3,9 @@ import { ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger'
 import { Roles } from '../../platform/identity/roles.decorator';
 import { Clock } from '../../platform/clock';
 import { ApiErrors } from '../../platform/openapi/api-errors.decorator';
-import { JurisdictionResolver, ZIP_CODE, type HierarchyEntry, type JurisdictionResolution } from '../../rules/jurisdiction-resolver';
+import { ZIP_CODE, type HierarchyEntry, type JurisdictionResolution } from '../../rules/jurisdiction-resolver';
+import { JurisdictionRuleStore } from '../rule-store';
+import { listRules } from '../rule-views';
 import type { JurisdictionLevel } from '../../rules/jurisdiction-rule';
 import { ListRulesQuery, OnDateQuery } from './look-up-jurisdiction.request.dto';
 import { HierarchyRule, HierarchyLevel, JurisdictionLookup, RuleList } from './look-up-jurisdiction.response.dto';
@@ -33,7 +35,7 @@ const LEVELS_MOST_LOCAL_FIRST: readonly JurisdictionLevel[] = ['city', 'county',
 @Roles('merchant', 'auditor', 'admin', 'partner')
 export class LookUpJurisdictionController {
   constructor(
-    private readonly resolver: JurisdictionResolver,
+    private readonly rules: JurisdictionRuleStore,
     private readonly clock: Clock,
   ) {}
 
@@ -48,7 +50,7 @@ export class LookUpJurisdictionController {
   @ApiErrors({ 404: { NOT_FOUND: 'The ZIP code is not in the ZIP data' } })
   byZip(@Param('zip_code') zip: string, @Query() { date }: OnDateQuery): JurisdictionLookup {
     const on = date ?? this.today();
-    return lookupOf(this.resolver.ruleForZip(zip, on), on);
+    return lookupOf(this.rules.ruleForZip(zip, on), on);
   }
 
   @Get('jurisdiction/:state')
@@ -102,13 +104,13 @@ export class LookUpJurisdictionController {
   })
   @ApiOkResponse({ type: RuleList, description: 'The rules, with their count' })
   list(@Query() { stale, ...filter }: ListRulesQuery): RuleList {
-    const rules = this.resolver.listRules({ ...filter, ...(stale === 'true' && { staleOn: this.today() }) });
+    const rules = listRules(this.rules, { ...filter, ...(stale === 'true' && { staleOn: this.today() }) });
     return { count: rules.length, rules };
   }
 
   private ruleFor(date: string | undefined, state: string, county?: string, city?: string): JurisdictionLookup {
     const on = date ?? this.today();
-    return lookupOf(this.resolver.ruleFor({ state, county, city }, on), on);
+    return lookupOf(this.rules.ruleFor({ state, county, city }, on), on);
   }
 
   /** The UTC date: a sale carries its own date, this default only serves lookups. */

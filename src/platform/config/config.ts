@@ -1,5 +1,5 @@
 import type { KeyObject } from 'node:crypto';
-import { parsePrivateKey } from '../event-store/chain-checkpoint';
+import { parsePrivateKey } from '../verification/checkpoint';
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];

@@ -1,7 +1,7 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { parsePrivateKey } from '../event-store/chain-checkpoint';
+import { parsePrivateKey } from '../verification/checkpoint';
 import { AppConfig } from './config';
 
 const KEY_FILE = 'checkpoint-signing-key.pem';

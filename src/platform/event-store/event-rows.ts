@@ -1,5 +1,9 @@
 import type { StoredEvent } from './event-store.port';
 
+/**
+ * A row of `events` as the driver returns it. These are the names DESIGN.md gives the fields, the
+ * names the hash covers and the names an export line carries.
+ */
 export interface EventRow {
   position: string | number;
   entry_id: string;
@@ -16,7 +20,14 @@ export interface EventRow {
 export const EVENT_COLUMNS =
   'position, entry_id, stream_id, stream_revision, event_type, data, metadata, recorded_at, prev_hash, hash';
 
-export function toStoredEvent(row: EventRow): StoredEvent {
+/** A row whose objects may still be JSON text (or not read), with its time already as ISO text. */
+type RowOf<Data, Metadata> = Omit<EventRow, 'data' | 'metadata' | 'recorded_at'> & { data: Data; metadata: Metadata };
+
+/**
+ * The entry a row holds, its objects as the row has them: the one place where the log's column
+ * names meet the entry's field names. `recordedAt` as `Date.toISOString` writes it.
+ */
+export function entryOf<Data, Metadata>(row: RowOf<Data, Metadata>, recordedAt: string) {
   return {
     position: Number(row.position),
     entryId: row.entry_id,
@@ -24,9 +35,14 @@ export function toStoredEvent(row: EventRow): StoredEvent {
     streamRevision: row.stream_revision,
     type: row.event_type,
     data: row.data,
-    metadata: row.metadata as StoredEvent['metadata'],
-    recordedAt: row.recorded_at.toISOString(),
+    metadata: row.metadata,
+    recordedAt,
     prevHash: row.prev_hash,
     hash: row.hash,
   };
+}
+
+export function toStoredEvent(row: EventRow): StoredEvent {
+  // The metadata is as the service wrote it: EventMetadata.
+  return entryOf(row, row.recorded_at.toISOString()) as StoredEvent;
 }

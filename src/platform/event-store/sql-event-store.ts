@@ -14,7 +14,7 @@ import {
   type StoredEvent,
 } from './event-store.port';
 import { EVENT_COLUMNS, toStoredEvent, type EventRow } from './event-rows';
-import { canonicalJson, entryBytes } from './hash-chain';
+import { canonicalJson, entryBytes } from './entry-hash';
 import { loadFrontier, writeNodes } from './merkle-store';
 import { leafHash, type MerkleFrontier } from './merkle-tree';
 import { JsonText, insertRows, prepared, type Database, type Sql } from './sql';
@@ -268,7 +268,7 @@ type Outcomes = Map<PendingAppend, StoredEvent[] | { error: unknown }>;
 /** An append's events as chained, and their data and metadata as the canonical texts they were hashed over. */
 interface Chained {
   stored: StoredEvent[];
-  /** Stored as they are, so that a verifier hashes the very bytes hashed here (hash-chain.ts, entryBytes). */
+  /** Stored as they are, so that a verifier hashes the very bytes hashed here (entry-hash.ts, entryBytes). */
   texts: { data: string; metadata: string }[];
 }
 

@@ -5,7 +5,7 @@ import { MerchantScope } from '../../auth';
 import { Clock } from '../../platform/clock';
 import { CommandStep } from '../../platform/command-step';
 import { DATABASE, type Database } from '../../platform/event-store/sql';
-import { JurisdictionResolver } from '../../rules/jurisdiction-resolver';
+import { JurisdictionRuleStore } from '../../jurisdiction';
 import { merchantHistory } from '../read-model/transaction-list.projector';
 import { transactionDecider } from '../transaction.decider';
 import { SYMMETRIC_MODES } from '../record-sale';
@@ -25,7 +25,7 @@ export class RecordTransactionHandler implements ICommandHandler<RecordTransacti
   constructor(
     @Inject(DATABASE) private readonly db: Database,
     private readonly clock: Clock,
-    private readonly resolver: JurisdictionResolver,
+    private readonly resolver: JurisdictionRuleStore,
     private readonly scope: MerchantScope,
     private readonly step: CommandStep,
   ) {}

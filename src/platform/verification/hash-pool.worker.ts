@@ -1,5 +1,5 @@
 import { parentPort } from 'node:worker_threads';
-import { HASH_TASKS, type HashTask } from './chain-hashing';
+import { HASH_TASKS, type HashTask } from './hash-pool';
 
 /** A thread of `HashPool`: runs the task of each message and answers with its id. */
 parentPort?.on('message', async ({ id, task, input }: { id: number; task: HashTask; input: never }) => {

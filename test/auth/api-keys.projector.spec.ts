@@ -1,11 +1,11 @@
-import type { ApiKeyEvent } from '../api-key.events';
-import { migrate } from '../../platform/event-store/migrations';
-import { SqlEventStore } from '../../platform/event-store/sql-event-store';
-import type { Database } from '../../platform/event-store/sql';
-import { FixedClock } from '../../../test/support/fixed-clock';
-import { DRIVERS, createTestDatabase, type TestDatabase } from '../../../test/support/test-database';
-import { applyBatch, prepareProjections, rebuildProjections } from '../../platform/projections/runner';
-import { apiKeysProjector } from './api-keys.projector';
+import type { ApiKeyEvent } from '../../src/auth/api-key.events';
+import { migrate } from '../../src/platform/event-store/migrations';
+import { SqlEventStore } from '../../src/platform/event-store/sql-event-store';
+import type { Database } from '../../src/platform/event-store/sql';
+import { FixedClock } from '../support/fixed-clock';
+import { DRIVERS, createTestDatabase, type TestDatabase } from '../support/test-database';
+import { applyBatch, prepareProjections, rebuildProjections } from '../../src/platform/projections/runner';
+import { apiKeysProjector } from '../../src/auth/read-model/api-keys.projector';
 
 const meta = { schemaVersion: 1 };
 const issued = (keyId: string, data: Partial<Extract<ApiKeyEvent, { type: 'ApiKeyIssued' }>['data']> = {}): ApiKeyEvent => ({

@@ -16,19 +16,8 @@ export function entryHash(e: HashedFields): string {
 
 /** The hash the entry would have at another position: how a verifier tells where a moved entry belongs. */
 export function entryHashAt(e: HashedFields, position: number): string {
-  return sha256Hex(entryBytes({ ...fieldsOf(e), position }, canonicalJson(e.data), canonicalJson(e.metadata)));
+  return sha256Hex(entryBytes({ ...e, position }, canonicalJson(e.data), canonicalJson(e.metadata)));
 }
-
-/** The fields but data and metadata, read one by one: an entry may hold its objects behind getters. */
-const fieldsOf = (e: HashedFields) => ({
-  position: e.position,
-  entryId: e.entryId,
-  streamId: e.streamId,
-  streamRevision: e.streamRevision,
-  type: e.type,
-  recordedAt: e.recordedAt,
-  prevHash: e.prevHash,
-});
 
 /** The bytes `entryHash` hashes: `entryBytes` with the two objects written canonically. */
 export function canonicalEntry(e: HashedFields): string {

@@ -1,9 +1,9 @@
-import type { StoredEvent } from '../../platform/event-store/event-store.port';
-import type { Database } from '../../platform/event-store/sql';
-import type { JurisdictionRule } from '../../rules/jurisdiction-rule';
-import { loadSeeds } from '../seed-loader';
-import { DRIVERS, createTestDatabase, type TestDatabase } from '../../../test/support/test-database';
-import { jurisdictionRulesProjector as projector, readRecordedRules } from './jurisdiction-rules.projector';
+import type { StoredEvent } from '../../src/platform/event-store/event-store.port';
+import type { Database } from '../../src/platform/event-store/sql';
+import type { JurisdictionRule } from '../../src/rules/jurisdiction-rule';
+import { loadSeeds } from '../../src/jurisdiction/seed-loader';
+import { DRIVERS, createTestDatabase, type TestDatabase } from '../support/test-database';
+import { jurisdictionRulesProjector as projector, readRecordedRules } from '../../src/jurisdiction/read-model/jurisdiction-rules.projector';
 
 const arizona = loadSeeds().rules.find((rule) => rule.lookup_key === 'AZ')!;
 

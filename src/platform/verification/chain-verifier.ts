@@ -1,8 +1,8 @@
 import type { KeyObject } from 'node:crypto';
-import { CHECKPOINT_EVENT_TYPE, checkSignature, isTreeHeadCheckpoint, type CheckpointData, type SignedTreeHead } from './chain-checkpoint';
-import type { StoredEvent } from './event-store.port';
-import { GENESIS_HASH, entryHash, entryHashAt } from './hash-chain';
-import { MerkleFrontier, leafHash } from './merkle-tree';
+import { CHECKPOINT_EVENT_TYPE, checkSignature, isTreeHeadCheckpoint, type CheckpointData, type SignedTreeHead } from './checkpoint';
+import type { StoredEvent } from '../event-store/event-store.port';
+import { GENESIS_HASH, entryHash, entryHashAt } from '../event-store/entry-hash';
+import { MerkleFrontier, leafHash } from '../event-store/merkle-tree';
 import { StreamRevisions } from './stream-revisions';
 
 /**

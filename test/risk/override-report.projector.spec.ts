@@ -1,7 +1,7 @@
-import { overrideCommand, saleStream, transactionHistory } from '../../../../test/support/sale-commands';
-import { withProjectedDatabase } from '../../../../test/support/projected-database';
-import { DRIVERS } from '../../../../test/support/test-database';
-import { overrideActivity, overrideReport, overrideReportProjector } from './override-report.projector';
+import { overrideCommand, saleStream, transactionHistory } from '../support/sale-commands';
+import { withProjectedDatabase } from '../support/projected-database';
+import { DRIVERS } from '../support/test-database';
+import { overrideActivity, overrideReport, overrideReportProjector } from '../../src/risk/read-model/override-report/override-report.projector';
 
 const NEXT_DAY = '2026-11-22T09:00:00.000Z';
 /**

@@ -1,14 +1,14 @@
-import { migrate } from '../../platform/event-store/migrations';
-import { SqlEventStore } from '../../platform/event-store/sql-event-store';
-import type { Database } from '../../platform/event-store/sql';
-import { FixedClock } from '../../../test/support/fixed-clock';
-import { dumpReadModels } from '../../../test/support/read-models';
-import { DRIVERS, createTestDatabase, type TestDatabase } from '../../../test/support/test-database';
-import { tipHistory } from '../../../test/support/tips';
-import { applyBatch, prepareProjections, rebuildProjections } from '../../platform/projections/runner';
-import { wageTheftFlags } from './wage-theft-flags';
-import { tipAnalytics } from './tip-summary';
-import { findTip, tipsProjector } from './tips.projector';
+import { migrate } from '../../src/platform/event-store/migrations';
+import { SqlEventStore } from '../../src/platform/event-store/sql-event-store';
+import type { Database } from '../../src/platform/event-store/sql';
+import { FixedClock } from '../support/fixed-clock';
+import { dumpReadModels } from '../support/read-models';
+import { DRIVERS, createTestDatabase, type TestDatabase } from '../support/test-database';
+import { tipHistory } from '../support/tips';
+import { applyBatch, prepareProjections, rebuildProjections } from '../../src/platform/projections/runner';
+import { wageTheftFlags } from '../../src/tips/read-model/wage-theft-flags';
+import { tipAnalytics } from '../../src/tips/read-model/tip-summary';
+import { findTip, tipsProjector } from '../../src/tips/read-model/tips.projector';
 
 const AT = new Date('2026-11-21T12:00:00.000Z');
 

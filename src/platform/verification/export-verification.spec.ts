@@ -2,11 +2,11 @@ import { Readable } from 'node:stream';
 import { createPublicKey } from 'node:crypto';
 import fc from 'fast-check';
 import { buildChain, byPosition, newSigningKey, rehashFrom } from '../../../test/support/chain';
-import { keyRing } from './chain-checkpoint';
-import { checkExportLine, checkExportLineBytes, toExportLine } from './chain-export';
+import { keyRing } from './checkpoint';
+import { checkExportLine, checkExportLineBytes, toExportLine } from './export-lines';
 import { sha256Hex } from '../sha256';
 import { ChainVerifier, type VerifierOptions } from './chain-verifier';
-import type { StoredEvent } from './event-store.port';
+import type { StoredEvent } from '../event-store/event-store.port';
 import { UnreadableLineError, verifyExport } from './export-verification';
 
 const key = newSigningKey();

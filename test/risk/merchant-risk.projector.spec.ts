@@ -1,7 +1,7 @@
-import { saleStream, transactionHistory } from '../../../../test/support/sale-commands';
-import { withProjectedDatabase } from '../../../../test/support/projected-database';
-import { DRIVERS } from '../../../../test/support/test-database';
-import { merchantRiskProjector, roundingActivity } from './merchant-risk.projector';
+import { saleStream, transactionHistory } from '../support/sale-commands';
+import { withProjectedDatabase } from '../support/projected-database';
+import { DRIVERS } from '../support/test-database';
+import { merchantRiskProjector, roundingActivity } from '../../src/risk/read-model/merchant-risk/merchant-risk.projector';
 
 /** m-1: the four sales of the history ($10.03, 2 cents up), one rounded up by an explicit mode where the rule rounds down, one by card. m-2: one sale rounded down. */
 const STREAMS = [

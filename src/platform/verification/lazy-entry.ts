@@ -1,5 +1,5 @@
 import type { VerifiableEntry } from './chain-verifier';
-import type { StoredEvent } from './event-store.port';
+import type { StoredEvent } from '../event-store/event-store.port';
 
 type Objects = Pick<StoredEvent, 'data' | 'metadata'>;
 type Fields = Omit<VerifiableEntry, 'data' | 'metadata'>;

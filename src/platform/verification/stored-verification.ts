@@ -1,7 +1,7 @@
-import { HashPool, entriesOf } from './chain-hashing';
+import { HashPool, entriesOf } from './hash-pool';
 import { ChainVerifier, type ChainVerification, type VerifierOptions } from './chain-verifier';
 import { ObjectsNotReadError } from './lazy-entry';
-import type { Database, Sql } from './sql';
+import type { Database, Sql } from '../event-store/sql';
 import { readStoredEntries } from './stored-entries';
 
 /** From this many entries the reading and hashing are spread over worker threads. */

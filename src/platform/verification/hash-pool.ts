@@ -2,12 +2,12 @@ import { availableParallelism } from 'node:os';
 import { extname, join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { sha256Hex } from '../sha256';
-import { CHECKPOINT_EVENT_TYPE } from './chain-checkpoint';
-import { checkExportLineBytes, type CheckedLine } from './chain-export';
-import { entryBytes, entryHash as canonicalHash } from './hash-chain';
+import { CHECKPOINT_EVENT_TYPE } from './checkpoint';
+import { checkExportLineBytes, type CheckedLine } from './export-lines';
+import { entryBytes, entryHash as canonicalHash } from '../event-store/entry-hash';
 import { LazyEntry } from './lazy-entry';
-import { HASH_BYTES, leafHash, runNodes } from './merkle-tree';
-import type { Sql } from './sql';
+import { HASH_BYTES, leafHash, runNodes } from '../event-store/merkle-tree';
+import type { Sql } from '../event-store/sql';
 import { readHashedRange } from './stored-entries';
 
 /**
@@ -17,7 +17,7 @@ import { readHashedRange } from './stored-entries';
 export const HASH_TASKS = {
   /** SHA-256 (hex) of each entry's stored bytes. */
   bytes: (texts: string[]) => texts.map((text) => sha256Hex(text)),
-  /** The entries of a run of whole export lines (chain-export.ts), or the first line that cannot be read. */
+  /** The entries of a run of whole export lines (export-lines.ts), or the first line that cannot be read. */
   lines: (bytes: Uint8Array) => checkLines(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)),
   /** The log's entries from `from` to `to`, read on a connection of this thread's own and hashed as stored. */
   stored: async ({ url, from, to }: { url: string; from: number; to: number }) => checkStored(await connection(url), from, to),
@@ -161,7 +161,7 @@ function connection(url: string): Promise<Sql> {
   let db = connections.get(url);
   if (!db) {
     // Loaded here: the offline verifier's threads never reach a database.
-    db = import('./pg-database').then(({ PgDatabase }) => new PgDatabase(url));
+    db = import('../event-store/pg-database').then(({ PgDatabase }) => new PgDatabase(url));
     connections.set(url, db);
   }
   return db;
@@ -246,7 +246,7 @@ export class HashPool {
 /** The worker is this module's sibling; run from sources (ts-node, jest) it is TypeScript too. */
 function startWorker(): Worker {
   const ext = extname(__filename);
-  return new Worker(join(__dirname, `chain-hash.worker${ext}`), {
+  return new Worker(join(__dirname, `hash-pool.worker${ext}`), {
     execArgv: ext === '.ts' ? ['--require', 'ts-node/register/transpile-only'] : [],
   });
 }

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import canonicalize from 'canonicalize';
 import fc from 'fast-check';
-import { canonicalJson, entryHash } from './hash-chain';
+import { canonicalJson, entryHash } from './entry-hash';
 
 describe('entryHash', () => {
   it("is SHA-256 over the canonical JSON of DESIGN.md's fields", () => {

@@ -1,8 +1,8 @@
-import { NO_VOIDS } from '../../void-analysis';
-import { refundCommand, saleStream, transactionHistory, voidCommand } from '../../../../test/support/sale-commands';
-import { withProjectedDatabase } from '../../../../test/support/projected-database';
-import { DRIVERS } from '../../../../test/support/test-database';
-import { voidActivity, voidAnalyticsProjector, voidRecordIds } from './void-analytics.projector';
+import { NO_VOIDS } from '../../src/risk/void-analysis';
+import { refundCommand, saleStream, transactionHistory, voidCommand } from '../support/sale-commands';
+import { withProjectedDatabase } from '../support/projected-database';
+import { DRIVERS } from '../support/test-database';
+import { voidActivity, voidAnalyticsProjector, voidRecordIds } from '../../src/risk/read-model/void-analytics/void-analytics.projector';
 
 const SHIFTS = { hours: [6, 14, 22], windowMinutes: 30 };
 /**

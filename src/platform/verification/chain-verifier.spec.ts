@@ -1,11 +1,11 @@
 import { createPublicKey } from 'node:crypto';
 import fc from 'fast-check';
 import { buildChain, byPosition, newSigningKey, rehashFrom } from '../../../test/support/chain';
-import { keyRing } from './chain-checkpoint';
+import { keyRing } from './checkpoint';
 import { ChainVerifier, MAX_LISTED_BREAKS, type VerifierOptions } from './chain-verifier';
-import type { StoredEvent } from './event-store.port';
-import { entryHash } from './hash-chain';
-import { MerkleFrontier, leafHash } from './merkle-tree';
+import type { StoredEvent } from '../event-store/event-store.port';
+import { entryHash } from '../event-store/entry-hash';
+import { MerkleFrontier, leafHash } from '../event-store/merkle-tree';
 
 const verify = (entries: StoredEvent[], options?: VerifierOptions) => {
   const verifier = new ChainVerifier(options);

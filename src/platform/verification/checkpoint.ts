@@ -1,6 +1,6 @@
 import { createPrivateKey, createPublicKey, sign, verify, type KeyObject } from 'node:crypto';
-import type { ChainHead } from './event-store.port';
-import { canonicalJson } from './hash-chain';
+import type { ChainHead } from '../event-store/event-store.port';
+import { canonicalJson } from '../event-store/entry-hash';
 import { sha256Hex } from '../sha256';
 
 /**

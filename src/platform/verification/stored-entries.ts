@@ -1,8 +1,9 @@
 import { sha256Hex } from '../sha256';
 import type { VerifiableEntry } from './chain-verifier';
-import { entryBytes, entryHash } from './hash-chain';
+import { entryBytes, entryHash } from '../event-store/entry-hash';
+import { entryOf, type EventRow } from '../event-store/event-rows';
 import { LazyEntry } from './lazy-entry';
-import type { Sql } from './sql';
+import type { Sql } from '../event-store/sql';
 
 /** An entry as the log stores it, for verification and export. */
 export interface StoredEntry {
@@ -15,19 +16,8 @@ export interface StoredEntry {
   bytes: string;
 }
 
-interface TextRow {
-  position: string;
-  entry_id: string;
-  stream_id: string;
-  stream_revision: number;
-  event_type: string;
-  data: string;
-  metadata: string;
-  /** As `Date.toISOString` writes it, formatted by the query: parsing a million dates is most of a read. */
-  recorded_at: string;
-  prev_hash: string;
-  hash: string;
-}
+/** A row with its objects as JSON text and its time as ISO text (`Date.toISOString`), formatted by the query: parsing a million dates is most of a read. */
+type TextRow = Omit<EventRow, 'position' | 'data' | 'metadata' | 'recorded_at'> & { position: string; data: string; metadata: string; recorded_at: string };
 
 const RECORDED_AT = `to_char(recorded_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
@@ -96,26 +86,13 @@ export async function readHashedRange(db: Sql, from: number, to: number, textsOf
   }
   return rows.map((row) => {
     const own = row.data === null ? texts.get(row.position) : { data: row.data, metadata: row.metadata! };
-    return { event: new LazyEntry(fieldsOf(row), own), hashed: row.hashed, texts: own };
+    return { event: new LazyEntry(entryOf(row, row.recorded_at), own), hashed: row.hashed, texts: own };
   });
 }
 
 function toStoredEntry(row: TextRow): StoredEntry {
-  const event = new LazyEntry(fieldsOf(row), { data: row.data, metadata: row.metadata });
+  const event = new LazyEntry(entryOf(row, row.recorded_at), { data: row.data, metadata: row.metadata });
   return { event, bytes: entryBytes(event, row.data, row.metadata) };
-}
-
-function fieldsOf(row: Omit<TextRow, 'data' | 'metadata'>) {
-  return {
-    position: Number(row.position),
-    entryId: row.entry_id,
-    streamId: row.stream_id,
-    streamRevision: row.stream_revision,
-    type: row.event_type,
-    recordedAt: row.recorded_at,
-    prevHash: row.prev_hash,
-    hash: row.hash,
-  };
 }
 
 /** Whether the entry hashes to its stored hash: its stored bytes, else (an older row) its canonical JSON rebuilt. */

@@ -1,11 +1,11 @@
-import { migrate } from '../../platform/event-store/migrations';
-import { SqlEventStore } from '../../platform/event-store/sql-event-store';
-import type { Database } from '../../platform/event-store/sql';
-import type { MerchantOnboarded } from '../merchant.events';
-import { FixedClock } from '../../../test/support/fixed-clock';
-import { DRIVERS, createTestDatabase, type TestDatabase } from '../../../test/support/test-database';
-import { applyBatch, prepareProjections, rebuildProjections } from '../../platform/projections/runner';
-import { merchantsProjector } from './merchants.projector';
+import { migrate } from '../../src/platform/event-store/migrations';
+import { SqlEventStore } from '../../src/platform/event-store/sql-event-store';
+import type { Database } from '../../src/platform/event-store/sql';
+import type { MerchantOnboarded } from '../../src/merchants/merchant.events';
+import { FixedClock } from '../support/fixed-clock';
+import { DRIVERS, createTestDatabase, type TestDatabase } from '../support/test-database';
+import { applyBatch, prepareProjections, rebuildProjections } from '../../src/platform/projections/runner';
+import { merchantsProjector } from '../../src/merchants/read-model/merchants.projector';
 
 const onboarded = (merchantId: string, partnerId: string | null): MerchantOnboarded => ({
   type: 'MerchantOnboarded',

@@ -1,9 +1,9 @@
 import { isUtf8 } from 'node:buffer';
 import { hash as hashHex } from 'node:crypto';
 import { sha256Hex } from '../sha256';
-import type { EventRow } from './event-rows';
-import { canonicalEntry, entryHash } from './hash-chain';
-import type { StoredEvent } from './event-store.port';
+import { entryOf, type EventRow } from '../event-store/event-rows';
+import { canonicalEntry, entryHash } from '../event-store/entry-hash';
+import type { StoredEvent } from '../event-store/event-store.port';
 
 /**
  * One line of the NDJSON export (`GET /admin/audit-logs/export`): an entry with exactly the fields
@@ -237,30 +237,32 @@ export function checkExportLine(line: string): CheckedLine {
   return { ...fields, entryHash: own === fields.hash ? own : entryHash({ ...fields, data, metadata }) };
 }
 
+const isString = (v: unknown): v is string => typeof v === 'string';
+
+/** What each field of a line must hold, in the order they are checked. */
+const FIELD_CHECKS: Record<keyof ExportedEntry, (v: unknown) => boolean> = {
+  position: Number.isSafeInteger,
+  entry_id: isString,
+  stream_id: isString,
+  stream_revision: Number.isSafeInteger,
+  event_type: isString,
+  data: isObject,
+  metadata: isObject,
+  recorded_at: isString,
+  prev_hash: isString,
+  hash: isString,
+};
+
 /** Throws a message naming the first field that is missing or of the wrong type. */
 export function fromExportLine(line: string): StoredEvent {
   const value: unknown = JSON.parse(line);
   if (!isObject(value)) throw new Error('not a JSON object');
-  return {
-    position: field(value, 'position', Number.isSafeInteger),
-    entryId: field(value, 'entry_id', isString),
-    streamId: field(value, 'stream_id', isString),
-    streamRevision: field(value, 'stream_revision', Number.isSafeInteger),
-    type: field(value, 'event_type', isString),
-    data: field(value, 'data', isObject),
-    metadata: field(value, 'metadata', isObject),
-    recordedAt: field(value, 'recorded_at', isString),
-    prevHash: field(value, 'prev_hash', isString),
-    hash: field(value, 'hash', isString),
-  };
+  for (const [name, ok] of Object.entries(FIELD_CHECKS)) {
+    if (!ok(value[name])) throw new Error(`field ${name} is missing or of the wrong type`);
+  }
+  const entry = value as unknown as ExportedEntry;
+  return entryOf(entry, entry.recorded_at) as StoredEvent;
 }
-
-function field<T>(entry: Record<string, unknown>, name: keyof ExportedEntry, ok: (v: unknown) => boolean): T {
-  if (!ok(entry[name])) throw new Error(`field ${name} is missing or of the wrong type`);
-  return entry[name] as T;
-}
-
-const isString = (v: unknown): v is string => typeof v === 'string';
 
 function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);

@@ -1,5 +1,5 @@
 import type { Readable } from 'node:stream';
-import { HashPool, entriesOf } from './chain-hashing';
+import { HashPool, entriesOf } from './hash-pool';
 import type { ChainVerifier } from './chain-verifier';
 
 /** A line that cannot be read as an entry; `line` counts from 1. */

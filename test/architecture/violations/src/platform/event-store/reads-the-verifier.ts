@@ -1,0 +1,3 @@
+import { VERIFIER } from '../verification/verifier';
+
+export const EVENT_STORE = VERIFIER;
