@@ -9,6 +9,7 @@ import { DATABASE, type Database } from '../../platform/event-store/sql';
 import { QueryDatabases } from '../../platform/read-replica/query-databases';
 import { verifyStoredLog } from '../../platform/verification/stored-verification';
 import { logExtent } from '../read-log';
+import { ChainAlarms } from '../chain-alarm/chain-alarms';
 import { Witness } from '../record-checkpoint/witness';
 import { VerifyHashChainQuery } from './verify-hash-chain.query';
 import type { VerifyHashChainResponse } from './verify-hash-chain.response.dto';
@@ -27,6 +28,7 @@ export class VerifyHashChainHandler implements IQueryHandler<VerifyHashChainQuer
     @Inject(DATABASE) private readonly primary: Database,
     private readonly databases: QueryDatabases,
     private readonly witness: Witness,
+    private readonly alarms: ChainAlarms,
     config: AppConfig,
   ) {
     const key = config.checkpointSigningKey;
@@ -58,6 +60,11 @@ export class VerifyHashChainHandler implements IQueryHandler<VerifyHashChainQuer
         ? (await this.witness.heads()).filter((head) => head.tree_size <= to || (to === lastPosition && head.tree_size > primaryLast))
         : undefined,
     });
+    const [first] = result.breaks;
+    if (first) {
+      const detail = `verification found ${result.break_count} break(s), the first at position ${first.position} (${first.kind}): ${first.detail}`;
+      await this.alarms.raise({ source: 'verification', kind: first.kind, position: first.position, detail });
+    }
     return { ...result, from_position: from, to_position: to };
   }
 }
