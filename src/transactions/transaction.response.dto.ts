@@ -4,13 +4,13 @@ import { ApiProperty, ApiSchema } from '@nestjs/swagger';
 import { ENVIRONMENTS } from '../platform/identity/principal';
 import { RISK_LEVELS, type FraudSignal, type RiskLevel } from '../rules/fraud-signals';
 import { FraudSignalDto } from './fraud-signal.response.dto';
-import { EnforcedRuleDto } from '../health';
+import { EnforcedRuleDto } from './enforced-rule.response.dto';
 import type { ResolvedLocation } from '../rules/jurisdiction-resolver';
 import { JurisdictionRuleDto, ResolvedLocationDto } from '../jurisdiction';
 import type { JurisdictionRule } from '../rules/jurisdiction-rule';
 import { ROUNDING_EXEMPTIONS, type RoundingExemption } from '../rules/cash-settlement';
 import { ROUNDING_MODES, TENDER_TYPES, type EnforcedRule, type RoundingMode, type TenderType } from '../rules/rounding-engine';
-import { TRANSACTION_ID_EXAMPLE } from './get-transaction/get-transaction.request.dto';
+import { TRANSACTION_ID_EXAMPLE } from './transaction.request.dto';
 import {
   COMPLIANCE_STATUSES,
   MODE_SOURCES,

@@ -3,7 +3,7 @@ import { QueryBus } from '@nestjs/cqrs';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Roles } from '../../platform/identity/roles.decorator';
 import { TipAnalyticsQuery } from './tip-analytics.query';
-import { TipAnalyticsResponse } from './tip-analytics.response.dto';
+import { TipAnalyticsResponse } from '../tip-analytics.response.dto';
 import { TipAnalyticsRequest } from './tip-analytics.request.dto';
 
 @Controller()

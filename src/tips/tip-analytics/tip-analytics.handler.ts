@@ -3,7 +3,7 @@ import { QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import { DATABASE, type Database } from '../../platform/event-store/sql';
 import { tipAnalytics } from '../read-model/tip-summary';
 import { TipAnalyticsQuery } from './tip-analytics.query';
-import type { TipAnalyticsResponse } from './tip-analytics.response.dto';
+import type { TipAnalyticsResponse } from '../tip-analytics.response.dto';
 
 /** Totals by tip method (amounts after adjustments), averages, payouts and pool distribution summaries. */
 @QueryHandler(TipAnalyticsQuery)

@@ -5,7 +5,7 @@ import { AppConfig } from '../../platform/config/config';
 import { DATABASE, type Database } from '../../platform/event-store/sql';
 import { wageTheftFlags } from '../read-model/wage-theft-flags';
 import { TipWageTheftQuery } from './tip-wage-theft.query';
-import type { TipWageTheftResponse } from './tip-wage-theft.response.dto';
+import type { TipWageTheftResponse } from '../tip-wage-theft.response.dto';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
