@@ -2,12 +2,27 @@
 // a screen-reader or keyboard user gets the same information as the picture.
 import { h, svg, table } from './dom.js';
 
-const WIDTH = 640;
+/** The width a chart is first drawn at, before its place on the page is known. */
+const FIRST_WIDTH = 640;
 const HEIGHT = 260;
 const MARGIN = { top: 16, right: 12, bottom: 40, left: 48 };
-const PLOT = { width: WIDTH - MARGIN.left - MARGIN.right, height: HEIGHT - MARGIN.top - MARGIN.bottom };
+/** A label's room, in pixels, per character of the longest label, as the .tick font draws it. */
+const LABEL_CHAR_PX = 8;
 
 let charts = 0;
+
+/**
+ * The picture is drawn at the width it is shown (redrawn when that changes), one SVG unit to one
+ * pixel, so its labels keep the size of the .tick font on a phone as on a laptop; a narrow chart
+ * labels every second or third bar rather than shrinking the text.
+ */
+const drawn = new WeakMap();
+const resizing = new ResizeObserver((entries) => {
+  for (const { target } of entries) {
+    const width = Math.floor(target.querySelector('.chart-svg').getBoundingClientRect().width);
+    if (width > 0 && width !== drawn.get(target).width) drawn.get(target).draw(width);
+  }
+});
 
 /**
  * Grouped bars per label. `series`: `[{name, values, className}]`, one value per label. `reference`: a dashed level line
@@ -16,32 +31,42 @@ let charts = 0;
 export function chart({ title, description, labels, series, reference }) {
   const id = `chart-${++charts}`;
   const top = niceCeiling(Math.max(1, reference?.value ?? 0, ...series.flatMap((s) => s.values)));
-  const y = (value) => MARGIN.top + PLOT.height - (value / top) * PLOT.height;
-  const step = PLOT.width / Math.max(1, labels.length);
-  const x = (index) => MARGIN.left + step * index + step / 2;
-  const every = Math.ceil(labels.length / 12);
-
-  const picture = svg('svg', { viewBox: `0 0 ${WIDTH} ${HEIGHT}`, role: 'img', 'aria-labelledby': `${id}-title`, 'aria-describedby': `${id}-desc`, class: 'chart-svg' },
-    svg('title', { id: `${id}-title` }, title),
-    svg('desc', { id: `${id}-desc` }, description),
-    [0, 0.25, 0.5, 0.75, 1].map((f) => [
-      svg('line', { x1: MARGIN.left, x2: WIDTH - MARGIN.right, y1: y(top * f), y2: y(top * f), class: 'grid' }),
-      svg('text', { x: MARGIN.left - 6, y: y(top * f) + 4, class: 'tick', 'text-anchor': 'end' }, formatTick(top * f)),
-    ]),
-    labels.map((label, i) => i % every === 0 && svg('text', { x: x(i), y: HEIGHT - MARGIN.bottom + 16, class: 'tick', 'text-anchor': 'middle' }, label)),
-    bars(series, x, y, step),
-    reference && svg('line', { x1: MARGIN.left, x2: WIDTH - MARGIN.right, y1: y(reference.value), y2: y(reference.value), class: 'reference' }),
-  );
+  const picture = svg('svg', { role: 'img', 'aria-labelledby': `${id}-title`, 'aria-describedby': `${id}-desc`, class: 'chart-svg' });
+  const draw = (width) => {
+    drawn.set(figure, { width, draw });
+    const plotWidth = width - MARGIN.left - MARGIN.right;
+    const plotHeight = HEIGHT - MARGIN.top - MARGIN.bottom;
+    const y = (value) => MARGIN.top + plotHeight - (value / top) * plotHeight;
+    const step = plotWidth / Math.max(1, labels.length);
+    const x = (index) => MARGIN.left + step * index + step / 2;
+    const labelWidth = LABEL_CHAR_PX * Math.max(...labels.map((label) => label.length)) + 8;
+    const every = Math.ceil(labelWidth / step);
+    picture.setAttribute('viewBox', `0 0 ${width} ${HEIGHT}`);
+    picture.replaceChildren(
+      svg('title', { id: `${id}-title` }, title),
+      svg('desc', { id: `${id}-desc` }, description),
+      ...[0, 0.25, 0.5, 0.75, 1].flatMap((f) => [
+        svg('line', { x1: MARGIN.left, x2: width - MARGIN.right, y1: y(top * f), y2: y(top * f), class: 'grid' }),
+        svg('text', { x: MARGIN.left - 6, y: y(top * f) + 4, class: 'tick', 'text-anchor': 'end' }, formatTick(top * f)),
+      ]),
+      ...labels.map((label, i) => i % every === 0 && svg('text', { x: x(i), y: HEIGHT - MARGIN.bottom + 16, class: 'tick', 'text-anchor': 'middle' }, label)).filter(Boolean),
+      ...bars(series, x, y, step).flat(),
+      ...(reference ? [svg('line', { x1: MARGIN.left, x2: width - MARGIN.right, y1: y(reference.value), y2: y(reference.value), class: 'reference' })] : []),
+    );
+  };
   const legend = h('ul', { class: 'legend' },
     [...series, ...(reference ? [{ name: reference.name, className: 'reference' }] : [])].map((s) =>
       h('li', {}, svg('svg', { viewBox: '0 0 14 14', class: 'swatch', 'aria-hidden': 'true' }, svg('rect', { width: 14, height: 14, class: s.className })), s.name)));
   const columns = [{ label: 'Label', value: (i) => labels[i] }, ...series.map((s) => ({ label: s.name, value: (i) => s.values[i], numeric: true }))];
   if (reference) columns.push({ label: reference.name, value: () => round(reference.value), numeric: true });
-  return h('figure', { class: 'chart' },
+  const figure = h('figure', { class: 'chart' },
     h('figcaption', {}, title),
     picture,
     legend,
     h('details', {}, h('summary', {}, `${title}: the numbers`), table({ caption: title, columns, rows: labels.map((_, i) => i) })));
+  draw(FIRST_WIDTH);
+  resizing.observe(figure);
+  return figure;
 }
 
 function bars(series, x, y, step) {

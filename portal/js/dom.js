@@ -55,9 +55,9 @@ export function notice(kind, ...content) {
   return h('div', { class: `notice ${kind}`, role: kind === 'error' ? 'alert' : 'status' }, ...content);
 }
 
-/** The page's main heading, focused on arrival so keyboard and screen-reader users start there. */
+/** The page's main heading, focused on arrival so keyboard and screen-reader users start there; then its introduction, if any. */
 export function pageHeading(title, intro) {
-  return [h('h1', { tabindex: '-1' }, title), intro && h('p', { class: 'intro' }, intro)];
+  return [h('h1', { tabindex: '-1' }, title), ...(intro ? [h('p', { class: 'intro' }, intro)] : [])];
 }
 
 /** A region whose content is replaced as a whole: loading, then the result or the problem. */
@@ -76,17 +76,32 @@ export async function load(container, path, what) {
 }
 
 /**
- * A table in a scrollable, keyboard-focusable wrapper. `columns`: `{label, value(row), numeric?}`;
- * `value` returns text or a node.
+ * A table in a keyboard-focusable region. `columns`: `{label, value(row), numeric?}`; `value` returns
+ * text or a node. Words never break inside: a table too wide for its place is drawn as a card per
+ * row instead, each value beside its column's label (`stacked`), so nothing scrolls sideways or hides.
  */
 export function table({ caption, columns, rows, empty = 'Nothing to show.' }) {
   if (rows.length === 0) return h('p', { class: 'empty' }, empty);
-  return h('div', { class: 'table-wrap', tabindex: '0', role: 'region', 'aria-label': caption },
+  const wrap = h('div', { class: 'table-wrap', tabindex: '0', role: 'region', 'aria-label': caption },
     h('table', {},
       h('caption', {}, caption),
       h('thead', {}, h('tr', {}, columns.map((c) => h('th', { scope: 'col', class: c.numeric ? 'num' : undefined }, c.label)))),
-      h('tbody', {}, rows.map((row) => h('tr', {}, columns.map((c) => h('td', { class: c.numeric ? 'num' : undefined }, display(c.value(row)))))))));
+      h('tbody', {}, rows.map((row) => h('tr', {}, columns.map((c) =>
+        h('td', { class: c.numeric ? 'num' : undefined }, h('span', { class: 'cell-label' }, c.label), h('div', { class: 'value' }, display(c.value(row))))))))));
+  fitting.observe(wrap);
+  return wrap;
 }
+
+/** The width each table was last fitted to: a change of height alone (a row unfolding) needs no new fit. */
+const fittedWidths = new WeakMap();
+const fitting = new ResizeObserver((entries) => {
+  for (const { target } of entries) {
+    if (fittedWidths.get(target) === target.clientWidth) continue;
+    fittedWidths.set(target, target.clientWidth);
+    target.classList.remove('stacked');
+    if (target.scrollWidth > target.clientWidth + 1) target.classList.add('stacked');
+  }
+});
 
 /** How a list answer was paged and how fresh it is: said once, in the footer, never among the data. */
 const PAGING_FIELDS = ['limit', 'offset', 'total', 'as_of_position'];
@@ -113,8 +128,9 @@ const EXPLANATIONS = {
 /** Any JSON value, readable: objects as term lists, arrays of objects as tables. For shapes the portal does not know in detail. */
 export function anyValue(value, caption = 'Details', parent = '') {
   if (value === null || value === undefined) return '—';
+  if (value instanceof Node) return value;
   if (Array.isArray(value)) {
-    if (value.every((item) => item === null || typeof item !== 'object')) return value.length ? value.map(display).join(', ') : '—';
+    if (value.every((item) => item === null || typeof item !== 'object')) return value.length ? list(value) : '—';
     const keys = [...new Set(value.flatMap((item) => (item && typeof item === 'object' ? Object.keys(item) : [])))];
     return table({ caption, columns: keys.map((key) => ({ label: humanize(key), value: (row) => cell(key, row?.[key]), numeric: typeof value[0]?.[key] === 'number' })), rows: value });
   }
@@ -123,20 +139,21 @@ export function anyValue(value, caption = 'Details', parent = '') {
     if (entries.length === 0) return '—';
     return h('dl', { class: 'facts' }, entries.map(([key, item]) => {
       const explanation = EXPLANATIONS[`${parent}.${key}`];
-      return [h('dt', {}, humanize(key)), h('dd', {}, anyValue(byName(key, item), humanize(key), key), explanation && h('p', { class: 'hint explanation' }, explanation))];
+      return h('div', {}, h('dt', {}, humanize(key)), h('dd', {}, anyValue(byName(key, item), humanize(key), key), explanation && h('p', { class: 'hint explanation' }, explanation)));
     }));
   }
   return display(value);
 }
 
-/** Nested values inside a table cell stay compact: lists joined, objects as JSON. */
+/** Nested values inside a table cell stay compact: lists joined, objects as term lists, instants as the log reads them. */
 function cell(key, value) {
-  if (Array.isArray(value) && value.every((item) => item === null || typeof item !== 'object')) return value.join(', ');
-  // Hashes and instants are the widest cells: the short hash keeps the whole one in its title, times read as the log does.
-  if (/hash$/i.test(key) && typeof value === 'string') return shortHash(value);
+  if (Array.isArray(value) && value.every((item) => item === null || typeof item !== 'object')) return value.length ? list(value) : '—';
   if (/_at$/.test(key) && typeof value === 'string') return utc(value);
-  return value !== null && typeof value === 'object' ? h('code', { class: 'json' }, JSON.stringify(value)) : byName(key, value);
+  return value !== null && typeof value === 'object' ? anyValue(value, humanize(key), key) : byName(key, value);
 }
+
+/** Plain values, comma-separated. */
+const list = (values) => values.flatMap((value, i) => (i === 0 ? [display(value)] : [', ', display(value)]));
 
 /** The API's naming says what a number is: `*_cents` are shown in dollars, `*_rate` and `*_ratio` as percentages. */
 function byName(key, value) {
@@ -146,14 +163,30 @@ function byName(key, value) {
   return value;
 }
 
-const dollars = (cents) => `${cents < 0 ? '−' : ''}$${(Math.abs(cents) / 100).toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
+/** An amount stays on one line: a line may otherwise end between its minus and its dollar sign. */
+const dollars = (cents) => h('span', { class: 'money' }, `${cents < 0 ? '−' : ''}$${(Math.abs(cents) / 100).toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`);
 
 function display(value) {
   if (value instanceof Node || Array.isArray(value)) return value;
   if (value === null || value === undefined || value === '') return '—';
   if (typeof value === 'boolean') return value ? 'yes' : 'no';
   if (typeof value === 'number') return Number.isInteger(value) ? value.toLocaleString('en-US') : value.toLocaleString('en-US', { maximumFractionDigits: 4 });
-  return String(value);
+  return words(String(value));
+}
+
+/** A run of letters and digits longer than this, with nowhere to break, is a token (a hash, a key id), not a word. */
+const LONGEST_WORD = 16;
+
+/**
+ * Text that may wrap only between words: at white space, and after the separators of names and
+ * addresses (`symmetrical_|rounding`, `docs.example.org/|rules`), never inside a word. A token with
+ * no place to break is shown whole-or-abbreviated by `copyable`.
+ */
+export function words(text) {
+  if (!/\s/.test(text) && text.split(/[-_/.:@?&=,]/).some((part) => part.length > LONGEST_WORD)) return copyable(text);
+  // After _ / @ ? & =, and after . : , unless a digit follows (3.14, 12:30, 1,000 stay whole); a hyphen is a break already.
+  const parts = text.split(/(?<=[_/@?&=]|[.:,](?=\D))/);
+  return parts.length === 1 ? text : parts.flatMap((part, i) => (i === 0 ? [part] : [h('wbr'), part]));
 }
 
 /** `voided_amount_cents` → `Voided amount ($)`: its value is shown in dollars. */
@@ -166,7 +199,26 @@ export function utc(iso) {
   return Number.isNaN(date.getTime()) ? String(iso) : h('time', { datetime: iso }, `${date.toISOString().slice(0, 19).replace('T', ' ')} UTC`);
 }
 
-export const shortHash = (hash) => (hash ? h('code', { title: hash }, `${hash.slice(0, 12)}…`) : '—');
+/**
+ * An id or hash too long to read whole in a table: shown as far as its box allows, cut with an ellipsis,
+ * the whole value in its tooltip, in the page's text (for find-in-page and screen readers), and
+ * copied to the clipboard on click, Enter or Space.
+ */
+export function copyable(value) {
+  if (!value) return '—';
+  return h('button', { type: 'button', class: 'copyable', title: `${value} (copy)`, onclick: () => copy(value) }, value);
+}
+
+async function copy(value) {
+  const said = document.getElementById('announcer');
+  try {
+    await navigator.clipboard.writeText(value);
+    said.textContent = `Copied ${value}.`;
+  } catch {
+    // No clipboard access (plain http on another host): the value is in the tooltip and the page's text.
+    said.textContent = 'The browser refused the clipboard; select the value in its tooltip instead.';
+  }
+}
 
 export function riskBadge(level) {
   return level ? h('span', { class: `badge risk-${String(level).toLowerCase()}` }, level) : '—';

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { ChainAlarms } from './chain-alarm/chain-alarms';
 import { ExportAuditLogController } from './export-audit-log/export-audit-log.controller';
 import { ListAuditLogsController } from './list-audit-logs/list-audit-logs.controller';
 import { ListAuditLogsHandler } from './list-audit-logs/list-audit-logs.handler';
@@ -17,7 +18,7 @@ import { VerifyHashChainHandler } from './verify-hash-chain/verify-hash-chain.ha
  */
 @Module({
   controllers: [ListAuditLogsController, VerifyHashChainController, ExportAuditLogController, CheckpointKeyController, TreeProofsController],
-  providers: [ListAuditLogsHandler, VerifyHashChainHandler, ChainCheckpointer, Witness, TreeProofs],
-  exports: [ChainCheckpointer, TreeProofs],
+  providers: [ListAuditLogsHandler, VerifyHashChainHandler, ChainCheckpointer, Witness, TreeProofs, ChainAlarms],
+  exports: [ChainCheckpointer, TreeProofs, ChainAlarms],
 })
 export class AuditModule {}

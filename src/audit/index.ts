@@ -5,3 +5,6 @@ export type { SignerAlarm } from './record-checkpoint/chain-checkpointer';
 export { TreeProofs } from './tree-proofs/tree-proofs';
 export { InclusionProofResponse, TreeHeadResponse } from './tree-proofs/tree-proofs.response.dto';
 export { MissingPositions } from './verify-hash-chain/verify-hash-chain.response.dto';
+export { ChainAlarms } from './chain-alarm/chain-alarms';
+export { CHAIN_ALARM_RAISED } from './chain-alarm/chain-alarm.events';
+export type { ChainAlarm, ChainAlarmRaised, ChainAlarmRaisedData } from './chain-alarm/chain-alarm.events';

@@ -1,4 +1,4 @@
-import { call, uniqueId } from '../support/auth';
+import { call, issueKey, uniqueId } from '../support/auth';
 import { TEST_ADMIN_KEY } from '../support/test-app';
 import { portalSuite, screenshot, signIn, visit } from './browser';
 
@@ -75,6 +75,21 @@ describe('the portal, signed in with an admin key', () => {
     await page.getByRole('heading', { level: 1, name: 'Audit log' }).waitFor();
     expect(await focused()).toBe('H1 Audit log');
     expect(await page.getByRole('link', { name: 'Audit log' }).getAttribute('aria-current')).toBe('page');
+  });
+
+  it('copies a key id, cut short on screen, whole from the keyboard', async () => {
+    const { api_key: issued } = await issueKey(suite.app, { role: 'auditor', name: 'Copied auditor' });
+    const { page } = suite.tab;
+    await signIn(suite.tab, suite.app, TEST_ADMIN_KEY);
+    await visit(suite.tab, 'keys', 'API keys');
+    const id = page.getByRole('button', { name: issued.id, exact: true });
+    expect(await id.getAttribute('title')).toBe(`${issued.id} (copy)`);
+    // Cut with an ellipsis: narrower on screen than the whole id it holds.
+    expect(await id.evaluate((button) => button.scrollWidth > button.clientWidth)).toBe(true);
+    await id.focus();
+    await page.keyboard.press('Enter');
+    await page.getByRole('status').filter({ hasText: `Copied ${issued.id}.` }).waitFor();
+    expect(await page.evaluate('navigator.clipboard.readText()')).toBe(issued.id);
   });
 
   it('asks before revoking and revokes nothing when cancelled', async () => {

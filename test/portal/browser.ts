@@ -5,8 +5,9 @@ import { startTestApp, type TestApp } from '../support/test-app';
 
 const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'];
 
-const LAPTOP = { width: 1280, height: 800 };
+export const LAPTOP = { width: 1280, height: 800 };
 export const TABLET = { width: 820, height: 1180 };
+export const PHONE = { width: 390, height: 844 };
 
 /**
  * Tests never write into the tree: screenshots land in the run's temporary folder unless

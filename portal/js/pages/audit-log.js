@@ -1,5 +1,5 @@
 import { withQuery } from '../api.js';
-import { dateRangeFields, field, formValues, h, load, pageHeading, region, shortHash, show, table, utc } from '../dom.js';
+import { anyValue, copyable, dateRangeFields, field, formValues, h, load, pageHeading, region, show, table, utc, words } from '../dom.js';
 
 // The short names GET /admin/audit-logs takes for event_type (src/audit/list-audit-logs/event-type-filter.ts); a stored type such as TipAdjusted works too.
 const EVENT_TYPES = ['transaction', 'override', 'void', 'refund', 'tip', 'tip_adjustment', 'tip_payout', 'tip_pool', 'tip_credit_check', 'api_key', 'merchant', 'jurisdiction_rule', 'checkpoint'];
@@ -44,11 +44,11 @@ async function loadEntries(container, filter, cursor) {
       columns: [
         { label: 'Position', value: (e) => e.position, numeric: true },
         { label: 'Recorded', value: (e) => utc(e.recorded_at) },
-        { label: 'Event and stream', value: (e) => [e.event_type, h('br'), h('code', { class: 'secondary-line' }, `${e.stream_id} #${e.stream_revision}`)] },
+        { label: 'Event and stream', value: (e) => [e.event_type, h('br'), h('code', { class: 'secondary-line' }, words(e.stream_id), ` #${e.stream_revision}`)] },
         { label: 'Merchant', value: (e) => e.merchant_id },
         { label: 'Actor', value: (e) => actor(e.actor) },
-        { label: 'Hash', value: (e) => shortHash(e.hash) },
-        { label: 'Details', value: (e) => h('details', {}, h('summary', {}, 'Show'), h('pre', {}, JSON.stringify(e.details, null, 2))) },
+        { label: 'Hash', value: (e) => copyable(e.hash) },
+        { label: 'Details', value: (e) => h('details', {}, h('summary', {}, 'Show'), anyValue(e.details, `Details of entry ${e.position}`)) },
       ],
     }),
     h('div', { class: 'pager', role: 'group', 'aria-label': 'Audit log pages' },
@@ -61,7 +61,7 @@ function actor({ key_id: keyId, role, employee } = {}) {
   if (!role && !keyId) return 'the service';
   return [
     role ?? 'key',
-    keyId && [h('br'), h('code', { class: 'secondary-line' }, keyId)],
+    keyId && [h('br'), copyable(keyId)],
     employee && [h('br'), `employee ${employee.name ? `${employee.name} (${employee.id})` : employee.id}`],
   ];
 }

@@ -1,5 +1,5 @@
 import { call, problemOf, session, withQuery } from '../api.js';
-import { field, formValues, h, load, notice, pageHeading, region, select, shortHash, show, table } from '../dom.js';
+import { copyable, field, formValues, h, load, notice, pageHeading, region, select, show, table } from '../dom.js';
 
 // The value sets of the interface spec's JurisdictionRule (src/rules/jurisdiction-rule.ts checks them).
 const ROUNDING_MODES = ['swedish_rounding', 'mandatory_round_down', 'mandatory_round_up', 'symmetrical_rounding', 'nearest_nickel', 'nearest_cent', 'nearest_dime', 'none'];
@@ -74,7 +74,7 @@ function openEditor(container, rule, reload) {
     const answer = await call('PUT', path, { body });
     if (!answer.ok) return show(outcome, notice('error', await problemOf('PUT', path, answer)));
     const saved = answer.body.rule;
-    show(outcome, notice('success', `${answer.status === 201 ? 'Added a version' : 'Replaced the version'} of ${saved.lookup_key} effective ${saved.effective_date ?? 'always'}: ${saved.rounding_mode}, ${saved.enforcement}, ${saved.status}. Audit entry ${answer.body.position}, hash `, shortHash(answer.body.auditHash), '.'));
+    show(outcome, notice('success', `${answer.status === 201 ? 'Added a version' : 'Replaced the version'} of ${saved.lookup_key} effective ${saved.effective_date ?? 'always'}: ${saved.rounding_mode}, ${saved.enforcement}, ${saved.status}. Audit entry ${answer.body.position}, hash `, copyable(answer.body.auditHash), '.'));
     reload();
   } },
   h('h2', { tabindex: '-1' }, `Edit ${rule.jurisdiction_id} (${rule.rule_type}, ${rule.scope})`),

@@ -1,5 +1,5 @@
 import { call, problemOf, withQuery } from '../api.js';
-import { confirmDialog, field, formValues, h, load, notice, pageHeading, pager, region, select, show, table, utc } from '../dom.js';
+import { confirmDialog, copyable, field, formValues, h, load, notice, pageHeading, pager, region, select, show, table, utc } from '../dom.js';
 
 const PAGE_SIZE = 100;
 
@@ -88,7 +88,7 @@ async function loadKeys(container, offset, message) {
       empty: 'No key has been issued yet.',
       columns: [
         { label: 'Name', value: (k) => k.name },
-        { label: 'Key id', value: (k) => h('code', {}, k.id) },
+        { label: 'Key id', value: (k) => copyable(k.id) },
         { label: 'Role', value: (k) => k.role },
         { label: 'Merchant', value: (k) => k.merchant_id },
         { label: 'Environment', value: (k) => k.environment },

@@ -1,5 +1,5 @@
 import { withQuery } from '../api.js';
-import { anyValue, field, formValues, h, load, notice, pageHeading, region, shortHash, show, table } from '../dom.js';
+import { anyValue, copyable, field, formValues, h, load, notice, pageHeading, region, show, table } from '../dom.js';
 
 export const verifyPage = {
   path: 'verify',
@@ -50,10 +50,10 @@ function breaksTable(breaks) {
       columns: [
         { label: 'Kind', value: (b) => h('span', { class: 'badge risk-high' }, b.kind) },
         { label: 'Position', value: (b) => b.position, numeric: true },
-        { label: 'Entry id', value: (b) => h('code', {}, b.entry_id) },
+        { label: 'Entry id', value: (b) => copyable(b.entry_id) },
         { label: 'What is wrong', value: (b) => b.detail },
-        { label: 'Stored hash', value: (b) => shortHash(b.stored_hash ?? b.actual_prev_hash) },
-        { label: 'Expected hash', value: (b) => shortHash(b.expected_hash ?? b.expected_prev_hash) },
+        { label: 'Stored hash', value: (b) => copyable(b.stored_hash ?? b.actual_prev_hash) },
+        { label: 'Expected hash', value: (b) => copyable(b.expected_hash ?? b.expected_prev_hash) },
         { label: 'Entry', value: (b) => h('button', { type: 'button', class: 'small secondary', onclick: () => showEntry(entry, b.position) }, `Show entry ${b.position}`) },
       ],
     }),

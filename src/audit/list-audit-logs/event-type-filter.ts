@@ -1,4 +1,5 @@
 import { CHECKPOINT_EVENT_TYPE } from '../../platform/verification/checkpoint';
+import { CHAIN_ALARM_RAISED } from '../chain-alarm/chain-alarm.events';
 
 /**
  * `event_type` takes the spec's short names (`transaction`, `override`, `void`, `tip_payout`…),
@@ -19,6 +20,7 @@ const EVENT_TYPE_NAMES: ReadonlyMap<string, readonly string[]> = new Map(Object.
   merchant: ['MerchantOnboarded'],
   jurisdiction_rule: ['JurisdictionRuleChanged'],
   checkpoint: [CHECKPOINT_EVENT_TYPE],
+  chain_alarm: [CHAIN_ALARM_RAISED],
 }));
 
 export const EVENT_TYPE_PATTERN = /^[A-Za-z][A-Za-z0-9_]{0,63}$/;

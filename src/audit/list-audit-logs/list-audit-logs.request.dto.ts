@@ -15,7 +15,7 @@ export class ListAuditLogsRequest {
     pattern: EVENT_TYPE_PATTERN.source,
     description:
       'A short name standing for its event types: `transaction`, `override`, `void`, `refund`, `tip`, `tip_adjustment`, `tip_payout` ' +
-      '(pool shares paid included), `tip_pool`, `tip_credit_check`, `api_key`, `merchant`, `jurisdiction_rule`, `checkpoint`; ' +
+      '(pool shares paid included), `tip_pool`, `tip_credit_check`, `api_key`, `merchant`, `jurisdiction_rule`, `checkpoint`, `chain_alarm`; ' +
       'or any stored event type itself (`TipAdjusted`). A name matching no event gives an empty list.',
     example: 'void',
   })

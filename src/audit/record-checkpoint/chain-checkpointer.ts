@@ -1,4 +1,4 @@
-import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { Inject, Injectable, Logger, Optional, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { createPublicKey, type KeyObject } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { EVENT_SCHEMA_VERSION } from '../../platform/identity/command-context';
@@ -22,6 +22,7 @@ import { fromStoredTree, loadFrontier } from '../../platform/event-store/merkle-
 import { EMPTY_ROOT, MerkleFrontier, consistencyPath, inclusionPath, leafHash, treeRoot, verifyConsistency, verifyInclusion } from '../../platform/event-store/merkle-tree';
 import { DATABASE, type Database, type Sql } from '../../platform/event-store/sql';
 import { matchesStoredHash, readStoredEntries } from '../../platform/verification/stored-entries';
+import { ChainAlarms } from '../chain-alarm/chain-alarms';
 import { Witness } from '../witness';
 
 /** A failed signing is tried again after this, doubling up to LAST_RETRY_MS while it keeps failing. */
@@ -81,6 +82,7 @@ export class ChainCheckpointer implements OnApplicationBootstrap, OnApplicationS
     private readonly config: AppConfig,
     private readonly clock: Clock,
     private readonly witness: Witness,
+    @Optional() private readonly alarms?: ChainAlarms,
   ) {}
 
   /** `off`: no signing key. `refused`: it found the log tampered with and signs nothing more. */
@@ -123,6 +125,7 @@ export class ChainCheckpointer implements OnApplicationBootstrap, OnApplicationS
       .catch((error: SigningRefused) => {
         this.refusal = error.alarm;
         this.logger.error({ alarm: error.alarm }, `ALARM: the log does not verify, so no tree head was signed: ${error.alarm.detail}`);
+        void this.alarms?.raise({ source: 'signer', kind: error.alarm.kind, position: error.alarm.position, detail: error.alarm.detail });
       })
       .finally(() => {
         this.running = undefined;

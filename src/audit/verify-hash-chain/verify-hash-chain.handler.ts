@@ -8,6 +8,7 @@ import { loadFrontier } from '../../platform/event-store/merkle-store';
 import { DATABASE, type Database } from '../../platform/event-store/sql';
 import { verifyStoredLog } from '../../platform/verification/stored-verification';
 import { logExtent } from '../read-log';
+import { ChainAlarms } from '../chain-alarm/chain-alarms';
 import { Witness } from '../witness';
 import { VerifyHashChainQuery } from './verify-hash-chain.query';
 import type { VerifyHashChainResponse } from './verify-hash-chain.response.dto';
@@ -25,6 +26,7 @@ export class VerifyHashChainHandler implements IQueryHandler<VerifyHashChainQuer
   constructor(
     @Inject(DATABASE) private readonly db: Database,
     private readonly witness: Witness,
+    private readonly alarms: ChainAlarms,
     config: AppConfig,
   ) {
     const key = config.checkpointSigningKey;
@@ -49,6 +51,11 @@ export class VerifyHashChainHandler implements IQueryHandler<VerifyHashChainQuer
       // Only a verification to the end can tell that entries were cut from it.
       witness: this.witness.configured ? (await this.witness.heads()).filter((head) => to === lastPosition || head.tree_size <= to) : undefined,
     });
+    const [first] = result.breaks;
+    if (first) {
+      const detail = `verification found ${result.break_count} break(s), the first at position ${first.position} (${first.kind}): ${first.detail}`;
+      await this.alarms.raise({ source: 'verification', kind: first.kind, position: first.position, detail });
+    }
     return { ...result, from_position: from, to_position: to };
   }
 }
