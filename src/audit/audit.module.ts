@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { ChainAlarms } from './chain-alarm/chain-alarms';
+import { ChainAlarms } from './chain-alarms';
 import { ExportAuditLogController } from './export-audit-log/export-audit-log.controller';
 import { ListAuditLogsController } from './list-audit-logs/list-audit-logs.controller';
 import { ListAuditLogsHandler } from './list-audit-logs/list-audit-logs.handler';

@@ -8,7 +8,7 @@ import { loadFrontier } from '../../platform/event-store/merkle-store';
 import { DATABASE, type Database } from '../../platform/event-store/sql';
 import { verifyStoredLog } from '../../platform/verification/stored-verification';
 import { logExtent } from '../read-log';
-import { ChainAlarms } from '../chain-alarm/chain-alarms';
+import { ChainAlarms } from '../chain-alarms';
 import { Witness } from '../witness';
 import { VerifyHashChainQuery } from './verify-hash-chain.query';
 import type { VerifyHashChainResponse } from './verify-hash-chain.response.dto';
