@@ -27,6 +27,10 @@ const KEYED_ROUTE_ERRORS: Record<number, ErrorCodes> = {
   429: { RATE_LIMIT_EXCEEDED: "The key's requests in this UTC hour are over its limit" },
   503: { SERVICE_UNAVAILABLE: 'The database is unavailable; retry shortly' },
 };
+/** A keyed write whose commit lost its connection (pg-database.ts): it may have been recorded. */
+const WRITE_ROUTE_ERRORS: Record<number, ErrorCodes> = {
+  503: { OUTCOME_UNKNOWN: 'The connection to the database was lost while the request was being committed: it may have been recorded. Retry with the same Idempotency-Key' },
+};
 /** Node's HTTP parser refuses these before any route runs; the service still answers `{error, message}`. */
 const EVERY_ROUTE_ERRORS: Record<number, ErrorCodes> = {
   431: { HEADERS_TOO_LARGE: 'The request headers are over 16 kB' },
@@ -35,6 +39,10 @@ const EVERY_ROUTE_ERRORS: Record<number, ErrorCodes> = {
 const PATH_PARAMETER_ERRORS: Record<number, ErrorCodes> = {
   400: { MALFORMED_REQUEST: 'The path is not a valid URL (a bad percent-encoding)' },
   414: { URI_TOO_LONG: 'A path parameter is over 100 characters' },
+};
+/** A GET or DELETE with a body, refused before routing (app.factory.ts). */
+const BODYLESS_ROUTE_ERRORS: Record<number, ErrorCodes> = {
+  400: { BODY_NOT_ALLOWED: 'The request carried a body: a GET or DELETE takes none (send parameters in the path and query string)' },
 };
 const INPUT_ERRORS: Record<number, ErrorCodes> = {
   400: { VALIDATION_ERROR: 'A path, query, header or body value is invalid; `details` names each field' },
@@ -71,16 +79,18 @@ export function buildOpenApiDocument(app: INestApplication, prefix: string): Ope
     autoTagControllers: false,
     extraModels: [ErrorBodyDto],
   });
-  for (const { operation } of operations(document)) {
+  for (const { route, operation } of operations(document)) {
     const roles = (operation as { [ROLES_EXTENSION]?: string[] })[ROLES_EXTENSION];
     if (roles) {
       operation.description = [operation.description, `Roles: ${roles.map((role) => `\`${role}\``).join(', ')}.`].filter(Boolean).join('\n\n');
       addErrors(operation, KEYED_ROUTE_ERRORS);
+      if (!route.startsWith('GET ')) addErrors(operation, WRITE_ROUTE_ERRORS);
     } else {
       // Open to anyone: the document's one scheme does not apply.
       operation.security = [];
     }
     addErrors(operation, EVERY_ROUTE_ERRORS);
+    if (/^(GET|DELETE) /.test(route)) addErrors(operation, BODYLESS_ROUTE_ERRORS);
     if ((operation.parameters?.length ?? 0) > 0 || operation.requestBody) addErrors(operation, INPUT_ERRORS);
     if (operation.parameters?.some((parameter) => 'in' in parameter && parameter.in === 'path')) addErrors(operation, PATH_PARAMETER_ERRORS);
     if (operation.requestBody) addErrors(operation, BODY_ERRORS);
@@ -117,8 +127,9 @@ const HEADERS = {
 
 /**
  * The headers the HTTP layer adds, on the answers it adds them to: a request id on every one (but 431); the
- * rate limit on every keyed answer once the key is known (not 401, nor 503 when the key could not be
- * looked up); Retry-After with 429, and with an idempotent route's 409; the replay mark on the success of an idempotent route.
+ * rate limit on every keyed answer once the key is known (not 401; a 503 has them when the database went
+ * away after the key was looked up, as a lost commit's does); Retry-After with 429, and with an idempotent
+ * route's 409; the replay mark on the success of an idempotent route.
  */
 function addHeaders(operation: OperationObject, { keyed }: { keyed: boolean }): void {
   const idempotent = operation.parameters?.some((parameter) => 'name' in parameter && parameter.name === 'Idempotency-Key');
@@ -128,7 +139,7 @@ function addHeaders(operation: OperationObject, { keyed }: { keyed: boolean }): 
     response.headers = {
       ...response.headers,
       ...HEADERS.requestId,
-      ...(keyed && status !== '401' && status !== '503' && HEADERS.rateLimit),
+      ...(keyed && status !== '401' && HEADERS.rateLimit),
       ...(status === '429' && HEADERS.retryAfter),
       ...(idempotent && /^2\d\d$/.test(status) && HEADERS.replayed),
       ...(idempotent && status === '409' && HEADERS.retryInProgress),

@@ -7,7 +7,7 @@ import { dollarsToCents } from '../../rules/money';
 import { DATABASE, type Database } from '../../platform/event-store/sql';
 import { findTip } from '../read-model/tips.projector';
 import { findTransaction } from '../../transactions';
-import { tipDecider } from '../tip.decider';
+import { assertTippable, tipDecider } from '../tip.decider';
 import { TipRecordNotFoundError } from '../tip.errors';
 import { tipStream } from '../tip.events';
 import { TIP_ID_PREFIX } from '../tip-ids';
@@ -41,7 +41,7 @@ export class RecordTipHandler implements ICommandHandler<RecordTipCommand, Recor
           merchant_id: merchantId,
           transaction_id: request.transaction_id,
           // ownerOf found the sale, or refused.
-          sale: { type: sale!.type, state: sale!.state },
+          sale: { type: sale!.type, state: sale!.state, ledger_total_cents: sale!.calculation.ledger_total_cents },
           method,
           employee_id: request.employee_id,
           employee_name: request.employee_name,
@@ -50,7 +50,11 @@ export class RecordTipHandler implements ICommandHandler<RecordTipCommand, Recor
         };
         return { stream: tipStream(tipId), decider: tipDecider, command, metadata: eventMetadata(context, merchantId), idempotency };
       },
-      async (tx, _stored, tipId) => ({ success: true, tip: (await findTip(tx, tipId))! }),
+      async (tx, _stored, tipId) => {
+        // A void or refund may have taken the sale since it was read; under the chain-head lock the read model is current.
+        assertTippable(request.transaction_id, (await findTransaction(tx, request.transaction_id))!);
+        return { success: true, tip: (await findTip(tx, tipId))! };
+      },
     );
   }
 }
