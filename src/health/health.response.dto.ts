@@ -4,7 +4,7 @@ import type { Database } from '../platform/event-store/sql';
 import { DataSummaryDto } from '../jurisdiction';
 import type { ReplicaState } from '../platform/read-replica/read-replica';
 import type { EnforcedRule } from '../rules/rounding-engine';
-import { EnforcedRuleDto } from './enforced-rules';
+import { EnforcedRuleDto } from '../transactions';
 
 export class DatabaseHealth {
   @ApiProperty({ enum: ['postgres', 'embedded'], description: '`postgres`: the server of DATABASE_URL; `embedded`: the PostgreSQL server the service runs itself under DATA_DIR' })

@@ -9,8 +9,8 @@ import { DATABASE, type Database } from '../../platform/event-store/sql';
 import { QueryDatabases } from '../../platform/read-replica/query-databases';
 import { verifyStoredLog } from '../../platform/verification/stored-verification';
 import { logExtent } from '../read-log';
-import { ChainAlarms } from '../chain-alarm/chain-alarms';
-import { Witness } from '../record-checkpoint/witness';
+import { ChainAlarms } from '../chain-alarms';
+import { Witness } from '../witness';
 import { VerifyHashChainQuery } from './verify-hash-chain.query';
 import type { VerifyHashChainResponse } from './verify-hash-chain.response.dto';
 

@@ -2,7 +2,7 @@
 
 import type { Sql } from '../../platform/event-store/sql';
 import { PAYOUT_METHODS, TIP_METHODS, type PoolMethod, type PoolParticipant, type PoolShare } from '../tip.events';
-import type { TipAnalytics, TipMethodTotal, TipOnSale, TipPoolSummary } from '../tip-analytics/tip-analytics.response.dto';
+import type { TipAnalytics, TipMethodTotal, TipOnSale, TipPoolSummary } from '../tip-analytics.response.dto';
 
 /** `$1` of every query: one merchant, or null for all of them. */
 export const OF_MERCHANT = '($1::text is null or merchant_id = $1)';

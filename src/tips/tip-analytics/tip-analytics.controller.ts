@@ -4,7 +4,7 @@ import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Roles } from '../../platform/identity/roles.decorator';
 import { ApiDataAsOf } from '../../platform/read-replica/api-data-as-of.decorator';
 import { TipAnalyticsQuery } from './tip-analytics.query';
-import { TipAnalyticsResponse } from './tip-analytics.response.dto';
+import { TipAnalyticsResponse } from '../tip-analytics.response.dto';
 import { TipAnalyticsRequest } from './tip-analytics.request.dto';
 
 @Controller()

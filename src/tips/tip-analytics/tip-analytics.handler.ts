@@ -2,7 +2,7 @@ import { QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import { QueryDatabases } from '../../platform/read-replica/query-databases';
 import { tipAnalytics } from '../read-model/tip-summary';
 import { TipAnalyticsQuery } from './tip-analytics.query';
-import type { TipAnalyticsResponse } from './tip-analytics.response.dto';
+import type { TipAnalyticsResponse } from '../tip-analytics.response.dto';
 
 /** Totals by tip method (amounts after adjustments), averages, payouts and pool distribution summaries. */
 @QueryHandler(TipAnalyticsQuery)

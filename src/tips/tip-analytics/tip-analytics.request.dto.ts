@@ -1,13 +1,13 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsOptional, Max, Min } from 'class-validator';
-import { TipWageTheftRequest } from '../tip-wage-theft/tip-wage-theft.request.dto';
+import { TipAnalyticsScope } from '../tip-fields';
 import { QueryInteger } from '../../platform/query-integer';
 
 /** DESIGN.md: list limits stop at 1,000 with a 400 above. */
 export const MAX_POOLS_LISTED = 1000;
 const DEFAULT_POOLS_LISTED = 100;
 
-export class TipAnalyticsRequest extends TipWageTheftRequest {
+export class TipAnalyticsRequest extends TipAnalyticsScope {
   /** How many of the newest pools to summarize one by one; the totals cover all of them. */
   @ApiPropertyOptional({
     type: 'integer',

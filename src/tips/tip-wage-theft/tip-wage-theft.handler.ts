@@ -4,7 +4,7 @@ import { AppConfig } from '../../platform/config/config';
 import { QueryDatabases } from '../../platform/read-replica/query-databases';
 import { wageTheftFlags } from '../read-model/wage-theft-flags';
 import { TipWageTheftQuery } from './tip-wage-theft.query';
-import type { TipWageTheftResponse } from './tip-wage-theft.response.dto';
+import type { TipWageTheftResponse } from '../tip-wage-theft.response.dto';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 

@@ -1,7 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { POOL_ID_PATTERN, TIP_ID_PATTERN } from '../tip-ids';
-import { POOL_ID_EXAMPLE, TIP_ID_EXAMPLE, TIP_POOL_STATUSES, TipDoc, TipPoolShareView, type TipPoolStatus } from '../tip-view';
-import { type PayoutMethod, POOL_METHODS, type PoolMethod, type TipMethod } from '../tip.events';
+import { POOL_ID_PATTERN, TIP_ID_PATTERN } from './tip-ids';
+import { POOL_ID_EXAMPLE, TIP_ID_EXAMPLE, TIP_POOL_STATUSES, TipDoc, TipPoolShareView, type TipPoolStatus } from './tip-view';
+import { type PayoutMethod, POOL_METHODS, type PoolMethod, type TipMethod } from './tip.events';
 
 const { AuditHash, MerchantId, Instant, Cents, EXAMPLE_TIME } = TipDoc;
 const Count = (example: number, description?: string) => ApiProperty({ type: 'integer', minimum: 0, description, example });
