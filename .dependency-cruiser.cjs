@@ -6,6 +6,8 @@ const { join } = require('node:path');
 
 const FEATURE = '^src/([^/]+)/';
 const BELOW_FEATURES = '^src/(platform|rules)/';
+/** A file in a folder of a feature's: `$1` the feature, `$2` the folder (a use case, or read-model/). */
+const USE_CASE = '^src/([^/]+)/([^/]+)/';
 
 module.exports = {
   forbidden: [
@@ -44,6 +46,13 @@ module.exports = {
       severity: 'error',
       from: { path: '[.](events|errors|decider)[.]ts$' },
       to: { path: 'node_modules/(@nestjs|class-validator|class-transformer)/', dependencyTypesNot: ['type-only'] },
+    },
+    {
+      name: 'use-cases-import-no-sibling',
+      comment: "A use case's folder borrows from its feature's shared files (events, decider, DTOs, read-model/) or below, never from another use case's folder.",
+      severity: 'error',
+      from: { path: USE_CASE, pathNot: BELOW_FEATURES },
+      to: { path: '^src/$1/[^/]+/', pathNot: ['^src/$1/$2/', '^src/$1/read-model/'] },
     },
     {
       name: 'feature-uses-other-features-through-their-index',

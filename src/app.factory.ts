@@ -9,6 +9,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { Logger } from 'nestjs-pino';
 import { AppModule } from './app.module';
 import { DomainError } from './platform/errors/domain-error';
+import { BodyNotAllowedError } from './platform/errors/request.errors';
 import { HttpErrorFilter } from './platform/errors/http-error.filter';
 import { refuseJson, refuseTexts } from './platform/errors/hostile-input';
 import { createValidationPipe, validationError } from './platform/errors/validation.pipe';
@@ -68,6 +69,8 @@ export async function createApp(config: AppConfig, testingModule?: TestingModule
   });
   fastify.addHook('onRequest', (request, reply, done) => {
     void reply.header('x-request-id', request.id);
+    // Fastify leaves a GET's body unread: refused here, before anything answers as if it were not there.
+    if (BODYLESS_METHODS.has(request.method) && hasBody(request)) return done(new BodyNotAllowedError(request.method));
     // Before any route, guard or query sees them: PostgreSQL cannot take such a text (DESIGN.md).
     const refused = refuseTexts({ ...(request.params as Record<string, unknown>), ...(request.query as Record<string, unknown>) });
     done(refused.length > 0 ? validationError(refused) : undefined);
@@ -113,6 +116,13 @@ function frameworkErrors(error: FastifyError, request: FastifyRequest, reply: Fa
       ? [HttpStatus.URI_TOO_LONG, 'URI_TOO_LONG', `A path segment is over ${MAX_PARAM_LENGTH} characters`]
       : [HttpStatus.BAD_REQUEST, 'MALFORMED_REQUEST', 'The request path is not a valid URL'];
   void reply.status(status).header('x-request-id', request.id).send({ error: code, message });
+}
+
+/** The methods whose routes read no body (HEAD answers a GET route). */
+const BODYLESS_METHODS = new Set(['GET', 'HEAD', 'DELETE']);
+
+function hasBody({ headers }: FastifyRequest): boolean {
+  return headers['transfer-encoding'] !== undefined || (headers['content-length'] !== undefined && headers['content-length'] !== '0');
 }
 
 function requestId(request: IncomingMessage): string {

@@ -1,11 +1,11 @@
 import { Module } from '@nestjs/common';
-import { ChainAlarms } from './chain-alarm/chain-alarms';
+import { ChainAlarms } from './chain-alarms';
 import { ExportAuditLogController } from './export-audit-log/export-audit-log.controller';
 import { ListAuditLogsController } from './list-audit-logs/list-audit-logs.controller';
 import { ListAuditLogsHandler } from './list-audit-logs/list-audit-logs.handler';
 import { ChainCheckpointer } from './record-checkpoint/chain-checkpointer';
 import { CheckpointKeyController } from './record-checkpoint/checkpoint-key.controller';
-import { Witness } from './record-checkpoint/witness';
+import { Witness } from './witness';
 import { TreeProofs } from './tree-proofs/tree-proofs';
 import { TreeProofsController } from './tree-proofs/tree-proofs.controller';
 import { VerifyHashChainController } from './verify-hash-chain/verify-hash-chain.controller';

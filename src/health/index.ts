@@ -1,2 +1,2 @@
-/** What other features may use of this one: everything else in the folder is its own. */
-export { EnforcedRuleDto } from './enforced-rules';
+/** What other features may use of this one: nothing; /health only reads the others. */
+export {};

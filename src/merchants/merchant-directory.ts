@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Environment } from '../platform/identity/principal';
-import { DATABASE, type Database } from '../platform/event-store/sql';
+import { DATABASE, type Database, type Sql } from '../platform/event-store/sql';
 
 export interface MerchantRecord {
   merchantId: string;
@@ -22,6 +22,15 @@ interface MerchantRow {
   environment: Environment;
   partner_id: string | null;
   onboarded_at: Date;
+}
+
+/** Another merchant whose id is `merchantId` but for case, if any. Ids are ASCII (MERCHANT_ID_PATTERN), so `lower` folds them exactly. */
+export async function merchantDifferingInCase(sql: Sql, merchantId: string): Promise<string | undefined> {
+  const [row] = await sql.query<{ merchant_id: string }>(
+    'select merchant_id from rm_merchants where lower(merchant_id) = lower($1) and merchant_id <> $1 order by merchant_id limit 1',
+    [merchantId],
+  );
+  return row?.merchant_id;
 }
 
 /** Reads `rm_merchants` (read-model/merchants.projector.ts). */

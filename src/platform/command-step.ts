@@ -3,6 +3,7 @@ import { decideAndAppend, type Decider, type DomainEvent } from './decider';
 import { EventStore, type EventMetadata, type StoredEvent } from './event-store/event-store.port';
 import type { Sql } from './event-store/sql';
 import { IdempotencyStore, type IdempotentRequest } from './idempotency/idempotency';
+import { withNewRecordId } from './ids';
 
 export interface Step<Command, State, Event extends DomainEvent> {
   stream: string;
@@ -11,7 +12,7 @@ export interface Step<Command, State, Event extends DomainEvent> {
   metadata: EventMetadata;
   /** Present when the client sent an Idempotency-Key. */
   idempotency?: IdempotentRequest;
-  /** The stream's id was just drawn: nothing to read, and a clash is a RevisionConflictError (see withNewRecordId). */
+  /** The stream's id was just drawn: nothing to read, and a clash is a RevisionConflictError (see runNew). */
   fresh?: boolean;
 }
 
@@ -41,5 +42,20 @@ export class CommandStep {
       },
     });
     return response!;
+  }
+
+  /**
+   * A write that makes a new record: `build` gets a newly drawn id (`PREFIX-YYYY-MM-DD-XXXXXXXX`,
+   * the date `at`'s) and gives the step on that id's stream. The stream is fresh (nothing to read,
+   * expected revision 0), and when the id turns out to be taken, by a stream or by a record in a
+   * read model, another is drawn.
+   */
+  runNew<Command, State, Event extends DomainEvent, Response>(
+    prefix: string,
+    at: Date,
+    build: (id: string) => Step<Command, State, Event>,
+    answer: (tx: Sql, stored: StoredEvent[], id: string) => Promise<Response> | Response,
+  ): Promise<Response> {
+    return withNewRecordId(prefix, at, (id) => this.run({ ...build(id), fresh: true }, (tx, stored) => answer(tx, stored, id)));
   }
 }

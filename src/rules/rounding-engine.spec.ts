@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { ENFORCED_ROUNDING_RULES, ROUNDING_MODES, RoundingMode, roundCents } from './rounding-engine';
+import { ENFORCED_ROUNDING_RULES, leastUnroundedToZero, ROUNDING_MODES, RoundingMode, roundCents } from './rounding-engine';
 
 const NICKEL_MODES: RoundingMode[] = ['nearest_nickel', 'symmetrical_rounding', 'swedish_rounding'];
 const cents = fc.integer({ min: -1_000_000_000, max: 1_000_000_000 });
@@ -77,6 +77,24 @@ describe('roundCents', () => {
     expect(() => roundCents(10.5, 'nearest_nickel')).toThrow(RangeError);
     expect(() => roundCents(Number.MAX_SAFE_INTEGER + 1, 'nearest_nickel')).toThrow(RangeError);
     expect(() => roundCents(10, 'bankers' as RoundingMode)).toThrow(RangeError);
+  });
+});
+
+describe('leastUnroundedToZero', () => {
+  it('is the least positive amount the mode does not round to $0.00, by the last-digit table', () => {
+    for (const mode of ROUNDING_MODES) {
+      const least = leastUnroundedToZero(mode);
+      const table = ADJUSTMENT_BY_LAST_DIGIT[mode];
+      expect(least + table[least]).toBeGreaterThan(0);
+      for (let below = 1; below < least; below++) expect(below + table[below]).toBe(0);
+    }
+    expect(Object.fromEntries(ROUNDING_MODES.map((mode) => [mode, leastUnroundedToZero(mode)]))).toMatchObject({
+      symmetrical_rounding: 3,
+      mandatory_round_down: 5,
+      mandatory_round_up: 1,
+      nearest_dime: 6,
+      none: 1,
+    });
   });
 });
 

@@ -85,6 +85,13 @@ export function roundCents(cents: number, mode: RoundingMode): number {
   return cents < 0 ? -rounded : rounded;
 }
 
+/** The least amount of cash that does not round to nothing: 3 cents under the nickel modes, 5 rounding down, 6 to the dime. */
+export function leastUnroundedToZero(mode: RoundingMode): number {
+  let cents = 1;
+  while (roundCents(cents, mode) === 0) cents++;
+  return cents;
+}
+
 export function roundsAmounts(mode: RoundingMode): boolean {
   return mode !== 'none' && mode !== 'nearest_cent';
 }

@@ -80,3 +80,9 @@ export const OptionalMerchantId = (description: string) =>
     IsString(),
     Matches(MERCHANT_ID_PATTERN, { message: MERCHANT_ID_RULE }),
   );
+
+/** Both tip analytics are platform views (admin, auditor); `merchant_id` narrows them to one merchant. */
+export class TipAnalyticsScope {
+  @OptionalMerchantId('Narrows the answer to one merchant; without it, every merchant.')
+  merchant_id?: string;
+}

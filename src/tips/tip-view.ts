@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { recordIdPattern } from '../platform/ids';
+import { HashProperty } from '../platform/openapi/hash-property';
 import type { StoredEvent } from '../platform/event-store/event-store.port';
 import { TIP_CREDIT_REQUIREMENTS, type TipCreditRequirement, type TipCreditRequirementCode } from '../rules/tip-credit';
 import { TipCreditRuleDto } from './tip-credit-rule.response.dto';
@@ -30,14 +31,13 @@ const chain = (entry: ChainEntry) => ({ auditHash: entry.hash, chain_position: e
 
 // ---- how the OpenAPI document shows the fields every tip record shares ----
 
-const SHA256_HEX = /^[0-9a-f]{64}$/;
 const AUDIT_HASH_EXAMPLE = '9c4e1b7a2f3d5c6e8a0b1d2f4e6a8c0b2d4f6a8c0e2b4d6f8a0c2e4b6d8f0a1c';
 const EXAMPLE_TIME = '2026-11-21T21:47:05.118Z';
 export const TIP_ID_EXAMPLE = 'TIP-2026-11-21-7K3M9QXA';
 export const POOL_ID_EXAMPLE = 'POOL-2026-11-21-3QH7Z2MC';
 const MERCHANT_ID_EXAMPLE = 'm-corner-deli-01';
 
-const AuditHash = (description: string) => ApiProperty({ type: 'string', pattern: SHA256_HEX.source, description, example: AUDIT_HASH_EXAMPLE });
+const AuditHash = (description: string) => HashProperty({ description, example: AUDIT_HASH_EXAMPLE });
 const ChainPosition = () => ApiProperty({ type: 'integer', minimum: 1, description: "That entry's position in the audit chain", example: 1207 });
 const MerchantId = () => ApiProperty({ type: 'string', example: MERCHANT_ID_EXAMPLE });
 const Instant = (example = EXAMPLE_TIME, description?: string) => ApiProperty({ type: 'string', format: 'date-time', description, example });

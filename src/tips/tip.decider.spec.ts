@@ -18,6 +18,7 @@ const recorded = (fields: Partial<TipRecorded['data']> = {}): TipRecorded => ({
     employee_id: 'e-1',
     employee_name: 'Ana',
     amount_cents: 500,
+    sale_total_cents: 1003,
     recorded_at: NOW,
     ...fields,
   },
@@ -25,8 +26,8 @@ const recorded = (fields: Partial<TipRecorded['data']> = {}): TipRecorded => ({
 
 /** The command that records `recorded(fields)`: the same fields, the time as `now`. */
 const record = (fields: Partial<TipRecorded['data']> = {}): RecordTip => {
-  const { recorded_at, ...data } = recorded(fields).data;
-  return { kind: 'RecordTip', ...data, now: recorded_at, sale: { type: 'SALE', state: 'completed' } };
+  const { recorded_at, sale_total_cents, ...data } = recorded(fields).data;
+  return { kind: 'RecordTip', ...data, now: recorded_at, sale: { type: 'SALE', state: 'completed', ledger_total_cents: sale_total_cents! } };
 };
 
 const adjust = (fields: Partial<AdjustTip> = {}): AdjustTip => ({
@@ -36,6 +37,7 @@ const adjust = (fields: Partial<AdjustTip> = {}): AdjustTip => ({
   new_amount_cents: 300,
   reason: 'customer corrected the slip',
   pool_id: null,
+  sale: { type: 'SALE', state: 'completed' },
   now: LATER,
   ...fields,
 });
@@ -59,10 +61,29 @@ describe('tip decider', () => {
     given(tipDecider).when(record()).then([recorded()]);
   });
 
-  it('records a tip on a sale that stands, overridden or refunded in part, and refuses a VOID or REFUND record and a voided sale (409)', () => {
-    for (const state of ['overridden', 'partially_refunded'] as const) given(tipDecider).when({ ...record(), sale: { type: 'SALE', state } }).then([recorded()]);
-    for (const sale of [{ type: 'VOID', state: 'completed' }, { type: 'REFUND', state: 'completed' }, { type: 'SALE', state: 'voided' }] as const) {
-      given(tipDecider).when({ ...record(), sale }).thenThrows(NotATippableSaleError, { status: 409, code: 'NOT_A_COMPLETED_SALE' });
+  const STANDING = ['completed', 'overridden', 'partially_refunded'] as const;
+  const FALLEN = [
+    [{ type: 'VOID', state: 'completed' }, 'a VOID record'],
+    [{ type: 'REFUND', state: 'completed' }, 'a REFUND record'],
+    [{ type: 'SALE', state: 'voided' }, 'a voided sale'],
+    [{ type: 'SALE', state: 'refunded' }, 'a refunded sale'],
+  ] as const;
+
+  it('records a tip on a sale that stands, overridden or refunded in part, and refuses a VOID or REFUND record and a voided or wholly refunded sale (409)', () => {
+    for (const state of STANDING) given(tipDecider).when({ ...record(), sale: { type: 'SALE', state, ledger_total_cents: 1003 } }).then([recorded()]);
+    for (const [sale, what] of FALLEN) {
+      given(tipDecider)
+        .when({ ...record(), sale: { ...sale, ledger_total_cents: 1003 } })
+        .thenThrows(NotATippableSaleError, { status: 409, code: 'NOT_A_COMPLETED_SALE', message: `Transaction TXN-2026-11-21-BBBBBBBB is ${what}: tips attach to completed sales only` });
+    }
+  });
+
+  it('adjusts a tip while its sale stands, and not once it was voided or wholly refunded (409)', () => {
+    for (const state of STANDING) given(tipDecider, [recorded()]).when(adjust({ sale: { type: 'SALE', state } })).then([adjusted(500, 300)]);
+    for (const state of ['voided', 'refunded'] as const) {
+      given(tipDecider, [recorded()])
+        .when(adjust({ sale: { type: 'SALE', state }, new_amount_cents: 5000 }))
+        .thenThrows(NotATippableSaleError, { status: 409, code: 'NOT_A_COMPLETED_SALE' });
     }
   });
 

@@ -8,10 +8,21 @@ import type { TipCreditChecked, TipCreditCheckedData, TipEvent, TipPaidOut, TipP
 export interface TippedSale {
   type: TransactionType;
   state: TransactionStatus;
+  ledger_total_cents: number;
+}
+
+/**
+ * DESIGN.md: tips attach to sales that stand. A voided or wholly refunded sale's money went back, and a
+ * VOID or REFUND record earned nothing: no tip is recorded on them, nor raised or cut once the sale stopped
+ * standing (issue 33: a tip on a sale voided afterwards was raised from $5 to $50). An overridden sale,
+ * or one refunded in part, still stands.
+ */
+export function assertTippable(transactionId: string, sale: Pick<TippedSale, 'type' | 'state'>): void {
+  if (sale.type !== 'SALE' || sale.state === 'voided' || sale.state === 'refunded') throw new NotATippableSaleError(transactionId, sale);
 }
 
 /** Ids, time, amounts in cents and the rules in force come in through the commands: `decide` reads nothing. */
-export type RecordTip = { kind: 'RecordTip'; now: string; sale: TippedSale } & Omit<TipRecordedData, 'recorded_at'>;
+export type RecordTip = { kind: 'RecordTip'; now: string; sale: TippedSale } & Omit<TipRecordedData, 'recorded_at' | 'sale_total_cents'>;
 
 export interface AdjustTip {
   kind: 'AdjustTip';
@@ -21,6 +32,8 @@ export interface AdjustTip {
   reason: string;
   /** The pool the tip sits in, if any, from the tips read model (pools live in streams of their own). */
   pool_id: string | null;
+  /** The sale the tip rides on, as it stands now. */
+  sale: Pick<TippedSale, 'type' | 'state'>;
   now: string;
 }
 
@@ -47,15 +60,15 @@ export const tipDecider: Decider<TipCommand, TipState, TipEvent> = {
     switch (command.kind) {
       case 'RecordTip': {
         if (state.status !== 'none') throw new TipRecordExistsError(command.tip_id);
-        // DESIGN.md: tips attach to completed sales only; a voided sale's money went back, a VOID or REFUND record earned nothing.
-        if (command.sale.type !== 'SALE' || command.sale.state === 'voided') throw new NotATippableSaleError(command.transaction_id, command.sale);
-        const { kind: _kind, now, sale: _sale, ...tip } = command;
-        return [{ type: 'TipRecorded', data: { ...tip, recorded_at: now } }];
+        assertTippable(command.transaction_id, command.sale);
+        const { kind: _kind, now, sale, ...tip } = command;
+        return [{ type: 'TipRecorded', data: { ...tip, sale_total_cents: sale.ledger_total_cents, recorded_at: now } }];
       }
       case 'AdjustTip': {
         if (state.status === 'none') throw new TipRecordNotFoundError('Tip', command.tip_id);
         const { tip } = state;
         if (command.pool_id !== null) throw new TipPooledError(tip.tip_id, command.pool_id);
+        assertTippable(tip.transaction_id, command.sale);
         if (command.new_amount_cents === tip.amount_cents) throw new TipAmountUnchangedError(tip.tip_id, tip.amount_cents);
         return [
           {

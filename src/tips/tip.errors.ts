@@ -8,10 +8,10 @@ export class TipRecordNotFoundError extends DomainError {
   }
 }
 
-/** A tip rides on a sale that stands: not on a VOID or REFUND record, nor on a voided sale. */
+/** A tip rides on a sale that stands: not on a VOID or REFUND record, nor on a voided or wholly refunded sale. */
 export class NotATippableSaleError extends DomainError {
   constructor(transactionId: string, sale: { type: string; state: string }) {
-    const what = sale.type === 'SALE' ? 'a voided sale' : `a ${sale.type} record`;
+    const what = sale.type === 'SALE' ? `a ${sale.state} sale` : `a ${sale.type} record`;
     super('NOT_A_COMPLETED_SALE', `Transaction ${transactionId} is ${what}: tips attach to completed sales only`, 409);
   }
 }

@@ -27,6 +27,8 @@ export type TipRecordedData = {
   employee_id: string;
   employee_name: string;
   amount_cents: number;
+  /** The sale's ledger total when the tip was recorded, what the tip analytics measure it against; absent before issue 33. */
+  sale_total_cents?: number;
   recorded_at: string;
 };
 

@@ -8,3 +8,4 @@ export type { ComplianceStatus, OverrideApplied, OverrideAppliedData, OverrideRe
 export { exportRows } from './read-model/transaction-batches';
 export { transactionListProjector } from './read-model/transaction-list.projector';
 export { FraudAssessmentDto, FraudSignalDto } from './fraud-signal.response.dto';
+export { EnforcedRuleDto } from './enforced-rule.response.dto';

@@ -2,8 +2,8 @@
 
 import { centsToDollarsString } from '../rules/money';
 import { refundCash } from '../rules/cash-settlement';
-import type { TenderType } from '../rules/rounding-engine';
-import { RefundExceedsPaidError, VoidPolicyViolationError, type PolicyViolation } from './transaction.errors';
+import { leastUnroundedToZero, type TenderType } from '../rules/rounding-engine';
+import { RefundExceedsPaidError, RefundRoundsToZeroError, VoidPolicyViolationError, type PolicyViolation } from './transaction.errors';
 import type { RefundIssuedData, TransactionRecord, TransactionRecordedData, TransactionVoidedData } from './transaction.events';
 import type { IssueRefund, VoidTransaction } from './sale.commands';
 import type { SaleState } from './sale-state';
@@ -98,8 +98,11 @@ export function refundSale({ refund, transaction_id, now, bounds }: IssueRefund,
     ? refundCash(asked, policy, calculation.cash_rounding_mode, { whole_sale: asked === refundable, sale_cash_remaining_cents: refundable })
     : { cash_refund_cents: asked, rounding_exemption: calculation.rounding_exemption ?? null };
   const cash = Math.min(refund_cash.cash_refund_cents, refundable);
+  if (cash === 0) throw new RefundRoundsToZeroError(asked, calculation.cash_rounding_mode, leastUnroundedToZero(calculation.cash_rounding_mode), refundable);
   const last = cash === refundable;
-  const ledger = last ? ledgerLeft : Math.min(asked, ledgerLeft);
+  // A part takes its amount off the price; only the refund of the rest may take what is left of it, whatever that is.
+  if (!last && asked > ledgerLeft) throw new RefundExceedsPaidError(sale.transaction_id, asked, refundable, ledgerLeft);
+  const ledger = last ? ledgerLeft : asked;
   const tax = taxWithin(sale, refunded.ledger_total_cents + ledger) - taxWithin(sale, refunded.ledger_total_cents);
   const method: TenderType = calculation.cash_portion_cents > 0 ? 'cash' : sale.payment_method;
   // The record's delta: its cash (-cash) minus its ledger (-ledger).

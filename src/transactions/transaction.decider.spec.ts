@@ -3,10 +3,19 @@ import { given } from '../../test/support/decider';
 import { decideInTurn, recordCommand, SALE_AT } from '../../test/support/sale-commands';
 import type { MerchantHistory } from '../rules/fraud-score';
 import { roundTender } from '../rules/cash-settlement';
+import { roundCents } from '../rules/rounding-engine';
 import { transactionDecider } from './transaction.decider';
 import type { TransactionState } from './sale-state';
 import type { ApplyOverride, IssueRefund, RecordTransaction, SaleRequest, VoidPolicy, VoidTransaction } from './sale.commands';
-import { AlreadyRefundedError, AlreadyVoidedError, OverridePolicyViolationError, RefundExceedsPaidError, TransactionNotFoundError, VoidPolicyViolationError } from './transaction.errors';
+import {
+  AlreadyRefundedError,
+  AlreadyVoidedError,
+  OverridePolicyViolationError,
+  RefundExceedsPaidError,
+  RefundRoundsToZeroError,
+  TransactionNotFoundError,
+  VoidPolicyViolationError,
+} from './transaction.errors';
 import type {
   OverrideApplied,
   RefundIssued,
@@ -485,6 +494,39 @@ describe('transaction decider: IssueRefund', () => {
     given(transactionDecider, [phoenixSale(), ...all]).when(refund(1)).thenThrows(RefundExceedsPaidError);
   });
 
+  it('refuses a refund whose cash rounds to nothing (422), naming the least amount that hands back cash', () => {
+    // $10.03 in Phoenix is $10.05 in cash: 1 and 2 cents round to $0.00 under swedish rounding, 3 to a nickel.
+    for (const cents of [1, 2]) {
+      given(transactionDecider, [phoenixSale()])
+        .when(refund(cents))
+        .thenThrows(RefundRoundsToZeroError, {
+          status: 422,
+          code: 'REFUND_ROUNDS_TO_ZERO',
+          message: `A cash refund of ${cents} cents rounds to $0.00 under swedish_rounding: refund at least 3 cents, or the 1005 cents still refundable at once`,
+        });
+    }
+    expect(calculationOf(run([phoenixSale()], refund(3)).events[0])).toMatchObject({ ledger_total_cents: -3, cash_total_cents: -5 });
+    // A sale whose cash was not rounded refunds a cent as a cent.
+    expect(calculationOf(run([phoenixSale({ payment_method: 'card' })], refund(1)).events[0])).toMatchObject({ ledger_total_cents: -1, cash_total_cents: -1 });
+  });
+
+  it('caps a partial refund by the price not yet refunded; the rest of the cash is refunded at once (409)', () => {
+    // 32 cents in Phoenix are 30 in cash; each 7-cent refund takes 7 off the price and hands back 5.
+    const small = phoenixSale({ subtotal_cents: 30, tax_total_cents: 2 });
+    const { events, state } = run([small], refund(7), refund(7), refund(7), refund(7));
+    expect(state).toMatchObject({ status: 'partially_refunded', refunded: { ledger_total_cents: 28, cash_total_cents: 20 } });
+    given(transactionDecider, [small, ...events])
+      .when(refund(7))
+      .thenThrows(RefundExceedsPaidError, {
+        status: 409,
+        code: 'REFUND_EXCEEDS_PAID',
+        message: `A partial refund of 7 cents exceeds the 4 cents of the price not yet refunded on transaction ${SALE_ID}; refund the 10 cents still refundable at once`,
+      });
+    const rest = run([small, ...events], refund(10));
+    expect(calculationOf(rest.events[0])).toMatchObject({ ledger_total_cents: -4, cash_total_cents: -10 });
+    expect(rest.state).toMatchObject({ status: 'refunded', refunded: { ledger_total_cents: 32, cash_total_cents: 30 } });
+  });
+
   it('refuses a voided sale (409) and an unknown one (404)', () => {
     const { events } = run([phoenixSale()], voiding());
     given(transactionDecider, [phoenixSale(), ...events]).when(refund(100)).thenThrows(AlreadyVoidedError);
@@ -533,31 +575,40 @@ describe('transaction decider: money properties', () => {
     payment_method: fc.constantFrom('cash', 'cash', 'card', 'ebt'),
   });
 
-  it('never refunds more than was paid, and refunds that settle all add up to the sale exactly', () => {
+  it('never refunds more than was paid, hands back cash with every refund, and refunds that settle all add up to the sale exactly', () => {
     // 'rest': the amount still refundable, so that many runs end fully refunded.
-    const refundAsked = fc.oneof(fc.integer({ min: 1, max: 6_000_000 }), fc.integer({ min: 1, max: 2000 }), fc.constant('rest' as const));
+    const refundAsked = fc.oneof(fc.integer({ min: 1, max: 6_000_000 }), fc.integer({ min: 1, max: 2000 }), fc.integer({ min: 1, max: 9 }), fc.constant('rest' as const));
     let settled = 0;
     fc.assert(
       fc.property(cashSale, fc.array(refundAsked, { maxLength: 12 }), (fields, askedAmounts) => {
         const sale = recorded(record(fields));
+        const { calculation } = sale.data;
         let state = given(transactionDecider, [sale]).state;
         const refunds: RefundIssued[] = [];
+        const total = (field: 'subtotal_cents' | 'tax_total_cents' | 'ledger_total_cents' | 'cash_total_cents') =>
+          refunds.reduce((sum, r) => sum - r.data.calculation[field], 0);
         for (const asked of askedAmounts) {
-          const refundable = sale.data.calculation.cash_total_cents - refunds.reduce((sum, r) => sum - r.data.calculation.cash_total_cents, 0);
+          const refundable = calculation.cash_total_cents - total('cash_total_cents');
           const amount = asked === 'rest' ? Math.max(refundable, 1) : asked;
-          if (amount > refundable) {
-            expect(() => transactionDecider.decide(refund(amount), state)).toThrow(RefundExceedsPaidError);
+          let event: RefundIssued;
+          try {
+            [event] = transactionDecider.decide(refund(amount), state) as RefundIssued[];
+          } catch (error) {
+            // Every refusal is one of the two, for its reason: past the cash, past the price left, or no cash at all.
+            if (error instanceof RefundRoundsToZeroError) {
+              expect(calculation.rounding_applied && roundCents(amount, calculation.cash_rounding_mode)).toBe(0);
+            } else {
+              expect(error).toBeInstanceOf(RefundExceedsPaidError);
+              expect(amount > refundable || amount > calculation.ledger_total_cents - total('ledger_total_cents')).toBe(true);
+            }
             continue;
           }
-          const [event] = transactionDecider.decide(refund(amount), state) as RefundIssued[];
           const { subtotal_cents, tax_total_cents, ledger_total_cents, cash_total_cents } = event.data.calculation;
-          for (const cents of [subtotal_cents, tax_total_cents, ledger_total_cents, cash_total_cents]) expect(cents).toBeLessThanOrEqual(0);
+          for (const cents of [subtotal_cents, tax_total_cents, ledger_total_cents]) expect(cents).toBeLessThanOrEqual(0);
+          expect(cash_total_cents).toBeLessThan(0);
           refunds.push(event);
           state = transactionDecider.evolve(state, event);
         }
-        const total = (field: 'subtotal_cents' | 'tax_total_cents' | 'ledger_total_cents' | 'cash_total_cents') =>
-          refunds.reduce((sum, r) => sum - r.data.calculation[field], 0);
-        const { calculation } = sale.data;
         expect(total('cash_total_cents')).toBeLessThanOrEqual(calculation.cash_total_cents);
         expect(total('ledger_total_cents')).toBeLessThanOrEqual(calculation.ledger_total_cents);
         expect(total('tax_total_cents')).toBeLessThanOrEqual(calculation.tax_total_cents);

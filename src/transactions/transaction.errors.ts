@@ -27,9 +27,34 @@ export class AlreadyRefundedError extends DomainError {
   }
 }
 
+/**
+ * Beyond the cash the sale settled, or, for a part, beyond the price not yet refunded: refunds that
+ * hand back less cash than they take off the price (each rounded down) would otherwise empty the
+ * ledger while cash is still owed.
+ */
 export class RefundExceedsPaidError extends DomainError {
-  constructor(transactionId: string, asked: number, refundable: number) {
-    super('REFUND_EXCEEDS_PAID', `A refund of ${asked} cents exceeds the ${refundable} cents still refundable on transaction ${transactionId}`, 409);
+  constructor(transactionId: string, asked: number, refundable: number, priceLeft?: number) {
+    super(
+      'REFUND_EXCEEDS_PAID',
+      priceLeft === undefined
+        ? `A refund of ${asked} cents exceeds the ${refundable} cents still refundable on transaction ${transactionId}`
+        : `A partial refund of ${asked} cents exceeds the ${priceLeft} cents of the price not yet refunded on transaction ${transactionId}; refund the ${refundable} cents still refundable at once`,
+      409,
+    );
+  }
+}
+
+/**
+ * A cash refund that rounds to $0.00 hands back nothing: taking it would lower the ledger with no cash
+ * moving, as often as it is sent. Refused, not counted at face value (docs/decisions.md).
+ */
+export class RefundRoundsToZeroError extends DomainError {
+  constructor(asked: number, mode: string, smallest: number, refundable: number) {
+    super(
+      'REFUND_ROUNDS_TO_ZERO',
+      `A cash refund of ${asked} cents rounds to $0.00 under ${mode}: refund at least ${smallest} cents, or the ${refundable} cents still refundable at once`,
+      422,
+    );
   }
 }
 

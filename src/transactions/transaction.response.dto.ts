@@ -4,13 +4,14 @@ import { ApiProperty, ApiSchema } from '@nestjs/swagger';
 import { ENVIRONMENTS } from '../platform/identity/principal';
 import { RISK_LEVELS, type FraudSignal, type RiskLevel } from '../rules/fraud-signals';
 import { FraudSignalDto } from './fraud-signal.response.dto';
-import { EnforcedRuleDto } from '../health';
+import { EnforcedRuleDto } from './enforced-rule.response.dto';
+import { HashProperty } from '../platform/openapi/hash-property';
 import type { ResolvedLocation } from '../rules/jurisdiction-resolver';
 import { JurisdictionRuleDto, ResolvedLocationDto } from '../jurisdiction';
 import type { JurisdictionRule } from '../rules/jurisdiction-rule';
 import { ROUNDING_EXEMPTIONS, type RoundingExemption } from '../rules/cash-settlement';
 import { ROUNDING_MODES, TENDER_TYPES, type EnforcedRule, type RoundingMode, type TenderType } from '../rules/rounding-engine';
-import { TRANSACTION_ID_EXAMPLE } from './get-transaction/get-transaction.request.dto';
+import { TRANSACTION_ID_EXAMPLE } from './transaction.request.dto';
 import {
   COMPLIANCE_STATUSES,
   MODE_SOURCES,
@@ -74,7 +75,6 @@ export class NormalizationCheckDto implements NormalizationCheck {
 }
 
 const AUDIT_HASH_EXAMPLE = '3b1f0c2a9d8e7f6a5b4c3d2e1f0a9b8c7d6e5f4a3b2c1d0e9f8a7b6c5d4e3f2a';
-const SHA256_HEX = /^[0-9a-f]{64}$/;
 
 export class TenderView {
   @ApiProperty({ enum: TENDER_TYPES, example: 'cash' })
@@ -206,7 +206,7 @@ export class OverrideView {
   @ApiProperty({ type: 'integer', description: "The settlement's new delta: the calculated one moved by as much as the cash total was", example: 3 })
   rounding_delta_cents: number;
 
-  @ApiProperty({ pattern: SHA256_HEX.source, description: "SHA-256 of the override's entry in the hash chain", example: AUDIT_HASH_EXAMPLE })
+  @HashProperty({ description: "SHA-256 of the override's entry in the hash chain", example: AUDIT_HASH_EXAMPLE })
   auditHash: string;
 
   @ApiProperty({ type: 'integer', example: 1207 })
@@ -284,7 +284,7 @@ export class TransactionView {
   @ApiProperty({ type: () => [FraudSignalDto], description: 'The fraud signals that fired' })
   fraud_signals: FraudSignal[];
 
-  @ApiProperty({ pattern: SHA256_HEX.source, description: "SHA-256 of the record's entry in the hash chain, which includes the previous entry's hash", example: AUDIT_HASH_EXAMPLE })
+  @HashProperty({ description: "SHA-256 of the record's entry in the hash chain, which includes the previous entry's hash", example: AUDIT_HASH_EXAMPLE })
   auditHash: string;
 
   @ApiProperty({ type: 'integer', description: "The record's position in the hash chain", example: 1204 })
@@ -326,7 +326,7 @@ export class HistoryEntry {
   @ApiProperty({ type: 'integer', example: 1204 })
   chain_position: number;
 
-  @ApiProperty({ pattern: SHA256_HEX.source, example: AUDIT_HASH_EXAMPLE })
+  @HashProperty({ example: AUDIT_HASH_EXAMPLE })
   audit_hash: string;
 
   @ApiProperty({ format: 'date-time', example: '2026-11-21T09:30:12.351Z' })

@@ -35,6 +35,7 @@ describe('dependency rules', () => {
     expect(found).toEqual(
       [
         'domain-files-import-no-framework: src/alpha/alpha.events.ts -> node_modules/@nestjs/swagger/dist/index.js',
+        'use-cases-import-no-sibling: src/alpha/do-one/do-one.ts -> src/alpha/do-two/do-two.ts',
         'event-store-knows-no-verification: src/platform/event-store/reads-the-verifier.ts -> src/platform/verification/verifier.ts',
         'feature-uses-other-features-through-their-index: src/alpha/reads-beta-internals.ts -> src/beta/internal.ts',
         'no-circular: src/alpha/cycle-one.ts -> src/alpha/cycle-two.ts',

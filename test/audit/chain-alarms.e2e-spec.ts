@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { ChainAlarms } from '../../src/audit/chain-alarm/chain-alarms';
+import { ChainAlarms } from '../../src/audit/chain-alarms';
 import { ChainCheckpointer } from '../../src/audit/record-checkpoint/chain-checkpointer';
 import type { StoredEvent } from '../../src/platform/event-store/event-store.port';
 import { migrate } from '../../src/platform/event-store/migrations';

@@ -1,7 +1,7 @@
 import { createPublicKey } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ChainCheckpointer } from '../../src/audit/record-checkpoint/chain-checkpointer';
-import { Witness } from '../../src/audit/record-checkpoint/witness';
+import { Witness } from '../../src/audit/witness';
 import { loadConfig } from '../../src/platform/config/config';
 import { CHECKPOINT_EVENT_TYPE, keyRing, type CheckpointData } from '../../src/platform/verification/checkpoint';
 import { ChainVerifier } from '../../src/platform/verification/chain-verifier';

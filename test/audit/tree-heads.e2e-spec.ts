@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import canonicalize from 'canonicalize';
 import { ChainCheckpointer } from '../../src/audit/record-checkpoint/chain-checkpointer';
-import { Witness } from '../../src/audit/record-checkpoint/witness';
+import { Witness } from '../../src/audit/witness';
 import { Clock } from '../../src/platform/clock';
 import { parseWitness, type SignedTreeHead } from '../../src/platform/verification/checkpoint';
 import { EventStore } from '../../src/platform/event-store/event-store.port';

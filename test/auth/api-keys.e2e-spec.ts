@@ -67,6 +67,26 @@ describe.each(DRIVERS)('keys and merchants on %s', (driver) => {
       expect(await stream(`merchant-${merchant.merchant_id}`)).toHaveLength(1);
     });
 
+    it('refuses an id that differs from an existing merchant only in case (409), and records nothing', async () => {
+      const upper = uniqueId('M-CASE').toUpperCase();
+      await onboardMerchant(testApp, { merchant_id: upper });
+      for (const other of [upper.toLowerCase(), `m${upper.slice(1)}`]) {
+        const again = await call(testApp, 'POST', '/admin/merchants', { key: TEST_ADMIN_KEY, body: { merchant_id: other, name: 'Other', environment: 'sandbox' } });
+        expect({ status: again.status, body: again.body }).toEqual({
+          status: 409,
+          body: { error: 'MERCHANT_ALREADY_EXISTS', message: `Merchant ${upper} already exists; ${other} differs from it only in case` },
+        });
+        expect(await stream(`merchant-${other}`)).toHaveLength(0);
+      }
+    });
+
+    it('onboards one of two ids differing only in case sent at once', async () => {
+      const id = uniqueId('m-race');
+      const answers = await Promise.all([id, id.toUpperCase()].map((merchant_id) => call(testApp, 'POST', '/admin/merchants', { key: TEST_ADMIN_KEY, body: { merchant_id, name: 'Race', environment: 'sandbox' } })));
+      expect(answers.map((answer) => answer.status).sort()).toEqual([201, 409]);
+      expect((await stream(`merchant-${id}`)).length + (await stream(`merchant-${id.toUpperCase()}`)).length).toBe(1);
+    });
+
     it('onboards one merchant when the same id is sent twice at once', async () => {
       const body = { merchant_id: uniqueId('m'), name: 'Twice', environment: 'sandbox' };
       const answers = await Promise.all([1, 2, 3].map(() => call(testApp, 'POST', '/admin/merchants', { key: TEST_ADMIN_KEY, body })));

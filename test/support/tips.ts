@@ -51,7 +51,7 @@ export function tipHistory(merchantId = 'm-tips', at = '2026-11-21T12:00:00.000Z
     tip_id: id('TIP', n),
     merchant_id: merchantId,
     transaction_id: 'TXN-2026-11-21-00000001',
-    sale: { type: 'SALE', state: 'completed' },
+    sale: { type: 'SALE', state: 'completed', ledger_total_cents: 1003 },
     method: n === 1 ? 'cash' : 'credit_card',
     employee_id,
     employee_name: employee_id.toUpperCase(),
@@ -65,6 +65,7 @@ export function tipHistory(merchantId = 'm-tips', at = '2026-11-21T12:00:00.000Z
     new_amount_cents: 700,
     reason: 'corrected',
     pool_id: null,
+    sale: { type: 'SALE', state: 'completed' },
     now: at,
   });
   const pooled = [tip(2, 'e-2', 500), tip(3, 'e-3', 301)];

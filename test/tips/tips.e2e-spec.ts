@@ -78,7 +78,7 @@ describe.each(DRIVERS)('tips over HTTP on %s', (driver) => {
       const [event] = await eventsOf(`tip-${tip.id}`);
       expect(event).toMatchObject({ event_type: 'TipRecorded', hash: tip.auditHash });
       expect(Number(event.position)).toBe(tip.chain_position);
-      expect(event.data).toEqual({ tip_id: tip.id, ...recorded, recorded_at: NOW });
+      expect(event.data).toEqual({ tip_id: tip.id, ...recorded, sale_total_cents: 1003, recorded_at: NOW });
       expect(event.metadata).toEqual({
         schemaVersion: 1,
         correlationId: 'tip-cash-1',
@@ -136,17 +136,21 @@ describe.each(DRIVERS)('tips over HTTP on %s', (driver) => {
       expect(missing).toEqual({ error: 'NOT_FOUND', message: 'Transaction TXN-2026-11-21-00000000 not found' });
     });
 
-    it('refuses a tip on a VOID record, a REFUND record and a voided sale (409), writing nothing', async () => {
+    it('refuses a tip on a VOID record, a REFUND record, a voided sale and a wholly refunded one (409), writing nothing', async () => {
       const reversal = async (path: string, body: Record<string, unknown>) => (await post(shop.key, path, body)).body;
       const voided = (await recordSale(app, shop.key, shop.merchantId)).id;
       const voidRecord = (await reversal('/transaction/void', { original_transaction_id: voided, void_reason: 'pricing_error', voided_by: 'm-1' })).transaction.id;
       const refunded = (await recordSale(app, shop.key, shop.merchantId)).id;
       const refundRecord = (await reversal('/transaction/refund', { original_transaction_id: refunded, refund_amount: 100, void_reason: 'wrong_item', voided_by: 'm-1' })).transaction.id;
+      // $10.03 under the federal default is $10.05 in cash: all of it goes back.
+      const wholly = (await recordSale(app, shop.key, shop.merchantId)).id;
+      await reversal('/transaction/refund', { original_transaction_id: wholly, refund_amount: 1005, void_reason: 'wrong_item', voided_by: 'm-1' });
       const tipOn = (transaction_id: string) => ({ transaction_id, employee_id: 'e-1', employee_name: 'A', tip_amount: 1 });
       for (const [id, what] of [
         [voidRecord, 'a VOID record'],
         [refundRecord, 'a REFUND record'],
         [voided, 'a voided sale'],
+        [wholly, 'a refunded sale'],
       ]) {
         expect(await refused(409, shop.key, '/tip/credit-card', tipOn(id))).toEqual({
           error: 'NOT_A_COMPLETED_SALE',
@@ -206,6 +210,27 @@ describe.each(DRIVERS)('tips over HTTP on %s', (driver) => {
       expect((await created(shop, '/tip/adjust', { tip_id: tip.id, new_amount: 0, reason: 'charged back' })).tip.amount_cents).toBe(0);
       const error = await refused(409, shop.key, '/tip/adjust', { tip_id: tip.id, new_amount: 0, reason: 'again' });
       expect(error.error).toBe('TIP_AMOUNT_UNCHANGED');
+    });
+
+    it('refuses to adjust a tip once its sale was voided or wholly refunded (409): a $5 tip is not raised to $50 afterwards', async () => {
+      const reverse = async (path: string, body: Record<string, unknown>) => expect((await post(shop.key, path, body)).status).toBe(201);
+      const voided = (await recordSale(app, shop.key, shop.merchantId)).id;
+      const refunded = (await recordSale(app, shop.key, shop.merchantId)).id;
+      const tips = [await recordTip(app, shop.key, voided, { tip_amount: 5 }), await recordTip(app, shop.key, refunded, { tip_amount: 5 })];
+      await reverse('/transaction/void', { original_transaction_id: voided, void_reason: 'pricing_error', voided_by: 'm-1' });
+      await reverse('/transaction/refund', { original_transaction_id: refunded, refund_amount: 1005, void_reason: 'wrong_item', voided_by: 'm-1' });
+      for (const [tip, id, what] of [
+        [tips[0], voided, 'a voided sale'],
+        [tips[1], refunded, 'a refunded sale'],
+      ] as const) {
+        for (const new_amount of [50, 0]) {
+          expect(await refused(409, shop.key, '/tip/adjust', { tip_id: tip.id, new_amount, reason: 'after the fact' })).toEqual({
+            error: 'NOT_A_COMPLETED_SALE',
+            message: `Transaction ${id} is ${what}: tips attach to completed sales only`,
+          });
+        }
+        expect(await eventsOf(`tip-${tip.id}`)).toHaveLength(1);
+      }
     });
 
     it('answers an unknown tip and another merchant’s tip alike (404)', async () => {
@@ -559,7 +584,42 @@ describe.each(DRIVERS)('tips over HTTP on %s', (driver) => {
             },
           ],
         },
+        // $18.01 of tips on a $10.03 sale: above the sale, but under the $20.00 floor.
+        tips_beyond_sale: { count: 0, floor_cents: 2000, sales: [] },
       });
+    });
+
+    it('flags the sales whose tips are more than the sale itself and more than $20, raised ones too, naming the tips', async () => {
+      const diner = await newMerchant();
+      // $10.00 and $1.02 of tax in Seattle.
+      const sale = () => recordSale(app, diner.key, diner.merchantId, { zip_code: '98101', subtotal_cents: 1000, tax_total_cents: 102 });
+      const [huge, raised, split, generous, coffee] = [await sale(), await sale(), await sale(), await sale()].concat(
+        await recordSale(app, diner.key, diner.merchantId, { subtotal_cents: 300, tax_total_cents: 0 }),
+      );
+      const hundredThousand = await recordTip(app, diner.key, huge.id, { tip_amount: 100_000 });
+      const five = await recordTip(app, diner.key, raised.id, { tip_amount: 5 });
+      await created(diner, '/tip/adjust', { tip_id: five.id, new_amount: 50, reason: 'slip re-read' });
+      const halves = [await recordTip(app, diner.key, split.id, { tip_amount: 12 }), await recordTip(app, diner.key, split.id, { method: 'cash', employee_id: 'e-2', tip_amount: 12 })];
+      // Not flagged: $10 on an $11.02 sale is under the sale, $15 on a $3 coffee is under the floor.
+      await recordTip(app, diner.key, generous.id, { tip_amount: 10 });
+      await recordTip(app, diner.key, coffee.id, { tip_amount: 15 });
+
+      const auditor = await issueKey(app, { role: 'auditor' });
+      const { status, body } = await call(app, 'GET', `/analytics/tips?merchant_id=${diner.merchantId}`, { key: auditor.key });
+      expect(status).toBe(200);
+      const tipOf = (tip: { id: string; employee_id: string; auditHash: string }, amount_cents: number) => ({ tip_id: tip.id, employee_id: tip.employee_id, amount_cents, audit_hash: tip.auditHash });
+      const flagged = (transaction_id: string, tips_total_cents: number, tips: unknown[]) => ({ transaction_id, merchant_id: diner.merchantId, sale_total_cents: 1102, tips_total_cents, tips });
+      expect(body.tips_beyond_sale).toEqual({
+        count: 3,
+        floor_cents: 2000,
+        sales: [
+          flagged(split.id, 2400, [tipOf(halves[0], 1200), tipOf(halves[1], 1200)]),
+          flagged(raised.id, 5000, [tipOf(five, 5000)]),
+          flagged(huge.id, 10_000_000, [tipOf(hundredThousand, 10_000_000)]),
+        ],
+      });
+      const limited = await call(app, 'GET', `/analytics/tips?merchant_id=${diner.merchantId}&limit=1`, { key: auditor.key });
+      expect(limited.body.tips_beyond_sale).toMatchObject({ count: 3, sales: [{ transaction_id: split.id }] });
     });
 
     it('covers every merchant without a filter, and refuses a limit above 1,000 (400)', async () => {

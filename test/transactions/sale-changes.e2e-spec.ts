@@ -12,6 +12,8 @@ import { startTestApp, type TestApp } from '../support/test-app';
 const NOW = '2026-11-21T12:00:00.000Z';
 /** Phoenix, AZ: swedish rounding, so the default sale of $10.03 is $10.05 in cash (delta +2). */
 const PHOENIX = '85004';
+/** Seattle, WA: symmetrical rounding from 2026-06-11, so $11.02 is $11.00 in cash (delta -2). */
+const SEATTLE = '98101';
 /** Set by the test app's configuration, so that the threshold is shown to come from it. */
 const VOID_THRESHOLD_CENTS = 20_000;
 
@@ -317,6 +319,35 @@ describe.each(DRIVERS)('overrides, voids and refunds over HTTP on %s', (driver) 
       await created(post('/transaction/void', voidBody(voided.id)));
       await refused(() => post('/transaction/refund', refundBody(voided.id, 100)), 409, 'ALREADY_VOIDED');
       await refused(() => post('/transaction/void', voidBody(original.id)), 409, 'ALREADY_REFUNDED');
+    });
+
+    it('refuses refunds whose cash rounds to $0.00 (422): one-cent refunds neither empty the sale nor block its void', async () => {
+      // $10.00 and $1.02 of tax in Seattle: $11.00 in cash. 1 and 2 cents round to nothing there.
+      const original = await sale({ zip_code: SEATTLE, subtotal_cents: 1000, tax_total_cents: 102 });
+      for (const cents of [1, 2, 1]) {
+        const body = await refused(() => post('/transaction/refund', refundBody(original.id, cents)), 422, 'REFUND_ROUNDS_TO_ZERO');
+        expect(body.message).toBe(
+          `A cash refund of ${cents} cents rounds to $0.00 under symmetrical_rounding: refund at least 3 cents, or the 1100 cents still refundable at once`,
+        );
+      }
+      expect(await detail(original.id)).toMatchObject({ state: 'completed', refunded_cents: 0, refundable_cents: 1100 });
+      expect(await streamOf(original.id)).toHaveLength(1);
+      const voided = await created(post('/transaction/void', voidBody(original.id)));
+      expect(voided.original.state).toBe('voided');
+    });
+
+    it('caps a partial refund by the price not yet refunded (409), and refunds the rest of the cash at once', async () => {
+      // 32 cents in Phoenix are 30 in cash; each 7-cent refund takes 7 cents off the price and hands back 5.
+      const original = await sale({ subtotal_cents: 30, tax_total_cents: 2 });
+      for (let i = 0; i < 4; i++) await created(post('/transaction/refund', refundBody(original.id, 7)));
+      expect(await detail(original.id)).toMatchObject({ state: 'partially_refunded', refunded_cents: 20, refundable_cents: 10 });
+      const body = await refused(() => post('/transaction/refund', refundBody(original.id, 7)), 409, 'REFUND_EXCEEDS_PAID');
+      expect(body.message).toBe(
+        `A partial refund of 7 cents exceeds the 4 cents of the price not yet refunded on transaction ${original.id}; refund the 10 cents still refundable at once`,
+      );
+      const rest = await created(post('/transaction/refund', refundBody(original.id, 10)));
+      expect(rest.transaction.calculation).toMatchObject({ subtotal_cents: -3, tax_total_cents: -1, ledger_total_cents: -4, cash_total_cents: -10 });
+      expect(rest.original).toMatchObject({ state: 'refunded', refunded_cents: 30, refundable_cents: 0 });
     });
 
     it('refunds up to the overridden cash total', async () => {

@@ -401,13 +401,26 @@ describe.each(DRIVERS)('transactions over HTTP on %s', (driver) => {
       expect(events[0].hash).toBe(answers[0].body.transaction.auditHash);
     });
 
-    it('keeps the keys of different API keys apart', async () => {
+    it("shares the keys of one merchant's API keys: a second till's retry records nothing twice, another body is a 409", async () => {
       const merchant = await newMerchant();
       const second = { ...merchant, key: (await issueKey(app, { role: 'merchant', merchant_id: merchant.merchantId })).key };
-      const one = await created(post(merchant, sale(merchant), { 'idempotency-key': 'shared-1' }));
-      const two = await created(post(second, sale(merchant), { 'idempotency-key': 'shared-1' }));
-      expect(two.id).not.toBe(one.id);
-      expect(await eventsOf(merchant.merchantId)).toHaveLength(2);
+      const one = await post(merchant, sale(merchant), { 'idempotency-key': 'shared-1' });
+      const two = await post(second, sale(merchant), { 'idempotency-key': 'shared-1' });
+      expect([one.status, two.status]).toEqual([201, 201]);
+      expect(JSON.stringify(two.body)).toBe(JSON.stringify(one.body));
+      expect(two.headers.get('idempotent-replayed')).toBe('true');
+      expect(await eventsOf(merchant.merchantId)).toHaveLength(1);
+      const other = await post(second, sale(merchant, { subtotal_cents: 2000 }), { 'idempotency-key': 'shared-1' });
+      expect([other.status, other.body.error]).toEqual([409, 'IDEMPOTENCY_KEY_REUSED']);
+      expect(await eventsOf(merchant.merchantId)).toHaveLength(1);
+    });
+
+    it('keeps the keys of different merchants apart', async () => {
+      const [first, second] = [await newMerchant(), await newMerchant()];
+      await created(post(first, sale(first), { 'idempotency-key': 'shared-2' }));
+      await created(post(second, sale(second), { 'idempotency-key': 'shared-2' }));
+      expect(await eventsOf(first.merchantId)).toHaveLength(1);
+      expect(await eventsOf(second.merchantId)).toHaveLength(1);
     });
 
     it('runs again after 24 hours', async () => {

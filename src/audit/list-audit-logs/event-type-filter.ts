@@ -1,5 +1,5 @@
 import { CHECKPOINT_EVENT_TYPE } from '../../platform/verification/checkpoint';
-import { CHAIN_ALARM_RAISED } from '../chain-alarm/chain-alarm.events';
+import { CHAIN_ALARM_RAISED } from '../chain-alarm.events';
 
 /**
  * `event_type` takes the spec's short names (`transaction`, `override`, `void`, `tip_payout`…),

@@ -1,8 +1,8 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import { IsInt, IsOptional, IsString, Matches, Max, Min } from 'class-validator';
+import { IsOptional, IsString, Matches, Max, Min } from 'class-validator';
 import { IsInstant } from '../../platform/instant-range';
 import { EVENT_TYPE_PATTERN } from './event-type-filter';
+import { QueryInteger } from '../../platform/query-integer';
 
 export const DEFAULT_LIMIT = 100;
 /** DESIGN.md: above it is a 400, not a silent cap. */
@@ -40,8 +40,7 @@ export class ListAuditLogsRequest {
 
   @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: MAX_LIMIT, default: DEFAULT_LIMIT, description: 'Entries per page; above the maximum is a 400', example: DEFAULT_LIMIT })
   @IsOptional()
-  @Type(() => Number)
-  @IsInt()
+  @QueryInteger()
   @Min(1)
   @Max(MAX_LIMIT)
   limit: number = DEFAULT_LIMIT;
@@ -56,8 +55,7 @@ export class ListAuditLogsRequest {
     example: 0,
   })
   @IsOptional()
-  @Type(() => Number)
-  @IsInt()
+  @QueryInteger()
   @Min(0)
   @Max(Number.MAX_SAFE_INTEGER)
   cursor: number = 0;

@@ -1,11 +1,9 @@
 import { ApiProperty, ApiSchema } from '@nestjs/swagger';
+import { HASH_PATTERN } from '../../platform/openapi/hash-property';
 
 const HASH_EXAMPLE = '9f2c4e1a7b3d5f60812a4c6e8b0d2f4a6c8e0b2d4f6a8c0e2b4d6f8a0c2e4b6d';
 
 const PREV_HASH_EXAMPLE = '3b7e9d1f5a2c4e6b8d0f2a4c6e8b0d2f4a6c8e0b2d4f6a8c0e2b4d6f8a0c1e3f';
-
-/** A SHA-256 in lower-case hex. */
-export const HASH_PATTERN = '^[0-9a-f]{64}$';
 
 /** Who an event names as having acted: overrides, tips and payouts an employee, voids and refunds who voided, sales their cashier. */
 export class AuditEmployee {

@@ -22,8 +22,8 @@ import { fromStoredTree, loadFrontier } from '../../platform/event-store/merkle-
 import { EMPTY_ROOT, MerkleFrontier, consistencyPath, inclusionPath, leafHash, treeRoot, verifyConsistency, verifyInclusion } from '../../platform/event-store/merkle-tree';
 import { DATABASE, type Database, type Sql } from '../../platform/event-store/sql';
 import { matchesStoredHash, readStoredEntries } from '../../platform/verification/stored-entries';
-import { ChainAlarms } from '../chain-alarm/chain-alarms';
-import { Witness } from './witness';
+import { ChainAlarms } from '../chain-alarms';
+import { Witness } from '../witness';
 
 /** A failed signing is tried again after this, doubling up to LAST_RETRY_MS while it keeps failing. */
 const FIRST_RETRY_MS = 500;

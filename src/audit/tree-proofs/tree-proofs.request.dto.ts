@@ -1,22 +1,20 @@
 import { ApiPropertyOptional, ApiProperty } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import { IsInt, IsOptional, Max, Min } from 'class-validator';
+import { IsOptional, Max, Min } from 'class-validator';
+import { QueryInteger } from '../../platform/query-integer';
 
 const size = (description: string, example: number) =>
   ApiProperty({ type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER, description, example });
 
 export class InclusionProofRequest {
   @size('The entry’s position in the log', 1204)
-  @Type(() => Number)
-  @IsInt()
+  @QueryInteger()
   @Min(1)
   @Max(Number.MAX_SAFE_INTEGER)
   position: number;
 
   @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER, description: 'Default: the latest tree head’s size', example: 2000 })
   @IsOptional()
-  @Type(() => Number)
-  @IsInt()
+  @QueryInteger()
   @Min(1)
   @Max(Number.MAX_SAFE_INTEGER)
   tree_size?: number;
@@ -24,15 +22,13 @@ export class InclusionProofRequest {
 
 export class ConsistencyProofRequest {
   @size('The earlier tree size, e.g. of a tree head kept from before', 1000)
-  @Type(() => Number)
-  @IsInt()
+  @QueryInteger()
   @Min(1)
   @Max(Number.MAX_SAFE_INTEGER)
   first: number;
 
   @size('The later tree size, at most the log’s', 2000)
-  @Type(() => Number)
-  @IsInt()
+  @QueryInteger()
   @Min(1)
   @Max(Number.MAX_SAFE_INTEGER)
   second: number;

@@ -1,6 +1,6 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import { IsInt, IsOptional, Max, Min } from 'class-validator';
+import { IsOptional, Max, Min } from 'class-validator';
+import { QueryInteger } from '../../platform/query-integer';
 
 export class VerifyHashChainRequest {
   /** Default 1: the whole chain from genesis. Later, the range trusts the prev_hash of its first entry. */
@@ -13,8 +13,7 @@ export class VerifyHashChainRequest {
     example: 1,
   })
   @IsOptional()
-  @Type(() => Number)
-  @IsInt()
+  @QueryInteger()
   @Min(1)
   @Max(Number.MAX_SAFE_INTEGER)
   from_position: number = 1;
@@ -28,8 +27,7 @@ export class VerifyHashChainRequest {
     example: 2000,
   })
   @IsOptional()
-  @Type(() => Number)
-  @IsInt()
+  @QueryInteger()
   @Min(1)
   @Max(Number.MAX_SAFE_INTEGER)
   to_position?: number;

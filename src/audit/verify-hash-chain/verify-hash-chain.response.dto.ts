@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
-import { HASH_PATTERN } from '../list-audit-logs/list-audit-logs.response.dto';
+import { HASH_PATTERN } from '../../platform/openapi/hash-property';
 import { BREAK_KINDS, type BreakKind, type ChainBreak as VerifierBreak, type ChainVerification, type CheckpointSummary as VerifierCheckpoints, MAX_LISTED_BREAKS, type TreeSummary as VerifierTree } from '../../platform/verification/chain-verifier';
 
 /*

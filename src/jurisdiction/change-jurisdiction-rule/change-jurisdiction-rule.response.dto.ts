@@ -1,4 +1,5 @@
 import { ApiProperty, ApiPropertyOptional, OmitType } from '@nestjs/swagger';
+import { HashProperty } from '../../platform/openapi/hash-property';
 import { JurisdictionRuleDto } from '../jurisdiction.response.dto';
 
 /** What the OpenAPI document shows of the body: a whole rule, whose lookup_key the path gives. */
@@ -11,9 +12,8 @@ export class RuleChangeResponse {
   @ApiProperty({ description: 'The rule version as recorded' })
   rule: JurisdictionRuleDto;
 
-  @ApiProperty({
+  @HashProperty({
     description: 'SHA-256 hash of the `JurisdictionRuleChanged` entry in the audit log',
-    pattern: '^[0-9a-f]{64}$',
     example: '9f2c4e7a1b8d3f60c5e2a9174b6d8e03f1a7c4b92e5d0f68a3c1b7e4d2f9a605',
   })
   auditHash: string;

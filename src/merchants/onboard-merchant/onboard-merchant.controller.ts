@@ -21,10 +21,11 @@ export class OnboardMerchantController {
     description:
       'Records the merchant under the id the caller chose. A merchant onboarded with a partner key belongs to that ' +
       "key's partner, which may then issue its merchant keys and act for it; a partner key onboards merchants of its " +
-      'own environment only (403 otherwise). An admin may onboard in either environment; the merchant then belongs to no partner.',
+      'own environment only (403 otherwise). An admin may onboard in either environment; the merchant then belongs to no partner. ' +
+      'Ids are compared ignoring case: `m-alpha` is refused once `M-ALPHA` exists (409).',
   })
   @ApiCreatedResponse({ type: OnboardedMerchant, description: 'The merchant as recorded' })
-  @ApiErrors({ 409: { MERCHANT_ALREADY_EXISTS: 'A merchant with this merchant_id was already onboarded' } })
+  @ApiErrors({ 409: { MERCHANT_ALREADY_EXISTS: 'A merchant with this merchant_id, or one differing from it only in case, was already onboarded' } })
   async onboard(
     @Body() body: OnboardMerchantRequest,
     @CurrentCommandContext() context: CommandContext,

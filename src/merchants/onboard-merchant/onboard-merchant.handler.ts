@@ -4,10 +4,11 @@ import { CommandStep } from '../../platform/command-step';
 import { Clock } from '../../platform/clock';
 import { merchantDecider } from '../merchant.decider';
 import { merchantStream } from '../merchant.events';
-import { MerchantDirectory, type MerchantRecord } from '../merchant-directory';
+import { MerchantDirectory, merchantDifferingInCase, type MerchantRecord } from '../merchant-directory';
+import { MerchantAlreadyExistsError } from '../merchant.errors';
 import { OnboardMerchantCommand } from './onboard-merchant.command';
 
-/** A merchant onboarded with a partner key belongs to that key's partner. */
+/** A merchant onboarded with a partner key belongs to that key's partner. An id differing from another only in case is refused. */
 @CommandHandler(OnboardMerchantCommand)
 export class OnboardMerchantHandler implements ICommandHandler<OnboardMerchantCommand> {
   constructor(
@@ -30,7 +31,11 @@ export class OnboardMerchantHandler implements ICommandHandler<OnboardMerchantCo
         },
         metadata: eventMetadata(context, merchant.merchantId),
       },
-      () => undefined,
+      // Under the chain-head lock, with this merchant's row already projected: of two ids differing only in case sent at once, the second is refused.
+      async (tx) => {
+        const existing = await merchantDifferingInCase(tx, merchant.merchantId);
+        if (existing !== undefined) throw new MerchantAlreadyExistsError(merchant.merchantId, existing);
+      },
     );
     return (await this.merchants.find(merchant.merchantId))!;
   }

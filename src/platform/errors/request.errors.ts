@@ -19,3 +19,13 @@ export class InvalidFieldError extends DomainError {
     super('VALIDATION_ERROR', message, 400, [{ field, messages: [message] }]);
   }
 }
+
+/**
+ * HTTP gives a GET's or DELETE's body no meaning, and proxies may drop it: a client that put its filters
+ * there would get an answer it did not ask for (every merchant's instead of one), so the body is refused.
+ */
+export class BodyNotAllowedError extends DomainError {
+  constructor(method: string) {
+    super('BODY_NOT_ALLOWED', `A ${method} request takes no body; send its parameters in the path and query string`, 400);
+  }
+}

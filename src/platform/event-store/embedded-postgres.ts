@@ -233,7 +233,7 @@ export class EmbeddedPostgres {
  * PostgreSQL refuses to run as root: as root (containers, CI) it runs as the `postgres` OS user,
  * created when missing; otherwise as the service's own user.
  */
-function serverAccount(): Account {
+export function serverAccount(): Account {
   if (process.getuid?.() !== 0) return undefined;
   const id = (flag: string) => spawnSync('id', [flag, 'postgres'], { encoding: 'utf8' });
   let uid = id('-u');

@@ -24,6 +24,22 @@ export class DatabaseUnavailableError extends DomainError {
   }
 }
 
+/**
+ * The connection was lost while COMMIT was on its way: the transaction may have committed or not, and
+ * nothing here can tell. Retrying with the same Idempotency-Key is the one safe move: it answers what
+ * was recorded if the commit happened, and runs the request once if not.
+ */
+export class OutcomeUnknownError extends DomainError {
+  constructor() {
+    super(
+      'OUTCOME_UNKNOWN',
+      'The connection to the database was lost while the request was being committed, so it may have been recorded. ' +
+        'Retry it with the same Idempotency-Key: the retry answers what was recorded, or records it once. Without a key, look it up before sending it again',
+      503,
+    );
+  }
+}
+
 /** The embedded database cannot start, or its folder belongs to another live service: a one-line reason for the operator. */
 export class EmbeddedDatabaseError extends Error {
   constructor(message: string) {

@@ -1,5 +1,5 @@
 import { Pool, type PoolClient, type QueryConfig } from 'pg';
-import { DatabaseUnavailableError } from './event-store.errors';
+import { DatabaseUnavailableError, OutcomeUnknownError } from './event-store.errors';
 import { NotificationListener, type NotificationSubscriber } from './notification-listener';
 import { preparedName, type Database, type Sql } from './sql';
 
@@ -60,6 +60,7 @@ export class PgDatabase implements Database {
   async transaction<T>(fn: (tx: Sql) => Promise<T>): Promise<T> {
     const client = await this.pool.connect().catch(unavailableIfDisconnected);
     let broken = false;
+    let committing = false;
     // The pool listens only to idle clients: a connection lost between two statements of a
     // transaction would otherwise be an unhandled 'error' event and end the process.
     const onError = () => (broken = true);
@@ -67,12 +68,14 @@ export class PgDatabase implements Database {
     try {
       await client.query('begin');
       const result = await fn(clientSql(client));
+      committing = true;
       await client.query('commit');
       return result;
     } catch (error) {
       // The caller may have wrapped the driver's error (the event store's BatchFailed) before it got here.
       broken ||= isConnectionFailure(error) || isConnectionFailure((error as { cause?: unknown }).cause);
-      if (broken) throw new DatabaseUnavailableError();
+      // Lost before COMMIT was sent, the server rolls back; lost after, nobody here knows whether it committed.
+      if (broken) throw committing ? new OutcomeUnknownError() : new DatabaseUnavailableError();
       await client.query('rollback').catch(() => undefined);
       throw error;
     } finally {

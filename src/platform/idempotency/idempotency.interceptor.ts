@@ -20,6 +20,7 @@ import {
   IdempotencyKeyReusedError,
   IdempotencyKeyTakenError,
   IdempotencyStore,
+  idempotencyScope,
   requestFingerprint,
   type IdempotentRequest,
   type RecordedResponse,
@@ -64,8 +65,8 @@ export class IdempotencyInterceptor implements NestInterceptor {
     }
     const reply = http.getResponse<FastifyReply>();
     const idempotent: IdempotentRequest = {
-      // The caller is its API key, which the guard established before any interceptor runs.
-      scope: principalOf(request)!.keyId,
+      // The guard established the caller before any interceptor runs.
+      scope: idempotencyScope(principalOf(request)!),
       key,
       fingerprint: requestFingerprint(request.method, request.url, request.body),
       status: reply.statusCode,
@@ -98,7 +99,11 @@ export class IdempotencyInterceptor implements NestInterceptor {
       if (!(error instanceof IdempotencyKeyTakenError || error instanceof DomainError)) throw error;
       // A twin in another process may have been first: its record beat ours, or its success is why
       // ours failed (ALREADY_VOIDED). Its record was committed with its events, so it is there to read.
-      const winner = await this.store.find(idempotent.scope, idempotent.key);
+      // So is ours if a commit whose outcome was lost (OUTCOME_UNKNOWN) went through.
+      const winner = await this.store.find(idempotent.scope, idempotent.key).catch(() => {
+        // Unreadable (the database is still away): the first failure says more than the lookup's.
+        throw error;
+      });
       if (winner) return replay(idempotent, winner, reply);
       if (error instanceof IdempotencyKeyTakenError) throw inProgress(idempotent, reply);
       throw error;

@@ -5,13 +5,14 @@ import { DATABASE, insertRows, prepared, type Database } from '../event-store/sq
 import type { AppendTx, BatchWriter } from '../event-store/event-store.port';
 import { Clock } from '../clock';
 import { DomainError } from '../errors/domain-error';
+import type { Principal } from '../identity/principal';
 
 /** DESIGN.md: the same key and body within 24 hours answer what the first request answered. */
 export const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000;
 
 /** A request that carried an `Idempotency-Key`, as a handler needs it to record its answer. */
 export interface IdempotentRequest {
-  /** Whose key it is: keys of different callers never collide. */
+  /** Whose key it is (idempotencyScope): keys of different callers never collide. */
   scope: string;
   key: string;
   /** SHA-256 of the method, path and canonical JSON body: "the same request" means this is equal. */
@@ -24,6 +25,17 @@ export interface RecordedResponse {
   fingerprint: string;
   status: number;
   body: unknown;
+}
+
+/**
+ * Whose Idempotency-Keys a request's is among: its merchant's, whichever of the merchant's API keys
+ * (one per till) sent it, as payment APIs scope them per account, so a retry from another till
+ * records nothing twice; a partner's, across its keys; any other API key's own.
+ */
+export function idempotencyScope({ merchantId, partnerId, keyId }: Principal): string {
+  if (merchantId !== undefined) return `merchant:${merchantId}`;
+  if (partnerId !== undefined) return `partner:${partnerId}`;
+  return `key:${keyId}`;
 }
 
 export function requestFingerprint(method: string, url: string, body: unknown): string {

@@ -2,6 +2,7 @@ import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, getSchemaPath, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
 import type { HeaderObject, OperationObject, ResponseObject, SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
 import { API_KEY_SCHEME, ROLES_EXTENSION } from '../identity/roles.decorator';
+import { READ_REPLICA_EXTENSION } from '../read-replica/api-data-as-of.decorator';
 import { ErrorBodyDto } from '../errors/error-body.response.dto';
 import { errorDescription, errorExamples, errorResponse, type ErrorCodes } from './api-errors.decorator';
 
@@ -27,6 +28,10 @@ const KEYED_ROUTE_ERRORS: Record<number, ErrorCodes> = {
   429: { RATE_LIMIT_EXCEEDED: "The key's requests in this UTC hour are over its limit" },
   503: { SERVICE_UNAVAILABLE: 'The database is unavailable; retry shortly' },
 };
+/** A keyed write whose commit lost its connection (pg-database.ts): it may have been recorded. */
+const WRITE_ROUTE_ERRORS: Record<number, ErrorCodes> = {
+  503: { OUTCOME_UNKNOWN: 'The connection to the database was lost while the request was being committed: it may have been recorded. Retry with the same Idempotency-Key' },
+};
 /**
  * Node's HTTP parser refuses a 431 before any route runs; the service still answers `{error, message}`.
  * A 500 is a fault of the service's (no request a client can send should cause one), logged with its request id.
@@ -39,6 +44,10 @@ const EVERY_ROUTE_ERRORS: Record<number, ErrorCodes> = {
 const PATH_PARAMETER_ERRORS: Record<number, ErrorCodes> = {
   400: { MALFORMED_REQUEST: 'The path is not a valid URL (a bad percent-encoding)' },
   414: { URI_TOO_LONG: 'A path parameter is over 100 characters' },
+};
+/** A GET or DELETE with a body, refused before routing (app.factory.ts). */
+const BODYLESS_ROUTE_ERRORS: Record<number, ErrorCodes> = {
+  400: { BODY_NOT_ALLOWED: 'The request carried a body: a GET or DELETE takes none (send parameters in the path and query string)' },
 };
 const INPUT_ERRORS: Record<number, ErrorCodes> = {
   400: { VALIDATION_ERROR: 'A path, query, header or body value is invalid; `details` names each field' },
@@ -75,16 +84,18 @@ export function buildOpenApiDocument(app: INestApplication, prefix: string): Ope
     autoTagControllers: false,
     extraModels: [ErrorBodyDto],
   });
-  for (const { operation } of operations(document)) {
+  for (const { route, operation } of operations(document)) {
     const roles = (operation as { [ROLES_EXTENSION]?: string[] })[ROLES_EXTENSION];
     if (roles) {
       operation.description = [operation.description, `Roles: ${roles.map((role) => `\`${role}\``).join(', ')}.`].filter(Boolean).join('\n\n');
       addErrors(operation, KEYED_ROUTE_ERRORS);
+      if (!route.startsWith('GET ')) addErrors(operation, WRITE_ROUTE_ERRORS);
     } else {
       // Open to anyone: the document's one scheme does not apply.
       operation.security = [];
     }
     addErrors(operation, EVERY_ROUTE_ERRORS);
+    if (/^(GET|DELETE) /.test(route)) addErrors(operation, BODYLESS_ROUTE_ERRORS);
     if ((operation.parameters?.length ?? 0) > 0 || operation.requestBody) addErrors(operation, INPUT_ERRORS);
     if (operation.parameters?.some((parameter) => 'in' in parameter && parameter.in === 'path')) addErrors(operation, PATH_PARAMETER_ERRORS);
     if (operation.requestBody) addErrors(operation, BODY_ERRORS);
@@ -112,6 +123,14 @@ const HEADERS = {
   },
   retryAfter: { 'Retry-After': integer('Seconds until the key’s budget is refilled') },
   retryInProgress: { 'Retry-After': integer('With `IDEMPOTENCY_KEY_IN_PROGRESS` only: seconds to wait before sending the request again') },
+  dataAsOf: {
+    'X-Data-As-Of': {
+      description:
+        'Only when the answer was read from the read replica (READ_DATABASE_URL): it shows the data as the primary held it at this ' +
+        'instant (ISO 8601, UTC, to the millisecond), at most READ_MAX_LAG_MS old. Absent: read from the primary, current when read',
+      schema: { type: 'string', format: 'date-time' },
+    },
+  },
   replayed: {
     'Idempotent-Replayed': {
       description: '`true` when this answer repeats the one recorded for the same `Idempotency-Key` and request: nothing was recorded again',
@@ -122,20 +141,24 @@ const HEADERS = {
 
 /**
  * The headers the HTTP layer adds, on the answers it adds them to: a request id on every one (but 431); the
- * rate limit on every keyed answer once the key is known (not 401, nor 503 when the key could not be
- * looked up); Retry-After with 429, and with an idempotent route's 409; the replay mark on the success of an idempotent route.
+ * rate limit on every keyed answer once the key is known (not 401; a 503 has them when the database went
+ * away after the key was looked up, as a lost commit's does); Retry-After with 429, and with an idempotent
+ * route's 409; the replay mark on the success of an idempotent route; X-Data-As-Of on the success of a
+ * route whose answer may be read from the replica.
  */
 function addHeaders(operation: OperationObject, { keyed }: { keyed: boolean }): void {
   const idempotent = operation.parameters?.some((parameter) => 'name' in parameter && parameter.name === 'Idempotency-Key');
+  const fromReplica = (operation as { [READ_REPLICA_EXTENSION]?: boolean })[READ_REPLICA_EXTENSION] === true;
   for (const [status, response] of Object.entries(operation.responses) as Array<[string, ResponseObject]>) {
     // Written on the socket before Fastify has a request: no header but the status line's.
     if (status === '431') continue;
     response.headers = {
       ...response.headers,
       ...HEADERS.requestId,
-      ...(keyed && status !== '401' && status !== '503' && HEADERS.rateLimit),
+      ...(keyed && status !== '401' && HEADERS.rateLimit),
       ...(status === '429' && HEADERS.retryAfter),
       ...(idempotent && /^2\d\d$/.test(status) && HEADERS.replayed),
+      ...(fromReplica && /^2\d\d$/.test(status) && HEADERS.dataAsOf),
       ...(idempotent && status === '409' && HEADERS.retryInProgress),
     };
   }

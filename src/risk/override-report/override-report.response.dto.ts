@@ -1,5 +1,6 @@
 import { ApiProperty, ApiSchema } from '@nestjs/swagger';
 import { AsOfPosition } from '../../platform/as-of-position';
+import { HashProperty } from '../../platform/openapi/hash-property';
 import { PageAnswer } from '../../platform/page.request.dto';
 import type { OverrideReportRow, OverrideReportSummary } from '../read-model/override-report/override-report.projector';
 import { OverrideReasonCounts } from '../risk-analysis.response.dto';
@@ -40,7 +41,7 @@ export class OverrideReportRowDto implements OverrideReportRow {
   @ApiProperty({ format: 'date-time', description: 'When the override was recorded (UTC); what the date filters use', example: '2026-11-21T15:02:11.000Z' })
   created_at: string;
 
-  @ApiProperty({ pattern: '^[0-9a-f]{64}$', description: 'The hash of the override’s entry in the audit log', example: '9f2c4e1a7b3d5f60812a4c6e8b0d2f4a6c8e0b2d4f6a8c0e2b4d6f8a0c2e4b6d' })
+  @HashProperty({ description: 'The hash of the override’s entry in the audit log', example: '9f2c4e1a7b3d5f60812a4c6e8b0d2f4a6c8e0b2d4f6a8c0e2b4d6f8a0c2e4b6d' })
   auditHash: string;
 
   @ApiProperty({ type: 'integer', minimum: 1, description: 'Its position in the audit log', example: 18_190 })

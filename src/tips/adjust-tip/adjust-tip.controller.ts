@@ -30,6 +30,7 @@ export class AdjustTipController {
     409: {
       TIP_POOLED: 'The tip is in a pool: its amount is part of the pool’s fixed total',
       TIP_AMOUNT_UNCHANGED: 'The tip already has this amount',
+      NOT_A_COMPLETED_SALE: 'The tip’s sale was voided or wholly refunded: a tip is adjusted only while its sale stands',
       CONCURRENT_MODIFICATION: 'The tip kept changing while this request was processed; retry it',
     },
   })

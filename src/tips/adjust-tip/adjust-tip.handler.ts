@@ -7,7 +7,8 @@ import { newRecordId } from '../../platform/ids';
 import { dollarsToCents } from '../../rules/money';
 import { DATABASE, type Database } from '../../platform/event-store/sql';
 import { findTip } from '../read-model/tips.projector';
-import { tipDecider } from '../tip.decider';
+import { findTransaction } from '../../transactions';
+import { assertTippable, tipDecider } from '../tip.decider';
 import { TipPooledError, TipRecordNotFoundError } from '../tip.errors';
 import { tipStream, type TipAdjustedData } from '../tip.events';
 import { TIP_ID_PREFIX } from '../tip-ids';
@@ -30,6 +31,8 @@ export class AdjustTipHandler implements ICommandHandler<AdjustTipCommand, Adjus
     const merchantId = await this.merchants.ownerOf(context.principal, request.merchant_id, tip?.merchant_id, () =>
       new TipRecordNotFoundError('Tip', request.tip_id),
     );
+    // ownerOf found the tip, or refused; its sale is there for as long as the tip is.
+    const sale = (await findTransaction(this.db, tip!.transaction_id))!;
     const now = this.clock.now();
     const command = {
       kind: 'AdjustTip' as const,
@@ -38,13 +41,15 @@ export class AdjustTipHandler implements ICommandHandler<AdjustTipCommand, Adjus
       new_amount_cents: dollarsToCents(request.new_amount, 'new_amount'),
       reason: request.reason,
       pool_id: tip!.pool_id,
+      sale: { type: sale.type, state: sale.state },
       now: now.toISOString(),
     };
     const stream = tipStream(request.tip_id);
     return this.step.run({ stream, decider: tipDecider, command, metadata: eventMetadata(context, merchantId), idempotency }, async (tx, [adjusted]) => {
       const current = (await findTip(tx, request.tip_id))!;
-      // A pool may have taken the tip since it was read; under the chain-head lock the read model is current.
+      // A pool may have taken the tip, or a void or refund its sale, since they were read; under the chain-head lock the read models are current.
       if (current.pool_id !== null) throw new TipPooledError(current.id, current.pool_id);
+      assertTippable(current.transaction_id, (await findTransaction(tx, current.transaction_id))!);
       return { success: true, adjustment: adjustmentView(adjusted.data as TipAdjustedData, adjusted), tip: current };
     });
   }

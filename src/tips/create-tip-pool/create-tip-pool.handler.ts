@@ -3,7 +3,6 @@ import { CommandStep } from '../../platform/command-step';
 import { eventMetadata } from '../../platform/identity/command-context';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { Clock } from '../../platform/clock';
-import { withNewRecordId } from '../../platform/ids';
 import { DATABASE, type Database, type Sql } from '../../platform/event-store/sql';
 import { findTipsForPool } from '../read-model/tips.projector';
 import { tipPoolDecider } from '../tip-pool.decider';
@@ -37,24 +36,28 @@ export class CreateTipPoolHandler implements ICommandHandler<CreateTipPoolComman
     if (missing.length > 0) throw new TipRecordNotFoundError('Tip', missing);
 
     const now = this.clock.now();
-    return withNewRecordId(TIP_ID_PREFIX.pool, now, (poolId) => {
-      const command = {
-        kind: 'CreateTipPool' as const,
-        pool_id: poolId,
-        merchant_id: merchantId,
-        pool_name: request.pool_name,
-        distribution_method: request.distribution_method,
-        participants: request.participants,
-        tips: request.tip_ids.map((id) => mine.get(id)!),
-        now: now.toISOString(),
-      };
-      const stream = tipPoolStream(poolId);
-      return this.step.run({ stream, decider: tipPoolDecider, command, metadata: eventMetadata(context, merchantId), idempotency, fresh: true }, async (tx, [pooled]) => {
+    return this.step.runNew(
+      TIP_ID_PREFIX.pool,
+      now,
+      (poolId) => {
+        const command = {
+          kind: 'CreateTipPool' as const,
+          pool_id: poolId,
+          merchant_id: merchantId,
+          pool_name: request.pool_name,
+          distribution_method: request.distribution_method,
+          participants: request.participants,
+          tips: request.tip_ids.map((id) => mine.get(id)!),
+          now: now.toISOString(),
+        };
+        return { stream: tipPoolStream(poolId), decider: tipPoolDecider, command, metadata: eventMetadata(context, merchantId), idempotency };
+      },
+      async (tx, [pooled]) => {
         const pool = pooled.data as TipPooledData;
         await assertPooledAsDecided(tx, pool);
         return { success: true, pool: poolView(pool, pooled) };
-      });
-    });
+      },
+    );
   }
 }
 

@@ -2,7 +2,6 @@ import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { CommandStep } from '../../platform/command-step';
 import { eventMetadata } from '../../platform/identity/command-context';
 import { Clock } from '../../platform/clock';
-import { withNewRecordId } from '../../platform/ids';
 import { dollarsToCents } from '../../rules/money';
 import { tipPayoutDecider } from '../tip.decider';
 import { tipPayoutStream, type TipPaidOutData } from '../tip.events';
@@ -24,22 +23,23 @@ export class PayOutTipsHandler implements ICommandHandler<PayOutTipsCommand, Pay
   async execute({ request, context, idempotency }: PayOutTipsCommand): Promise<PayOutTipsResponse> {
     const merchantId = await this.merchants.actingFor(context.principal, request.merchant_id);
     const now = this.clock.now();
-    return withNewRecordId(TIP_ID_PREFIX.payout, now, (payoutId) => {
-      const command = {
-        kind: 'PayOutTips' as const,
-        payout_id: payoutId,
-        merchant_id: merchantId,
-        employee_id: request.employee_id,
-        employee_name: request.employee_name,
-        amount_cents: dollarsToCents(request.payout_amount, 'payout_amount'),
-        payout_method: request.payout_method,
-        now: now.toISOString(),
-      };
-      const stream = tipPayoutStream(payoutId);
-      return this.step.run({ stream, decider: tipPayoutDecider, command, metadata: eventMetadata(context, merchantId), idempotency, fresh: true }, (_tx, [paid]) => ({
-        success: true,
-        payout: payoutView(paid.data as TipPaidOutData, paid),
-      }));
-    });
+    return this.step.runNew(
+      TIP_ID_PREFIX.payout,
+      now,
+      (payoutId) => {
+        const command = {
+          kind: 'PayOutTips' as const,
+          payout_id: payoutId,
+          merchant_id: merchantId,
+          employee_id: request.employee_id,
+          employee_name: request.employee_name,
+          amount_cents: dollarsToCents(request.payout_amount, 'payout_amount'),
+          payout_method: request.payout_method,
+          now: now.toISOString(),
+        };
+        return { stream: tipPayoutStream(payoutId), decider: tipPayoutDecider, command, metadata: eventMetadata(context, merchantId), idempotency };
+      },
+      (_tx, [paid]) => ({ success: true, payout: payoutView(paid.data as TipPaidOutData, paid) }),
+    );
   }
 }

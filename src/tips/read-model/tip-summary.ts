@@ -2,7 +2,7 @@
 
 import type { Sql } from '../../platform/event-store/sql';
 import { PAYOUT_METHODS, TIP_METHODS, type PoolMethod, type PoolParticipant, type PoolShare } from '../tip.events';
-import type { TipAnalytics, TipMethodTotal, TipPoolSummary } from '../tip-analytics/tip-analytics.response.dto';
+import type { TipAnalytics, TipMethodTotal, TipOnSale, TipPoolSummary } from '../tip-analytics.response.dto';
 
 /** `$1` of every query: one merchant, or null for all of them. */
 export const OF_MERCHANT = '($1::text is null or merchant_id = $1)';
@@ -11,7 +11,14 @@ export const cents = (value: string | number | null) => Number(value ?? 0);
 /** Integer cents: an average is money too. */
 const average = (total: number, count: number) => (count === 0 ? 0 : Math.round(total / count));
 
-/** GET /analytics/tips: tips by method (amounts after adjustments), adjustments, payouts, and the newest `limit` pools. */
+/**
+ * Tips far beyond their sale (docs/decisions.md): a sale's tips, together and after adjustments, above
+ * both the sale's own total and this floor. A tip above the whole bill is where point-of-sale terminals
+ * ask for a manager's approval; the floor keeps a $5 tip on a $3 coffee out of the list.
+ */
+export const TIPS_BEYOND_SALE_FLOOR_CENTS = 2000;
+
+/** GET /analytics/tips: tips by method (amounts after adjustments), adjustments, payouts, the newest `limit` pools and sales tipped beyond their total. */
 export async function tipAnalytics(sql: Sql, merchantId: string | null, limit: number): Promise<TipAnalytics> {
   const [adjustments] = await sql.query<{ count: number; upward: number; downward: number; net: string | null }>(
     `select count(*)::int as count, (count(*) filter (where new_amount_cents > previous_amount_cents))::int as upward,
@@ -43,6 +50,32 @@ export async function tipAnalytics(sql: Sql, merchantId: string | null, limit: n
       rounding_adjustment_cents: cents(pools.adjustment),
       recent: recent.map(poolSummary),
     },
+    tips_beyond_sale: await tipsBeyondSale(sql, merchantId, limit),
+  };
+}
+
+/** Tips that predate issue 33 carry no sale total and are not measured. */
+async function tipsBeyondSale(sql: Sql, merchantId: string | null, limit: number): Promise<TipAnalytics['tips_beyond_sale']> {
+  const rows = await sql.query<{ count: string; transaction_id: string; merchant_id: string; sale_total: string; tips_total: string; tips: TipOnSale[] }>(
+    `select count(*) over () as count, transaction_id, merchant_id, max(sale_total_cents) as sale_total, sum(amount_cents) as tips_total,
+       jsonb_agg(jsonb_build_object('tip_id', tip_id, 'employee_id', employee_id, 'amount_cents', amount_cents, 'audit_hash', audit_hash)
+         order by chain_position) as tips
+     from rm_tips where sale_total_cents is not null and ${OF_MERCHANT}
+     group by merchant_id, transaction_id
+     having sum(amount_cents) > greatest(max(sale_total_cents), $3)
+     order by max(chain_position) desc limit $2`,
+    [merchantId, limit, TIPS_BEYOND_SALE_FLOOR_CENTS],
+  );
+  return {
+    count: cents(rows[0]?.count ?? 0),
+    floor_cents: TIPS_BEYOND_SALE_FLOOR_CENTS,
+    sales: rows.map((row) => ({
+      transaction_id: row.transaction_id,
+      merchant_id: row.merchant_id,
+      sale_total_cents: cents(row.sale_total),
+      tips_total_cents: cents(row.tips_total),
+      tips: row.tips,
+    })),
   };
 }
 

@@ -23,7 +23,7 @@ const TABLES = ['rm_tips', 'rm_tip_adjustments', 'rm_tip_pools', 'rm_tip_payouts
  */
 export const tipsProjector: Projector = {
   name: 'tips',
-  version: 1,
+  version: 2,
   mode: 'inline',
   handles: ['TipRecorded', 'TipAdjusted', 'TipPooled', 'TipPoolDistributed', 'TipPaidOut', 'TipCreditChecked'],
 
@@ -39,6 +39,7 @@ export const tipsProjector: Projector = {
          employee_name text not null,
          amount_cents bigint not null,
          original_amount_cents bigint not null,
+         sale_total_cents bigint,
          pool_id text,
          recorded_at timestamptz not null,
          audit_hash char(64) not null,
@@ -132,6 +133,7 @@ export const tipsProjector: Projector = {
             employee_name: d.employee_name,
             amount_cents: d.amount_cents,
             original_amount_cents: d.amount_cents,
+            sale_total_cents: d.sale_total_cents ?? null,
             pool_id: null,
             recorded_at: d.recorded_at,
             ...chain,

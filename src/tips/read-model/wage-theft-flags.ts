@@ -1,7 +1,7 @@
 /** GET /analytics/tip-wage-theft, read from the tips read model. */
 
 import type { Sql } from '../../platform/event-store/sql';
-import type { TipFlaggedRecord, TipWageTheftFlag } from '../tip-wage-theft/tip-wage-theft.response.dto';
+import type { TipFlaggedRecord, TipWageTheftFlag } from '../tip-wage-theft.response.dto';
 import { OF_MERCHANT, cents, poolSummary, type PoolRow } from './tip-summary';
 
 const record = (type: TipFlaggedRecord['type'], id: string, audit_hash: string): TipFlaggedRecord => ({ type, id, audit_hash });

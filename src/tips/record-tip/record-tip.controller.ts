@@ -11,7 +11,7 @@ import { RecordTipRequest } from './record-tip.request.dto';
 import { TipPost } from '../tip-route';
 
 const NO_SALE = 'No sale with this transaction_id among those the key may see (another merchant’s sale is answered alike)';
-const NOT_TIPPABLE = 'The transaction is a VOID or REFUND record, or a voided sale: tips attach to completed sales only';
+const NOT_TIPPABLE = 'The transaction is a VOID or REFUND record, or a voided or wholly refunded sale: tips attach to completed sales only';
 
 @Controller()
 export class RecordTipController {
@@ -27,7 +27,7 @@ export class RecordTipController {
       'The tip is an entry of the audit chain (`auditHash`). The sale must be one the key may see: another merchant’s sale is answered like a missing one.',
   })
   @ApiCreatedResponse({ type: RecordTipResponse, description: 'The tip as recorded' })
-  @ApiErrors({ 404: { NOT_FOUND: NO_SALE }, 409: { NOT_A_COMPLETED_SALE: NOT_TIPPABLE} })
+  @ApiErrors({ 404: { NOT_FOUND: NO_SALE }, 409: { NOT_A_COMPLETED_SALE: NOT_TIPPABLE } })
   cash(
     @Body() body: RecordTipRequest,
     @CurrentCommandContext() context: CommandContext,
@@ -45,7 +45,7 @@ export class RecordTipController {
       'As `POST /tip/cash`, with `method: credit_card`. `tip_amount` is in dollars; a fraction of a cent rounds up, in the employee’s favour (0.07 is 7 cents, 10.005 is 1001).',
   })
   @ApiCreatedResponse({ type: RecordTipResponse, description: 'The tip as recorded' })
-  @ApiErrors({ 404: { NOT_FOUND: NO_SALE }, 409: { NOT_A_COMPLETED_SALE: NOT_TIPPABLE} })
+  @ApiErrors({ 404: { NOT_FOUND: NO_SALE }, 409: { NOT_A_COMPLETED_SALE: NOT_TIPPABLE } })
   creditCard(
     @Body() body: RecordTipRequest,
     @CurrentCommandContext() context: CommandContext,

@@ -3,12 +3,11 @@ import { CommandStep } from '../../platform/command-step';
 import { eventMetadata } from '../../platform/identity/command-context';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { Clock } from '../../platform/clock';
-import { withNewRecordId } from '../../platform/ids';
 import { dollarsToCents } from '../../rules/money';
 import { DATABASE, type Database } from '../../platform/event-store/sql';
 import { findTip } from '../read-model/tips.projector';
 import { findTransaction } from '../../transactions';
-import { tipDecider } from '../tip.decider';
+import { assertTippable, tipDecider } from '../tip.decider';
 import { TipRecordNotFoundError } from '../tip.errors';
 import { tipStream } from '../tip.events';
 import { TIP_ID_PREFIX } from '../tip-ids';
@@ -32,24 +31,30 @@ export class RecordTipHandler implements ICommandHandler<RecordTipCommand, Recor
       new TipRecordNotFoundError('Transaction', request.transaction_id),
     );
     const now = this.clock.now();
-    return withNewRecordId(TIP_ID_PREFIX.tip, now, (tipId) => {
-      const command = {
-        kind: 'RecordTip' as const,
-        tip_id: tipId,
-        merchant_id: merchantId,
-        transaction_id: request.transaction_id,
-        // ownerOf found the sale, or refused.
-        sale: { type: sale!.type, state: sale!.state },
-        method,
-        employee_id: request.employee_id,
-        employee_name: request.employee_name,
-        amount_cents: dollarsToCents(request.tip_amount, 'tip_amount'),
-        now: now.toISOString(),
-      };
-      return this.step.run({ stream: tipStream(tipId), decider: tipDecider, command, metadata: eventMetadata(context, merchantId), idempotency, fresh: true }, async (tx) => ({
-        success: true,
-        tip: (await findTip(tx, tipId))!,
-      }));
-    });
+    return this.step.runNew(
+      TIP_ID_PREFIX.tip,
+      now,
+      (tipId) => {
+        const command = {
+          kind: 'RecordTip' as const,
+          tip_id: tipId,
+          merchant_id: merchantId,
+          transaction_id: request.transaction_id,
+          // ownerOf found the sale, or refused.
+          sale: { type: sale!.type, state: sale!.state, ledger_total_cents: sale!.calculation.ledger_total_cents },
+          method,
+          employee_id: request.employee_id,
+          employee_name: request.employee_name,
+          amount_cents: dollarsToCents(request.tip_amount, 'tip_amount'),
+          now: now.toISOString(),
+        };
+        return { stream: tipStream(tipId), decider: tipDecider, command, metadata: eventMetadata(context, merchantId), idempotency };
+      },
+      async (tx, _stored, tipId) => {
+        // A void or refund may have taken the sale since it was read; under the chain-head lock the read model is current.
+        assertTippable(request.transaction_id, (await findTransaction(tx, request.transaction_id))!);
+        return { success: true, tip: (await findTip(tx, tipId))! };
+      },
+    );
   }
 }

@@ -1,5 +1,5 @@
 import { Query } from '@nestjs/cqrs';
-import { TipAnalyticsResponse } from './tip-analytics.response.dto';
+import { TipAnalyticsResponse } from '../tip-analytics.response.dto';
 
 export class TipAnalyticsQuery extends Query<TipAnalyticsResponse> {
   constructor(

@@ -1,5 +1,5 @@
 import { Query } from '@nestjs/cqrs';
-import { TipWageTheftResponse } from './tip-wage-theft.response.dto';
+import { TipWageTheftResponse } from '../tip-wage-theft.response.dto';
 
 export class TipWageTheftQuery extends Query<TipWageTheftResponse> {
   constructor(readonly merchantId: string | null) {

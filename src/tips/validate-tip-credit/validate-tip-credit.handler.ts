@@ -4,7 +4,6 @@ import { eventMetadata } from '../../platform/identity/command-context';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { InvalidFieldError } from '../../platform/errors/request.errors';
 import { Clock } from '../../platform/clock';
-import { withNewRecordId } from '../../platform/ids';
 import { dollarsToCents } from '../../rules/money';
 import { SEED_DATA } from '../../jurisdiction';
 import { tipCreditKey, type SeedData } from '../../rules/seed-data';
@@ -41,24 +40,25 @@ export class ValidateTipCreditHandler implements ICommandHandler<ValidateTipCred
     if (!stateRule) throw new InvalidFieldError('state', `state ${state} is not a U.S. state or territory with tip credit rules`);
     const city = request.city ?? undefined;
     const localRule = city === undefined ? undefined : tipCreditRuleOn(this.seeds.tipCreditRules, tipCreditKey(state, city), today);
-    return withNewRecordId(TIP_ID_PREFIX.creditCheck, now, (checkId) => {
-      const command = {
-        kind: 'CheckTipCredit' as const,
-        check_id: checkId,
-        merchant_id: merchantId,
-        employee_id: request.employee_id ?? null,
-        state,
-        ...(city === undefined ? {} : { city }),
-        hourly_wage_cents: dollarsToCents(request.hourly_wage, 'hourly_wage', 'down'),
-        average_tips_per_hour_cents: dollarsToCents(request.average_tips_per_hour, 'average_tips_per_hour', 'down'),
-        rules: { federal: tipCreditRuleOn(this.seeds.tipCreditRules, FEDERAL, today)!, state: stateRule, ...(localRule ? { local: localRule } : {}) },
-        now: now.toISOString(),
-      };
-      const stream = tipCreditCheckStream(checkId);
-      return this.step.run({ stream, decider: tipCreditCheckDecider, command, metadata: eventMetadata(context, merchantId), idempotency, fresh: true }, (_tx, [checked]) => ({
-        success: true,
-        compliance: creditCheckView(checked.data as TipCreditCheckedData, checked),
-      }));
-    });
+    return this.step.runNew(
+      TIP_ID_PREFIX.creditCheck,
+      now,
+      (checkId) => {
+        const command = {
+          kind: 'CheckTipCredit' as const,
+          check_id: checkId,
+          merchant_id: merchantId,
+          employee_id: request.employee_id ?? null,
+          state,
+          ...(city === undefined ? {} : { city }),
+          hourly_wage_cents: dollarsToCents(request.hourly_wage, 'hourly_wage', 'down'),
+          average_tips_per_hour_cents: dollarsToCents(request.average_tips_per_hour, 'average_tips_per_hour', 'down'),
+          rules: { federal: tipCreditRuleOn(this.seeds.tipCreditRules, FEDERAL, today)!, state: stateRule, ...(localRule ? { local: localRule } : {}) },
+          now: now.toISOString(),
+        };
+        return { stream: tipCreditCheckStream(checkId), decider: tipCreditCheckDecider, command, metadata: eventMetadata(context, merchantId), idempotency };
+      },
+      (_tx, [checked]) => ({ success: true, compliance: creditCheckView(checked.data as TipCreditCheckedData, checked) }),
+    );
   }
 }

@@ -1,7 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { IsIn, IsString, Length, Matches } from 'class-validator';
-import { IsTransactionId } from '../get-transaction/get-transaction.request.dto';
-import { Cents, RecordedId } from '../record-transaction/record-transaction.request.dto';
+import { IsTransactionId } from '../transaction.request.dto';
+import { Cents, RecordedId } from '../transaction.request.dto';
 import { OVERRIDE_REASONS, type OverrideReason } from '../transaction.events';
 
 const EMPLOYEE_NAME_LENGTH = { min: 1, max: 200 };

@@ -5,7 +5,7 @@ import { CurrentPrincipal } from '../../platform/identity/current-principal.deco
 import type { Principal } from '../../platform/identity/principal';
 import { Roles } from '../../platform/identity/roles.decorator';
 import { ApiErrors } from '../../platform/openapi/api-errors.decorator';
-import { GetTransactionParams } from '../get-transaction/get-transaction.request.dto';
+import { TransactionIdParams } from '../transaction.request.dto';
 import { TRANSACTION_NOT_FOUND_DOC } from '../transaction.errors';
 import { GetReceiptQuery, type GetReceiptResponse } from './get-receipt.query';
 import { AuditReceiptResponse, MerchantReceiptResponse, PosReceiptResponse } from './get-receipt.response.dto';
@@ -33,7 +33,7 @@ export class GetReceiptController {
     schema: { oneOf: [MerchantReceiptResponse, AuditReceiptResponse, PosReceiptResponse].map((model) => ({ $ref: getSchemaPath(model) })) },
   })
   @ApiErrors({ 404: TRANSACTION_NOT_FOUND_DOC })
-  get(@Param() { id }: GetTransactionParams, @Query() { format }: GetReceiptRequest, @CurrentPrincipal() principal: Principal): Promise<GetReceiptResponse> {
+  get(@Param() { id }: TransactionIdParams, @Query() { format }: GetReceiptRequest, @CurrentPrincipal() principal: Principal): Promise<GetReceiptResponse> {
     return this.queries.execute(new GetReceiptQuery(id, format, principal));
   }
 }

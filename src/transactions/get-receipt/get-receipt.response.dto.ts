@@ -1,7 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { InclusionProofResponse, TreeHeadResponse } from '../../audit';
 import { DISCLOSURE_KINDS, type DisclosureKind } from '../../rules/jurisdiction-rule';
-import { TRANSACTION_ID_EXAMPLE } from '../get-transaction/get-transaction.request.dto';
+import { TRANSACTION_ID_EXAMPLE } from '../transaction.request.dto';
 import { TRANSACTION_STATES, TRANSACTION_TYPES } from '../transaction.events';
 import { TransactionDetail, type TransactionView } from '../transaction.response.dto';
 

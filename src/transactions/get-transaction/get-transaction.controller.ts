@@ -8,7 +8,7 @@ import { ApiErrors } from '../../platform/openapi/api-errors.decorator';
 import { TRANSACTION_NOT_FOUND_DOC } from '../transaction.errors';
 import { GetTransactionQuery } from './get-transaction.query';
 import { GetTransactionResponse } from './get-transaction.response.dto';
-import { GetTransactionParams } from './get-transaction.request.dto';
+import { TransactionIdParams } from '../transaction.request.dto';
 
 @ApiTags('Transactions')
 @Controller()
@@ -27,7 +27,7 @@ export class GetTransactionController {
   })
   @ApiOkResponse({ type: GetTransactionResponse, description: 'The transaction and its history in the chain' })
   @ApiErrors({ 404: TRANSACTION_NOT_FOUND_DOC })
-  get(@Param() { id }: GetTransactionParams, @CurrentPrincipal() principal: Principal): Promise<GetTransactionResponse> {
+  get(@Param() { id }: TransactionIdParams, @CurrentPrincipal() principal: Principal): Promise<GetTransactionResponse> {
     return this.queries.execute(new GetTransactionQuery(id, principal));
   }
 }

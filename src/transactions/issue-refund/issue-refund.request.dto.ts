@@ -1,7 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { IsIn, IsInt, Max, Min } from 'class-validator';
-import { IsTransactionId } from '../get-transaction/get-transaction.request.dto';
-import { MAX_AMOUNT_CENTS, RecordedId } from '../record-transaction/record-transaction.request.dto';
+import { IsTransactionId } from '../transaction.request.dto';
+import { MAX_AMOUNT_CENTS, RecordedId } from '../transaction.request.dto';
 import { REFUND_REASONS, type RefundReason } from '../transaction.events';
 
 /** A refund of nothing is no refund. */

@@ -10,7 +10,7 @@ import { merchantHistory } from '../read-model/transaction-list.projector';
 import { transactionDecider } from '../transaction.decider';
 import { SYMMETRIC_MODES } from '../record-sale';
 import { transactionStream, type TransactionRecordedData } from '../transaction.events';
-import { withNewTransactionId } from '../transaction-id';
+import { TRANSACTION_ID_PREFIX } from '../transaction-id';
 import { transactionView } from '../read-model/transaction-view';
 import { RecordTransactionCommand } from './record-transaction.command';
 import type { RecordTransactionResponse } from './record-transaction.response.dto';
@@ -43,13 +43,14 @@ export class RecordTransactionHandler implements ICommandHandler<RecordTransacti
     });
     const metadata = eventMetadata(context, sale.merchant_id);
 
-    return withNewTransactionId(now, (transactionId) => {
-      const command = { kind: 'RecordTransaction' as const, transaction_id: transactionId, now: now.toISOString(), environment: context.principal.environment, sale, jurisdiction, history };
-      const stream = transactionStream(transactionId);
-      return this.step.run({ stream, decider: transactionDecider, command, metadata, idempotency, fresh: true }, (_tx, [stored]) => ({
-        success: true as const,
-        transaction: transactionView(stored.data as TransactionRecordedData, stored),
-      }));
-    });
+    return this.step.runNew(
+      TRANSACTION_ID_PREFIX,
+      now,
+      (transactionId) => {
+        const command = { kind: 'RecordTransaction' as const, transaction_id: transactionId, now: now.toISOString(), environment: context.principal.environment, sale, jurisdiction, history };
+        return { stream: transactionStream(transactionId), decider: transactionDecider, command, metadata, idempotency };
+      },
+      (_tx, [stored]) => ({ success: true as const, transaction: transactionView(stored.data as TransactionRecordedData, stored) }),
+    );
   }
 }

@@ -1,4 +1,3 @@
-import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import {
@@ -6,29 +5,21 @@ import {
   IsArray,
   IsBoolean,
   IsIn,
-  IsInt,
   IsOptional,
   IsString,
   Length,
   Matches,
-  Max,
-  Min,
   ValidateNested,
 } from 'class-validator';
 import { MERCHANT_ID_PATTERN, MERCHANT_ID_RULE } from '../../merchants';
 import { TENDER_TYPES, type RoundingMode, type TenderType } from '../../rules/rounding-engine';
+import { Cents, RecordedId, STATE_CODE_PATTERN, type FieldDoc } from '../transaction.request.dto';
 
-/** $1 billion: far above any sale, and sums of a few such amounts stay exact integers. */
-export const MAX_AMOUNT_CENTS = 100_000_000_000;
 export const MAX_TENDERS = 20;
 
 /** A 5-digit ZIP code: ZIP+4 is refused, the ZIP data is by 5-digit ZIP. */
 export const ZIP_CODE_PATTERN = /^\d{5}$/;
-/** A two-letter state code, in either case. */
-export const STATE_CODE_PATTERN = /^[A-Za-z]{2}$/;
 const PLACE_NAME_LENGTH = { min: 1, max: 100 };
-/** Store, terminal, cashier and employee ids. */
-const RECORDED_ID_LENGTH = { min: 1, max: 64 };
 
 /** The spec's list for the explicit override: nearest_cent and nearest_dime are rule modes only. */
 export const EXPLICIT_ROUNDING_MODES = [
@@ -40,34 +31,6 @@ export const EXPLICIT_ROUNDING_MODES = [
   'none',
 ] as const satisfies readonly RoundingMode[];
 
-/** What a field's documentation says beyond its rule: an example, and its meaning where the name does not tell. */
-export interface FieldDoc {
-  example: number | string;
-  description?: string;
-}
-
-/** An amount in integer cents, 0 to $1 billion; required unless `optional`. */
-export const Cents = ({ example, description, optional = false }: FieldDoc & { optional?: boolean }) =>
-  applyDecorators(
-    ApiProperty({ type: 'integer', minimum: 0, maximum: MAX_AMOUNT_CENTS, example, description, required: !optional }),
-    ...(optional ? [IsOptional()] : []),
-    IsInt({ message: '$property must be an integer number of cents' }),
-    Min(0, { message: '$property must not be negative' }),
-    Max(MAX_AMOUNT_CENTS, { message: `$property must not exceed ${MAX_AMOUNT_CENTS} cents` }),
-  );
-
-/**
- * Store, terminal, cashier and employee ids: recorded as sent, so only their length is bounded.
- * Required unless `optional`, which makes it both optional to the validator and in the document.
- */
-export const RecordedId = ({ example, description, optional = false }: FieldDoc & { optional?: boolean }) => {
-  const doc = { type: 'string', minLength: RECORDED_ID_LENGTH.min, maxLength: RECORDED_ID_LENGTH.max, example, description } as const;
-  return applyDecorators(
-    ...(optional ? [ApiPropertyOptional(doc), IsOptional()] : [ApiProperty(doc)]),
-    IsString(),
-    Length(RECORDED_ID_LENGTH.min, RECORDED_ID_LENGTH.max),
-  );
-};
 const Label = (doc: FieldDoc) => RecordedId({ ...doc, optional: true });
 
 export class TenderRequest {

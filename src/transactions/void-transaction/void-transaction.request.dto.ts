@@ -1,7 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { IsIn } from 'class-validator';
-import { IsTransactionId } from '../get-transaction/get-transaction.request.dto';
-import { RecordedId } from '../record-transaction/record-transaction.request.dto';
+import { IsTransactionId } from '../transaction.request.dto';
+import { RecordedId } from '../transaction.request.dto';
 import { VOID_REASONS, type VoidReason } from '../transaction.events';
 
 /** `POST /transaction/void`. */

@@ -1,9 +1,9 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { POOL_ID_PATTERN } from '../tip-ids';
-import { POOL_ID_EXAMPLE, TIP_POOL_STATUSES, TipDoc, TipPoolShareView, type TipPoolStatus } from '../tip-view';
-import { type PayoutMethod, POOL_METHODS, type PoolMethod, type TipMethod } from '../tip.events';
+import { POOL_ID_PATTERN, TIP_ID_PATTERN } from './tip-ids';
+import { POOL_ID_EXAMPLE, TIP_ID_EXAMPLE, TIP_POOL_STATUSES, TipDoc, TipPoolShareView, type TipPoolStatus } from './tip-view';
+import { type PayoutMethod, POOL_METHODS, type PoolMethod, type TipMethod } from './tip.events';
 
-const { MerchantId, Instant, Cents, EXAMPLE_TIME } = TipDoc;
+const { AuditHash, MerchantId, Instant, Cents, EXAMPLE_TIME } = TipDoc;
 const Count = (example: number, description?: string) => ApiProperty({ type: 'integer', minimum: 0, description, example });
 
 export class TipMethodTotal {
@@ -147,7 +147,49 @@ export class TipPoolTotals {
   recent: TipPoolSummary[];
 }
 
-/** Tips by method (amounts after adjustments), adjustments, payouts and pools. */
+export class TipOnSale {
+  @ApiProperty({ type: 'string', pattern: TIP_ID_PATTERN.source, example: TIP_ID_EXAMPLE })
+  tip_id: string;
+
+  @ApiProperty({ type: 'string', example: 'emp-0042' })
+  employee_id: string;
+
+  @Cents(10_000_000, 'The current amount, after adjustments')
+  amount_cents: number;
+
+  @AuditHash('The hash of the entry that recorded the tip')
+  audit_hash: string;
+}
+
+export class SaleTippedBeyondIt {
+  @ApiProperty({ type: 'string', example: 'TXN-2026-11-21-8F3K2Q7M' })
+  transaction_id: string;
+
+  @MerchantId()
+  merchant_id: string;
+
+  @Cents(1102, "The sale's ledger total: subtotal plus tax")
+  sale_total_cents: number;
+
+  @Cents(10_000_000, 'Its tips together, after adjustments')
+  tips_total_cents: number;
+
+  @ApiProperty({ type: [TipOnSale], description: 'Its tips, oldest first' })
+  tips: TipOnSale[];
+}
+
+export class TipsBeyondSale {
+  @Count(1, 'Sales flagged, all of them')
+  count: number;
+
+  @Cents(2000, 'The floor: tips of a sale are flagged when together they are above both its total and this')
+  floor_cents: number;
+
+  @ApiProperty({ type: [SaleTippedBeyondIt], description: 'The newest `limit` of them, newest first' })
+  sales: SaleTippedBeyondIt[];
+}
+
+/** Tips by method (amounts after adjustments), adjustments, payouts, pools and sales tipped beyond their total. */
 export class TipAnalytics {
   @ApiProperty({ type: TipTotals })
   tips: TipTotals;
@@ -160,6 +202,14 @@ export class TipAnalytics {
 
   @ApiProperty({ type: TipPoolTotals })
   pools: TipPoolTotals;
+
+  @ApiProperty({
+    type: TipsBeyondSale,
+    description:
+      'Sales whose tips, together and after adjustments, are more than the sale itself and more than `floor_cents`: a keying error, a tip raised ' +
+      'behind the customer’s back, or money passed through tips. A flag to look into, not a refusal. Tips recorded before this check existed carry no sale total and are not measured.',
+  })
+  tips_beyond_sale: TipsBeyondSale;
 }
 
 export class TipAnalyticsResponse extends TipAnalytics {

@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { mkdir, open, readFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { AppConfig } from '../../platform/config/config';
-import { parseWitness, type SignedTreeHead } from '../../platform/verification/checkpoint';
+import { AppConfig } from '../platform/config/config';
+import { parseWitness, type SignedTreeHead } from '../platform/verification/checkpoint';
 
 /**
  * The witness file (`CHECKPOINT_WITNESS_FILE`): every signed tree head, one NDJSON line each,

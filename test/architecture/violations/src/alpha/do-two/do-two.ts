@@ -1,0 +1,1 @@
+export const TWO = 'a sibling use case';

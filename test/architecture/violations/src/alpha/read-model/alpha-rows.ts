@@ -1,0 +1,1 @@
+export const ROWS = 'the feature read model';
