@@ -14,6 +14,8 @@ import { HealthModule } from './health/health.module';
 import { JurisdictionModule } from './jurisdiction/jurisdiction.module';
 import { MerchantsModule } from './merchants/merchants.module';
 import { PROJECTORS } from './projectors';
+import { ReadReplicaModule } from './platform/read-replica/read-replica.module';
+import { REPLICA_QUERIES } from './replica-queries';
 import { OpenApiModule } from './platform/openapi/openapi.module';
 import { ENFORCED_ROUNDING_RULES } from './rules/rounding-engine';
 import { TipsModule } from './tips/tips.module';
@@ -48,6 +50,7 @@ export class AppModule {
         }),
         CqrsModule.forRoot(),
         EventStoreModule.forRoot({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, projectors: PROJECTORS }),
+        ReadReplicaModule.forRoot({ url: config.readDatabaseUrl, maxLagMs: config.readMaxLagMs, queries: REPLICA_QUERIES }),
         ...FEATURE_MODULES,
       ],
       providers: [

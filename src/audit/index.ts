@@ -8,3 +8,5 @@ export { MissingPositions } from './verify-hash-chain/verify-hash-chain.response
 export { ChainAlarms } from './chain-alarms';
 export { CHAIN_ALARM_RAISED } from './chain-alarm.events';
 export type { ChainAlarm, ChainAlarmRaised, ChainAlarmRaisedData } from './chain-alarm.events';
+export { ListAuditLogsQuery } from './list-audit-logs/list-audit-logs.query';
+export { VerifyHashChainQuery } from './verify-hash-chain/verify-hash-chain.query';

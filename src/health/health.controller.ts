@@ -6,10 +6,11 @@ import { JurisdictionRuleStore, dataSummary } from '../jurisdiction';
 import { Public } from '../platform/identity/roles.decorator';
 import { EventStore } from '../platform/event-store/event-store.port';
 import { DATABASE, type Database } from '../platform/event-store/sql';
+import { ReadReplica } from '../platform/read-replica/read-replica';
 import type { EnforcedRule } from '../rules/rounding-engine';
 import { ENFORCED_RULES } from './enforced-rules';
 import { Clock } from '../platform/clock';
-import { HealthReport } from './health.response.dto';
+import { HealthReport, type ReadReplicaHealth } from './health.response.dto';
 
 /** A database that does not answer within this is reported unreachable rather than hanging the probe. */
 const DATABASE_PROBE_TIMEOUT_MS = 2000;
@@ -24,6 +25,7 @@ export class HealthController {
     private readonly jurisdictions: JurisdictionRuleStore,
     private readonly clock: Clock,
     private readonly signer: ChainCheckpointer,
+    private readonly replica: ReadReplica,
   ) {}
 
   /** 503 when degraded, so a load balancer takes the instance out of rotation. */
@@ -43,6 +45,7 @@ export class HealthController {
       status,
       database: { driver: this.db.driver, ...database },
       chain: { head_position: headPosition, signer },
+      read_replica: await this.replicaHealth(),
       uptime_seconds: Math.floor(process.uptime()),
       enforced_rules: this.enforcedRules,
       jurisdiction_data: dataSummary(this.jurisdictions, this.clock.now().toISOString().slice(0, 10)),
@@ -57,6 +60,12 @@ export class HealthController {
     } catch {
       return { reachable: false, latency_ms: null };
     }
+  }
+
+  /** A replica that lags or is lost sends its reads to the primary: it is reported, and degrades nothing. */
+  private async replicaHealth(): Promise<ReadReplicaHealth> {
+    const { state, lagMs, dataAsOf } = await this.replica.status();
+    return { state, lag_ms: lagMs, data_as_of: dataAsOf?.toISOString() ?? null, max_lag_ms: state === 'off' ? null : this.replica.maxLagMs };
   }
 
   private async headPosition(): Promise<number | null> {

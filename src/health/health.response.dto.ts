@@ -2,6 +2,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { MissingPositions, type SignerAlarm } from '../audit';
 import type { Database } from '../platform/event-store/sql';
 import { DataSummaryDto } from '../jurisdiction';
+import type { ReplicaState } from '../platform/read-replica/read-replica';
 import type { EnforcedRule } from '../rules/rounding-engine';
 import { EnforcedRuleDto } from '../transactions';
 
@@ -52,6 +53,26 @@ export class ChainHealth {
   signer: SignerHealth;
 }
 
+export class ReadReplicaHealth {
+  @ApiProperty({
+    enum: ['off', 'serving', 'lagging', 'unreachable'],
+    description:
+      '`off`: no READ_DATABASE_URL. `serving`: the replica is within READ_MAX_LAG_MS of the primary, and the analytics, export, ' +
+      'audit-log and verification queries read it. `lagging`: it is further behind, or its lag cannot be measured; ' +
+      '`unreachable`: it does not answer, or is no longer a standby. In both, those queries read the primary: the service is not degraded',
+  })
+  state: ReplicaState;
+
+  @ApiProperty({ type: 'integer', nullable: true, description: 'How far its data is behind the primary, in milliseconds; null when not known', example: 12 })
+  lag_ms: number | null;
+
+  @ApiProperty({ type: 'string', format: 'date-time', nullable: true, description: 'It holds everything the primary had committed at this instant', example: '2026-11-26T12:00:00.120Z' })
+  data_as_of: string | null;
+
+  @ApiProperty({ type: 'integer', nullable: true, description: 'READ_MAX_LAG_MS; null when there is no replica', example: 5000 })
+  max_lag_ms: number | null;
+}
+
 export class HealthReport {
   @ApiProperty({
     enum: ['ok', 'degraded'],
@@ -64,6 +85,9 @@ export class HealthReport {
 
   @ApiProperty()
   chain: ChainHealth;
+
+  @ApiProperty()
+  read_replica: ReadReplicaHealth;
 
   @ApiProperty({ type: 'integer', example: 3600 })
   uptime_seconds: number;

@@ -1,6 +1,6 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { AppConfig } from '../platform/config/config';
-import { DATABASE, type Database } from '../platform/event-store/sql';
+import type { Database } from '../platform/event-store/sql';
 import { merchantRiskProjector, roundingActivity } from './read-model/merchant-risk/merchant-risk.projector';
 import { overrideActivity, overrideReportProjector } from './read-model/override-report/override-report.projector';
 import { readAsOf } from '../platform/projections/runner';
@@ -15,14 +15,11 @@ export const NO_ACTIVITY: MerchantActivity = { rounding: NO_ROUNDING, overrides:
 /** What the merchant profiles are scored on, read from the three async read models, never from the log. */
 @Injectable()
 export class MerchantActivities {
-  constructor(
-    @Inject(DATABASE) private readonly db: Database,
-    private readonly config: AppConfig,
-  ) {}
+  constructor(private readonly config: AppConfig) {}
 
-  /** One merchant's activity, or every merchant's (`null`), by merchant id, and the log position it is current as of. */
-  async read(merchantId: string | null): Promise<{ activities: Map<string, MerchantActivity>; as_of_position: number }> {
-    const { result, as_of_position } = await readAsOf(this.db, [merchantRiskProjector, overrideReportProjector, voidAnalyticsProjector], async (tx) => {
+  /** One merchant's activity, or every merchant's (`null`), by merchant id, and the log position it is current as of, from `db` (the primary or the replica). */
+  async read(db: Database, merchantId: string | null): Promise<{ activities: Map<string, MerchantActivity>; as_of_position: number }> {
+    const { result, as_of_position } = await readAsOf(db, [merchantRiskProjector, overrideReportProjector, voidAnalyticsProjector], async (tx) => {
       const rounding = await roundingActivity(tx, merchantId);
       const overrides = await overrideActivity(tx, merchantId);
       const voids = await voidActivity(tx, merchantId, this.config.shiftChanges);

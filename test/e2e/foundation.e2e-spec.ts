@@ -83,7 +83,7 @@ describe('foundation over HTTP', () => {
   afterAll(() => testApp?.close());
 
   describe('GET /health', () => {
-    it('reports the database, the chain head, the uptime and the enforced rules', async () => {
+    it('reports the database, the chain head, the read replica (none), the uptime and the enforced rules', async () => {
       const { status, headers, body } = await get('/health');
       expect(status).toBe(200);
       expect(headers.get('cache-control')).toBe('no-store');
@@ -91,6 +91,7 @@ describe('foundation over HTTP', () => {
         status: 'ok',
         database: { driver: expect.stringMatching(/^(embedded|postgres)$/), reachable: true, latency_ms: expect.any(Number) },
         chain: { head_position: 0, signer: { state: 'off', signed_tree_size: null, alarm: null } },
+        read_replica: { state: 'off', lag_ms: null, data_as_of: null, max_lag_ms: null },
         uptime_seconds: expect.any(Number),
         enforced_rules: expect.any(Array),
         jurisdiction_data: expect.any(Object),

@@ -15,7 +15,7 @@ export interface ReceivedResponse {
 }
 
 /** Headers the HTTP layer or a route adds that a client may act on: each one sent must be documented on its response. */
-const DOCUMENTED_HEADERS = ['x-request-id', 'x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset', 'retry-after', 'idempotent-replayed', 'content-disposition'];
+const DOCUMENTED_HEADERS = ['x-request-id', 'x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset', 'retry-after', 'idempotent-replayed', 'content-disposition', 'x-data-as-of'];
 
 const COMPONENTS = 'openapi';
 

@@ -2,6 +2,7 @@ import { Controller, Get, Query } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Roles } from '../../platform/identity/roles.decorator';
+import { ApiDataAsOf } from '../../platform/read-replica/api-data-as-of.decorator';
 import { ListAuditLogsQuery } from './list-audit-logs.query';
 import { ListAuditLogsResponse } from './list-audit-logs.response.dto';
 import { ListAuditLogsRequest } from './list-audit-logs.request.dto';
@@ -13,6 +14,7 @@ export class ListAuditLogsController {
 
   @Get('admin/audit-logs')
   @Roles('auditor', 'admin')
+  @ApiDataAsOf()
   @ApiOperation({
     operationId: 'listAuditLogs',
     summary: 'List audit log entries, with their event details and chain hashes',

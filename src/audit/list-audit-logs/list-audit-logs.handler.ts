@@ -1,8 +1,7 @@
-import { Inject } from '@nestjs/common';
 import { QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import { instantRange } from '../../platform/instant-range';
 import { EVENT_COLUMNS, toStoredEvent, type EventRow } from '../../platform/event-store/event-rows';
-import { DATABASE, type Database } from '../../platform/event-store/sql';
+import { QueryDatabases } from '../../platform/read-replica/query-databases';
 import { toAuditEntry } from './audit-entry';
 import { eventTypesFor } from './event-type-filter';
 import { ListAuditLogsQuery } from './list-audit-logs.query';
@@ -11,9 +10,10 @@ import type { ListAuditLogsResponse } from './list-audit-logs.response.dto';
 /** Straight from the log, in position order: the position is the cursor, so a page never skips or repeats an entry. */
 @QueryHandler(ListAuditLogsQuery)
 export class ListAuditLogsHandler implements IQueryHandler<ListAuditLogsQuery, ListAuditLogsResponse> {
-  constructor(@Inject(DATABASE) private readonly db: Database) {}
+  constructor(private readonly databases: QueryDatabases) {}
 
-  async execute({ request }: ListAuditLogsQuery): Promise<ListAuditLogsResponse> {
+  async execute(query: ListAuditLogsQuery): Promise<ListAuditLogsResponse> {
+    const { request } = query;
     const params: unknown[] = [request.cursor];
     const where = ['position > $1'];
     const filter = (condition: (param: string) => string, value: unknown) => {
@@ -26,7 +26,8 @@ export class ListAuditLogsHandler implements IQueryHandler<ListAuditLogsQuery, L
     if (from) filter((p) => `recorded_at >= ${p}`, from.toISOString());
     if (before) filter((p) => `recorded_at < ${p}`, before.toISOString());
     params.push(request.limit + 1);
-    const rows = await this.db.query<EventRow>(
+    const { db } = await this.databases.for(query);
+    const rows = await db.query<EventRow>(
       `select ${EVENT_COLUMNS} from events where ${where.join(' and ')} order by position limit $${params.length}`,
       params,
     );

@@ -2,6 +2,7 @@ import { Controller, Get, Header, Query } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Roles } from '../../platform/identity/roles.decorator';
+import { ApiDataAsOf } from '../../platform/read-replica/api-data-as-of.decorator';
 import { VerifyHashChainQuery } from './verify-hash-chain.query';
 import { VerifyHashChainResponse } from './verify-hash-chain.response.dto';
 import { VerifyHashChainRequest } from './verify-hash-chain.request.dto';
@@ -13,6 +14,7 @@ export class VerifyHashChainController {
 
   @Get('admin/verify-hash-chain')
   @Roles('auditor', 'admin')
+  @ApiDataAsOf()
   @Header('Cache-Control', 'no-store')
   @ApiOperation({
     operationId: 'verifyHashChain',

@@ -6,6 +6,7 @@ import { AppConfig } from '../../platform/config/config';
 import { keyRing } from '../../platform/verification/checkpoint';
 import { loadFrontier } from '../../platform/event-store/merkle-store';
 import { DATABASE, type Database } from '../../platform/event-store/sql';
+import { QueryDatabases } from '../../platform/read-replica/query-databases';
 import { verifyStoredLog } from '../../platform/verification/stored-verification';
 import { logExtent } from '../read-log';
 import { ChainAlarms } from '../chain-alarms';
@@ -24,7 +25,8 @@ export class VerifyHashChainHandler implements IQueryHandler<VerifyHashChainQuer
   private readonly checkpointKeys;
 
   constructor(
-    @Inject(DATABASE) private readonly db: Database,
+    @Inject(DATABASE) private readonly primary: Database,
+    private readonly databases: QueryDatabases,
     private readonly witness: Witness,
     private readonly alarms: ChainAlarms,
     config: AppConfig,
@@ -33,8 +35,10 @@ export class VerifyHashChainHandler implements IQueryHandler<VerifyHashChainQuer
     this.checkpointKeys = key && keyRing([createPublicKey(key)]);
   }
 
-  async execute({ request }: VerifyHashChainQuery): Promise<VerifyHashChainResponse> {
-    const { lastPosition } = await logExtent(this.db);
+  async execute(query: VerifyHashChainQuery): Promise<VerifyHashChainResponse> {
+    const { request } = query;
+    const { db } = await this.databases.for(query);
+    const { lastPosition } = await logExtent(db);
     const from = request.from_position;
     const to = Math.min(request.to_position ?? lastPosition, lastPosition);
     if (request.to_position !== undefined && request.to_position < from) {
@@ -43,13 +47,18 @@ export class VerifyHashChainHandler implements IQueryHandler<VerifyHashChainQuer
     if (from > Math.max(lastPosition, 1)) {
       throw validationError([{ field: 'from_position', messages: [`from_position is past the end of the log (${lastPosition})`] }]);
     }
-    const result = await verifyStoredLog(this.db, from, to, {
+    // A witnessed head past a replica's last entry is one it has not replayed yet, unless the primary
+    // has no such entry either: then entries were cut from the log's end.
+    const primaryLast = db === this.primary ? lastPosition : (await logExtent(this.primary)).lastPosition;
+    const result = await verifyStoredLog(db, from, to, {
       fromPosition: from,
       checkpointKeys: this.checkpointKeys,
       // A range starts from the stored tree before it, as it trusts its first entry's link.
-      treeBefore: from > 1 ? await loadFrontier(this.db, from - 1).catch(() => undefined) : undefined,
+      treeBefore: from > 1 ? await loadFrontier(db, from - 1).catch(() => undefined) : undefined,
       // Only a verification to the end can tell that entries were cut from it.
-      witness: this.witness.configured ? (await this.witness.heads()).filter((head) => to === lastPosition || head.tree_size <= to) : undefined,
+      witness: this.witness.configured
+        ? (await this.witness.heads()).filter((head) => head.tree_size <= to || (to === lastPosition && head.tree_size > primaryLast))
+        : undefined,
     });
     const [first] = result.breaks;
     if (first) {

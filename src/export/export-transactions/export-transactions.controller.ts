@@ -7,6 +7,7 @@ import { CurrentPrincipal } from '../../platform/identity/current-principal.deco
 import type { Principal } from '../../platform/identity/principal';
 import { ReadsOnly } from '../../platform/identity/reads-only.decorator';
 import { Roles } from '../../platform/identity/roles.decorator';
+import { ApiDataAsOf } from '../../platform/read-replica/api-data-as-of.decorator';
 import { EXPORT_COLUMNS, EXPORT_MODES } from './export-columns';
 import { EXPORT_EXAMPLES } from './export-example';
 import { ExportTransactionsQuery } from './export-transactions.query';
@@ -26,6 +27,7 @@ export class ExportTransactionsController {
 
   @Post('export')
   @Roles('merchant', 'auditor', 'admin')
+  @ApiDataAsOf()
   @ReadsOnly()
   // What the reply below sends; stated for the document, as @Res() takes the status out of Nest's hands.
   @HttpCode(HttpStatus.OK)

@@ -10,6 +10,7 @@ describe('loadConfig', () => {
       new AppConfig({
         port: 3000,
         dataDir: './data',
+        readMaxLagMs: 5000,
         redisKeyPrefix: 'crcs:',
         rateLimitPerHour: { sandbox: 1000, production: 10_000 },
         logLevel: 'info',
@@ -29,6 +30,8 @@ describe('loadConfig', () => {
       PORT: '8080',
       DATABASE_URL: 'postgresql://svc@db:5432/crcs',
       DATA_DIR: '/var/lib/crcs',
+      READ_DATABASE_URL: 'postgresql://svc@db-standby:5432/crcs',
+      READ_MAX_LAG_MS: '2000',
       REDIS_URL: 'rediss://cache:6380',
       REDIS_KEY_PREFIX: 'crcs-staging:',
       RATE_LIMIT_SANDBOX: '50',
@@ -49,6 +52,8 @@ describe('loadConfig', () => {
       port: 8080,
       databaseUrl: 'postgresql://svc@db:5432/crcs',
       dataDir: '/var/lib/crcs',
+      readDatabaseUrl: 'postgresql://svc@db-standby:5432/crcs',
+      readMaxLagMs: 2000,
       redisUrl: 'rediss://cache:6380',
       redisKeyPrefix: 'crcs-staging:',
       rateLimitPerHour: { sandbox: 50, production: 500 },
@@ -111,6 +116,19 @@ describe('loadConfig', () => {
 
   it.each([['mysql://db/crcs'], ['not a url'], ['db:5432']])('rejects DATABASE_URL=%j without echoing it', (url) => {
     expect(() => loadConfig({ DATABASE_URL: url })).toThrow('DATABASE_URL must be a URL starting with postgres:// or postgresql://');
+  });
+
+  it('takes READ_DATABASE_URL only beside DATABASE_URL, and never echoes it', () => {
+    expect(() => loadConfig({ READ_DATABASE_URL: 'postgres://u:hunter2@standby/crcs' })).toThrow(
+      'READ_DATABASE_URL needs DATABASE_URL: it names a standby of that server',
+    );
+    expect(() => loadConfig({ DATABASE_URL: 'postgres://db/crcs', READ_DATABASE_URL: 'mysql://u:hunter2@standby' })).toThrow(
+      /^(?!.*hunter2)[\s\S]*READ_DATABASE_URL must be a URL starting with postgres:\/\/ or postgresql:\/\//,
+    );
+  });
+
+  it.each([['0'], ['-5'], ['1.5'], ['soon']])('rejects READ_MAX_LAG_MS=%j', (lag) => {
+    expect(() => loadConfig({ READ_MAX_LAG_MS: lag })).toThrow(`READ_MAX_LAG_MS is "${lag}" but must be a positive integer`);
   });
 
   it('lists every bad variable in one error', () => {

@@ -28,6 +28,13 @@ export class AppConfig {
   /** Unset: the service runs its own PostgreSQL server under `dataDir`. */
   readonly databaseUrl?: string;
   readonly dataDir: string;
+  /**
+   * A streaming standby of DATABASE_URL's server: the analytics, export, audit-log and verification
+   * queries read there while it is within `readMaxLagMs` of the primary. Unset: everything reads the primary.
+   */
+  readonly readDatabaseUrl?: string;
+  /** A standby further behind than this, or unreachable, is not read: its queries go to the primary. */
+  readonly readMaxLagMs: number;
   /** Unset: rate-limit counters live in memory. */
   readonly redisUrl?: string;
   /** Put before every Redis key, so that deployments (or test runs) sharing one Redis never share counters. */
@@ -87,6 +94,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     port: read('PORT', parsePort, 3000),
     databaseUrl: read('DATABASE_URL', urlWithScheme('postgres', 'postgresql'), undefined, { secret: true }),
     dataDir: read('DATA_DIR', (raw) => raw, './data'),
+    readDatabaseUrl: read('READ_DATABASE_URL', urlWithScheme('postgres', 'postgresql'), undefined, { secret: true }),
+    readMaxLagMs: read('READ_MAX_LAG_MS', parsePositiveInteger, 5000),
     redisUrl: read('REDIS_URL', urlWithScheme('redis', 'rediss'), undefined, { secret: true }),
     redisKeyPrefix: read('REDIS_KEY_PREFIX', parseRedisKeyPrefix, 'crcs:'),
     rateLimitPerHour: {
@@ -108,6 +117,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     checkpointSigningKey: read('CHECKPOINT_SIGNING_KEY', parseSigningKey, undefined, { secret: true }),
     checkpointWitnessFile: read('CHECKPOINT_WITNESS_FILE', (raw) => raw, undefined),
   });
+  // The embedded server listens on a socket of its own folder only: nothing can stream from it.
+  if (config.readDatabaseUrl && !config.databaseUrl) problems.push('READ_DATABASE_URL needs DATABASE_URL: it names a standby of that server');
   if (problems.length > 0) throw new ConfigError(problems);
   return config;
 }

@@ -242,7 +242,7 @@ export class EmbeddedPostgres {
  * PostgreSQL refuses to run as root: as root (containers, CI) it runs as the `postgres` OS user,
  * created when missing; otherwise as the service's own user.
  */
-function serverAccount(): Account {
+export function serverAccount(): Account {
   if (process.getuid?.() !== 0) return undefined;
   const id = (flag: string) => spawnSync('id', [flag, 'postgres'], { encoding: 'utf8' });
   let uid = id('-u');
@@ -276,7 +276,7 @@ function serverEnvironment(): NodeJS.ProcessEnv {
   return { PATH: process.env.PATH, LC_ALL: 'C', TZ: 'UTC' };
 }
 
-function isAlive(pid: number): boolean {
+export function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

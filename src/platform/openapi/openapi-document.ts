@@ -2,6 +2,7 @@ import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
 import type { HeaderObject, OperationObject, ResponseObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
 import { API_KEY_SCHEME, ROLES_EXTENSION } from '../identity/roles.decorator';
+import { READ_REPLICA_EXTENSION } from '../read-replica/api-data-as-of.decorator';
 import { ErrorBodyDto } from '../errors/error-body.response.dto';
 import { errorDescription, errorExamples, errorResponse, type ErrorCodes } from './api-errors.decorator';
 
@@ -117,6 +118,14 @@ const HEADERS = {
   },
   retryAfter: { 'Retry-After': integer('Seconds until the key’s budget is refilled') },
   retryInProgress: { 'Retry-After': integer('With `IDEMPOTENCY_KEY_IN_PROGRESS` only: seconds to wait before sending the request again') },
+  dataAsOf: {
+    'X-Data-As-Of': {
+      description:
+        'Only when the answer was read from the read replica (READ_DATABASE_URL): it shows the data as the primary held it at this ' +
+        'instant (ISO 8601, UTC, to the millisecond), at most READ_MAX_LAG_MS old. Absent: read from the primary, current when read',
+      schema: { type: 'string', format: 'date-time' },
+    },
+  },
   replayed: {
     'Idempotent-Replayed': {
       description: '`true` when this answer repeats the one recorded for the same `Idempotency-Key` and request: nothing was recorded again',
@@ -129,10 +138,12 @@ const HEADERS = {
  * The headers the HTTP layer adds, on the answers it adds them to: a request id on every one (but 431); the
  * rate limit on every keyed answer once the key is known (not 401; a 503 has them when the database went
  * away after the key was looked up, as a lost commit's does); Retry-After with 429, and with an idempotent
- * route's 409; the replay mark on the success of an idempotent route.
+ * route's 409; the replay mark on the success of an idempotent route; X-Data-As-Of on the success of a
+ * route whose answer may be read from the replica.
  */
 function addHeaders(operation: OperationObject, { keyed }: { keyed: boolean }): void {
   const idempotent = operation.parameters?.some((parameter) => 'name' in parameter && parameter.name === 'Idempotency-Key');
+  const fromReplica = (operation as { [READ_REPLICA_EXTENSION]?: boolean })[READ_REPLICA_EXTENSION] === true;
   for (const [status, response] of Object.entries(operation.responses) as Array<[string, ResponseObject]>) {
     // Written on the socket before Fastify has a request: no header but the status line's.
     if (status === '431') continue;
@@ -142,6 +153,7 @@ function addHeaders(operation: OperationObject, { keyed }: { keyed: boolean }): 
       ...(keyed && status !== '401' && HEADERS.rateLimit),
       ...(status === '429' && HEADERS.retryAfter),
       ...(idempotent && /^2\d\d$/.test(status) && HEADERS.replayed),
+      ...(fromReplica && /^2\d\d$/.test(status) && HEADERS.dataAsOf),
       ...(idempotent && status === '409' && HEADERS.retryInProgress),
     };
   }

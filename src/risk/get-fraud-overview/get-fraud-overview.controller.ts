@@ -2,6 +2,7 @@ import { Controller, Get, Query } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Roles } from '../../platform/identity/roles.decorator';
+import { ApiDataAsOf } from '../../platform/read-replica/api-data-as-of.decorator';
 import { PageRequest } from '../../platform/page.request.dto';
 import { GetFraudOverviewQuery } from './get-fraud-overview.query';
 import { GetFraudOverviewResponse } from './get-fraud-overview.response.dto';
@@ -14,6 +15,7 @@ export class GetFraudOverviewController {
   /** The spec: admin keys only. */
   @Get('admin/fraud-overview')
   @Roles('admin')
+  @ApiDataAsOf()
   @ApiOperation({
     operationId: 'getFraudOverview',
     summary: 'Every merchant ranked by fraud score, riskiest first, with summary statistics',

@@ -1,5 +1,6 @@
 import { QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import { AppConfig } from '../../platform/config/config';
+import { QueryDatabases } from '../../platform/read-replica/query-databases';
 import { MerchantDirectory } from '../../merchants';
 import { RISK_LEVELS, type RiskLevel } from '../../rules/fraud-signals';
 import { MerchantActivities, NO_ACTIVITY } from '../merchant-activities';
@@ -17,11 +18,13 @@ export class GetFraudOverviewHandler implements IQueryHandler<GetFraudOverviewQu
   constructor(
     private readonly merchants: MerchantDirectory,
     private readonly activities: MerchantActivities,
+    private readonly databases: QueryDatabases,
     private readonly config: AppConfig,
   ) {}
 
-  async execute({ page }: GetFraudOverviewQuery): Promise<GetFraudOverviewResponse> {
-    const { activities, as_of_position } = await this.activities.read(null);
+  async execute(query: GetFraudOverviewQuery): Promise<GetFraudOverviewResponse> {
+    const { page } = query;
+    const { activities, as_of_position } = await this.activities.read((await this.databases.for(query)).db, null);
     const scored = (await this.merchants.all()).map((merchant) => {
       const profile = riskProfile(merchant.merchantId, activities.get(merchant.merchantId) ?? NO_ACTIVITY, this.config.shiftChanges);
       return {

@@ -4,6 +4,7 @@ import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal } from '../../platform/identity/current-principal.decorator';
 import type { Principal } from '../../platform/identity/principal';
 import { Roles } from '../../platform/identity/roles.decorator';
+import { ApiDataAsOf } from '../../platform/read-replica/api-data-as-of.decorator';
 import { ApiErrors } from '../../platform/openapi/api-errors.decorator';
 import { GetRiskProfileQuery } from './get-risk-profile.query';
 import { GetRiskProfileResponse } from './get-risk-profile.response.dto';
@@ -17,6 +18,7 @@ export class GetRiskProfileController {
   /** The spec: admin keys only. */
   @Get('merchant/:merchant_id/risk-profile')
   @Roles('admin')
+  @ApiDataAsOf()
   @ApiOperation({
     operationId: 'getRiskProfile',
     summary: 'A merchant’s risk profile: its fraud score, the signals behind it, and the analyses they rest on',

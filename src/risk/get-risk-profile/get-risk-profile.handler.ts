@@ -1,5 +1,6 @@
 import { QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import { AppConfig } from '../../platform/config/config';
+import { QueryDatabases } from '../../platform/read-replica/query-databases';
 import { MerchantScope } from '../../auth';
 import { MerchantDirectory, MerchantNotFoundError } from '../../merchants';
 import { MerchantActivities, NO_ACTIVITY } from '../merchant-activities';
@@ -13,14 +14,16 @@ export class GetRiskProfileHandler implements IQueryHandler<GetRiskProfileQuery,
     private readonly merchants: MerchantDirectory,
     private readonly scope: MerchantScope,
     private readonly activities: MerchantActivities,
+    private readonly databases: QueryDatabases,
     private readonly config: AppConfig,
   ) {}
 
   /** An unknown merchant is a 404; so is one the key may not see, should the route ever admit such keys. */
-  async execute({ merchantId, principal }: GetRiskProfileQuery): Promise<GetRiskProfileResponse> {
+  async execute(query: GetRiskProfileQuery): Promise<GetRiskProfileResponse> {
+    const { merchantId, principal } = query;
     const merchant = await this.merchants.find(merchantId);
     if (!merchant || !(await this.scope.canSee(principal, merchantId))) throw new MerchantNotFoundError(merchantId);
-    const { activities, as_of_position } = await this.activities.read(merchantId);
+    const { activities, as_of_position } = await this.activities.read((await this.databases.for(query)).db, merchantId);
     const profile = riskProfile(merchantId, activities.get(merchantId) ?? NO_ACTIVITY, this.config.shiftChanges);
     return { ...profile, name: merchant.name, as_of_position };
   }

@@ -2,6 +2,7 @@ import { Controller, Get, Query } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Roles } from '../../platform/identity/roles.decorator';
+import { ApiDataAsOf } from '../../platform/read-replica/api-data-as-of.decorator';
 import { OverrideReportQuery } from './override-report.query';
 import { OverrideReportResponse } from './override-report.response.dto';
 import { OverrideReportRequest } from './override-report.request.dto';
@@ -13,6 +14,7 @@ export class OverrideReportController {
 
   @Get('overrides/report')
   @Roles('admin', 'auditor')
+  @ApiDataAsOf()
   @ApiOperation({
     operationId: 'getOverrideReport',
     summary: 'Every override of a calculated cash total, with its employee, reason code and delta',

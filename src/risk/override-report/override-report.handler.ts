@@ -1,7 +1,6 @@
-import { Inject } from '@nestjs/common';
 import { QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import { instantRange } from '../../platform/instant-range';
-import { DATABASE, type Database } from '../../platform/event-store/sql';
+import { QueryDatabases } from '../../platform/read-replica/query-databases';
 import { averageCents } from '../override-analysis';
 import { overrideReport, overrideReportProjector } from '../read-model/override-report/override-report.projector';
 import { readAsOf } from '../../platform/projections/runner';
@@ -11,12 +10,13 @@ import type { OverrideReportResponse } from './override-report.response.dto';
 /** Every override with its employee, reason, the calculated and overridden cash totals and the delta between them. */
 @QueryHandler(OverrideReportQuery)
 export class OverrideReportHandler implements IQueryHandler<OverrideReportQuery, OverrideReportResponse> {
-  constructor(@Inject(DATABASE) private readonly db: Database) {}
+  constructor(private readonly databases: QueryDatabases) {}
 
-  async execute({ request }: OverrideReportQuery): Promise<OverrideReportResponse> {
-    const { merchant_id = null, start_date = null, end_date = null, limit, offset } = request;
+  async execute(query: OverrideReportQuery): Promise<OverrideReportResponse> {
+    const { merchant_id = null, start_date = null, end_date = null, limit, offset } = query.request;
+    const { db } = await this.databases.for(query);
     const range = instantRange(start_date, end_date);
-    const { result, as_of_position } = await readAsOf(this.db, [overrideReportProjector], (tx) =>
+    const { result, as_of_position } = await readAsOf(db, [overrideReportProjector], (tx) =>
       overrideReport(tx, { merchantId: merchant_id, ...range, limit, offset }),
     );
     return {

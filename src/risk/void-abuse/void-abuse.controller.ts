@@ -2,6 +2,7 @@ import { Controller, Get, Query } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Roles } from '../../platform/identity/roles.decorator';
+import { ApiDataAsOf } from '../../platform/read-replica/api-data-as-of.decorator';
 import { MerchantFilterRequest } from '../analytics-request.dto';
 import { VoidAbuseQuery } from './void-abuse.query';
 import { VoidAbuseResponse } from './void-abuse.response.dto';
@@ -13,6 +14,7 @@ export class VoidAbuseController {
 
   @Get('analytics/void-abuse')
   @Roles('admin', 'auditor')
+  @ApiDataAsOf()
   @ApiOperation({
     operationId: 'getVoidAbuse',
     summary: 'Void-abuse flags: high void rates, normalization failures, voids clustered at shift changes or on one employee',

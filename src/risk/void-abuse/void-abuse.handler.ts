@@ -1,7 +1,7 @@
-import { Inject } from '@nestjs/common';
 import { QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import { AppConfig, type ShiftChanges } from '../../platform/config/config';
-import { DATABASE, type Database, type Sql } from '../../platform/event-store/sql';
+import type { Sql } from '../../platform/event-store/sql';
+import { QueryDatabases } from '../../platform/read-replica/query-databases';
 import { voidRates, voidSignals, type VoidActivity, type VoidSignalCode } from '../void-analysis';
 import { readAsOf } from '../../platform/projections/runner';
 import { voidActivity, voidAnalyticsProjector, voidRecordIds, type RecordCriteria } from '../read-model/void-analytics/void-analytics.projector';
@@ -20,13 +20,15 @@ const EVIDENCE: Record<VoidSignalCode, (activity: VoidActivity, shift: ShiftChan
 @QueryHandler(VoidAbuseQuery)
 export class VoidAbuseHandler implements IQueryHandler<VoidAbuseQuery, VoidAbuseResponse> {
   constructor(
-    @Inject(DATABASE) private readonly db: Database,
+    private readonly databases: QueryDatabases,
     private readonly config: AppConfig,
   ) {}
 
-  async execute({ merchantId }: VoidAbuseQuery): Promise<VoidAbuseResponse> {
+  async execute(query: VoidAbuseQuery): Promise<VoidAbuseResponse> {
+    const { merchantId } = query;
+    const { db } = await this.databases.for(query);
     const shift = this.config.shiftChanges;
-    const { result: flags, as_of_position } = await readAsOf(this.db, [voidAnalyticsProjector], (tx) => this.flags(tx, merchantId, shift));
+    const { result: flags, as_of_position } = await readAsOf(db, [voidAnalyticsProjector], (tx) => this.flags(tx, merchantId, shift));
     return {
       merchant_id: merchantId,
       as_of_position,

@@ -2,6 +2,7 @@ import { Controller, Get, Query } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Roles } from '../../platform/identity/roles.decorator';
+import { ApiDataAsOf } from '../../platform/read-replica/api-data-as-of.decorator';
 import { PagedMerchantFilterRequest } from '../analytics-request.dto';
 import { VoidAnalyticsQuery } from './void-analytics.query';
 import { VoidAnalyticsResponse } from './void-analytics.response.dto';
@@ -13,6 +14,7 @@ export class VoidAnalyticsController {
 
   @Get('analytics/voids')
   @Roles('admin', 'auditor')
+  @ApiDataAsOf()
   @ApiOperation({
     operationId: 'getVoidAnalytics',
     summary: 'Void and refund counts, rates and amounts, and the results of the refund normalization checks',

@@ -1,7 +1,6 @@
-import { Inject } from '@nestjs/common';
 import { QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import { AppConfig } from '../../platform/config/config';
-import { DATABASE, type Database } from '../../platform/event-store/sql';
+import { QueryDatabases } from '../../platform/read-replica/query-databases';
 import { addVoidActivities, voidRates } from '../void-analysis';
 import { readAsOf } from '../../platform/projections/runner';
 import { voidActivity, voidAnalyticsProjector } from '../read-model/void-analytics/void-analytics.projector';
@@ -12,14 +11,16 @@ import type { MerchantVoidRates, VoidAnalyticsResponse } from './void-analytics.
 @QueryHandler(VoidAnalyticsQuery)
 export class VoidAnalyticsHandler implements IQueryHandler<VoidAnalyticsQuery, VoidAnalyticsResponse> {
   constructor(
-    @Inject(DATABASE) private readonly db: Database,
+    private readonly databases: QueryDatabases,
     private readonly config: AppConfig,
   ) {}
 
-  async execute({ request }: VoidAnalyticsQuery): Promise<VoidAnalyticsResponse> {
+  async execute(query: VoidAnalyticsQuery): Promise<VoidAnalyticsResponse> {
+    const { request } = query;
+    const { db } = await this.databases.for(query);
     const shift = this.config.shiftChanges;
     const merchantId = request.merchant_id ?? null;
-    const { result: activities, as_of_position } = await readAsOf(this.db, [voidAnalyticsProjector], (tx) => voidActivity(tx, merchantId, shift));
+    const { result: activities, as_of_position } = await readAsOf(db, [voidAnalyticsProjector], (tx) => voidActivity(tx, merchantId, shift));
     const merchants: MerchantVoidRates[] = [...activities].map(([id, activity]) => {
       const { voids_by_hour, voids_by_reason, shift_change, top_employee, ...rates } = voidRates(activity, shift);
       return { merchant_id: id, ...rates };

@@ -2,6 +2,7 @@ import { Controller, Get, Query } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Roles } from '../../platform/identity/roles.decorator';
+import { ApiDataAsOf } from '../../platform/read-replica/api-data-as-of.decorator';
 import { TipAnalyticsQuery } from './tip-analytics.query';
 import { TipAnalyticsResponse } from '../tip-analytics.response.dto';
 import { TipAnalyticsRequest } from './tip-analytics.request.dto';
@@ -12,6 +13,7 @@ export class TipAnalyticsController {
 
   @Get('analytics/tips')
   @Roles('admin', 'auditor')
+  @ApiDataAsOf()
   @ApiTags('Risk and analytics')
   @ApiOperation({
     operationId: 'getTipAnalytics',

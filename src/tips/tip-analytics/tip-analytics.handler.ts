@@ -1,6 +1,5 @@
-import { Inject } from '@nestjs/common';
 import { QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
-import { DATABASE, type Database } from '../../platform/event-store/sql';
+import { QueryDatabases } from '../../platform/read-replica/query-databases';
 import { tipAnalytics } from '../read-model/tip-summary';
 import { TipAnalyticsQuery } from './tip-analytics.query';
 import type { TipAnalyticsResponse } from '../tip-analytics.response.dto';
@@ -8,9 +7,10 @@ import type { TipAnalyticsResponse } from '../tip-analytics.response.dto';
 /** Totals by tip method (amounts after adjustments), averages, payouts and pool distribution summaries. */
 @QueryHandler(TipAnalyticsQuery)
 export class TipAnalyticsHandler implements IQueryHandler<TipAnalyticsQuery, TipAnalyticsResponse> {
-  constructor(@Inject(DATABASE) private readonly db: Database) {}
+  constructor(private readonly databases: QueryDatabases) {}
 
-  async execute({ merchantId, poolLimit }: TipAnalyticsQuery): Promise<TipAnalyticsResponse> {
-    return { merchant_id: merchantId, ...(await tipAnalytics(this.db, merchantId, poolLimit)) };
+  async execute(query: TipAnalyticsQuery): Promise<TipAnalyticsResponse> {
+    const { db } = await this.databases.for(query);
+    return { merchant_id: query.merchantId, ...(await tipAnalytics(db, query.merchantId, query.poolLimit)) };
   }
 }

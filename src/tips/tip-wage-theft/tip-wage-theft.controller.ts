@@ -3,6 +3,7 @@ import { QueryBus } from '@nestjs/cqrs';
 import { ApiExtraModels, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { WAGE_THEFT_DETAILS, TipWageTheftResponse } from '../tip-wage-theft.response.dto';
 import { Roles } from '../../platform/identity/roles.decorator';
+import { ApiDataAsOf } from '../../platform/read-replica/api-data-as-of.decorator';
 import { TipWageTheftQuery } from './tip-wage-theft.query';
 import { TipWageTheftRequest } from './tip-wage-theft.request.dto';
 
@@ -12,6 +13,7 @@ export class TipWageTheftController {
 
   @Get('analytics/tip-wage-theft')
   @Roles('admin', 'auditor')
+  @ApiDataAsOf()
   @ApiTags('Risk and analytics')
   @ApiOperation({
     operationId: 'getTipWageTheft',

@@ -1,8 +1,7 @@
-import { Inject } from '@nestjs/common';
 import { QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import { Clock } from '../../platform/clock';
 import { AppConfig } from '../../platform/config/config';
-import { DATABASE, type Database } from '../../platform/event-store/sql';
+import { QueryDatabases } from '../../platform/read-replica/query-databases';
 import { wageTheftFlags } from '../read-model/wage-theft-flags';
 import { TipWageTheftQuery } from './tip-wage-theft.query';
 import type { TipWageTheftResponse } from '../tip-wage-theft.response.dto';
@@ -17,15 +16,17 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 @QueryHandler(TipWageTheftQuery)
 export class TipWageTheftHandler implements IQueryHandler<TipWageTheftQuery, TipWageTheftResponse> {
   constructor(
-    @Inject(DATABASE) private readonly db: Database,
+    private readonly databases: QueryDatabases,
     private readonly clock: Clock,
     private readonly config: AppConfig,
   ) {}
 
-  async execute({ merchantId }: TipWageTheftQuery): Promise<TipWageTheftResponse> {
+  async execute(query: TipWageTheftQuery): Promise<TipWageTheftResponse> {
+    const { merchantId } = query;
+    const { db } = await this.databases.for(query);
     const now = this.clock.now();
     const dueBefore = new Date(now.getTime() - this.config.tipPayoutGraceDays * DAY_MS);
-    const flags = await wageTheftFlags(this.db, merchantId, dueBefore);
+    const flags = await wageTheftFlags(db, merchantId, dueBefore);
     return {
       merchant_id: merchantId,
       as_of: now.toISOString(),
