@@ -12,7 +12,8 @@ const FIRST_RETRY_MS = 1000;
 const LAST_RETRY_MS = 60_000;
 
 /**
- * The one way to raise a chain alarm: it logs it and records it in the log as a `ChainAlarmRaised`
+ * The one way to raise a chain alarm: it logs it, keeps it for `/health` (degraded from then on,
+ * until the service restarts after an operator has looked), and records it in the log as a `ChainAlarmRaised`
  * entry, from which the `chain.alarm` webhook is delivered. The log is what is broken, so recording
  * may fail (the database is down, appends are refused): then the alarm stays in the service's own
  * log (an ERROR line) and is tried again, doubling the wait up to a minute, until it is recorded or
@@ -23,17 +24,29 @@ export class ChainAlarms implements OnApplicationShutdown {
   private readonly logger = new Logger('ChainAlarms');
   /** Alarms not recorded yet, by stream: the same alarm raised twice is tried once. */
   private readonly pending = new Map<string, Promise<void>>();
+  /** Every alarm raised since start, once per stream. */
+  private readonly raised = new Map<string, ChainAlarm>();
   private readonly stopping = new AbortController();
+  private readonly unwatch: () => void;
 
   constructor(
     private readonly store: EventStore,
     private readonly clock: Clock,
-  ) {}
+  ) {
+    // An append that found the head moved: it refuses, and this says so.
+    this.unwatch = store.watchHead((problem) => void this.raise({ source: 'event-store', ...problem }));
+  }
+
+  /** The alarms raised since start, first found first. */
+  active(): ChainAlarm[] {
+    return [...this.raised.values()];
+  }
 
   /** Resolves once the alarm is recorded, or once the first attempt failed (the retries go on behind). */
   raise(alarm: ChainAlarm): Promise<void> {
     const stream = chainAlarmStream(sha256Hex(JSON.stringify([alarm.source, alarm.kind, alarm.position])).slice(0, 32));
     this.logger.error({ alarm }, `ALARM (${alarm.source}): ${alarm.detail}`);
+    if (!this.raised.has(stream)) this.raised.set(stream, alarm);
     const known = this.pending.get(stream);
     if (known) return known;
     let first!: () => void;
@@ -45,6 +58,7 @@ export class ChainAlarms implements OnApplicationShutdown {
   }
 
   async onApplicationShutdown(): Promise<void> {
+    this.unwatch();
     this.stopping.abort();
   }
 

@@ -1,50 +1,94 @@
 import { Injectable } from '@nestjs/common';
+import { constants } from 'node:fs';
 import { mkdir, open, readFile } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { dirname, join } from 'node:path';
 import { AppConfig } from '../platform/config/config';
 import { parseWitness, type SignedTreeHead } from '../platform/verification/checkpoint';
 
+/** Where the witness file is kept unless CHECKPOINT_WITNESS_FILE says otherwise: in the data folder, with or without DATABASE_URL. */
+const WITNESS_FILE = 'checkpoint-witness.ndjson';
+
+/** The witness file cannot be read as the signer left it: torn, corrupt, emptied, unreadable, or gone. */
+export class WitnessStateError extends Error {
+  static missing(path: string): WitnessStateError {
+    return new WitnessStateError(`the witness file ${path} is missing: it was deleted or moved`);
+  }
+}
+
 /**
- * The witness file (`CHECKPOINT_WITNESS_FILE`): every signed tree head, one NDJSON line each,
- * outside the database, so that an attacker who rewrites the log and deletes its checkpoints
- * still leaves heads the log no longer extends. Written after the head's checkpoint commits and
- * flushed to disk; none configured, nothing is written and nothing read.
+ * The witness file: every signed tree head, one NDJSON line each, outside the database. It is the
+ * signer's state, what it last signed: the signer extends only its last head, so that an operator
+ * who cuts, rolls back or rewrites the log (and deletes its checkpoints) cannot get a second,
+ * inconsistent head signed. It exists whenever a signing key does, and is created once, on an
+ * empty log, with the signed head of the empty tree; from then on it is required: missing, empty,
+ * torn or corrupt, it is a `WitnessStateError`, never a fresh start. Each line is flushed to disk
+ * before the signer goes on.
  */
 @Injectable()
 export class Witness {
-  private readonly path: string | undefined;
+  readonly path: string;
+  readonly configured: boolean;
 
   constructor(config: AppConfig) {
-    this.path = config.checkpointWitnessFile;
+    this.path = config.checkpointWitnessFile ?? join(config.dataDir, WITNESS_FILE);
+    this.configured = config.checkpointSigningKey !== undefined;
   }
 
-  get configured(): boolean {
-    return this.path !== undefined;
-  }
-
-  async record(head: SignedTreeHead): Promise<void> {
-    if (!this.path) return;
+  /** Starts the file with its first head; fails if the file exists (another process made it first). */
+  async create(head: SignedTreeHead): Promise<void> {
     await mkdir(dirname(this.path), { recursive: true });
-    const file = await open(this.path, 'a', 0o600);
+    await this.write(head, 'wx');
+    // The new name must survive a crash too, not only the file's bytes.
+    const folder = await open(dirname(this.path), 'r');
+    await folder.sync().finally(() => folder.close());
+  }
+
+  /** Appends to the file as it is: a file that is gone is never made again here. */
+  async record(head: SignedTreeHead): Promise<void> {
+    await this.write(head, constants.O_WRONLY | constants.O_APPEND).catch((error: NodeJS.ErrnoException) => {
+      throw error.code === 'ENOENT' ? WitnessStateError.missing(this.path) : error;
+    });
+  }
+
+  /** Every head witnessed, in the order signed; undefined when the file does not exist. */
+  async load(): Promise<SignedTreeHead[] | undefined> {
+    let text: string;
+    try {
+      text = await readFile(this.path, 'utf8');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+      throw new WitnessStateError(`the witness file ${this.path} cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+    }
+    if (text === '') throw new WitnessStateError(`the witness file ${this.path} is empty: it was truncated`);
+    if (!text.endsWith('\n')) throw new WitnessStateError(`the witness file ${this.path} ends in an incomplete line: it was torn or truncated`);
+    try {
+      return parseWitness(text);
+    } catch (error) {
+      throw new WitnessStateError(`the witness file ${this.path} is corrupt: ${(error as Error).message}`);
+    }
+  }
+
+  /** Every head witnessed, for a verification; none when there is no signer. */
+  async heads(): Promise<SignedTreeHead[]> {
+    if (!this.configured) return [];
+    const heads = await this.load();
+    if (!heads) throw WitnessStateError.missing(this.path);
+    return heads;
+  }
+
+  /** The file as stored, for auditors to keep a copy; undefined when there is none. */
+  async text(): Promise<string | undefined> {
+    if (!this.configured || !(await this.load())) return undefined;
+    return readFile(this.path, 'utf8');
+  }
+
+  private async write(head: SignedTreeHead, flag: number | 'wx'): Promise<void> {
+    const file = await open(this.path, flag, 0o600);
     try {
       await file.appendFile(`${JSON.stringify(head)}\n`);
       await file.datasync();
     } finally {
       await file.close();
     }
-  }
-
-  /** Every head witnessed; none when no witness is configured or nothing was signed yet. */
-  async heads(): Promise<SignedTreeHead[]> {
-    if (!this.path) return [];
-    const text = await readFile(this.path, 'utf8').catch((error: NodeJS.ErrnoException) => {
-      if (error.code === 'ENOENT') return '';
-      throw error;
-    });
-    return parseWitness(text);
-  }
-
-  async lastHead(): Promise<SignedTreeHead | undefined> {
-    return (await this.heads()).at(-1);
   }
 }

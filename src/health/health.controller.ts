@@ -1,7 +1,7 @@
 import { Controller, Get, Header, Inject, Res } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
-import { ChainCheckpointer } from '../audit';
+import { ChainAlarms, ChainCheckpointer } from '../audit';
 import { JurisdictionRuleStore, dataSummary } from '../jurisdiction';
 import { Public } from '../platform/identity/roles.decorator';
 import { EventStore } from '../platform/event-store/event-store.port';
@@ -25,6 +25,7 @@ export class HealthController {
     private readonly jurisdictions: JurisdictionRuleStore,
     private readonly clock: Clock,
     private readonly signer: ChainCheckpointer,
+    private readonly alarms: ChainAlarms,
     private readonly replica: ReadReplica,
   ) {}
 
@@ -33,18 +34,19 @@ export class HealthController {
   @Public()
   @ApiOperation({ operationId: 'getHealth', summary: 'Liveness and readiness, with what the service enforces and which data it holds' })
   @ApiOkResponse({ type: HealthReport, description: 'Healthy: the database answers and the chain head is readable' })
-  @ApiServiceUnavailableResponse({ type: HealthReport, description: 'Degraded: the database or the chain head cannot be read, or the signer refused' })
+  @ApiServiceUnavailableResponse({ type: HealthReport, description: 'Degraded: the database or the chain head cannot be read, the signer refused, or a chain alarm was raised' })
   @Header('Cache-Control', 'no-store')
   async health(@Res({ passthrough: true }) reply: FastifyReply): Promise<HealthReport> {
     const database = await this.probeDatabase();
     const headPosition = database.reachable ? await this.headPosition() : null;
     const signer = this.signer.status();
-    const status = database.reachable && headPosition !== null && signer.state !== 'refused' ? 'ok' : 'degraded';
+    const alarms = this.alarms.active();
+    const status = database.reachable && headPosition !== null && signer.state !== 'refused' && alarms.length === 0 ? 'ok' : 'degraded';
     void reply.status(status === 'ok' ? 200 : 503);
     return {
       status,
       database: { driver: this.db.driver, ...database },
-      chain: { head_position: headPosition, signer },
+      chain: { head_position: headPosition, signer, alarms },
       read_replica: await this.replicaHealth(),
       uptime_seconds: Math.floor(process.uptime()),
       enforced_rules: this.enforcedRules,

@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { MissingPositions, type SignerAlarm } from '../audit';
+import { MissingPositions, type ChainAlarm, type SignerAlarm } from '../audit';
 import type { Database } from '../platform/event-store/sql';
 import { DataSummaryDto } from '../jurisdiction';
 import type { ReplicaState } from '../platform/read-replica/read-replica';
@@ -18,13 +18,13 @@ export class DatabaseHealth {
 }
 
 export class SignerAlarmBody implements SignerAlarm {
-  @ApiProperty({ enum: ['modified', 'deleted'] })
-  kind: 'modified' | 'deleted';
+  @ApiProperty({ enum: ['modified', 'deleted', 'witness'], description: '`witness`: the witness file, the signer\'s own state, is missing, torn, corrupt or unreadable' })
+  kind: 'modified' | 'deleted' | 'witness';
 
   @ApiProperty({ type: 'integer', example: 1204 })
   position: number;
 
-  @ApiProperty({ example: 'the entry at position 1204 is not the one this process appended there: it was rewritten' })
+  @ApiProperty({ example: 'the entry at position 1204 is not the one the signed tree head of size 1204 covers: an entry up to it was rewritten' })
   detail: string;
 
   @ApiPropertyOptional({ type: MissingPositions, description: '`deleted`: the positions that are gone' })
@@ -34,7 +34,7 @@ export class SignerAlarmBody implements SignerAlarm {
 export class SignerHealth {
   @ApiProperty({
     enum: ['off', 'signing', 'refused'],
-    description: '`off`: no CHECKPOINT_SIGNING_KEY. `refused`: the signer found the log tampered with and signs nothing more (the service is degraded)',
+    description: '`off`: no CHECKPOINT_SIGNING_KEY. `refused`: the signer found the log or its witness file tampered with and signs nothing more (the service is degraded)',
   })
   state: 'off' | 'signing' | 'refused';
 
@@ -45,12 +45,29 @@ export class SignerHealth {
   alarm: SignerAlarm | null;
 }
 
+export class ChainAlarmBody implements ChainAlarm {
+  @ApiProperty({ description: 'Who found it: `signer`, `verification` (GET /admin/verify-hash-chain), `event-store` (an append that found the head moved)', example: 'event-store' })
+  source: string;
+
+  @ApiProperty({ description: '`modified`, `deleted`, `reordered`, `inserted`, `witness`…', example: 'inserted' })
+  kind: string;
+
+  @ApiProperty({ type: 'integer', nullable: true, example: 1205 })
+  position: number | null;
+
+  @ApiProperty({ example: "the log holds entries 1205 to 1205 past its head (1204): they were written behind the service's back" })
+  detail: string;
+}
+
 export class ChainHealth {
   @ApiProperty({ type: 'integer', nullable: true, example: 1204 })
   head_position: number | null;
 
   @ApiProperty()
   signer: SignerHealth;
+
+  @ApiProperty({ type: [ChainAlarmBody], description: 'Every chain alarm raised since the service started, first found first: any of them degrades the service' })
+  alarms: ChainAlarm[];
 }
 
 export class ReadReplicaHealth {
@@ -76,7 +93,7 @@ export class ReadReplicaHealth {
 export class HealthReport {
   @ApiProperty({
     enum: ['ok', 'degraded'],
-    description: '`degraded` (with status 503): the database or the chain head cannot be read, or the signer refused to sign a log that does not verify',
+    description: '`degraded` (with status 503): the database or the chain head cannot be read, the signer refused to sign a log that does not verify, or a chain alarm was raised',
   })
   status: 'ok' | 'degraded';
 

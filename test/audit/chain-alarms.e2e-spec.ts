@@ -64,7 +64,8 @@ describe.each(DRIVERS)('chain alarms in the log, on %s', (driver) => {
       const alarms = await alarmsIn(db);
       return alarms.length > 0 ? alarms : undefined;
     });
-    expect(alarm).toMatchObject({ source: 'signer', kind: 'modified', position: Number(position) });
+    // The hashes and links were recomputed, the stored tree was not: the signer finds its root wrong.
+    expect(alarm).toMatchObject({ source: 'signer', kind: 'modified', detail: expect.stringMatching(/^the stored Merkle tree of \d+ entries is not the one its entries give/) });
     expect(app.app.get(ChainCheckpointer).status()).toMatchObject({ state: 'refused', alarm: { detail: alarm.detail } });
   });
 });

@@ -1,4 +1,4 @@
-import { createPublicKey, verify } from 'node:crypto';
+import { createHash, createPublicKey, verify } from 'node:crypto';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,7 +13,7 @@ import { checkpointPublicKey, checkpointsWritten, exportLog, parseExport, runVer
 import { call, issueKey, onboardMerchant } from '../support/auth';
 import { newSigningKey } from '../support/chain';
 import { rfc9162 } from '../support/rfc9162';
-import { recordSale } from '../support/sales';
+import { recordSale, saleBody } from '../support/sales';
 import { entryAt, rewriteTail } from '../support/tampering';
 import { DRIVERS } from '../support/test-database';
 import { startTestApp, TEST_ADMIN_KEY, type TestApp } from '../support/test-app';
@@ -107,7 +107,9 @@ describe.each(DRIVERS)('signed tree heads and proofs, on %s', (driver) => {
     // make sure a later head exists, so that swapping the two heads below is a real error.
     await sell(INTERVAL);
     const heads = await witnessed();
-    const [first, last] = [heads[0], heads.at(-1)!];
+    // The witness starts with the empty tree's head, written when it was created.
+    expect(heads[0]).toMatchObject({ tree_size: 0, root_hash: createHash('sha256').digest('hex') });
+    const [first, last] = [heads[1], heads.at(-1)!];
     expect(first.tree_size).toBeLessThan(last.tree_size);
     const inclusion = (await get(`/admin/audit/inclusion-proof?position=3&tree_size=${last.tree_size}`)).body;
     const consistency = (await get(`/admin/audit/consistency-proof?first=${first.tree_size}&second=${last.tree_size}`)).body;
@@ -219,8 +221,10 @@ describe.each(DRIVERS)('signed tree heads and proofs, on %s', (driver) => {
 
     const { status, body } = await health();
     expect(status).toBe(503);
-    expect(body).toMatchObject({ status: 'degraded', chain: { signer: { state: 'refused', alarm: { kind: 'modified', position: victim } } } });
-    expect(body.chain.signer.alarm.detail).toMatch(/not the one this process appended there/);
+    expect(body).toMatchObject({ status: 'degraded', chain: { signer: { state: 'refused', alarm: { kind: 'modified' } } } });
+    // Every hash and link was recomputed, but not the stored tree: its root is not the one the entries give.
+    expect(body.chain.signer.alarm.detail).toMatch(new RegExp(`^the stored Merkle tree of \\d+ entries is not the one its entries give, or not consistent with the signed head of size ${signedSize}$`));
+    expect(body.chain.alarms).toEqual([expect.objectContaining({ source: 'signer', detail: body.chain.signer.alarm.detail })]);
     expect(parseExport(await exportLog(app)).filter((e) => e.type === 'ChainCheckpointed')).toHaveLength(checkpointsBefore);
     expect((await witnessed()).at(-1)!.tree_size).toBe(signedSize);
   });
@@ -241,10 +245,15 @@ describe.each(DRIVERS)('signed tree heads and proofs, on %s', (driver) => {
 
     // A second signer over the same database and witness: the service after a restart.
     const restarted = new ChainCheckpointer(app.app.get(EventStore), db, app.config, app.app.get(Clock), new Witness(app.config));
+    await restarted.onModuleInit();
     restarted.onApplicationBootstrap();
     await restarted.idle();
     restarted.onApplicationShutdown();
-    expect(restarted.status()).toMatchObject({ state: 'refused', alarm: { position: Math.min(last.tree_size, Number(n)) } });
+    // Whichever comes first: the re-verification of the first signed span, or the check of the head to extend.
+    expect(restarted.status()).toMatchObject({ state: 'refused' });
+    expect(restarted.status().alarm!.detail).toMatch(
+      /^entries 1 to \d+ no longer give the root of the tree head signed at .*: an entry among them was changed, inserted, deleted or moved$|^the stored Merkle tree of the first \d+ entries does not have the signed root [0-9a-f]{64}$|^the log ends at entry \d+, but a tree head of size \d+ was signed: entries were cut from its end$/,
+    );
 
     const result = await verifyBothWays();
     expect(result.breaks).toContainEqual(expect.objectContaining({ kind: Number(n) < last.tree_size ? 'deleted' : 'modified', witnessed_tree_size: expect.any(Number) }));
@@ -263,9 +272,15 @@ describe.each(DRIVERS)('signed tree heads and proofs, on %s', (driver) => {
       expect.objectContaining({ kind: 'deleted', position: keep, witnessed_tree_size: signed, missing_positions: { from: keep + 1, to: signed } }),
     ]);
 
-    // The service goes on appending after the cut; its signer remembers what it appended there.
-    await sell(INTERVAL);
-    const { body } = await health();
-    expect(body.chain.signer).toMatchObject({ state: 'refused', alarm: { kind: 'deleted', missing_positions: { from: keep + 2, to: Number(appendedUpTo) } } });
+    // The service appends nothing onto the cut log: the head went back below what it appended.
+    const refused = await call(app, 'POST', '/transaction', { key: merchant.key, body: saleBody(merchant.id, {}) });
+    const detail = `this process appended up to entry ${appendedUpTo}, but the log now ends at ${keep}: acknowledged entries were cut from its end and the head moved back`;
+    expect(refused).toMatchObject({
+      status: 503,
+      body: { error: 'CHAIN_ALARM', message: `The audit log was changed behind the service's back, so nothing is recorded until an operator has looked: ${detail}` },
+    });
+    const { status, body } = await health();
+    expect(status).toBe(503);
+    expect(body.chain.alarms).toContainEqual({ source: 'event-store', kind: 'deleted', position: keep + 1, detail });
   });
 });

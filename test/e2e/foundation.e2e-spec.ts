@@ -90,7 +90,7 @@ describe('foundation over HTTP', () => {
       expect(body).toEqual({
         status: 'ok',
         database: { driver: expect.stringMatching(/^(embedded|postgres)$/), reachable: true, latency_ms: expect.any(Number) },
-        chain: { head_position: 0, signer: { state: 'off', signed_tree_size: null, alarm: null } },
+        chain: { head_position: 0, signer: { state: 'off', signed_tree_size: null, alarm: null }, alarms: [] },
         read_replica: { state: 'off', lag_ms: null, data_as_of: null, max_lag_ms: null },
         uptime_seconds: expect.any(Number),
         enforced_rules: expect.any(Array),

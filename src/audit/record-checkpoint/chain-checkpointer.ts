@@ -1,4 +1,4 @@
-import { Inject, Injectable, Logger, Optional, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { Inject, Injectable, Logger, Optional, type OnApplicationBootstrap, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import { createPublicKey, type KeyObject } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { EVENT_SCHEMA_VERSION } from '../../platform/identity/command-context';
@@ -23,15 +23,18 @@ import { EMPTY_ROOT, MerkleFrontier, consistencyPath, inclusionPath, leafHash, t
 import { DATABASE, type Database, type Sql } from '../../platform/event-store/sql';
 import { matchesStoredHash, readStoredEntries } from '../../platform/verification/stored-entries';
 import { ChainAlarms } from '../chain-alarms';
-import { Witness } from '../witness';
+import { Witness, WitnessStateError } from '../witness';
 
 /** A failed signing is tried again after this, doubling up to LAST_RETRY_MS while it keeps failing. */
 const FIRST_RETRY_MS = 500;
 const LAST_RETRY_MS = 30_000;
+/** A re-verification round stops after this, and the next goes on from there a second later: it never holds the signer's thread long. */
+const REVERIFY_ROUND_MS = 200;
+const NEXT_ROUND_MS = 1000;
 
-/** Why the signer would not sign: what it found, where. */
+/** Why the signer would not sign: what it found, where. `witness`: its own state, the witness file, is not as it left it. */
 export interface SignerAlarm {
-  kind: 'modified' | 'deleted';
+  kind: 'modified' | 'deleted' | 'witness';
   position: number;
   detail: string;
   missing_positions?: { from: number; to: number };
@@ -43,37 +46,44 @@ class SigningRefused extends Error {
   }
 }
 
-/** A tree the signer has verified: `size` entries, the last with chain hash `chainHash`. */
+/** A tree the signer has verified: `size` entries, the last with chain hash `chainHash`, signed at `signedAt` (ms). */
 interface Verified {
   size: number;
   chainHash: string;
   frontier: MerkleFrontier;
+  signedAt: number;
 }
 
 /**
- * Signs a tree head once the log has grown `checkpointInterval` entries past the last one, and
- * appends it as a checkpoint entry and a witness line. It never signs what it has not verified
- * (DESIGN.md "Verifiable log"): from the last signed head (the witness's, when there is one, over
- * the database's) it checks that the stored tree still has that head's root and holds the entry
- * it covered, recomputes every entry since (hash, link, position), compares each with what this
- * process itself appended, and checks that the stored tree is consistent with the signed one and
- * has the new root. The last entries are read under the chain-head lock, in the transaction that
- * appends the head. Any failure signs nothing, raises an alarm and turns `/health` degraded.
+ * Signs a tree head once the log has grown `checkpointInterval` entries past the last one, or
+ * `checkpointMaxAgeS` seconds after the last one while it grew, and appends it as a checkpoint
+ * entry and a witness line. Its state is the witness file (what it last signed, outside the
+ * database): it signs only a tree that extends the witness's last head, which it checks from
+ * hashes, never from positions it remembers: the stored tree must still have that head's signed
+ * root and hold the entry it covered, every entry since is recomputed (hash, link, position), and
+ * the stored tree must be consistent with the signed root (an RFC 9162 consistency proof) and have
+ * the new root. The last entries are read under the chain-head lock, in the transaction that
+ * appends the head. It also re-verifies the whole signed part, one span between two witnessed heads
+ * at a time, at start and every `checkpointReverifyS`, in rounds of bounded time. Any failure, or
+ * a witness file that is missing, torn, corrupt or unreadable, signs nothing more, raises a chain
+ * alarm and turns `/health` degraded.
  *
- * Woken after each local commit that may have crossed the interval (and once at start); it never
- * slows an append down except for the few entries it reads under the lock.
+ * Woken after each local commit that may have crossed the interval, by a timer when the age comes
+ * due, and once at start; it never slows an append down except for the few entries it reads under the lock.
  */
 @Injectable()
-export class ChainCheckpointer implements OnApplicationBootstrap, OnApplicationShutdown {
+export class ChainCheckpointer implements OnModuleInit, OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger('Checkpoints');
   /** The last signed head, verified; undefined until established (again, after another process signed). */
   private signed: Verified | undefined;
-  /** Hashes of the entries this process appended since the signed head: a rewrite of them is caught by position. */
-  private readonly appended = new Map<number, string>();
   private refusal: SignerAlarm | undefined;
   private running: Promise<void> | undefined;
   private again = false;
   private unsubscribe: (() => void) | undefined;
+  private ageTimer: NodeJS.Timeout | undefined;
+  private reverifyTimer: NodeJS.Timeout | undefined;
+  /** Where the re-verification goes on: the index of the witnessed head that ends the next span to check. */
+  private reverifyCursor = 0;
   private readonly stopping = new AbortController();
 
   constructor(
@@ -85,10 +95,25 @@ export class ChainCheckpointer implements OnApplicationBootstrap, OnApplicationS
     @Optional() private readonly alarms?: ChainAlarms,
   ) {}
 
-  /** `off`: no signing key. `refused`: it found the log tampered with and signs nothing more. */
+  /** `off`: no signing key. `refused`: it found the log or its own state tampered with and signs nothing more. */
   status(): { state: 'off' | 'signing' | 'refused'; signed_tree_size: number | null; alarm: SignerAlarm | null } {
     const state = !this.config.checkpointSigningKey ? 'off' : this.refusal ? 'refused' : 'signing';
     return { state, signed_tree_size: this.signed?.size ?? null, alarm: this.refusal ?? null };
+  }
+
+  /**
+   * Before anything is appended (the first start's admin key is, at bootstrap): a missing witness
+   * file is created here, and only while the log is empty.
+   */
+  async onModuleInit(): Promise<void> {
+    const key = this.config.checkpointSigningKey;
+    if (!key) return;
+    try {
+      if (!(await this.witness.load().catch(witnessRefusal))) await this.startWitness(key);
+    } catch (error) {
+      if (!(error instanceof SigningRefused)) throw error;
+      this.refuse(error.alarm);
+    }
   }
 
   onApplicationBootstrap(): void {
@@ -97,16 +122,19 @@ export class ChainCheckpointer implements OnApplicationBootstrap, OnApplicationS
       return;
     }
     this.unsubscribe = this.store.subscribe((events) => {
-      for (const e of events) this.appended.set(e.position, e.hash);
       const signedSize = this.signed?.size ?? 0;
       // An append at or below the signed head means the log was cut behind the service's back.
       if (events[0].position <= signedSize || events[events.length - 1].position - signedSize >= this.config.checkpointInterval) this.wake();
+      else if (!this.ageTimer) this.wakeWhenOld();
     });
     this.wake();
+    this.scheduleReverify(0);
   }
 
   async onApplicationShutdown(): Promise<void> {
     this.unsubscribe?.();
+    clearTimeout(this.ageTimer);
+    clearTimeout(this.reverifyTimer);
     this.stopping.abort();
     await this.idle();
   }
@@ -116,17 +144,84 @@ export class ChainCheckpointer implements OnApplicationBootstrap, OnApplicationS
     while (this.running) await this.running;
   }
 
+  /** Signs now what is due (by count or by age, on the service's clock); tests call it after moving their clock. */
+  signDue(): Promise<void> {
+    this.wake();
+    return this.idle();
+  }
+
+  /**
+   * Re-verifies the signed part from where the last round stopped, span by span (each the entries
+   * between two witnessed heads, checked from the first head's signed root to the second's), until
+   * `budgetMs` is spent. Resolves true when it went round the whole witness.
+   */
+  async reverify(budgetMs = Infinity): Promise<boolean> {
+    if (this.refusal || !this.config.checkpointSigningKey) return true;
+    const started = performance.now();
+    try {
+      const heads = await this.witness.load().catch(witnessRefusal);
+      if (!heads) {
+        // Not yet created, before the first signing: that creates it, or refuses.
+        if (this.signed) witnessRefusal(WitnessStateError.missing(this.witness.path));
+        return true;
+      }
+      const keys = keyRing([createPublicKey(this.config.checkpointSigningKey)]);
+      while (performance.now() - started < budgetMs) {
+        if (this.reverifyCursor >= heads.length) {
+          this.reverifyCursor = 0;
+          return true;
+        }
+        const i = this.reverifyCursor++;
+        await this.checkSpan(heads[i - 1], heads[i], keys);
+      }
+      return false;
+    } catch (error) {
+      if (!(error instanceof SigningRefused)) throw error;
+      this.refuse(error.alarm);
+      return true;
+    }
+  }
+
+  private scheduleReverify(ms: number): void {
+    if (this.stopping.signal.aborted) return;
+    this.reverifyTimer = setTimeout(() => {
+      this.reverify(REVERIFY_ROUND_MS)
+        .then((passDone) => this.scheduleReverify(passDone ? this.config.checkpointReverifyS * 1000 : NEXT_ROUND_MS))
+        .catch((error: unknown) => {
+          this.logger.error({ err: error }, 're-verifying the signed log failed; trying again in a second');
+          this.scheduleReverify(NEXT_ROUND_MS);
+        });
+    }, ms);
+    this.reverifyTimer.unref();
+  }
+
+  /** The entries between two witnessed heads, from the first's signed root, must give the second's. */
+  private async checkSpan(before: SignedTreeHead | undefined, head: SignedTreeHead, keys: ReadonlyMap<string, KeyObject>): Promise<void> {
+    if (checkSignature(head, keys) !== 'valid') {
+      throw new SigningRefused({ kind: 'witness', position: head.tree_size, detail: `the witnessed tree head of size ${head.tree_size} does not carry this key's signature` });
+    }
+    const from = before?.tree_size ?? 0;
+    if (head.tree_size <= from) return;
+    const start = await this.trustedTree(from, before ? hex(before.root_hash) : EMPTY_ROOT, 0);
+    const end = await this.verifyEntries(this.db, start, head.tree_size);
+    if (!end.frontier.root().equals(hex(head.root_hash))) {
+      throw new SigningRefused({
+        kind: 'modified',
+        position: head.tree_size,
+        detail:
+          `entries ${from + 1} to ${head.tree_size} no longer give the root of the tree head signed at ${head.timestamp}: ` +
+          'an entry among them was changed, inserted, deleted or moved',
+      });
+    }
+  }
+
   private wake(): void {
     if (this.running) {
       this.again = true;
       return;
     }
     this.running = this.signUntilDone(this.config.checkpointSigningKey!)
-      .catch((error: SigningRefused) => {
-        this.refusal = error.alarm;
-        this.logger.error({ alarm: error.alarm }, `ALARM: the log does not verify, so no tree head was signed: ${error.alarm.detail}`);
-        void this.alarms?.raise({ source: 'signer', kind: error.alarm.kind, position: error.alarm.position, detail: error.alarm.detail });
-      })
+      .catch((error: SigningRefused) => this.refuse(error.alarm))
       .finally(() => {
         this.running = undefined;
         if (this.again && !this.refusal) {
@@ -134,6 +229,25 @@ export class ChainCheckpointer implements OnApplicationBootstrap, OnApplicationS
           this.wake();
         }
       });
+  }
+
+  private refuse(alarm: SignerAlarm): void {
+    if (this.refusal) return;
+    this.refusal = alarm;
+    this.logger.error({ alarm }, `ALARM: no tree head will be signed: ${alarm.detail}`);
+    void this.alarms?.raise({ source: 'signer', kind: alarm.kind, position: alarm.position, detail: alarm.detail });
+  }
+
+  /** A timer for when the unsigned tail gets too old: it then is signed however short it is. */
+  private wakeWhenOld(): void {
+    const signedAt = this.signed?.signedAt;
+    if (signedAt === undefined || this.refusal) return;
+    const dueIn = Math.max(0, signedAt + this.config.checkpointMaxAgeS * 1000 - this.clock.now().getTime());
+    this.ageTimer = setTimeout(() => {
+      this.ageTimer = undefined;
+      this.wake();
+    }, dueIn);
+    this.ageTimer.unref();
   }
 
   /**
@@ -163,13 +277,14 @@ export class ChainCheckpointer implements OnApplicationBootstrap, OnApplicationS
       // Another process may have signed since: its head, checked like any other, is the one to extend.
       if (!this.signed || (last && last.position > this.signed.size)) this.signed = await this.lastSignedHead(key, last);
       const signed = this.signed;
-      // Taken before the head is read: an append that commits while the read is under way reaches
-      // `appended` (its listener runs) and may still be missing from the read's snapshot.
-      const appendedUpTo = Math.max(0, ...this.appended.keys());
       const head = await this.store.head();
-      this.checkNothingLost(appendedUpTo, head.position);
       await this.checkSignedEntry(signed);
-      if (head.position - signed.size < this.config.checkpointInterval) return;
+      const grown = head.position - signed.size;
+      const old = this.clock.now().getTime() - signed.signedAt >= this.config.checkpointMaxAgeS * 1000;
+      if (grown < this.config.checkpointInterval && !(grown > 0 && old)) {
+        if (grown > 0 && !this.ageTimer) this.wakeWhenOld();
+        return;
+      }
       let verified = await this.verifyEntries(this.db, signed, head.position);
       const checkpoint = last?.checkpoint ?? 0;
       let treeHead: SignedTreeHead | undefined;
@@ -192,32 +307,53 @@ export class ChainCheckpointer implements OnApplicationBootstrap, OnApplicationS
         this.signed = undefined;
         continue;
       }
-      await this.witness.record(treeHead!);
-      this.signed = verified;
-      for (const position of this.appended.keys()) if (position <= verified.size) this.appended.delete(position);
+      await this.recordWitnessed(treeHead!);
+      this.signed = { ...verified, signedAt: Date.parse(treeHead!.timestamp) };
     }
   }
 
+  /** A head not in the witness file would be one the signer could later contradict: failing to write it stops the signing. */
+  private async recordWitnessed(head: SignedTreeHead): Promise<void> {
+    await this.witness.record(head).catch((error: Error) =>
+      witnessRefusal(
+        error instanceof WitnessStateError
+          ? error
+          : new WitnessStateError(`the tree head of size ${head.tree_size} could not be written to the witness file ${this.witness.path} (${error.message})`),
+      ),
+    );
+  }
+
   /**
-   * The head to extend: the later of the witness's last line and the database's last checkpoint
-   * (the witness alone when the database's is not consistent with it), checked against the stored tree.
+   * The head to extend: the witness file's last, or a later checkpoint of the log that another
+   * process signed with this key, when the stored tree proves it consistent with the witness's; then
+   * checked against the stored log. A missing witness file is created only on an empty log.
    */
   private async lastSignedHead(key: KeyObject, stored: CheckpointData | undefined): Promise<Verified> {
     const keys = keyRing([createPublicKey(key)]);
-    const witnessed = await this.witness.lastHead();
-    if (witnessed && checkSignature(witnessed, keys) !== 'valid') {
-      throw new SigningRefused({ kind: 'modified', position: witnessed.tree_size, detail: `the witness's last tree head (size ${witnessed.tree_size}) does not carry this key's signature` });
+    const witnessed = await this.witness.load().catch(witnessRefusal);
+    if (!witnessed) witnessRefusal(WitnessStateError.missing(this.witness.path));
+    const last = witnessed.at(-1)!;
+    if (checkSignature(last, keys) !== 'valid') {
+      throw new SigningRefused({ kind: 'witness', position: last.tree_size, detail: `the witness's last tree head (size ${last.tree_size}) does not carry this key's signature` });
     }
     if (stored && checkSignature(stored, keys) !== 'valid') {
       throw new SigningRefused({ kind: 'modified', position: stored.position, detail: `the last checkpoint in the log (${stored.checkpoint}) does not carry this key's valid signature` });
     }
-    const fromDatabase = stored && isTreeHeadCheckpoint(stored) ? stored : undefined;
-    let head = witnessed ?? fromDatabase;
-    if (witnessed && fromDatabase && fromDatabase.tree_size > witnessed.tree_size) {
-      const proof = await fromStoredTree(this.db, (node) => consistencyPath(witnessed.tree_size, fromDatabase.tree_size, node)).catch(() => []);
-      if (verifyConsistency(witnessed.tree_size, fromDatabase.tree_size, proof, hex(witnessed.root_hash), hex(fromDatabase.root_hash))) head = fromDatabase;
+    let head: SignedTreeHead = last;
+    if (stored && isTreeHeadCheckpoint(stored) && stored.tree_size > last.tree_size) {
+      const proof = await fromStoredTree(this.db, (node) => consistencyPath(last.tree_size, stored.tree_size, node)).catch(() => []);
+      if (!verifyConsistency(last.tree_size, stored.tree_size, proof, hex(last.root_hash), hex(stored.root_hash))) {
+        throw new SigningRefused({
+          kind: 'modified',
+          position: stored.position,
+          detail: `checkpoint ${stored.checkpoint} of the log signs a tree of ${stored.tree_size} entries that the stored tree does not prove consistent with the witness's last head (size ${last.tree_size})`,
+        });
+      }
+      const { checkpoint, position, hash, ...signedHead } = stored;
+      head = signedHead;
+      await this.recordWitnessed(head);
     }
-    const size = head?.tree_size ?? stored?.position ?? 0;
+    const size = head.tree_size;
     const chainHead = await this.store.head();
     if (chainHead.position < size) {
       throw new SigningRefused({
@@ -227,12 +363,34 @@ export class ChainCheckpointer implements OnApplicationBootstrap, OnApplicationS
         missing_positions: { from: chainHead.position + 1, to: size },
       });
     }
+    return this.trustedTree(size, hex(head.root_hash), Date.parse(head.timestamp));
+  }
+
+  /** A new witness file, with the signed head of the empty tree: only for a log with no entry yet. */
+  private async startWitness(key: KeyObject): Promise<void> {
+    const { position } = await this.store.head();
+    if (position > 0) {
+      witnessRefusal(
+        new WitnessStateError(
+          `the witness file ${this.witness.path} is missing, but the log already holds ${position} entries: it was deleted or moved. ` +
+            'Restore it (or copy it from another process signing this log); the signer will not start afresh',
+        ),
+      );
+    }
+    const empty = signTreeHead(key, { tree_size: 0, root_hash: EMPTY_ROOT.toString('hex'), timestamp: this.clock.now().toISOString() });
+    await this.witness.create(empty).catch(async (error: NodeJS.ErrnoException) => {
+      // Another process sharing the data folder made it first.
+      if (error.code !== 'EEXIST') witnessRefusal(new WitnessStateError(`the witness file ${this.witness.path} could not be created (${error.message})`));
+    });
+  }
+
+  /** The stored tree of the first `size` entries, checked to have the signed `root`, and the entry it ends with. */
+  private async trustedTree(size: number, root: Buffer, signedAt: number): Promise<Verified> {
     const frontier = await loadFrontier(this.db, size).catch(() => undefined);
-    const root = head ? hex(head.root_hash) : (frontier?.root() ?? EMPTY_ROOT);
     if (!frontier?.root().equals(root)) {
       throw new SigningRefused({ kind: 'modified', position: size, detail: `the stored Merkle tree of the first ${size} entries does not have the signed root ${root.toString('hex')}` });
     }
-    if (size === 0) return { size, chainHash: GENESIS_HASH, frontier };
+    if (size === 0) return { size, chainHash: GENESIS_HASH, frontier, signedAt };
     const [entry] = await this.db.query<{ hash: string }>('select hash from events where position = $1', [size]);
     const path = await fromStoredTree(this.db, (node) => inclusionPath(size - 1, size, node));
     if (!entry || !verifyInclusion(size - 1, size, leafHash(entry.hash), path, root)) {
@@ -242,18 +400,7 @@ export class ChainCheckpointer implements OnApplicationBootstrap, OnApplicationS
         detail: `the entry at position ${size} is not the one the signed tree head of size ${size} covers: an entry up to it was rewritten`,
       });
     }
-    return { size, chainHash: entry.hash, frontier };
-  }
-
-  /** Entries this process appended (up to `last`, all committed before the head was read) that the log no longer reaches: cut from its end. */
-  private checkNothingLost(last: number, headPosition: number): void {
-    if (last <= headPosition) return;
-    throw new SigningRefused({
-      kind: 'deleted',
-      position: headPosition,
-      detail: `this process appended entries up to position ${last}, but the log ends at ${headPosition}: entries were cut from its end`,
-      missing_positions: { from: headPosition + 1, to: last },
-    });
+    return { size, chainHash: entry.hash, frontier, signedAt };
   }
 
   /** The entry the signed head ends with must still be there, as it was. */
@@ -282,14 +429,12 @@ export class ChainCheckpointer implements OnApplicationBootstrap, OnApplicationS
         if (e.position !== frontier.size + 1) throw missing();
         if (!matchesStoredHash(entry)) throw refuse(`the entry at position ${e.position} does not match its stored hash`);
         if (e.prevHash !== chainHash) throw refuse(`the entry at position ${e.position} does not link to the entry before it`);
-        const own = this.appended.get(e.position);
-        if (own !== undefined && own !== e.hash) throw refuse(`the entry at position ${e.position} is not the one this process appended there: it was rewritten`);
         frontier.append(leafHash(e.hash));
         chainHash = e.hash;
       }
     }
     if (frontier.size < to) throw missing();
-    return { size: to, chainHash, frontier };
+    return { size: to, chainHash, frontier, signedAt: from.signedAt };
   }
 
   /** The stored tree must be consistent with the signed head and have the root just recomputed from the entries. */
@@ -316,3 +461,9 @@ export class ChainCheckpointer implements OnApplicationBootstrap, OnApplicationS
 }
 
 const hex = (text: string): Buffer => Buffer.from(text, 'hex');
+
+/** A witness file that cannot be trusted stops the signing, as a log that does not verify does. */
+function witnessRefusal(error: unknown): never {
+  if (!(error instanceof WitnessStateError)) throw error;
+  throw new SigningRefused({ kind: 'witness', position: 0, detail: error.message });
+}

@@ -1,6 +1,7 @@
 import { Controller, Get, Header, Query } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiErrors } from '../../platform/openapi/api-errors.decorator';
 import { Roles } from '../../platform/identity/roles.decorator';
 import { ApiDataAsOf } from '../../platform/read-replica/api-data-as-of.decorator';
 import { VerifyHashChainQuery } from './verify-hash-chain.query';
@@ -27,6 +28,7 @@ export class VerifyHashChainController {
       'and runs the offline verifier with the public key kept from before. Always 200, broken or not: see `break_count`.',
   })
   @ApiOkResponse({ type: VerifyHashChainResponse, description: 'The result of recomputing every hash and link in the range' })
+  @ApiErrors({ 503: { CHAIN_ALARM: 'The witness file, the signed heads the log must extend, is missing, torn, corrupt or unreadable (a chain alarm is raised)' } })
   verify(@Query() query: VerifyHashChainRequest): Promise<VerifyHashChainResponse> {
     return this.queries.execute(new VerifyHashChainQuery(query));
   }

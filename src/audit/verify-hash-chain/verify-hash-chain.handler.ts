@@ -1,6 +1,7 @@
 import { createPublicKey } from 'node:crypto';
 import { Inject } from '@nestjs/common';
 import { QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
+import { DomainError } from '../../platform/errors/domain-error';
 import { validationError } from '../../platform/errors/validation.pipe';
 import { AppConfig } from '../../platform/config/config';
 import { keyRing } from '../../platform/verification/checkpoint';
@@ -10,7 +11,7 @@ import { QueryDatabases } from '../../platform/read-replica/query-databases';
 import { verifyStoredLog } from '../../platform/verification/stored-verification';
 import { logExtent } from '../read-log';
 import { ChainAlarms } from '../chain-alarms';
-import { Witness } from '../witness';
+import { Witness, WitnessStateError } from '../witness';
 import { VerifyHashChainQuery } from './verify-hash-chain.query';
 import type { VerifyHashChainResponse } from './verify-hash-chain.response.dto';
 
@@ -57,7 +58,7 @@ export class VerifyHashChainHandler implements IQueryHandler<VerifyHashChainQuer
       treeBefore: from > 1 ? await loadFrontier(db, from - 1).catch(() => undefined) : undefined,
       // Only a verification to the end can tell that entries were cut from it.
       witness: this.witness.configured
-        ? (await this.witness.heads()).filter((head) => head.tree_size <= to || (to === lastPosition && head.tree_size > primaryLast))
+        ? (await this.witnessHeads()).filter((head) => head.tree_size <= to || (to === lastPosition && head.tree_size > primaryLast))
         : undefined,
     });
     const [first] = result.breaks;
@@ -66,5 +67,16 @@ export class VerifyHashChainHandler implements IQueryHandler<VerifyHashChainQuer
       await this.alarms.raise({ source: 'verification', kind: first.kind, position: first.position, detail });
     }
     return { ...result, from_position: from, to_position: to };
+  }
+
+  /** Without the heads it must check, a verification would say less than it seems to: it is refused, loudly. */
+  private async witnessHeads() {
+    try {
+      return await this.witness.heads();
+    } catch (error) {
+      if (!(error instanceof WitnessStateError)) throw error;
+      await this.alarms.raise({ source: 'verification', kind: 'witness', position: null, detail: error.message });
+      throw new DomainError('CHAIN_ALARM', `The log cannot be verified against its signed heads: ${error.message}`, 503);
+    }
   }
 }

@@ -22,6 +22,8 @@ describe('loadConfig', () => {
         tipPayoutGraceDays: 14,
         shiftChanges: { hours: [6, 14, 22], windowMinutes: 30 },
         checkpointInterval: 1000,
+        checkpointMaxAgeS: 60,
+        checkpointReverifyS: 600,
       }),
     );
   });

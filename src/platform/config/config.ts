@@ -59,9 +59,13 @@ export class AppConfig {
   readonly shiftChanges: ShiftChanges;
   /** A signed checkpoint is appended once the log has grown this many entries past the last one. */
   readonly checkpointInterval: number;
+  /** …or once this many seconds have passed since the last one while the log grew, whichever comes first. */
+  readonly checkpointMaxAgeS: number;
+  /** The signer re-verifies what it signed at start and then every this many seconds. */
+  readonly checkpointReverifyS: number;
   /** Ed25519. Unset: no checkpoints are written (see docs/decisions.md). */
   readonly checkpointSigningKey?: KeyObject;
-  /** Append-only NDJSON file, outside the database, that every signed tree head is also written to. */
+  /** Append-only NDJSON file, outside the database, that every signed tree head is also written to; default `<dataDir>/checkpoint-witness.ndjson`. */
   readonly checkpointWitnessFile?: string;
 
   constructor(values: AppConfig) {
@@ -118,6 +122,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       windowMinutes: read('SHIFT_CHANGE_WINDOW_MINUTES', parseShiftWindow, 30),
     }),
     checkpointInterval: read('CHECKPOINT_INTERVAL', parsePositiveInteger, 1000),
+    checkpointMaxAgeS: read('CHECKPOINT_MAX_AGE_S', parsePositiveInteger, 60),
+    checkpointReverifyS: read('CHECKPOINT_REVERIFY_S', parsePositiveInteger, 600),
     checkpointSigningKey: read('CHECKPOINT_SIGNING_KEY', parseSigningKey, undefined, { secret: true }),
     checkpointWitnessFile: read('CHECKPOINT_WITNESS_FILE', (raw) => raw, undefined),
   });

@@ -5,14 +5,12 @@ import { parsePrivateKey } from '../verification/checkpoint';
 import { AppConfig } from './config';
 
 const KEY_FILE = 'checkpoint-signing-key.pem';
-const WITNESS_FILE = 'checkpoint-witness.ndjson';
 
 /**
  * With no configuration at all the log is still signed, so an auditor can verify an export against
  * a key from the first day: the embedded default keeps an Ed25519 key of its own beside its data,
- * made at the first start (readable by the service's user only) and reused after, and writes the
- * signed tree heads to a witness file beside it. A deployment with DATABASE_URL chooses its own
- * key and witness and where to keep them, away from the database's reach.
+ * made at the first start (readable by the service's user only) and reused after. A deployment
+ * with DATABASE_URL chooses its own key and where to keep it, away from the database's reach.
  */
 export function withEmbeddedSigningKey(config: AppConfig): AppConfig {
   if (config.databaseUrl || config.checkpointSigningKey) return config;
@@ -25,6 +23,5 @@ export function withEmbeddedSigningKey(config: AppConfig): AppConfig {
   return new AppConfig({
     ...config,
     checkpointSigningKey: parsePrivateKey(readFileSync(path, 'utf8')),
-    checkpointWitnessFile: config.checkpointWitnessFile ?? join(config.dataDir, WITNESS_FILE),
   });
 }

@@ -40,6 +40,24 @@ export class OutcomeUnknownError extends DomainError {
   }
 }
 
+/** What an append found wrong with the log's head: recorded as a chain alarm by whoever watches (`EventStore.watchHead`). */
+export interface ChainHeadProblem {
+  kind: 'inserted' | 'deleted';
+  position: number;
+  detail: string;
+}
+
+/**
+ * The log's head is not where the log or this process says it is: rows were inserted past it or cut
+ * from below it behind the service's back. Nothing is appended onto such a log: every append is
+ * refused with 503 until an operator has looked (the chain alarm says where).
+ */
+export class ChainHeadError extends DomainError {
+  constructor(readonly problem: ChainHeadProblem) {
+    super('CHAIN_ALARM', `The audit log was changed behind the service's back, so nothing is recorded until an operator has looked: ${problem.detail}`, 503);
+  }
+}
+
 /** The embedded database cannot start, or its folder belongs to another live service: a one-line reason for the operator. */
 export class EmbeddedDatabaseError extends Error {
   constructor(message: string) {

@@ -1,3 +1,4 @@
+import type { ChainHeadProblem } from './event-store.errors';
 import type { Sql } from './sql';
 
 /** What a command handler hands to `append`: plain JSON, no class instances. */
@@ -79,4 +80,6 @@ export abstract class EventStore {
   /** Called after each commit with the events it made durable; returns the unsubscribe function. */
   abstract subscribe(listener: (events: StoredEvent[]) => void): () => void;
   abstract head(): Promise<ChainHead>;
+  /** Called when an append finds the head not where it should be (and refuses); returns the unsubscribe function. */
+  abstract watchHead(listener: (problem: ChainHeadProblem) => void): () => void;
 }

@@ -18,7 +18,7 @@ import { canonicalJson, entryBytes } from './entry-hash';
 import { loadFrontier, writeNodes } from './merkle-store';
 import { leafHash, type MerkleFrontier } from './merkle-tree';
 import { JsonText, insertRows, prepared, type Database, type Sql } from './sql';
-import { RevisionConflictError, UnstorableValueError } from './event-store.errors';
+import { ChainHeadError, RevisionConflictError, UnstorableValueError, type ChainHeadProblem } from './event-store.errors';
 
 interface PendingAppend {
   streamId: string;
@@ -47,6 +47,9 @@ export class SqlEventStore extends EventStore {
   private queue: PendingAppend[] = [];
   private flushing = false;
   private readonly listeners = new Set<(events: StoredEvent[]) => void>();
+  private readonly headWatchers = new Set<(problem: ChainHeadProblem) => void>();
+  /** The last position this process committed: the head of a log never goes back below it. */
+  private committedUpTo = 0;
   private readonly inlineProjectors: Projector[];
   /** The tree's right edge as of the last commit here; reloaded when another process appended since. */
   private tree: MerkleFrontier | undefined;
@@ -88,6 +91,11 @@ export class SqlEventStore extends EventStore {
     return () => this.listeners.delete(listener);
   }
 
+  watchHead(listener: (problem: ChainHeadProblem) => void): () => void {
+    this.headWatchers.add(listener);
+    return () => this.headWatchers.delete(listener);
+  }
+
   async head(): Promise<ChainHead> {
     const [row] = await this.db.query<{ position: string; hash: string }>(
       'select position, hash from event_store_head where id',
@@ -122,6 +130,7 @@ export class SqlEventStore extends EventStore {
       written = await this.db.transaction((tx) => this.writeBatch(tx, batch, false));
     } catch (error) {
       this.tree = undefined;
+      if (error instanceof ChainHeadError) for (const watcher of this.headWatchers) watcher(error.problem);
       if (batch.length === 1 || !(error instanceof BatchFailed)) {
         for (const pending of batch) pending.reject(error instanceof BatchFailed ? error.cause : error);
         return;
@@ -136,6 +145,7 @@ export class SqlEventStore extends EventStore {
     }
     const { outcomes } = written;
     this.tree = written.tree;
+    this.committedUpTo = written.tree.size;
     const committed: StoredEvent[] = [];
     for (const pending of batch) {
       const outcome = outcomes.get(pending)!;
@@ -158,6 +168,9 @@ export class SqlEventStore extends EventStore {
     const outcomes: Outcomes = new Map();
     const [head] = await tx.query<{ position: string; hash: string }>(prepared('select position, hash from event_store_head where id for update'));
     let chain: ChainHead = { position: Number(head.position), hash: head.hash };
+    // A statement of its own: one taken with the lock would read from before the wait for it.
+    const [{ last }] = await tx.query<{ last: string | null }>(prepared('select max(position) as last from events'));
+    this.checkHead(chain.position, Number(last ?? 0));
     const tree = this.tree?.size === chain.position ? this.tree.copy() : await loadFrontier(tx, chain.position);
     const revisions = await this.currentRevisions(tx, batch);
     const accepted: Written[] = [];
@@ -192,6 +205,27 @@ export class SqlEventStore extends EventStore {
     await advanceInline(tx, this.inlineProjectors, chain.position);
     await tx.query(prepared('update event_store_head set position = $1, hash = $2 where id'), [chain.position, chain.hash]);
     return { outcomes, tree };
+  }
+
+  /**
+   * The head must be the log's last entry, and never below what this process committed: a row
+   * inserted past it would take the next append's position (a primary-key violation on every sale),
+   * and a head moved back would have the next appends reuse the positions of acknowledged entries.
+   */
+  private checkHead(position: number, last: number): void {
+    const problem: ChainHeadProblem | undefined =
+      last > position
+        ? { kind: 'inserted', position: position + 1, detail: `the log holds entries ${position + 1} to ${last} past its head (${position}): they were written behind the service's back` }
+        : last < position
+          ? { kind: 'deleted', position: last + 1, detail: `the log's head is at ${position} but its last entry is ${last}: entries were cut from its end` }
+          : position < this.committedUpTo
+            ? {
+                kind: 'deleted',
+                position: position + 1,
+                detail: `this process appended up to entry ${this.committedUpTo}, but the log now ends at ${position}: acknowledged entries were cut from its end and the head moved back`,
+              }
+            : undefined;
+    if (problem) throw new ChainHeadError(problem);
   }
 
   private async writeIsolated(tx: Sql, append: Written): Promise<void> {

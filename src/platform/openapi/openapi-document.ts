@@ -28,9 +28,15 @@ const KEYED_ROUTE_ERRORS: Record<number, ErrorCodes> = {
   429: { RATE_LIMIT_EXCEEDED: "The key's requests in this UTC hour are over its limit" },
   503: { SERVICE_UNAVAILABLE: 'The database is unavailable; retry shortly' },
 };
-/** A keyed write whose commit lost its connection (pg-database.ts): it may have been recorded. */
+/**
+ * A keyed write whose commit lost its connection (pg-database.ts): it may have been recorded. Or one
+ * refused because the log's head was moved behind the service's back (sql-event-store.ts): nothing was recorded.
+ */
 const WRITE_ROUTE_ERRORS: Record<number, ErrorCodes> = {
-  503: { OUTCOME_UNKNOWN: 'The connection to the database was lost while the request was being committed: it may have been recorded. Retry with the same Idempotency-Key' },
+  503: {
+    OUTCOME_UNKNOWN: 'The connection to the database was lost while the request was being committed: it may have been recorded. Retry with the same Idempotency-Key',
+    CHAIN_ALARM: "The audit log was changed behind the service's back (a chain alarm is raised): nothing is recorded until an operator has looked",
+  },
 };
 /**
  * Node's HTTP parser refuses a 431 before any route runs; the service still answers `{error, message}`.
