@@ -6,10 +6,12 @@ import { ListAuditLogsHandler } from './list-audit-logs/list-audit-logs.handler'
 import { ChainCheckpointer } from './record-checkpoint/chain-checkpointer';
 import { CheckpointKeyController } from './record-checkpoint/checkpoint-key.controller';
 import { Witness } from './witness';
+import { WitnessController } from './record-checkpoint/witness.controller';
 import { TreeProofs } from './tree-proofs/tree-proofs';
 import { TreeProofsController } from './tree-proofs/tree-proofs.controller';
 import { VerifyHashChainController } from './verify-hash-chain/verify-hash-chain.controller';
 import { VerifyHashChainHandler } from './verify-hash-chain/verify-hash-chain.handler';
+import { VerificationGate } from './verify-hash-chain/verification-gate';
 
 /**
  * The audit log is the event log itself: listing it, verifying its hash chain, exporting it for
@@ -17,8 +19,8 @@ import { VerifyHashChainHandler } from './verify-hash-chain/verify-hash-chain.ha
  * and in the witness file) that make a rewritten tail detectable.
  */
 @Module({
-  controllers: [ListAuditLogsController, VerifyHashChainController, ExportAuditLogController, CheckpointKeyController, TreeProofsController],
-  providers: [ListAuditLogsHandler, VerifyHashChainHandler, ChainCheckpointer, Witness, TreeProofs, ChainAlarms],
+  controllers: [ListAuditLogsController, VerifyHashChainController, ExportAuditLogController, CheckpointKeyController, TreeProofsController, WitnessController],
+  providers: [ListAuditLogsHandler, VerifyHashChainHandler, VerificationGate, ChainCheckpointer, Witness, TreeProofs, ChainAlarms],
   exports: [ChainCheckpointer, TreeProofs, ChainAlarms],
 })
 export class AuditModule {}

@@ -76,9 +76,9 @@ export class Witness {
     return heads;
   }
 
-  /** The file as stored, for auditors to keep a copy; undefined when there is none. */
-  async text(): Promise<string | undefined> {
-    if (!this.configured || !(await this.load())) return undefined;
+  /** The file as stored (checked whole), for auditors to keep a copy. */
+  async text(): Promise<string> {
+    await this.heads();
     return readFile(this.path, 'utf8');
   }
 

@@ -26,13 +26,17 @@ beforeEach(() => (folder = mkdtempSync(join(tmpdir(), 'crcs-signer-'))));
 afterEach(() => rmSync(folder, { recursive: true, force: true }));
 let processes = 0;
 
-async function startCheckpointing(db: Database, store = new SqlEventStore(db, new FixedClock(), [])): Promise<{ store: SqlEventStore; checkpointer: ChainCheckpointer }> {
+async function startCheckpointing(
+  db: Database,
+  store = new SqlEventStore(db, new FixedClock(), []),
+  clock = new FixedClock(),
+): Promise<{ store: SqlEventStore; checkpointer: ChainCheckpointer }> {
   const config = loadConfig({
     CHECKPOINT_INTERVAL: String(INTERVAL),
     CHECKPOINT_SIGNING_KEY: key.export({ format: 'pem', type: 'pkcs8' }) as string,
     CHECKPOINT_WITNESS_FILE: join(folder, `witness-${++processes}.ndjson`),
   });
-  const checkpointer = new ChainCheckpointer(store, db, config, new FixedClock(), new Witness(config));
+  const checkpointer = new ChainCheckpointer(store, db, config, clock, new Witness(config));
   await checkpointer.onModuleInit();
   checkpointer.onApplicationBootstrap();
   return { store, checkpointer };
@@ -74,6 +78,27 @@ describe.each(DRIVERS)('signed checkpoints on %s', (driver) => {
     await Promise.all(Array.from({ length: 30 }, (_, i) => store.append(`burst-${i}`, [record(i)], { expectedRevision: 0 })));
     await checkpointer.onApplicationShutdown();
     expectCheckpointsEveryInterval(await store.readAll(1, 1000));
+  });
+
+  it('signs a quiet log by age: CHECKPOINT_MAX_AGE_S after the last head, however few entries it grew by', async () => {
+    const clock = new FixedClock();
+    const { store, checkpointer } = await startCheckpointing(db, undefined, clock);
+    const checkpoints = async () => (await store.readAll(1, 1000)).filter((e) => e.type === CHECKPOINT_EVENT_TYPE).map((e) => e.data.tree_size);
+    await store.append('transaction-1', [record(1)], { expectedRevision: 0 });
+    clock.advance(59_999);
+    await checkpointer.signDue();
+    expect(await checkpoints()).toEqual([]);
+    clock.advance(1);
+    await checkpointer.signDue();
+    expect(await checkpoints()).toEqual([1]);
+    // Nothing new: nothing to sign, however old the head.
+    clock.advance(3_600_000);
+    await checkpointer.signDue();
+    expect(await checkpoints()).toEqual([1]);
+    await store.append('transaction-2', [record(2)], { expectedRevision: 0 });
+    await checkpointer.signDue();
+    expect(await checkpoints()).toEqual([1, 3]);
+    await checkpointer.onApplicationShutdown();
   });
 
   it('tries a failed signing again without waiting for another append, so a quiet log still gets its head', async () => {

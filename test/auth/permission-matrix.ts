@@ -56,6 +56,7 @@ export const PERMISSION_MATRIX: Readonly<Record<string, Rule>> = {
   'GET /admin/audit/tree-head': ['auditor', 'admin'],
   'GET /admin/audit/inclusion-proof': ['auditor', 'admin'],
   'GET /admin/audit/consistency-proof': ['auditor', 'admin'],
+  'GET /admin/audit/witness': ['auditor', 'admin'],
   'GET /merchant/{merchant_id}/risk-profile': ['admin'],
   'GET /admin/fraud-overview': ['admin'],
   'GET /analytics/tips': ['admin', 'auditor'],

@@ -16,7 +16,7 @@ function tourBlocks(): string[] {
 
 /**
  * A newcomer's first hour: the README's tour, as written, against the service on its default
- * configuration (no variable but the port and a fresh data folder). Only the admin key printed at the
+ * configuration (no variable but the port, a fresh data folder and a short CHECKPOINT_MAX_AGE_S). Only the admin key printed at the
  * first start and the port are filled in, as a reader would. Any curl answered 4xx or 5xx, or any
  * `field` not in its answer, fails the script.
  */
@@ -28,7 +28,8 @@ describe('the README tour', () => {
     work = mkdtempSync(join(tmpdir(), 'crcs-tour-'));
     // As root the embedded server runs as the postgres user, which must be able to pass through to data/.
     chmodSync(work, 0o711);
-    service = await ServiceProcess.start({ env: { DATA_DIR: join(work, 'data') } });
+    // The one setting changed: the README waits up to CHECKPOINT_MAX_AGE_S (60 s) for a signed head; a test does not.
+    service = await ServiceProcess.start({ env: { DATA_DIR: join(work, 'data'), CHECKPOINT_MAX_AGE_S: '1' } });
   });
 
   afterAll(async () => {
@@ -57,6 +58,9 @@ describe('the README tour', () => {
 
     expect(stdout).toContain('"cash_total_cents":1100');
     expect(stderr).toMatch(/^OK: \d+ entries, every hash and link verified$/m);
+    // The auditor's walk-through on a fresh install: signed heads, the witness served, a receipt's inclusion checked with the key.
+    const witness = readFileSync(join(work, 'checkpoint-witness.ndjson'), 'utf8');
+    expect(witness).toMatch(/^(\{[^\n]*"signature":"[^"]+"[^\n]*\}\n){2,}$/);
     expect(readFileSync(join(work, 'checkpoint-key.pem'), 'utf8')).toMatch(/^-----BEGIN PUBLIC KEY-----\n/);
     expect(readdirSync(work).filter((name) => name.endsWith('.csv'))).toHaveLength(1);
   });

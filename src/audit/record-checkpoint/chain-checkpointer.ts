@@ -125,7 +125,7 @@ export class ChainCheckpointer implements OnModuleInit, OnApplicationBootstrap, 
       const signedSize = this.signed?.size ?? 0;
       // An append at or below the signed head means the log was cut behind the service's back.
       if (events[0].position <= signedSize || events[events.length - 1].position - signedSize >= this.config.checkpointInterval) this.wake();
-      else if (!this.ageTimer) this.wakeWhenOld();
+      else if (!this.ageTimer && events.some((e) => e.type !== CHECKPOINT_EVENT_TYPE)) this.wakeWhenOld();
     });
     this.wake();
     this.scheduleReverify(0);
@@ -279,11 +279,13 @@ export class ChainCheckpointer implements OnModuleInit, OnApplicationBootstrap, 
       const signed = this.signed;
       const head = await this.store.head();
       await this.checkSignedEntry(signed);
-      const grown = head.position - signed.size;
-      const old = this.clock.now().getTime() - signed.signedAt >= this.config.checkpointMaxAgeS * 1000;
-      if (grown < this.config.checkpointInterval && !(grown > 0 && old)) {
-        if (grown > 0 && !this.ageTimer) this.wakeWhenOld();
-        return;
+      if (head.position - signed.size < this.config.checkpointInterval) {
+        // By age, only for entries other than checkpoints: a head's own checkpoint is no reason for another.
+        if (!(await this.grownSince(signed.size))) return;
+        if (this.clock.now().getTime() - signed.signedAt < this.config.checkpointMaxAgeS * 1000) {
+          if (!this.ageTimer) this.wakeWhenOld();
+          return;
+        }
       }
       let verified = await this.verifyEntries(this.db, signed, head.position);
       const checkpoint = last?.checkpoint ?? 0;
@@ -450,6 +452,11 @@ export class ChainCheckpointer implements OnModuleInit, OnApplicationBootstrap, 
         detail: `the stored Merkle tree of ${verified.size} entries is not the one its entries give, or not consistent with the signed head of size ${signed.size}`,
       });
     }
+  }
+
+  private async grownSince(size: number): Promise<boolean> {
+    const rows = await this.db.query('select 1 from events where position > $1 and event_type <> $2 limit 1', [size, CHECKPOINT_EVENT_TYPE]);
+    return rows.length > 0;
   }
 
   private async lastCheckpoint(): Promise<CheckpointData | undefined> {

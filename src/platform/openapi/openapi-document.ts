@@ -127,7 +127,7 @@ const HEADERS = {
     'X-RateLimit-Remaining': integer('Requests the key has left in this UTC hour'),
     'X-RateLimit-Reset': integer('When the hour ends and the budget is refilled, in seconds since the Unix epoch'),
   },
-  retryAfter: { 'Retry-After': integer('Seconds until the key’s budget is refilled') },
+  retryAfter: { 'Retry-After': integer('Seconds to wait: until the key’s budget is refilled, or (`VERIFICATION_IN_PROGRESS`) for the running verification') },
   retryInProgress: { 'Retry-After': integer('With `IDEMPOTENCY_KEY_IN_PROGRESS` only: seconds to wait before sending the request again') },
   dataAsOf: {
     'X-Data-As-Of': {

@@ -1,0 +1,56 @@
+import { Controller, Get, HttpStatus, Res } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
+import type { FastifyReply } from 'fastify';
+import { DomainError } from '../../platform/errors/domain-error';
+import { Roles } from '../../platform/identity/roles.decorator';
+import { ApiErrors } from '../../platform/openapi/api-errors.decorator';
+import { NDJSON } from '../export-audit-log/export-audit-log.controller';
+import { ChainAlarms } from '../chain-alarms';
+import { Witness, WitnessStateError } from '../witness';
+
+const EXAMPLE =
+  '{"tree_size":0,"root_hash":"e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855","timestamp":"2026-11-26T12:00:00.000Z","key_id":"3f1c0a9b2e4d5c6f","signature":"…"}\n' +
+  '{"tree_size":12,"root_hash":"5db63b5e12aa71c2b43abe009b19bb307fd60ca192e9eaf327eb0c08d2a5d90f","timestamp":"2026-11-26T12:01:00.000Z","key_id":"3f1c0a9b2e4d5c6f","signature":"…"}\n';
+
+/**
+ * The witness file as the signer wrote it, for auditors to keep a copy away from the service: the
+ * offline verifier's `--witness` then catches a log cut or rewritten below any of its heads, even
+ * with the log's checkpoints deleted. Served as stored, never rebuilt from the database.
+ */
+@ApiTags('Audit')
+@Controller()
+export class WitnessController {
+  constructor(
+    private readonly witness: Witness,
+    private readonly alarms: ChainAlarms,
+  ) {}
+
+  @Get('admin/audit/witness')
+  @Roles('auditor', 'admin')
+  @ApiOperation({
+    operationId: 'getWitness',
+    summary: 'Every tree head the signer signed, as NDJSON: the witness file',
+    description:
+      'One signed tree head per line (`{tree_size, root_hash, timestamp, key_id, signature}`, each line ending in a newline), ' +
+      'the first the empty tree’s, in the order signed. Keep a copy and give it to `npm run verify-chain -- <export> --public-key ' +
+      '<key.pem> --witness <file>`: the log must extend every head in it.',
+  })
+  @ApiProduces(NDJSON)
+  @ApiOkResponse({ description: 'The witness file, UTF-8', content: { [NDJSON]: { schema: { type: 'string', example: EXAMPLE } } } })
+  @ApiErrors({
+    404: { NOT_FOUND: 'Checkpoint signing is not configured (CHECKPOINT_SIGNING_KEY)' },
+    503: { CHAIN_ALARM: 'The witness file is missing, torn, corrupt or unreadable (a chain alarm is raised)' },
+  })
+  async get(@Res({ passthrough: true }) reply: FastifyReply): Promise<string> {
+    if (!this.witness.configured) throw new DomainError('NOT_FOUND', 'Checkpoint signing is not configured (CHECKPOINT_SIGNING_KEY)', HttpStatus.NOT_FOUND);
+    try {
+      const text = await this.witness.text();
+      void reply.header('Content-Type', `${NDJSON}; charset=utf-8`).header('Cache-Control', 'no-store');
+      return text;
+    } catch (error) {
+      if (!(error instanceof WitnessStateError)) throw error;
+      await this.alarms.raise({ source: 'witness', kind: 'witness', position: null, detail: error.message });
+      throw new DomainError('CHAIN_ALARM', `The witness file cannot be served: ${error.message}`, HttpStatus.SERVICE_UNAVAILABLE);
+    }
+  }
+}
