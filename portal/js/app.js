@@ -30,6 +30,17 @@ const HOME = { admin: 'merchants', auditor: 'verify' };
 
 const main = document.getElementById('main');
 
+/** Chain alarms on every page, under the header: a log changed behind the service's back is the first thing to see. */
+const chainAlarm = h('div', { id: 'chain-alarm', hidden: true });
+document.querySelector('header.top').after(chainAlarm);
+
+async function showChainAlarms() {
+  const { body } = await call('GET', '/health', { key: null });
+  const alarms = body?.chain?.alarms ?? [];
+  chainAlarm.hidden = alarms.length === 0;
+  chainAlarm.replaceChildren(...alarms.map((alarm) => notice('error', `Chain alarm (${alarm.source}): ${alarm.detail}`)));
+}
+
 /**
  * Which role a key has, from two reads the roles answer differently: only admin keys may read both
  * the key list and the audit log; auditors read the log only. Merchant and partner keys are for
@@ -70,6 +81,7 @@ function signInPage(message) {
 
 function renderChrome(current) {
   const role = session.role;
+  void showChainAlarms().catch(() => undefined);
   document.getElementById('session').hidden = false;
   document.getElementById('session-role').textContent = `Signed in with an ${role} key`;
   document.getElementById('nav').hidden = false;

@@ -73,6 +73,10 @@ describe('the portal, signed in with an auditor key', () => {
       await page.setViewportSize(viewport);
       expect({ width: viewport.width, problems: await layoutProblems(page) }).toEqual({ width: viewport.width, problems: [] });
     }
+    // The break raised a chain alarm: every page now opens under it, as /health reports it.
+    await page.setViewportSize(LAPTOP);
+    await visit(suite.tab, 'audit-log', 'Audit log');
+    await page.locator('#chain-alarm').getByText(new RegExp(`^Chain alarm \\(verification\\): verification found 1 break\\(s\\), the first at position ${victim.position} \\(modified\\)`)).waitFor();
   });
 
   it('browses the audit log with the endpoint’s filters, a page at a time', async () => {
