@@ -28,6 +28,8 @@ export class WitnessStateError extends Error {
 export class Witness {
   readonly path: string;
   readonly configured: boolean;
+  /** Reads and writes of this process, one after another: a read beside an append could see half a line, and call the file torn. */
+  private turn: Promise<unknown> = Promise.resolve();
 
   constructor(config: AppConfig) {
     this.path = config.checkpointWitnessFile ?? join(config.dataDir, WITNESS_FILE);
@@ -35,30 +37,42 @@ export class Witness {
   }
 
   /** Starts the file with its first head; fails if the file exists (another process made it first). */
-  async create(head: SignedTreeHead): Promise<void> {
-    await mkdir(dirname(this.path), { recursive: true });
-    await this.write(head, 'wx');
-    // The new name must survive a crash too, not only the file's bytes.
-    const folder = await open(dirname(this.path), 'r');
-    await folder.sync().finally(() => folder.close());
+  create(head: SignedTreeHead): Promise<void> {
+    return this.inTurn(async () => {
+      await mkdir(dirname(this.path), { recursive: true });
+      await this.write(head, 'wx');
+      // The new name must survive a crash too, not only the file's bytes.
+      const folder = await open(dirname(this.path), 'r');
+      await folder.sync().finally(() => folder.close());
+    });
   }
 
   /** Appends to the file as it is: a file that is gone is never made again here. */
-  async record(head: SignedTreeHead): Promise<void> {
-    await this.write(head, constants.O_WRONLY | constants.O_APPEND).catch((error: NodeJS.ErrnoException) => {
-      throw error.code === 'ENOENT' ? WitnessStateError.missing(this.path) : error;
-    });
+  record(head: SignedTreeHead): Promise<void> {
+    return this.inTurn(() =>
+      this.write(head, constants.O_WRONLY | constants.O_APPEND).catch((error: NodeJS.ErrnoException) => {
+        throw error.code === 'ENOENT' ? WitnessStateError.missing(this.path) : error;
+      }),
+    );
   }
 
   /** Every head witnessed, in the order signed; undefined when the file does not exist. */
   async load(): Promise<SignedTreeHead[] | undefined> {
-    let text: string;
+    const text = await this.read();
+    return text === undefined ? undefined : this.parse(text);
+  }
+
+  private async read(): Promise<string | undefined> {
     try {
-      text = await readFile(this.path, 'utf8');
+      return await this.inTurn(() => readFile(this.path, 'utf8'));
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-      throw new WitnessStateError(`the witness file ${this.path} cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+      const { code, message } = error as NodeJS.ErrnoException;
+      if (code === 'ENOENT') return undefined;
+      throw new WitnessStateError(`the witness file ${this.path} cannot be read (${code ?? message})`);
     }
+  }
+
+  private parse(text: string): SignedTreeHead[] {
     if (text === '') throw new WitnessStateError(`the witness file ${this.path} is empty: it was truncated`);
     if (!text.endsWith('\n')) throw new WitnessStateError(`the witness file ${this.path} ends in an incomplete line: it was torn or truncated`);
     try {
@@ -66,6 +80,12 @@ export class Witness {
     } catch (error) {
       throw new WitnessStateError(`the witness file ${this.path} is corrupt: ${(error as Error).message}`);
     }
+  }
+
+  private inTurn<T>(task: () => Promise<T>): Promise<T> {
+    const done = this.turn.then(task);
+    this.turn = done.catch(() => undefined);
+    return done;
   }
 
   /** Every head witnessed, for a verification; none when there is no signer. */
@@ -76,10 +96,12 @@ export class Witness {
     return heads;
   }
 
-  /** The file as stored (checked whole), for auditors to keep a copy. */
+  /** The file as stored (checked whole, the text read once), for auditors to keep a copy. */
   async text(): Promise<string> {
-    await this.heads();
-    return readFile(this.path, 'utf8');
+    const text = await this.read();
+    if (text === undefined) throw WitnessStateError.missing(this.path);
+    this.parse(text);
+    return text;
   }
 
   private async write(head: SignedTreeHead, flag: number | 'wx'): Promise<void> {
