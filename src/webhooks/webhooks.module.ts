@@ -10,6 +10,5 @@ import { WebhooksController } from './webhooks.controller';
 @Module({
   controllers: [WebhooksController],
   providers: [WebhookEndpoints, WebhookDeliverer],
-  exports: [WebhookDeliverer],
 })
 export class WebhooksModule {}

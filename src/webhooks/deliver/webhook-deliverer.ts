@@ -79,9 +79,8 @@ export class WebhookDeliverer implements OnApplicationBootstrap, OnApplicationSh
 
   private async work(): Promise<void> {
     try {
-      while (this.timer && (await this.db.transaction((tx) => this.deliverOne(tx)))) {
-        // next
-      }
+      let sent = true;
+      while (this.timer && sent) sent = await this.db.transaction((tx) => this.deliverOne(tx));
     } catch (error) {
       this.logger.error({ err: error }, 'webhook delivery failed; trying again on the next poll');
     }
