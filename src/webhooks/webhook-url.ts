@@ -15,10 +15,8 @@ for (const [network, prefix] of [['::', 128], ['::1', 128], ['fc00::', 7], ['fe8
   REFUSED.addSubnet(network, prefix, 'ipv6');
 }
 
-/** An IPv4 address written as IPv6 (`::ffff:127.0.0.1`) is judged as the IPv4 address it is. */
+/** BlockList judges an IPv4 address written as IPv6 (`::ffff:127.0.0.1`, `::ffff:7f00:1`) as the IPv4 address it is. */
 export function isPrivateAddress(address: string): boolean {
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-  if (mapped) return REFUSED.check(mapped[1], 'ipv4');
   return REFUSED.check(address, isIP(address) === 6 ? 'ipv6' : 'ipv4');
 }
 

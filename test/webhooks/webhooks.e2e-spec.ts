@@ -3,6 +3,7 @@ import { Clock } from '../../src/platform/clock';
 import { DATABASE, type Database } from '../../src/platform/event-store/sql';
 import { loadSeeds } from '../../src/jurisdiction/seed-loader';
 import type { JurisdictionRule } from '../../src/rules/jurisdiction-rule';
+import { RETRY_DELAYS_MS } from '../../src/webhooks/deliver/webhook-deliverer';
 import { WEBHOOK_EVENT_TYPES } from '../../src/webhooks/webhook-events';
 import { call, issueKey, onboardMerchant } from '../support/auth';
 import { FixedClock } from '../support/fixed-clock';
@@ -132,6 +133,26 @@ describe('signed webhooks', () => {
     expect(retry.body).toBe(first.body);
     for (const received of receiver.received) verified(received, endpoint.secret);
     expect(await deliveries(endpoint.id)).toContainEqual(expect.objectContaining({ webhook_id: first.webhookId, status: 'delivered', attempts: 2, last_status_code: 200 }));
+  });
+
+  it('tries on the schedule (5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h), then marks the delivery failed', async () => {
+    const endpoint = await subscribe(['transaction.voided']);
+    receiver.answers = Array.from({ length: 8 }, () => 503);
+    await voidSale();
+    await receiver.waitFor('the first try', (got) => got.length === 1);
+    for (const [i, delay] of RETRY_DELAYS_MS.entries()) {
+      clock.advance(delay - 1000);
+      await sleep(200);
+      expect(receiver.received).toHaveLength(i + 1);
+      clock.advance(1000);
+      await receiver.waitFor(`try ${i + 2}`, (got) => got.length === i + 2);
+    }
+    await waitUntil(async () => (await deliveries(endpoint.id))[0]?.status === 'failed');
+    expect(await deliveries(endpoint.id)).toEqual([expect.objectContaining({ status: 'failed', attempts: 8, last_status_code: 503 })]);
+    expect(new Set(receiver.received.map((r) => r.webhookId)).size).toBe(1);
+    clock.advance(DAY_MS);
+    await sleep(300);
+    expect(receiver.received).toHaveLength(8);
   });
 
   it('follows no redirect: a 302 is a failed try', async () => {
