@@ -24,6 +24,9 @@ describe('loadConfig', () => {
         checkpointInterval: 1000,
         checkpointMaxAgeS: 60,
         checkpointReverifyS: 600,
+        webhookAllowPrivate: false,
+        webhookPollMs: 500,
+        webhookConcurrency: 2,
       }),
     );
   });
@@ -51,6 +54,9 @@ describe('loadConfig', () => {
       SHIFT_CHANGE_WINDOW_MINUTES: '45',
       CHECKPOINT_INTERVAL: '50',
       CHECKPOINT_SIGNING_KEY: signingKeyPem,
+      WEBHOOK_ALLOW_PRIVATE: 'true',
+      WEBHOOK_POLL_MS: '100',
+      WEBHOOK_CONCURRENCY: '4',
     });
     expect(config).toEqual({
       port: 8080,
@@ -72,6 +78,9 @@ describe('loadConfig', () => {
       shiftChanges: { hours: [7, 15, 23, 0], windowMinutes: 45 },
       checkpointInterval: 50,
       checkpointSigningKey: expect.anything(),
+      webhookAllowPrivate: true,
+      webhookPollMs: 100,
+      webhookConcurrency: 4,
     });
     expect(Object.isFrozen(config)).toBe(true);
     expect(Object.isFrozen(config.rateLimitPerHour)).toBe(true);
