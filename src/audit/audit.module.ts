@@ -6,6 +6,7 @@ import { ListAuditLogsHandler } from './list-audit-logs/list-audit-logs.handler'
 import { ChainCheckpointer } from './record-checkpoint/chain-checkpointer';
 import { CheckpointKeyController } from './record-checkpoint/checkpoint-key.controller';
 import { Witness } from './witness';
+import { EntryPromises } from './entry-promise/entry-promises';
 import { TreeProofs } from './tree-proofs/tree-proofs';
 import { TreeProofsController } from './tree-proofs/tree-proofs.controller';
 import { VerifyHashChainController } from './verify-hash-chain/verify-hash-chain.controller';
@@ -18,7 +19,7 @@ import { VerifyHashChainHandler } from './verify-hash-chain/verify-hash-chain.ha
  */
 @Module({
   controllers: [ListAuditLogsController, VerifyHashChainController, ExportAuditLogController, CheckpointKeyController, TreeProofsController],
-  providers: [ListAuditLogsHandler, VerifyHashChainHandler, ChainCheckpointer, Witness, TreeProofs, ChainAlarms],
-  exports: [ChainCheckpointer, TreeProofs, ChainAlarms],
+  providers: [ListAuditLogsHandler, VerifyHashChainHandler, ChainCheckpointer, Witness, TreeProofs, ChainAlarms, EntryPromises],
+  exports: [ChainCheckpointer, TreeProofs, ChainAlarms, EntryPromises],
 })
 export class AuditModule {}

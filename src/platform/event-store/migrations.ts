@@ -86,6 +86,15 @@ export const MIGRATIONS: { version: number; name: string; statements: string[] }
       'alter table events alter column data type json using data::text::json, alter column metadata type json using metadata::text::json',
     ],
   },
+  {
+    version: 6,
+    name: 'events carry their writer authenticator',
+    statements: [
+      // HMAC of the entry's hash under a key outside the database (verification/writer-mac.ts); null
+      // on rows written before, or by a service with no signing key. Not part of the hash: it vouches for it.
+      'alter table events add column writer_mac text',
+    ],
+  },
 ];
 
 /** A fixed key: two service processes starting on one database apply each migration once. */

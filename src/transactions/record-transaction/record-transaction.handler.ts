@@ -2,6 +2,7 @@ import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { eventMetadata } from '../../platform/identity/command-context';
 import { MerchantScope } from '../../auth';
+import { EntryPromises } from '../../audit';
 import { Clock } from '../../platform/clock';
 import { CommandStep } from '../../platform/command-step';
 import { DATABASE, type Database } from '../../platform/event-store/sql';
@@ -28,6 +29,7 @@ export class RecordTransactionHandler implements ICommandHandler<RecordTransacti
     private readonly resolver: JurisdictionRuleStore,
     private readonly scope: MerchantScope,
     private readonly step: CommandStep,
+    private readonly promises: EntryPromises,
   ) {}
 
   async execute({ sale, context, idempotency }: RecordTransactionCommand): Promise<RecordTransactionResponse> {
@@ -50,7 +52,7 @@ export class RecordTransactionHandler implements ICommandHandler<RecordTransacti
         const command = { kind: 'RecordTransaction' as const, transaction_id: transactionId, now: now.toISOString(), environment: context.principal.environment, sale, jurisdiction, history };
         return { stream: transactionStream(transactionId), decider: transactionDecider, command, metadata, idempotency };
       },
-      (_tx, [stored]) => ({ success: true as const, transaction: transactionView(stored.data as TransactionRecordedData, stored) }),
+      (_tx, [stored]) => ({ success: true as const, transaction: transactionView(stored.data as TransactionRecordedData, stored), promise: this.promises.of(stored) }),
     );
   }
 }
