@@ -6,7 +6,7 @@ import { ListAuditLogsHandler } from './list-audit-logs/list-audit-logs.handler'
 import { ChainCheckpointer } from './record-checkpoint/chain-checkpointer';
 import { CheckpointKeyController } from './record-checkpoint/checkpoint-key.controller';
 import { Witness } from './witness';
-import { EntryPromises } from './entry-promise/entry-promises';
+import { EntryPromises } from './entry-promises';
 import { TreeProofs } from './tree-proofs/tree-proofs';
 import { TreeProofsController } from './tree-proofs/tree-proofs.controller';
 import { VerifyHashChainController } from './verify-hash-chain/verify-hash-chain.controller';

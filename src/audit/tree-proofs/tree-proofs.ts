@@ -8,7 +8,7 @@ import { consistencyPath, inclusionPath, leafHash, treeRoot } from '../../platfo
 import { DATABASE, type Database } from '../../platform/event-store/sql';
 import { ChainAlarms } from '../chain-alarms';
 import { chainTampered } from '../chain-tampered';
-import { EntryPromises } from '../entry-promise/entry-promises';
+import { EntryPromises } from '../entry-promises';
 import type { EntryPromise } from '../../platform/verification/entry-promise';
 import { TreeHeadResponse, InclusionProofResponse, ConsistencyProofResponse } from './tree-proofs.response.dto';
 

@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { AppConfig } from '../../platform/config/config';
-import type { StoredEvent } from '../../platform/event-store/event-store.port';
-import { signPromise, type EntryPromise } from '../../platform/verification/entry-promise';
-import { writerKey, writerMac } from '../../platform/event-store/writer-mac';
+import { AppConfig } from '../platform/config/config';
+import type { StoredEvent } from '../platform/event-store/event-store.port';
+import { signPromise, type EntryPromise } from '../platform/verification/entry-promise';
+import { writerKey, writerMac } from '../platform/event-store/writer-mac';
 
 /**
  * Signs the promise of an entry a write just appended, with the log's checkpoint key, in the
