@@ -63,7 +63,7 @@ describe.each(DRIVERS)('tips over HTTP on %s', (driver) => {
       const answer = await post(shop.key, '/tip/cash', { transaction_id: saleId, employee_id: 'e-1', employee_name: 'Ana Ruiz', tip_amount: 3.5 }, { 'x-request-id': 'tip-cash-1' });
       expect(answer.status).toBe(201);
       const { tip } = answer.body;
-      expect(answer.body).toEqual({ success: true, tip: expect.any(Object) });
+      expect(answer.body).toEqual({ success: true, tip: expect.any(Object), promise: null });
       const recorded = { merchant_id: shop.merchantId, transaction_id: saleId, method: 'cash', employee_id: 'e-1', employee_name: 'Ana Ruiz', amount_cents: 350 };
       expect(tip).toEqual({
         id: expect.stringMatching(/^TIP-2026-11-21-[0-9A-Z]{8}$/),

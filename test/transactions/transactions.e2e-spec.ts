@@ -129,7 +129,8 @@ describe.each(DRIVERS)('transactions over HTTP on %s', (driver) => {
     it('rounds a cash sale in a rounding state and answers exactly the envelope of the spec', async () => {
       const { status, body, headers } = await post(shop, sale(shop, { zip_code: PHOENIX, cashier_id: uniqueId('c') }), { 'x-request-id': 'pos-cash-1' });
       expect(status).toBe(201);
-      expect(Object.keys(body).sort()).toEqual(['success', 'transaction']);
+      // The spec's envelope, and the signed promise of the sale's entry (DESIGN.md "Tamper evidence").
+      expect(Object.keys(body).sort()).toEqual(['promise', 'success', 'transaction']);
       expect(body.success).toBe(true);
       const transaction = body.transaction;
       expect(transaction).toMatchObject(SPEC_RECORD);
