@@ -21,9 +21,10 @@ import { ENFORCED_ROUNDING_RULES } from './rules/rounding-engine';
 import { TipsModule } from './tips/tips.module';
 import { TransactionsModule } from './transactions/transactions.module';
 import { writerKey } from './platform/event-store/writer-mac';
+import { WebhooksModule } from './webhooks';
 
 /** Every feature of the service; add a new feature module here. */
-const FEATURE_MODULES = [HealthModule, AuthModule, MerchantsModule, JurisdictionModule, TransactionsModule, TipsModule, AuditModule, ExportModule, RiskModule, OpenApiModule];
+const FEATURE_MODULES = [HealthModule, AuthModule, MerchantsModule, JurisdictionModule, TransactionsModule, TipsModule, AuditModule, ExportModule, RiskModule, WebhooksModule, OpenApiModule];
 
 @Module({})
 export class AppModule {

@@ -88,9 +88,55 @@ export const MIGRATIONS: { version: number; name: string; statements: string[] }
   },
   {
     version: 6,
+    name: 'webhook endpoints and deliveries',
+    statements: [
+      // Not read models: an endpoint's secret and a delivery's attempts are not in the log (a secret
+      // in the log would be in every export), so a rebuild must never drop them.
+      `create table webhook_endpoints (
+        id text primary key,
+        url text not null,
+        event_types text[] not null,
+        description text,
+        owner_role text not null,
+        owner_merchant_id text,
+        owner_partner_id text,
+        environment text not null,
+        created_by_key text not null,
+        secret text not null,
+        previous_secret text,
+        previous_secret_expires_at timestamptz,
+        status text not null,
+        disabled_reason text,
+        after_position bigint not null,
+        created_at timestamptz not null
+      )`,
+      `create table webhook_deliveries (
+        id bigint generated always as identity primary key,
+        endpoint_id text not null references webhook_endpoints (id) on delete cascade,
+        webhook_id text not null,
+        event_type text not null,
+        position bigint not null,
+        event_time timestamptz not null,
+        payload text not null,
+        status text not null,
+        attempts int not null default 0,
+        next_attempt_at timestamptz not null,
+        last_attempt_at timestamptz,
+        last_status_code int,
+        last_error text,
+        response_excerpt text,
+        delivered_at timestamptz,
+        unique (endpoint_id, webhook_id)
+      )`,
+      "create index webhook_deliveries_due on webhook_deliveries (next_attempt_at) where status = 'pending'",
+      'create index webhook_deliveries_endpoint on webhook_deliveries (endpoint_id, position desc)',
+    ],
+  },
+  {
+    version: 7,
     name: 'events carry their writer authenticator',
     statements: [
-      // HMAC of the entry's hash under a key outside the database (verification/writer-mac.ts); null
+      // HMAC of the entry's hash under a key outside the database (event-store/writer-mac.ts); null
       // on rows written before, or by a service with no signing key. Not part of the hash: it vouches for it.
       'alter table events add column writer_mac text',
     ],
