@@ -28,6 +28,7 @@ const TUCSON_RULE: JurisdictionRule = {
   county: 'Pima',
   city: 'Tucson',
   rounding_mode: 'mandatory_round_down',
+  choice: null,
   enforcement: 'mandatory',
   status: 'enacted',
   legislation: 'Tucson Ordinance 2026-17 (test)',
