@@ -54,8 +54,8 @@ describe('loadSeeds on the shipped seeds', () => {
   });
 
   it('has the FLSA tip credit rule, one per state, DC and territory, Chicago’s own, and the regions of New York and Oregon filed under each of their counties', () => {
-    // 58 places, and the counties of New York's downstate region (8) and Oregon's Portland metro (3) and nonurban (18) regions.
-    expect(seeds.tipCreditRules.size).toBe(58 + 8 + 3 + 18);
+    // 58 places, the counties of New York's downstate region (8) and Oregon's Portland metro (3) and nonurban (18) regions, and Montgomery County (MD).
+    expect(seeds.tipCreditRules.size).toBe(58 + 8 + 3 + 18 + 1);
     expect(seeds.tipCreditRules.get(tipCreditKey({ state: 'NY', region_county: 'Kings County' }))).toEqual([expect.objectContaining({ region: 'New York City, Long Island and Westchester' })]);
     expect(seeds.tipCreditRules.get('US')).toEqual([expect.objectContaining({ minimum_wage: 7.25, tipped_minimum_cash_wage: 2.13 })]);
     expect(seeds.tipCreditRules.get(tipCreditKey({ state: 'IL', city: 'CHICAGO' }))?.map((rule) => [rule.effective_date, rule.tip_credit_allowed])).toEqual([

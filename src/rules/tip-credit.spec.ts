@@ -170,3 +170,15 @@ describe('tipCreditRulesAt: regional and local records cascade as jurisdictions 
     expect(failed(checkTipCredit(wage, rule('US'), downstate.state))).toEqual([['STATE_CASH_WAGE', 1135, 1100]]);
   });
 });
+
+describe("a county's own law, checked beside its state's (seeds)", () => {
+  it("holds a Montgomery County (MD) employer to the county's minimum as well as Maryland's", () => {
+    const at = tipCreditRulesAt(tipCreditRules, { state: 'MD', county: 'Montgomery', city: 'Rockville' }, '2026-01-15')!;
+    expect(at.state).toMatchObject({ state: 'MD', minimum_wage: 15 });
+    expect(at.local).toMatchObject({ county: 'Montgomery', minimum_wage: 17.65, tipped_minimum_cash_wage: 4 });
+    // $4.00 cash and $12.00 tips: Maryland's $15.00 is met, the county's $17.65 is not.
+    const result = checkTipCredit({ hourly_wage_cents: 400, average_tips_per_hour_cents: 1200 }, rule('US', '2026-01-15'), at.state, at.local);
+    expect(failed(result)).toEqual([['LOCAL_MINIMUM_WAGE', 1765, 1600]]);
+    expect(result.requirements.find((r) => r.requirement === 'LOCAL_MINIMUM_WAGE')?.jurisdiction).toBe('Montgomery, MD');
+  });
+});
