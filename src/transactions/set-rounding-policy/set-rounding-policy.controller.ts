@@ -16,7 +16,7 @@ export class SetRoundingPolicyController {
   @Put('merchant/:merchant_id/rounding-policy')
   @Roles('merchant', 'partner', 'admin')
   @ApiOperation({
-    operationId: 'setRoundingPolicy',
+    operationId: 'changeRoundingPolicy',
     summary: "Set how a merchant's cash sales round, within the law",
     description:
       'Applies from the merchant’s next sale. `favor_customer` rounds cash down to the nickel wherever the law allows rounding down; ' +
