@@ -7,6 +7,7 @@ import { ChainCheckpointer } from './record-checkpoint/chain-checkpointer';
 import { CheckpointKeyController } from './record-checkpoint/checkpoint-key.controller';
 import { Witness } from './witness';
 import { WitnessController } from './record-checkpoint/witness.controller';
+import { EntryPromises } from './entry-promises';
 import { TreeProofs } from './tree-proofs/tree-proofs';
 import { TreeProofsController } from './tree-proofs/tree-proofs.controller';
 import { VerifyHashChainController } from './verify-hash-chain/verify-hash-chain.controller';
@@ -20,7 +21,7 @@ import { VerificationGate } from './verify-hash-chain/verification-gate';
  */
 @Module({
   controllers: [ListAuditLogsController, VerifyHashChainController, ExportAuditLogController, CheckpointKeyController, TreeProofsController, WitnessController],
-  providers: [ListAuditLogsHandler, VerifyHashChainHandler, VerificationGate, ChainCheckpointer, Witness, TreeProofs, ChainAlarms],
-  exports: [ChainCheckpointer, TreeProofs, ChainAlarms],
+  providers: [ListAuditLogsHandler, VerifyHashChainHandler, VerificationGate, ChainCheckpointer, Witness, TreeProofs, ChainAlarms, EntryPromises],
+  exports: [ChainCheckpointer, TreeProofs, ChainAlarms, EntryPromises],
 })
 export class AuditModule {}

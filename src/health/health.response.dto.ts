@@ -18,8 +18,11 @@ export class DatabaseHealth {
 }
 
 export class SignerAlarmBody implements SignerAlarm {
-  @ApiProperty({ enum: ['modified', 'deleted', 'witness'], description: '`witness`: the witness file, the signer\'s own state, is missing, torn, corrupt or unreadable' })
-  kind: 'modified' | 'deleted' | 'witness';
+  @ApiProperty({
+    enum: ['modified', 'deleted', 'unauthenticated', 'witness'],
+    description: '`unauthenticated`: an entry without a valid writer authenticator, which no service process wrote. `witness`: the witness file, the signer\'s own state, is missing, torn, corrupt or unreadable',
+  })
+  kind: SignerAlarm['kind'];
 
   @ApiProperty({ type: 'integer', example: 1204 })
   position: number;

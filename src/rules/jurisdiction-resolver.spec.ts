@@ -33,6 +33,7 @@ function ruleAt(fields: Partial<JurisdictionRule>): JurisdictionRule {
     county: null,
     city: null,
     rounding_mode: 'mandatory_round_down',
+    choice: null,
     enforcement: 'mandatory',
     status: 'enacted',
     legislation: 'Test Ordinance 1',
@@ -378,7 +379,7 @@ describe('lookups for the HTTP endpoints', () => {
   it('lists every rule, filtered by status and state', () => {
     expect(listRules(resolver)).toHaveLength(66);
     expect(listRules(resolver)[0].lookup_key).toBe('US');
-    expect(listRules(resolver, { status: 'pending' }).map((r) => r.lookup_key)).toEqual(['FL', 'HI', 'IA', 'NY', 'OK', 'OR']);
+    expect(listRules(resolver, { status: 'pending' }).map((r) => r.lookup_key)).toEqual(['FL', 'HI', 'IA', 'NY', 'OK', 'OR', 'VA']);
     expect(listRules(resolver, { state: 'ny' }).map((r) => r.jurisdiction_level)).toEqual(['state', 'city', 'city', 'city', 'city', 'city']);
     expect(listRules(resolver, { status: 'enacted', state: 'AZ' })).toHaveLength(1);
     expect(() => listRules(resolver, { status: 'repealed' })).toThrow(expect.objectContaining({ reason: 'INVALID_STATUS' }));

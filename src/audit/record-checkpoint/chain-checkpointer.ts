@@ -22,6 +22,7 @@ import { fromStoredTree, loadFrontier } from '../../platform/event-store/merkle-
 import { EMPTY_ROOT, MerkleFrontier, consistencyPath, inclusionPath, leafHash, treeRoot, verifyConsistency, verifyInclusion } from '../../platform/event-store/merkle-tree';
 import { DATABASE, type Database, type Sql } from '../../platform/event-store/sql';
 import { matchesStoredHash, readStoredEntries } from '../../platform/verification/stored-entries';
+import { WriterCheck, writerKey } from '../../platform/event-store/writer-mac';
 import { ChainAlarms } from '../chain-alarms';
 import { Witness, WitnessStateError } from '../witness';
 
@@ -34,7 +35,7 @@ const NEXT_ROUND_MS = 1000;
 
 /** Why the signer would not sign: what it found, where. `witness`: its own state, the witness file, is not as it left it. */
 export interface SignerAlarm {
-  kind: 'modified' | 'deleted' | 'witness';
+  kind: 'modified' | 'deleted' | 'unauthenticated' | 'witness';
   position: number;
   detail: string;
   missing_positions?: { from: number; to: number };
@@ -424,6 +425,9 @@ export class ChainCheckpointer implements OnModuleInit, OnApplicationBootstrap, 
     const frontier = from.frontier.copy();
     let chainHash = from.chainHash;
     const missing = () => new SigningRefused({ kind: 'deleted', position: frontier.size + 1, detail: `the entry at position ${frontier.size + 1} is missing` });
+    const key = this.config.checkpointSigningKey;
+    // Entries no service process wrote (inserted or rewritten by SQL) are never signed.
+    const writers = key && new WriterCheck(writerKey(key), from.size > 0 && (await sql.query('select 1 from events where position = $1 and writer_mac is not null', [from.size])).length > 0);
     for await (const batch of readStoredEntries(sql, frontier.size + 1, to)) {
       for (const entry of batch) {
         const e = entry.event;
@@ -431,6 +435,8 @@ export class ChainCheckpointer implements OnModuleInit, OnApplicationBootstrap, 
         if (e.position !== frontier.size + 1) throw missing();
         if (!matchesStoredHash(entry)) throw refuse(`the entry at position ${e.position} does not match its stored hash`);
         if (e.prevHash !== chainHash) throw refuse(`the entry at position ${e.position} does not link to the entry before it`);
+        const unauthenticated = writers?.problem(e.position, e.hash, e.writerMac);
+        if (unauthenticated) throw new SigningRefused({ kind: 'unauthenticated', position: e.position, detail: unauthenticated });
         frontier.append(leafHash(e.hash));
         chainHash = e.hash;
       }
