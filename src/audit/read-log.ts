@@ -1,6 +1,9 @@
 import type { ChainHead } from '../platform/event-store/event-store.port';
 import type { Sql } from '../platform/event-store/sql';
 
+/** The media type the log's NDJSON answers are sent as (before `; charset=utf-8`): the export and the witness file. */
+export const NDJSON = 'application/x-ndjson';
+
 /**
  * The head the store records and the last position stored, read in one statement so that they
  * agree. They differ only when rows were added behind the store's back: reading up to the last

@@ -8,10 +8,8 @@ import type { StoredEvent } from '../../platform/event-store/event-store.port';
 import { entryHash, GENESIS_HASH } from '../../platform/event-store/entry-hash';
 import { DATABASE, type Database } from '../../platform/event-store/sql';
 import { readStoredEntries } from '../../platform/verification/stored-entries';
-import { logExtent } from '../read-log';
+import { NDJSON, logExtent } from '../read-log';
 
-/** The media type the export is sent as (before `; charset=utf-8`). */
-export const NDJSON = 'application/x-ndjson';
 
 /** The first entry of a log, as an export writes it: its hash is the real one, so the example verifies. */
 function exampleExport(): string {

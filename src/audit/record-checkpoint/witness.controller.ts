@@ -4,7 +4,7 @@ import type { FastifyReply } from 'fastify';
 import { DomainError } from '../../platform/errors/domain-error';
 import { Roles } from '../../platform/identity/roles.decorator';
 import { ApiErrors } from '../../platform/openapi/api-errors.decorator';
-import { NDJSON } from '../export-audit-log/export-audit-log.controller';
+import { NDJSON } from '../read-log';
 import { ChainAlarms } from '../chain-alarms';
 import { Witness, WitnessStateError } from '../witness';
 
