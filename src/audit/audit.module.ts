@@ -1,13 +1,16 @@
 import { Module } from '@nestjs/common';
 import { ChainAlarms } from './chain-alarms';
 import { ExportAuditLogController } from './export-audit-log/export-audit-log.controller';
+import { ExportAuditLogHandler } from './export-audit-log/export-audit-log.handler';
 import { ListAuditLogsController } from './list-audit-logs/list-audit-logs.controller';
 import { ListAuditLogsHandler } from './list-audit-logs/list-audit-logs.handler';
 import { ChainCheckpointer } from './record-checkpoint/chain-checkpointer';
 import { CheckpointKeyController } from './record-checkpoint/checkpoint-key.controller';
+import { CheckpointKeyHandler } from './record-checkpoint/checkpoint-key.handler';
 import { Witness } from './witness';
 import { TreeProofs } from './tree-proofs/tree-proofs';
 import { TreeProofsController } from './tree-proofs/tree-proofs.controller';
+import { ConsistencyProofHandler, InclusionProofHandler, TreeHeadHandler } from './tree-proofs/tree-proofs.handler';
 import { VerifyHashChainController } from './verify-hash-chain/verify-hash-chain.controller';
 import { VerifyHashChainHandler } from './verify-hash-chain/verify-hash-chain.handler';
 
@@ -18,7 +21,19 @@ import { VerifyHashChainHandler } from './verify-hash-chain/verify-hash-chain.ha
  */
 @Module({
   controllers: [ListAuditLogsController, VerifyHashChainController, ExportAuditLogController, CheckpointKeyController, TreeProofsController],
-  providers: [ListAuditLogsHandler, VerifyHashChainHandler, ChainCheckpointer, Witness, TreeProofs, ChainAlarms],
+  providers: [
+    ListAuditLogsHandler,
+    VerifyHashChainHandler,
+    ExportAuditLogHandler,
+    CheckpointKeyHandler,
+    TreeHeadHandler,
+    InclusionProofHandler,
+    ConsistencyProofHandler,
+    ChainCheckpointer,
+    Witness,
+    TreeProofs,
+    ChainAlarms,
+  ],
   exports: [ChainCheckpointer, TreeProofs, ChainAlarms],
 })
 export class AuditModule {}
