@@ -1,5 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { TipSuccess, TipView } from '../tip-view';
+import { TipSuccess } from '../tip-doc';
+import { TipView } from '../tip.response.dto';
 
 export class RecordTipResponse {
   @TipSuccess()
