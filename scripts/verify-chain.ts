@@ -109,6 +109,13 @@ function checkProof(kind: ProofKind, proofFile: string, headFiles: string[], key
   if (problems.length === 0 && kind === 'inclusion') {
     const [head] = heads as SignedTreeHead[];
     if (proof.tree_size !== head.tree_size) problems.push(`the proof is for a tree of ${String(proof.tree_size)} entries, the head for ${head.tree_size}`);
+    // A receipt's proof must be of the receipt's own entry: a proof of whatever entry now sits at its position proves nothing about it.
+    const record = receipt ? (given.receipt as Record<string, unknown> | undefined) : undefined;
+    if (record && (proof.entry_hash !== record.auditHash || proof.position !== record.chain_position || proof.leaf_index !== Number(record.chain_position) - 1)) {
+      problems.push(
+        `the proof is of the entry at position ${String(proof.position)} with hash ${String(proof.entry_hash)}, but the receipt's record is the entry at position ${String(record.chain_position)} with audit hash ${String(record.auditHash)}`,
+      );
+    }
     const leaf = leafHash(String(proof.entry_hash));
     if (!leaf.equals(hex(proof.leaf_hash))) problems.push('leaf_hash is not the hash of entry_hash');
     holds = verifyInclusion(Number(proof.leaf_index), head.tree_size, leaf, path(proof.audit_path), hex(head.root_hash));

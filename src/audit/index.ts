@@ -6,6 +6,7 @@ export { TreeProofs } from './tree-proofs/tree-proofs';
 export { InclusionProofResponse, TreeHeadResponse } from './tree-proofs/tree-proofs.response.dto';
 export { MissingPositions } from './verify-hash-chain/verify-hash-chain.response.dto';
 export { ChainAlarms } from './chain-alarms';
+export { CHAIN_TAMPERED_DOC, chainTampered } from './chain-tampered';
 export { CHAIN_ALARM_RAISED } from './chain-alarm.events';
 export type { ChainAlarm, ChainAlarmRaised, ChainAlarmRaisedData } from './chain-alarm.events';
 export { ListAuditLogsQuery } from './list-audit-logs/list-audit-logs.query';

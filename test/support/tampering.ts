@@ -2,8 +2,9 @@ import { CHECKPOINT_EVENT_TYPE } from '../../src/platform/verification/checkpoin
 import type { StoredEvent } from '../../src/platform/event-store/event-store.port';
 import { EVENT_COLUMNS, toStoredEvent, type EventRow } from '../../src/platform/event-store/event-rows';
 import { entryHash } from '../../src/platform/event-store/entry-hash';
-import { MerkleFrontier, leafHash } from '../../src/platform/event-store/merkle-tree';
+import { MerkleFrontier, leafHash, type TreeNode } from '../../src/platform/event-store/merkle-tree';
 import type { Sql } from '../../src/platform/event-store/sql';
+import { writeNodes } from '../../src/platform/event-store/merkle-store';
 
 /**
  * What an attacker with write access to the database can do to the log, in SQL, on the embedded
@@ -80,4 +81,34 @@ export async function rewriteTail(db: Sql, position: number, path: string[], val
     await db.query('update events set prev_hash = $2, hash = $3, data = $4 where position = $1', [e.position, e.prevHash, prevHash, JSON.stringify(e.data)]);
   }
   await db.query('update event_store_head set hash = $1', [prevHash]);
+}
+
+/**
+ * A careful forger's deletion: the entry at `position` is removed, every later entry moved down one
+ * into its place, the chain relinked and rehashed from there, and the Merkle tree's nodes and the
+ * chain head rewritten to match, so that the chain and the tree alone look whole. Needs no key.
+ */
+export async function cutEntry(db: Sql, position: number): Promise<void> {
+  let { prevHash } = await entryAt(db, position);
+  await deleteEntry(db, position);
+  await db.query('update events set position = -(position - 1) where position > $1', [position]);
+  await db.query('update events set position = -position where position < 0');
+  for (const row of await db.query<EventRow>(`select ${EVENT_COLUMNS} from events where position >= $1 order by position`, [position])) {
+    const hash = entryHash({ ...toStoredEvent(row), prevHash });
+    await db.query('update events set prev_hash = $2, hash = $3 where position = $1', [row.position, prevHash, hash]);
+    prevHash = hash;
+  }
+  await rebuildTree(db);
+}
+
+/** The Merkle tree's nodes recomputed from the stored entries, and the chain head set to the last: what the stored tree and head then say is what the rows say. */
+export async function rebuildTree(db: Sql): Promise<void> {
+  const tree = MerkleFrontier.empty();
+  const nodes: TreeNode[] = [];
+  const hashes = await db.query<{ position: string; hash: string }>('select position, hash from events order by position');
+  for (const { hash } of hashes) nodes.push(...tree.append(leafHash(hash)));
+  await db.query('delete from merkle_nodes');
+  await writeNodes(db, nodes);
+  const last = hashes[hashes.length - 1];
+  await db.query('update event_store_head set position = $1, hash = $2', [last.position, last.hash]);
 }

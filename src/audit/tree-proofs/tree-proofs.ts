@@ -6,6 +6,8 @@ import { EventStore } from '../../platform/event-store/event-store.port';
 import { fromStoredTree } from '../../platform/event-store/merkle-store';
 import { consistencyPath, inclusionPath, leafHash, treeRoot } from '../../platform/event-store/merkle-tree';
 import { DATABASE, type Database } from '../../platform/event-store/sql';
+import { ChainAlarms } from '../chain-alarms';
+import { chainTampered } from '../chain-tampered';
 import { TreeHeadResponse, InclusionProofResponse, ConsistencyProofResponse } from './tree-proofs.response.dto';
 
 /** What `verify-chain inclusion` takes: the proof, and the head it leads to (saved as two files). */
@@ -23,6 +25,7 @@ export class TreeProofs {
     @Inject(DATABASE) private readonly db: Database,
     private readonly store: EventStore,
     private readonly clock: Clock,
+    private readonly alarms: ChainAlarms,
   ) {}
 
   /** The latest signed head; unsigned over the whole log when none is signed yet. */
@@ -39,12 +42,26 @@ export class TreeProofs {
 
   /**
    * A receipt's evidence: the entry's inclusion proof against the latest signed head, or, when that
-   * head is older than the entry, against an unsigned head of the log as it stands.
+   * head is older than the entry, against an unsigned head of the log as it stands. The proof is of
+   * the record's own entry or of nothing: when the entry at `position` is not the one with `entryHash`
+   * (the record's entry was deleted or changed, another moved into its place), that is an alarm and a
+   * 503, never a proof for whatever entry sits there now.
    */
-  async evidence(position: number): Promise<InclusionEvidence> {
+  async evidence(position: number, entryHash: string): Promise<InclusionEvidence> {
     const latest = await this.latestHead();
     const tree_head = latest.tree_size >= position ? latest : await this.currentHead();
-    return { tree_head, inclusion_proof: await this.inclusion(position, tree_head.tree_size) };
+    const inclusion_proof = await this.inclusion(position, tree_head.tree_size).catch((error: unknown) => {
+      if (error instanceof DomainError && error.code === 'NOT_FOUND') return undefined;
+      throw error;
+    });
+    if (inclusion_proof?.entry_hash !== entryHash) {
+      const detail = inclusion_proof
+        ? `the entry at position ${position} has hash ${inclusion_proof.entry_hash}, not the record's audit hash ${entryHash}: the record's entry was changed or replaced`
+        : `the log has no entry at position ${position}, where the record's entry (audit hash ${entryHash}) was: it was deleted`;
+      await this.alarms.raise({ source: 'receipt', kind: inclusion_proof ? 'modified' : 'deleted', position, detail });
+      throw chainTampered(detail);
+    }
+    return { tree_head, inclusion_proof };
   }
 
   async inclusion(position: number, treeSize: number): Promise<InclusionProofResponse> {

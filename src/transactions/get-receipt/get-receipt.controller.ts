@@ -6,6 +6,7 @@ import type { Principal } from '../../platform/identity/principal';
 import { Roles } from '../../platform/identity/roles.decorator';
 import { ApiErrors } from '../../platform/openapi/api-errors.decorator';
 import { TransactionIdParams } from '../transaction.request.dto';
+import { CHAIN_TAMPERED_DOC } from '../../audit';
 import { TRANSACTION_NOT_FOUND_DOC } from '../transaction.errors';
 import { GetReceiptQuery, type GetReceiptResponse } from './get-receipt.query';
 import { AuditReceiptResponse, MerchantReceiptResponse, PosReceiptResponse } from './get-receipt.response.dto';
@@ -25,14 +26,14 @@ export class GetReceiptController {
     summary: 'The receipt of a transaction, in one of three formats',
     description:
       "Rendered from the transaction on each read. `merchant`: the customer-facing receipt, with the rounding disclosure: the rule's own wording where it prescribes one, else the service's sentence saying how cash was rounded and on what authority. " +
-      '`audit`: the full record, as `GET /transaction/{id}` answers it, with the inclusion proof of its entry against the latest signed tree head (`tree_head`, `inclusion_proof`), evidence the merchant can keep and check offline. `pos`: the raw cent values only. ' +
+      '`audit`: the full record, as `GET /transaction/{id}` answers it, with the inclusion proof of its entry against the latest signed tree head (`tree_head`, `inclusion_proof`), evidence the merchant can keep and check offline; when the log no longer holds the record’s own entry at its position, the answer is 503 `CHAIN_TAMPERED`, never a proof of another entry. `pos`: the raw cent values only. ' +
       "Another merchant's transaction is answered 404, exactly like an unknown id.",
   })
   @ApiOkResponse({
     description: 'The shape of `receipt` follows `format`',
     schema: { oneOf: [MerchantReceiptResponse, AuditReceiptResponse, PosReceiptResponse].map((model) => ({ $ref: getSchemaPath(model) })) },
   })
-  @ApiErrors({ 404: TRANSACTION_NOT_FOUND_DOC })
+  @ApiErrors({ 404: TRANSACTION_NOT_FOUND_DOC, 503: CHAIN_TAMPERED_DOC })
   get(@Param() { id }: TransactionIdParams, @Query() { format }: GetReceiptRequest, @CurrentPrincipal() principal: Principal): Promise<GetReceiptResponse> {
     return this.queries.execute(new GetReceiptQuery(id, format, principal));
   }
