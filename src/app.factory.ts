@@ -16,6 +16,7 @@ import { createValidationPipe, validationError } from './platform/errors/validat
 import type { AppConfig } from './platform/config/config';
 import { RouteCatalog } from './health/route-catalog';
 import { buildOpenApiDocument } from './platform/openapi/openapi-document';
+import { withWebhookEvents } from './webhooks';
 import { OpenApiDocument } from './platform/openapi/openapi-document.provider';
 import { servePortal } from './portal/portal';
 
@@ -83,7 +84,7 @@ export async function createApp(config: AppConfig, testingModule?: TestingModule
   servePortal(fastify);
 
   await app.init();
-  app.get(OpenApiDocument).publish(() => buildOpenApiDocument(app, API_PREFIX));
+  app.get(OpenApiDocument).publish(() => withWebhookEvents(buildOpenApiDocument(app, API_PREFIX)));
   return app;
 }
 

@@ -20,9 +20,10 @@ import { OpenApiModule } from './platform/openapi/openapi.module';
 import { ENFORCED_ROUNDING_RULES } from './rules/rounding-engine';
 import { TipsModule } from './tips/tips.module';
 import { TransactionsModule } from './transactions/transactions.module';
+import { WebhooksModule } from './webhooks';
 
 /** Every feature of the service; add a new feature module here. */
-const FEATURE_MODULES = [HealthModule, AuthModule, MerchantsModule, JurisdictionModule, TransactionsModule, TipsModule, AuditModule, ExportModule, RiskModule, OpenApiModule];
+const FEATURE_MODULES = [HealthModule, AuthModule, MerchantsModule, JurisdictionModule, TransactionsModule, TipsModule, AuditModule, ExportModule, RiskModule, WebhooksModule, OpenApiModule];
 
 @Module({})
 export class AppModule {

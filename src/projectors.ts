@@ -5,6 +5,7 @@ import type { Projector } from './platform/projections/projector';
 import { merchantRiskProjector, overrideReportProjector, voidAnalyticsProjector } from './risk';
 import { tipsProjector } from './tips';
 import { transactionListProjector } from './transactions';
+import { webhookFanOutProjector } from './webhooks';
 
 /** Every read model of the service, each exported by its feature: the store, the async runner and the rebuild script read this list. */
 export const PROJECTORS: readonly Projector[] = [
@@ -17,4 +18,6 @@ export const PROJECTORS: readonly Projector[] = [
   merchantRiskProjector,
   overrideReportProjector,
   voidAnalyticsProjector,
+  // Async: the webhook deliveries, written from the log (the log is the outbox).
+  webhookFanOutProjector,
 ];

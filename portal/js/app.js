@@ -13,6 +13,7 @@ import { overridesPage } from './pages/overrides.js';
 import { riskProfilePage } from './pages/risk-profile.js';
 import { verifyPage } from './pages/verify.js';
 import { voidsPage } from './pages/voids.js';
+import { webhooksPage } from './pages/webhooks.js';
 
 const PAGES = [
   merchantsPage,
@@ -25,6 +26,7 @@ const PAGES = [
   voidsPage,
   overridesPage,
   exportPage,
+  webhooksPage,
 ];
 const HOME = { admin: 'merchants', auditor: 'verify' };
 

@@ -5,3 +5,4 @@ export { loadSeeds } from './seed-loader';
 export { JurisdictionRuleStore } from './rule-store';
 export { dataSummary } from './rule-views';
 export { jurisdictionRulesProjector } from './read-model/jurisdiction-rules.projector';
+export type { JurisdictionRuleChanged } from './jurisdiction.events';

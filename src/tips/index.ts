@@ -2,3 +2,4 @@
 export { tipsProjector } from './read-model/tips.projector';
 export { TipAnalyticsQuery } from './tip-analytics/tip-analytics.query';
 export { TipWageTheftQuery } from './tip-wage-theft/tip-wage-theft.query';
+export type { TipAdjustedData } from './tip.events';

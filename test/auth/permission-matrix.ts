@@ -71,6 +71,15 @@ export const PERMISSION_MATRIX: Readonly<Record<string, Rule>> = {
   'POST /admin/api-keys': ['admin', 'partner'],
   'GET /admin/api-keys': ['admin', 'partner'],
   'DELETE /admin/api-keys/{id}': ['admin', 'partner'],
+
+  // Webhooks: every key manages its owner's endpoints (auditors too: a subscription changes no record).
+  'POST /webhooks/endpoints': ANY_KEY,
+  'GET /webhooks/endpoints': ANY_KEY,
+  'GET /webhooks/endpoints/{id}': ANY_KEY,
+  'DELETE /webhooks/endpoints/{id}': ANY_KEY,
+  'POST /webhooks/endpoints/{id}/rotate-secret': ANY_KEY,
+  'POST /webhooks/endpoints/{id}/replay': ANY_KEY,
+  'GET /webhooks/deliveries': ANY_KEY,
 };
 
 /** Route parameters are compared by position, not by name: `/transaction/:txnId` is the spec's `/transaction/{id}`. */

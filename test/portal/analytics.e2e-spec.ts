@@ -192,6 +192,7 @@ describe('the analytics and export pages', () => {
       ['jurisdictions', 'Jurisdiction rules'],
       ['audit-log', 'Audit log'],
       ['verify', 'Verify the hash chain'],
+      ['webhooks', 'Webhooks'],
     ];
 
     it.each(EVERY_PAGE)('shows %s readably at 1280 and at 390 pixels: no word broken, nothing scrolling sideways or hidden', async (route, heading) => {

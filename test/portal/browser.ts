@@ -43,14 +43,14 @@ export interface PortalSuite {
 
 /**
  * Registers the hooks of a portal suite: one service and one browser per file, a fresh tab per test
- * (signed in with `signInWith()`, read when the test starts), checked after every test.
+ * (signed in with `signInWith()`, read when the test starts), checked after every test. `env`: the service's configuration beyond the tests' defaults.
  */
-export function portalSuite({ signInWith }: { signInWith?: () => string } = {}): PortalSuite {
+export function portalSuite({ signInWith, env }: { signInWith?: () => string; env?: Record<string, string> } = {}): PortalSuite {
   const suite = {} as PortalSuite;
   beforeAll(async () => {
     // Each kept as it comes: when one fails, afterAll still closes the other (a service left running
     // would outlive the run's folder, and its server with it).
-    const [app, browser] = await Promise.allSettled([startTestApp(), launchBrowser()]);
+    const [app, browser] = await Promise.allSettled([startTestApp({ env }), launchBrowser()]);
     if (app.status === 'fulfilled') suite.app = app.value;
     if (browser.status === 'fulfilled') suite.browser = browser.value;
     for (const started of [app, browser]) if (started.status === 'rejected') throw started.reason;

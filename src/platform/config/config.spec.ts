@@ -22,6 +22,9 @@ describe('loadConfig', () => {
         tipPayoutGraceDays: 14,
         shiftChanges: { hours: [6, 14, 22], windowMinutes: 30 },
         checkpointInterval: 1000,
+        webhookAllowPrivate: false,
+        webhookPollMs: 500,
+        webhookConcurrency: 2,
       }),
     );
   });
@@ -49,6 +52,9 @@ describe('loadConfig', () => {
       SHIFT_CHANGE_WINDOW_MINUTES: '45',
       CHECKPOINT_INTERVAL: '50',
       CHECKPOINT_SIGNING_KEY: signingKeyPem,
+      WEBHOOK_ALLOW_PRIVATE: 'true',
+      WEBHOOK_POLL_MS: '100',
+      WEBHOOK_CONCURRENCY: '4',
     });
     expect(config).toEqual({
       port: 8080,
@@ -70,6 +76,9 @@ describe('loadConfig', () => {
       shiftChanges: { hours: [7, 15, 23, 0], windowMinutes: 45 },
       checkpointInterval: 50,
       checkpointSigningKey: expect.anything(),
+      webhookAllowPrivate: true,
+      webhookPollMs: 100,
+      webhookConcurrency: 4,
     });
     expect(Object.isFrozen(config)).toBe(true);
     expect(Object.isFrozen(config.rateLimitPerHour)).toBe(true);

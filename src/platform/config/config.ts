@@ -63,6 +63,12 @@ export class AppConfig {
   readonly checkpointSigningKey?: KeyObject;
   /** Append-only NDJSON file, outside the database, that every signed tree head is also written to. */
   readonly checkpointWitnessFile?: string;
+  /** Webhooks to loopback, private, link-local and metadata addresses: refused unless this is set (development and tests). */
+  readonly webhookAllowPrivate: boolean;
+  /** How often each service process looks for webhook deliveries that are due. */
+  readonly webhookPollMs: number;
+  /** Deliveries one service process sends at once; each holds a database connection while it waits for the receiver. */
+  readonly webhookConcurrency: number;
 
   constructor(values: AppConfig) {
     Object.assign(this, values, { rateLimitPerHour: Object.freeze({ ...values.rateLimitPerHour }) });
@@ -120,6 +126,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     checkpointInterval: read('CHECKPOINT_INTERVAL', parsePositiveInteger, 1000),
     checkpointSigningKey: read('CHECKPOINT_SIGNING_KEY', parseSigningKey, undefined, { secret: true }),
     checkpointWitnessFile: read('CHECKPOINT_WITNESS_FILE', (raw) => raw, undefined),
+    webhookAllowPrivate: read('WEBHOOK_ALLOW_PRIVATE', parseBoolean, false),
+    webhookPollMs: read('WEBHOOK_POLL_MS', parsePositiveInteger, 500),
+    webhookConcurrency: read('WEBHOOK_CONCURRENCY', parsePositiveInteger, 2),
   });
   // The embedded server listens on a socket of its own folder only: nothing can stream from it.
   if (config.readDatabaseUrl && !config.databaseUrl) problems.push('READ_DATABASE_URL needs DATABASE_URL: it names a standby of that server');
@@ -166,6 +175,10 @@ function parseSigningKey(raw: string): KeyObject {
   } catch {
     return invalid('must be an Ed25519 private key: PEM, or base64 of its PKCS#8 DER');
   }
+}
+
+function parseBoolean(raw: string): boolean {
+  return raw === 'true' ? true : raw === 'false' ? false : invalid('must be true or false');
 }
 
 function parseRedisKeyPrefix(raw: string): string {

@@ -86,6 +86,52 @@ export const MIGRATIONS: { version: number; name: string; statements: string[] }
       'alter table events alter column data type json using data::text::json, alter column metadata type json using metadata::text::json',
     ],
   },
+  {
+    version: 6,
+    name: 'webhook endpoints and deliveries',
+    statements: [
+      // Not read models: an endpoint's secret and a delivery's attempts are not in the log (a secret
+      // in the log would be in every export), so a rebuild must never drop them.
+      `create table webhook_endpoints (
+        id text primary key,
+        url text not null,
+        event_types text[] not null,
+        description text,
+        owner_role text not null,
+        owner_merchant_id text,
+        owner_partner_id text,
+        environment text not null,
+        created_by_key text not null,
+        secret text not null,
+        previous_secret text,
+        previous_secret_expires_at timestamptz,
+        status text not null,
+        disabled_reason text,
+        after_position bigint not null,
+        created_at timestamptz not null
+      )`,
+      `create table webhook_deliveries (
+        id bigint generated always as identity primary key,
+        endpoint_id text not null references webhook_endpoints (id) on delete cascade,
+        webhook_id text not null,
+        event_type text not null,
+        position bigint not null,
+        event_time timestamptz not null,
+        payload text not null,
+        status text not null,
+        attempts int not null default 0,
+        next_attempt_at timestamptz not null,
+        last_attempt_at timestamptz,
+        last_status_code int,
+        last_error text,
+        response_excerpt text,
+        delivered_at timestamptz,
+        unique (endpoint_id, webhook_id)
+      )`,
+      "create index webhook_deliveries_due on webhook_deliveries (next_attempt_at) where status = 'pending'",
+      'create index webhook_deliveries_endpoint on webhook_deliveries (endpoint_id, position desc)',
+    ],
+  },
 ];
 
 /** A fixed key: two service processes starting on one database apply each migration once. */

@@ -19,6 +19,7 @@ export const API_TAGS = [
   { name: 'Audit', description: 'The hash-linked audit log: query, verify, export for offline verification, and the checkpoint signing key.' },
   { name: 'Risk and analytics', description: 'Merchant risk profiles, the fraud overview, void, override and tip analytics, read from projections.' },
   { name: 'Export', description: 'CSV export of transactions.' },
+  { name: 'Webhooks', description: 'Signed webhooks (Standard Webhooks 1.0): endpoints, their deliveries and replays. The events and their payloads are under `webhooks`.' },
   { name: 'Documentation', description: 'This document and its browsable page; no key.' },
 ] as const;
 

@@ -1,0 +1,14 @@
+import { Module } from '@nestjs/common';
+import { WebhookDeliverer } from './deliver/webhook-deliverer';
+import { WebhookEndpoints } from './webhook-endpoints';
+import { WebhooksController } from './webhooks.controller';
+
+/**
+ * Signed webhooks: endpoints and their deliveries. The fan-out from the log is an async projector
+ * (fan-out/), run with the others; the deliverer sends what it wrote.
+ */
+@Module({
+  controllers: [WebhooksController],
+  providers: [WebhookEndpoints, WebhookDeliverer],
+})
+export class WebhooksModule {}
