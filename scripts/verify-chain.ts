@@ -1,16 +1,19 @@
 #!/usr/bin/env node
 import { createReadStream, readFileSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { checkSignature, keyRing, parsePublicKey, parseWitness, type SignedTreeHead } from '../src/platform/verification/checkpoint';
+import { checkSignature, keyRing, parsePrivateKey, parsePublicKey, parseWitness, type SignedTreeHead } from '../src/platform/verification/checkpoint';
+import { writerKey } from '../src/platform/event-store/writer-mac';
+import { checkPromise, isEntryPromise, type EntryPromise } from '../src/platform/verification/entry-promise';
 import { ChainVerifier, type ChainVerification } from '../src/platform/verification/chain-verifier';
 import { UnreadableLineError, verifyExport } from '../src/platform/verification/export-verification';
 import { leafHash, verifyConsistency, verifyInclusion } from '../src/platform/event-store/merkle-tree';
 
 const USAGE = [
-  'usage: verify-chain <export.ndjson | -> [--public-key <key.pem>]... [--witness <witness.ndjson>]',
+  'usage: verify-chain <export.ndjson | -> [--public-key <key.pem>]... [--witness <witness.ndjson>] [--signing-key <private-key.pem>]',
   '       verify-chain inclusion <proof.json> --head <tree-head.json> [--public-key <key.pem>]...',
   '       verify-chain inclusion <audit-receipt.json> [--head <tree-head.json>] [--public-key <key.pem>]...',
   '       verify-chain consistency <proof.json> --head <first-head.json> --head <second-head.json> [--public-key <key.pem>]...',
+  '       verify-chain promise <promise.json | write-answer.json | audit-receipt.json> --proof <proof.json | audit-receipt.json> [--head <tree-head.json>] [--public-key <key.pem>]...',
 ].join('\n');
 
 class InputError extends Error {}
@@ -29,20 +32,28 @@ const fromCaller = (path: string): string => resolve(process.env.INIT_CWD ?? '.'
  * service under audit.
  *
  * `--witness`: the witness file of signed tree heads, kept outside the database; the log must
- * extend every one. `inclusion` and `consistency` check a proof from `GET /admin/audit/…-proof`
+ * extend every one. `--signing-key`: the checkpoint signing key itself (the operator's, or an
+ * auditor's the operator trusts with it), from which the writer authentication key is derived:
+ * every entry must then carry a valid writer authenticator, so a row inserted or rewritten by SQL fails. `inclusion` and `consistency` check a proof from `GET /admin/audit/…-proof`
  * against tree heads the auditor kept (`GET /admin/audit/tree-head`), signatures included when
  * keys are given. `inclusion` also takes an audit receipt (`GET /transaction/{id}/receipt?format=audit`),
- * which carries its proof and head: its head proves something only once its signature is checked.
+ * which carries its proof and head: its head proves something only once its signature is checked,
+ * and its promise (below) too. `promise` checks a signed promise of an entry (kept from a write's
+ * answer or a receipt) against a later tree head: the inclusion proof of the promised position
+ * (`GET /admin/audit/inclusion-proof?position=P&tree_size=N`, or a fresh audit receipt) must be of
+ * the promised hash and lead to the head's root, so an entry deleted or changed since fails.
  *
  * Prints the result as JSON on stdout and a summary on stderr. Exit status: 0 when no break was
  * found (the proof holds), 1 when any was (a bad signature included), 2 when the input could not be read.
  */
 async function main(args: string[]): Promise<number> {
-  const { file, keyFiles, witnessFile, heads, proofKind } = parseArgs(args);
+  const { file, keyFiles, witnessFile, signingKeyFile, heads, proofKind, proofFile } = parseArgs(args);
   const keys = keyFiles.length > 0 ? keyRing(keyFiles.map(readPublicKey)) : undefined;
+  if (proofKind === 'promise') return checkProof('promise', proofFile!, heads, keys, readJson(file, promiseIn));
   if (proofKind) return checkProof(proofKind, file, heads, keys);
   const witness = witnessFile === undefined ? undefined : readJson(witnessFile, parseWitness);
-  const verifier = new ChainVerifier({ checkpointKeys: keys, witness });
+  const signingKey = signingKeyFile === undefined ? undefined : readJson(signingKeyFile, parsePrivateKey);
+  const verifier = new ChainVerifier({ checkpointKeys: keys, witness, writerKey: signingKey && writerKey(signingKey) });
   // Read in the verifier's batches: a chunk is then cut once, not gathered from sixteen.
   const input = file === '-' ? process.stdin : createReadStream(file, { highWaterMark: 1 << 20 });
   input.on('error', () => undefined); // reported by the iteration below
@@ -53,30 +64,50 @@ async function main(args: string[]): Promise<number> {
   }
   const result = verifier.result();
   process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
-  process.stderr.write(`${summary(result)}\n`);
+  process.stderr.write(`${summary(result, signingKey !== undefined)}\n`);
   return result.break_count === 0 ? 0 : 1;
 }
 
-type ProofKind = 'inclusion' | 'consistency';
+type ProofKind = 'inclusion' | 'consistency' | 'promise';
 
-function parseArgs(args: string[]): { file: string; keyFiles: string[]; witnessFile?: string; heads: string[]; proofKind?: ProofKind } {
-  const proofKind = args[0] === 'inclusion' || args[0] === 'consistency' ? args[0] : undefined;
+function parseArgs(args: string[]): {
+  file: string;
+  keyFiles: string[];
+  witnessFile?: string;
+  signingKeyFile?: string;
+  heads: string[];
+  proofKind?: ProofKind;
+  proofFile?: string;
+} {
+  const proofKind = args[0] === 'inclusion' || args[0] === 'consistency' || args[0] === 'promise' ? args[0] : undefined;
+  let proofFile: string | undefined;
   const files: string[] = [];
   const keyFiles: string[] = [];
   const heads: string[] = [];
   let witnessFile: string | undefined;
+  let signingKeyFile: string | undefined;
   for (let i = proofKind ? 1 : 0; i < args.length; i++) {
     if (args[i] === '--public-key' && i + 1 < args.length) keyFiles.push(fromCaller(args[++i]));
     else if (args[i] === '--witness' && i + 1 < args.length && !proofKind) witnessFile = fromCaller(args[++i]);
+    else if (args[i] === '--signing-key' && i + 1 < args.length && !proofKind) signingKeyFile = fromCaller(args[++i]);
     else if (args[i] === '--head' && i + 1 < args.length && proofKind) heads.push(fromCaller(args[++i]));
+    else if (args[i] === '--proof' && i + 1 < args.length && proofKind === 'promise') proofFile = fromCaller(args[++i]);
     else if (args[i] === '-' && !proofKind) files.push('-');
     else if (!args[i].startsWith('-')) files.push(fromCaller(args[i]));
     else throw new InputError(`unknown option ${args[i]}\n${USAGE}`);
   }
   // An inclusion proof may come as an audit receipt, which carries its head: then --head is optional.
-  const headsAllowed = proofKind === 'inclusion' ? [0, 1] : proofKind ? [2] : [0];
-  if (files.length !== 1 || !headsAllowed.includes(heads.length)) throw new InputError(USAGE);
-  return { file: files[0], keyFiles, witnessFile, heads, proofKind };
+  const headsAllowed = proofKind === 'inclusion' || proofKind === 'promise' ? [0, 1] : proofKind ? [2] : [0];
+  if (files.length !== 1 || !headsAllowed.includes(heads.length) || (proofKind === 'promise') !== (proofFile !== undefined)) throw new InputError(USAGE);
+  return { file: files[0], keyFiles, witnessFile, signingKeyFile, heads, proofKind, proofFile };
+}
+
+/** A promise as kept: on its own, or in the write's answer or the audit receipt that carried it. */
+function promiseIn(text: string): EntryPromise {
+  const given = JSON.parse(text) as Record<string, unknown>;
+  const promise = isEntryPromise(given) ? given : given.promise;
+  if (!isEntryPromise(promise)) throw new Error('holds no entry promise');
+  return promise;
 }
 
 function readJson<T>(path: string, parse: (text: string) => T): T {
@@ -87,11 +118,14 @@ function readJson<T>(path: string, parse: (text: string) => T): T {
   }
 }
 
-/** A proof against tree heads the auditor holds: each head's signature (given keys), its size and root, then the proof itself. */
-function checkProof(kind: ProofKind, proofFile: string, headFiles: string[], keys: ReturnType<typeof keyRing> | undefined): number {
+/**
+ * A proof against tree heads the auditor holds: each head's signature (given keys), its size and
+ * root, then the proof itself; for `promise`, an inclusion proof that must be of the promised entry.
+ */
+function checkProof(kind: ProofKind, proofFile: string, headFiles: string[], keys: ReturnType<typeof keyRing> | undefined, kept?: EntryPromise): number {
   const given = readJson(proofFile, JSON.parse) as Record<string, unknown>;
   // `GET /transaction/{id}/receipt?format=audit` answers the proof with the head it leads to.
-  const receipt = kind === 'inclusion' && typeof given.inclusion_proof === 'object' && given.inclusion_proof !== null;
+  const receipt = kind !== 'consistency' && typeof given.inclusion_proof === 'object' && given.inclusion_proof !== null;
   const proof = (receipt ? given.inclusion_proof : given) as Record<string, unknown>;
   const headTexts = headFiles.length > 0 || !receipt ? headFiles.map((f) => readJson(f, (text) => text)) : [JSON.stringify(given.tree_head)];
   if (headTexts.length === 0) throw new InputError(USAGE);
@@ -106,16 +140,27 @@ function checkProof(kind: ProofKind, proofFile: string, headFiles: string[], key
   const hex = (v: unknown) => Buffer.from(typeof v === 'string' ? v : '', 'hex');
   const path = (v: unknown) => (Array.isArray(v) ? v.map(hex) : []);
   let holds = false;
-  if (problems.length === 0 && kind === 'inclusion') {
-    const [head] = heads as SignedTreeHead[];
-    if (proof.tree_size !== head.tree_size) problems.push(`the proof is for a tree of ${String(proof.tree_size)} entries, the head for ${head.tree_size}`);
-    // A receipt's proof must be of the receipt's own entry: a proof of whatever entry now sits at its position proves nothing about it.
-    const record = receipt ? (given.receipt as Record<string, unknown> | undefined) : undefined;
-    if (record && (proof.entry_hash !== record.auditHash || proof.position !== record.chain_position || proof.leaf_index !== Number(record.chain_position) - 1)) {
+  // A receipt's proof must be of the receipt's own entry: a proof of whatever entry now sits at its position proves nothing about it.
+  const record = receipt ? (given.receipt as Record<string, unknown> | undefined) : undefined;
+  if (record && (proof.entry_hash !== record.auditHash || proof.position !== record.chain_position || proof.leaf_index !== Number(record.chain_position) - 1)) {
+    problems.push(
+      `the proof is of the entry at position ${String(proof.position)} with hash ${String(proof.entry_hash)}, but the receipt's record is the entry at position ${String(record.chain_position)} with audit hash ${String(record.auditHash)}`,
+    );
+  }
+  // The promise kept, or the one the receipt carries, each for the entry the proof is of.
+  const promises: [string, EntryPromise][] = kept ? [['the promise', kept]] : isEntryPromise(given.promise) ? [["the receipt's promise", given.promise]] : [];
+  for (const [name, promise] of promises) {
+    const signature = keys ? checkPromise(promise, keys) : 'valid';
+    if (signature !== 'valid') problems.push(`${name} ${signature === 'invalid' ? 'has an invalid signature' : `is signed by key ${promise.key_id}, which is not among the keys given`}`);
+    if (proof.position !== promise.position || proof.entry_hash !== promise.entry_hash) {
       problems.push(
-        `the proof is of the entry at position ${String(proof.position)} with hash ${String(proof.entry_hash)}, but the receipt's record is the entry at position ${String(record.chain_position)} with audit hash ${String(record.auditHash)}`,
+        `${name} is of the entry at position ${promise.position} with hash ${promise.entry_hash}, but the log's entry at position ${String(proof.position)} has hash ${String(proof.entry_hash)}: the promised entry was deleted or changed`,
       );
     }
+  }
+  if (problems.length === 0 && kind !== 'consistency') {
+    const [head] = heads as SignedTreeHead[];
+    if (proof.tree_size !== head.tree_size) problems.push(`the proof is for a tree of ${String(proof.tree_size)} entries, the head for ${head.tree_size}`);
     const leaf = leafHash(String(proof.entry_hash));
     if (!leaf.equals(hex(proof.leaf_hash))) problems.push('leaf_hash is not the hash of entry_hash');
     holds = verifyInclusion(Number(proof.leaf_index), head.tree_size, leaf, path(proof.audit_path), hex(head.root_hash));
@@ -128,7 +173,7 @@ function checkProof(kind: ProofKind, proofFile: string, headFiles: string[], key
   const ok = problems.length === 0;
   process.stdout.write(`${JSON.stringify({ kind, holds: ok, problems, signatures_checked: keys !== undefined }, null, 2)}\n`);
   process.stderr.write(ok ? `OK: the ${kind} proof holds\n` : `FAILED: ${problems.join('; ')}\n`);
-  if (ok && !keys) process.stderr.write('WARNING: no --public-key given: tree head signatures were NOT checked\n');
+  if (ok && !keys) process.stderr.write(`WARNING: no --public-key given: tree head${promises.length > 0 ? ' and promise' : ''} signatures were NOT checked\n`);
   return ok ? 0 : 1;
 }
 
@@ -140,7 +185,7 @@ function readPublicKey(path: string) {
   }
 }
 
-function summary(result: ChainVerification): string {
+function summary(result: ChainVerification, writersChecked: boolean): string {
   const { checkpoints } = result;
   const lines = [
     result.break_count === 0
@@ -153,6 +198,7 @@ function summary(result: ChainVerification): string {
   if (!checkpoints.signatures_checked && checkpoints.count > 0) {
     lines.push('WARNING: no --public-key given: checkpoint signatures were NOT checked');
   }
+  if (!writersChecked) lines.push('NOTE: no --signing-key given: writer authenticators were not checked (an entry inserted by SQL passes)');
   return lines.join('\n');
 }
 

@@ -20,6 +20,7 @@ import { OpenApiModule } from './platform/openapi/openapi.module';
 import { ENFORCED_ROUNDING_RULES } from './rules/rounding-engine';
 import { TipsModule } from './tips/tips.module';
 import { TransactionsModule } from './transactions/transactions.module';
+import { writerKey } from './platform/event-store/writer-mac';
 import { WebhooksModule } from './webhooks';
 
 /** Every feature of the service; add a new feature module here. */
@@ -50,7 +51,12 @@ export class AppModule {
           },
         }),
         CqrsModule.forRoot(),
-        EventStoreModule.forRoot({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, projectors: PROJECTORS }),
+        EventStoreModule.forRoot({
+          databaseUrl: config.databaseUrl,
+          dataDir: config.dataDir,
+          projectors: PROJECTORS,
+          writerKey: config.checkpointSigningKey && writerKey(config.checkpointSigningKey),
+        }),
         ReadReplicaModule.forRoot({ url: config.readDatabaseUrl, maxLagMs: config.readMaxLagMs, queries: REPLICA_QUERIES }),
         ...FEATURE_MODULES,
       ],

@@ -4,7 +4,7 @@ import { merchantsProjector } from './merchants';
 import type { Projector } from './platform/projections/projector';
 import { merchantRiskProjector, overrideReportProjector, voidAnalyticsProjector } from './risk';
 import { tipsProjector } from './tips';
-import { transactionListProjector } from './transactions';
+import { roundingPoliciesProjector, transactionListProjector } from './transactions';
 import { webhookFanOutProjector } from './webhooks';
 
 /** Every read model of the service, each exported by its feature: the store, the async runner and the rebuild script read this list. */
@@ -13,6 +13,7 @@ export const PROJECTORS: readonly Projector[] = [
   apiKeysProjector,
   merchantsProjector,
   transactionListProjector,
+  roundingPoliciesProjector,
   tipsProjector,
   // Async: the merchant risk profiles, void analytics and override report.
   merchantRiskProjector,

@@ -92,11 +92,15 @@ export function table({ caption, columns, rows, empty = 'Nothing to show.' }) {
   return wrap;
 }
 
-/** The width each table was last fitted to: a change of height alone (a row unfolding) needs no new fit. */
+/**
+ * The width each table was last fitted to: a change of height alone (a row unfolding) needs no new
+ * fit, unless what unfolded is wider than the table's place (a nested table of reasons).
+ */
 const fittedWidths = new WeakMap();
 const fitting = new ResizeObserver((entries) => {
   for (const { target } of entries) {
-    if (fittedWidths.get(target) === target.clientWidth) continue;
+    const fits = target.scrollWidth <= target.clientWidth + 1;
+    if (fittedWidths.get(target) === target.clientWidth && (fits || target.classList.contains('stacked'))) continue;
     fittedWidths.set(target, target.clientWidth);
     target.classList.remove('stacked');
     if (target.scrollWidth > target.clientWidth + 1) target.classList.add('stacked');

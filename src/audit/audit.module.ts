@@ -8,6 +8,7 @@ import { ChainCheckpointer } from './record-checkpoint/chain-checkpointer';
 import { CheckpointKeyController } from './record-checkpoint/checkpoint-key.controller';
 import { CheckpointKeyHandler } from './record-checkpoint/checkpoint-key.handler';
 import { Witness } from './witness';
+import { EntryPromises } from './entry-promises';
 import { TreeProofs } from './tree-proofs/tree-proofs';
 import { TreeProofsController } from './tree-proofs/tree-proofs.controller';
 import { ConsistencyProofHandler, InclusionProofHandler, TreeHeadHandler } from './tree-proofs/tree-proofs.handler';
@@ -33,7 +34,8 @@ import { VerifyHashChainHandler } from './verify-hash-chain/verify-hash-chain.ha
     Witness,
     TreeProofs,
     ChainAlarms,
+    EntryPromises,
   ],
-  exports: [ChainCheckpointer, TreeProofs, ChainAlarms],
+  exports: [ChainCheckpointer, TreeProofs, ChainAlarms, EntryPromises],
 })
 export class AuditModule {}

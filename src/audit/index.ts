@@ -3,6 +3,8 @@ export { AuditModule } from './audit.module';
 export { ChainCheckpointer } from './record-checkpoint/chain-checkpointer';
 export type { SignerAlarm } from './record-checkpoint/chain-checkpointer';
 export { TreeProofs } from './tree-proofs/tree-proofs';
+export { EntryPromises } from './entry-promises';
+export { EntryPromiseResponse } from './entry-promise.response.dto';
 export { InclusionProofResponse, TreeHeadResponse } from './tree-proofs/tree-proofs.response.dto';
 export { MissingPositions } from './verify-hash-chain/verify-hash-chain.response.dto';
 export { ChainAlarms } from './chain-alarms';

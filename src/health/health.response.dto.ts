@@ -18,8 +18,8 @@ export class DatabaseHealth {
 }
 
 export class SignerAlarmBody implements SignerAlarm {
-  @ApiProperty({ enum: ['modified', 'deleted'] })
-  kind: 'modified' | 'deleted';
+  @ApiProperty({ enum: ['modified', 'deleted', 'unauthenticated'], description: '`unauthenticated`: an entry without a valid writer authenticator, which no service process wrote' })
+  kind: SignerAlarm['kind'];
 
   @ApiProperty({ type: 'integer', example: 1204 })
   position: number;

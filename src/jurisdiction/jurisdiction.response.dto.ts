@@ -4,6 +4,7 @@ import {
   DISCLOSURE_KINDS,
   ENFORCEMENTS,
   JURISDICTION_LEVELS,
+  RULE_CHOICES,
   RULE_SCOPES,
   RULE_STATUSES,
   RULE_TYPES,
@@ -14,6 +15,7 @@ import {
   type Enforcement,
   type JurisdictionLevel,
   type JurisdictionRule,
+  type RuleChoice,
   type RuleDisclosure,
   type RuleScope,
   type RuleStatus,
@@ -81,6 +83,16 @@ export class JurisdictionRuleDto implements JurisdictionRule {
 
   @ApiProperty({ enum: ROUNDING_MODES, example: 'symmetrical_rounding' })
   rounding_mode: RoundingMode;
+
+  @ApiProperty({
+    type: 'string',
+    enum: RULE_CHOICES,
+    nullable: true,
+    description:
+      'What the law leaves to the retailer: `either_neighbor`, it may round to either neighbouring multiple of 5 cents, and compliance accepts both; null: the mode decides',
+    example: null,
+  })
+  choice: RuleChoice | null;
 
   @ApiProperty({ enum: ENFORCEMENTS, example: 'permissive' })
   enforcement: Enforcement;

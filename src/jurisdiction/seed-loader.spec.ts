@@ -53,10 +53,12 @@ describe('loadSeeds on the shipped seeds', () => {
     expect(seeds.rules.filter((r) => r.jurisdiction_level === 'county')).toHaveLength(0);
   });
 
-  it('has the FLSA tip credit rule, one per state, DC and territory, and Chicago’s own', () => {
-    expect(seeds.tipCreditRules.size).toBe(58);
+  it('has the FLSA tip credit rule, one per state, DC and territory, Chicago’s own, and the regions of New York and Oregon filed under each of their counties', () => {
+    // 58 places, the counties of New York's downstate region (8) and Oregon's Portland metro (3) and nonurban (18) regions, and Montgomery County (MD).
+    expect(seeds.tipCreditRules.size).toBe(58 + 8 + 3 + 18 + 1);
+    expect(seeds.tipCreditRules.get(tipCreditKey({ state: 'NY', region_county: 'Kings County' }))).toEqual([expect.objectContaining({ region: 'New York City, Long Island and Westchester' })]);
     expect(seeds.tipCreditRules.get('US')).toEqual([expect.objectContaining({ minimum_wage: 7.25, tipped_minimum_cash_wage: 2.13 })]);
-    expect(seeds.tipCreditRules.get(tipCreditKey('IL', 'CHICAGO'))?.map((rule) => [rule.effective_date, rule.tip_credit_allowed])).toEqual([
+    expect(seeds.tipCreditRules.get(tipCreditKey({ state: 'IL', city: 'CHICAGO' }))?.map((rule) => [rule.effective_date, rule.tip_credit_allowed])).toEqual([
       ['2024-07-01', true],
       ['2025-07-01', true],
       ['2026-07-01', true],
@@ -159,7 +161,11 @@ describe('loadSeeds on broken seeds', () => {
     expect(loadError().message).toBe('tip-credit-rules.json record 4: missing or invalid city');
     const chicago = rules.findIndex((rule: { city?: string }) => rule.city === 'Chicago');
     writeFileSync(join(dir, SEED_FILES.tipCredit), JSON.stringify([...rules, { ...rules[chicago], city: 'CHICAGO' }]));
-    expect(loadError().message).toBe(`tip-credit-rules.json record ${rules.length + 1}: IL/chicago has two versions effective 2024-07-01`);
+    expect(loadError().message).toBe(`tip-credit-rules.json record ${rules.length + 1}: IL/city/chicago has two versions effective 2024-07-01`);
+    writeFileSync(join(dir, SEED_FILES.tipCredit), JSON.stringify([...rules, { ...rules[chicago], effective_date: '2030-01-01', county: 'Cook' }]));
+    expect(loadError().message).toBe(`tip-credit-rules.json record ${rules.length + 1}: is for one place only, not county and city`);
+    writeFileSync(join(dir, SEED_FILES.tipCredit), JSON.stringify([...rules, { state: 'NY', region: 'Downstate', minimum_wage: 1, tipped_minimum_cash_wage: 1, max_tip_credit: 0, tip_credit_allowed: true, notes: '', effective_date: '2030-01-01', source: [] }]));
+    expect(loadError().message).toBe(`tip-credit-rules.json record ${rules.length + 1}: region and counties go together`);
   });
 });
 

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Papa from 'papaparse';
 import { projectRoot } from '../platform/project-root';
-import { type TipCreditRule, type SeedData, type ZipRecord, tipCreditKey } from '../rules/seed-data';
+import { type TipCreditRule, type SeedData, type ZipRecord, tipCreditKeysOf } from '../rules/seed-data';
 import { JurisdictionRule, RuleValidationError, STATE_CODE, isIsoDate, parseJurisdictionRule, ruleVersionKey } from '../rules/jurisdiction-rule';
 
 export const SEED_FILES = {
@@ -110,9 +110,13 @@ function lookupKeyOf(raw: unknown): string {
 }
 
 const nullableAmount = (v: unknown) => v === null || (typeof v === 'number' && Number.isFinite(v) && v >= 0);
+const placeName = (v: unknown) => v === undefined || (typeof v === 'string' && v.trim() !== '' && v.trim() === v);
 const TIP_CREDIT_CHECKS: Record<keyof TipCreditRule, (v: unknown) => boolean> = {
   state: (v) => v === 'US' || (typeof v === 'string' && STATE_CODE.test(v)),
-  city: (v) => v === undefined || (typeof v === 'string' && v.trim() !== '' && v.trim() === v),
+  region: placeName,
+  counties: (v) => v === undefined || (Array.isArray(v) && v.length > 0 && v.every(placeName)),
+  county: placeName,
+  city: placeName,
   minimum_wage: nullableAmount,
   tipped_minimum_cash_wage: nullableAmount,
   max_tip_credit: nullableAmount,
@@ -123,7 +127,16 @@ const TIP_CREDIT_CHECKS: Record<keyof TipCreditRule, (v: unknown) => boolean> = 
 };
 const TIP_CREDIT_FIELDS = Object.keys(TIP_CREDIT_CHECKS) as (keyof TipCreditRule)[];
 /** Absent on a state's or FLSA's entry. */
-const OPTIONAL_TIP_CREDIT_FIELDS: ReadonlySet<keyof TipCreditRule> = new Set(['city']);
+const OPTIONAL_TIP_CREDIT_FIELDS: ReadonlySet<keyof TipCreditRule> = new Set(['region', 'counties', 'county', 'city']);
+
+/** A record is for one kind of place: the state, a region (named, with its counties), a county or a city. */
+function tipCreditPlaceProblem(entry: Record<string, unknown>): string | null {
+  const kinds = [('region' in entry) !== ('counties' in entry) ? 'half' : 'region' in entry ? 'region' : null, 'county' in entry ? 'county' : null, 'city' in entry ? 'city' : null].filter(Boolean);
+  if (kinds.includes('half')) return 'region and counties go together';
+  if (kinds.length > 1) return `is for one place only, not ${kinds.join(' and ')}`;
+  if (kinds.length === 1 && entry.state === 'US') return 'FLSA has no region, county or city';
+  return null;
+}
 
 function loadTipCreditRules(dir: string): Map<string, TipCreditRule[]> {
   const file = SEED_FILES.tipCredit;
@@ -137,15 +150,18 @@ function loadTipCreditRules(dir: string): Map<string, TipCreditRule[]> {
     );
     if (unknown.length > 0) throw new SeedValidationError(file, record, `unknown fields ${unknown.join(', ')}`);
     if (invalid.length > 0) throw new SeedValidationError(file, record, `missing or invalid ${invalid.join(', ')}`);
+    const placeProblem = tipCreditPlaceProblem(entry);
+    if (placeProblem) throw new SeedValidationError(file, record, placeProblem);
     const rule = Object.fromEntries(TIP_CREDIT_FIELDS.filter((field) => field in entry).map((field) => [field, entry[field]])) as unknown as TipCreditRule;
-    const key = tipCreditKey(rule.state, rule.city);
-    const versions = rules.get(key) ?? [];
-    if (versions.some((version) => version.effective_date === rule.effective_date)) {
-      throw new SeedValidationError(file, record, `${key} has two versions effective ${rule.effective_date ?? 'always'}`);
+    for (const key of tipCreditKeysOf(rule)) {
+      const versions = rules.get(key) ?? [];
+      if (versions.some((version) => version.effective_date === rule.effective_date)) {
+        throw new SeedValidationError(file, record, `${key} has two versions effective ${rule.effective_date ?? 'always'}`);
+      }
+      versions.push(rule);
+      versions.sort((a, b) => (a.effective_date ?? '').localeCompare(b.effective_date ?? ''));
+      rules.set(key, versions);
     }
-    versions.push(rule);
-    versions.sort((a, b) => (a.effective_date ?? '').localeCompare(b.effective_date ?? ''));
-    rules.set(key, versions);
   });
   if (!rules.has('US')) throw new SeedValidationError(file, null, 'has no US (FLSA) entry');
   return rules;

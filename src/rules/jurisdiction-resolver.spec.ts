@@ -342,7 +342,7 @@ describe('lookups for the HTTP endpoints', () => {
   it('lists every rule, filtered by status and state', () => {
     expect(listRules(resolver)).toHaveLength(66);
     expect(listRules(resolver)[0].lookup_key).toBe('US');
-    expect(listRules(resolver, { status: 'pending' }).map((r) => r.lookup_key)).toEqual(['FL', 'HI', 'IA', 'NY', 'OK', 'OR']);
+    expect(listRules(resolver, { status: 'pending' }).map((r) => r.lookup_key)).toEqual(['FL', 'HI', 'IA', 'NY', 'OK', 'OR', 'VA']);
     expect(listRules(resolver, { state: 'ny' }).map((r) => r.jurisdiction_level)).toEqual(['state', 'city', 'city', 'city', 'city', 'city']);
     expect(listRules(resolver, { status: 'enacted', state: 'AZ' })).toHaveLength(1);
     expect(() => listRules(resolver, { status: 'repealed' })).toThrow(expect.objectContaining({ reason: 'INVALID_STATUS' }));

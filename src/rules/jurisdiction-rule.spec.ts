@@ -22,6 +22,7 @@ describe('parseJurisdictionRule', () => {
     county: 'Maricopa',
     city: null,
     rounding_mode: 'nearest_nickel',
+    choice: null,
     enforcement: 'permissive',
     status: 'enacted',
     legislation: null,
@@ -70,12 +71,13 @@ describe('parseJurisdictionRule', () => {
     expect(problem({ small_total: { kind: 'exempt_up_to', cents: 0 } })).toThrow('small_total: exempt_up_to needs cents');
     expect(problem({ small_total: { kind: 'round_up_to_nickel', cents: 2 } })).toThrow('small_total: round_up_to_nickel takes no other field');
     expect(problem({ scope: 'casinos' })).toThrow('scope: must be one of retail');
+    expect(problem({ choice: 'round_up' })).toThrow('choice: must be one of either_neighbor');
     expect(problem({ disclosure: { kind: 'sign', text: null } })).toThrow('disclosure: itemized must be true or false');
     expect(parseJurisdictionRule({ ...county, expires_date: '2027-07-01', small_total: { kind: 'round_up_to_nickel' } }).expires_date).toBe('2027-07-01');
   });
 
   it('reads a rule recorded before version 2 as rounding as it did then, its as_of as last_verified, its sources unjudged', () => {
-    const { expires_date: _e, enacted_date: _n, session_ends: _s, last_verified: _l, source_kind: _k, confidence: _c, rounds: _r, exact_change_exempt: _x, small_total: _t, refunds: _f, disclosure: _d, ...v1 } =
+    const { choice: _o, expires_date: _e, enacted_date: _n, session_ends: _s, last_verified: _l, source_kind: _k, confidence: _c, rounds: _r, exact_change_exempt: _x, small_total: _t, refunds: _f, disclosure: _d, ...v1 } =
       county;
     const upgraded = parseJurisdictionRule(upgradeRecordedRule({ ...v1, as_of: '2026-03-01', disclosure_text: 'Rounded to 5 cents.' }));
     expect(upgraded).toMatchObject({
@@ -88,7 +90,13 @@ describe('parseJurisdictionRule', () => {
       refunds: 'mirror_original',
       disclosure: { kind: 'receipt', text: 'Rounded to 5 cents.', itemized: false },
     });
-    expect(upgradeRecordedRule(county)).toBe(county);
+    expect(upgradeRecordedRule(county)).toEqual(county);
+  });
+
+  it('reads a rule recorded before version 3 as one whose mode decides', () => {
+    const { choice: _o, ...v2 } = county;
+    expect(parseJurisdictionRule(upgradeRecordedRule(v2))).toEqual(county);
+    expect(upgradeRecordedRule({ ...county, choice: 'either_neighbor' })).toMatchObject({ choice: 'either_neighbor' });
   });
 
   it('lists every missing field', () => {

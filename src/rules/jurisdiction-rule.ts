@@ -26,6 +26,13 @@ const OFFICIAL_SOURCE_KINDS: readonly SourceKind[] = ['statute', 'regulation', '
 export const CONFIDENCES = ['high', 'medium', 'low'] as const;
 export type Confidence = (typeof CONFIDENCES)[number];
 
+/**
+ * What a law leaves to the retailer: `either_neighbor`, the retailer may round to either neighbouring
+ * multiple of 5 cents (Indiana). Null: the mode decides.
+ */
+export const RULE_CHOICES = ['either_neighbor'] as const;
+export type RuleChoice = (typeof RULE_CHOICES)[number];
+
 export const DISCLOSURE_KINDS = ['receipt', 'sign', 'pre_charge', 'none'] as const;
 export type DisclosureKind = (typeof DISCLOSURE_KINDS)[number];
 
@@ -55,6 +62,7 @@ export interface JurisdictionRule {
   county: string | null;
   city: string | null;
   rounding_mode: RoundingMode;
+  choice: RuleChoice | null;
   enforcement: Enforcement;
   status: RuleStatus;
   legislation: string | null;
@@ -139,6 +147,7 @@ const CHECKS: Record<keyof JurisdictionRule, (value: unknown) => string | null> 
   county: (v) => (v === null ? null : nonEmptyString(v)),
   city: (v) => (v === null ? null : nonEmptyString(v)),
   rounding_mode: oneOf(ROUNDING_MODES),
+  choice: (v) => (v === null ? null : oneOf(RULE_CHOICES)(v)),
   enforcement: oneOf(ENFORCEMENTS),
   status: oneOf(RULE_STATUSES),
   legislation: nullableString,
@@ -243,14 +252,16 @@ function versionProblems(rule: JurisdictionRule): FieldProblem[] {
 }
 
 /**
- * A rule recorded before version 2 (an admin's change in the log) read as version 2: what it did
- * not say takes the value that rounds as it rounded then, and its `as_of` becomes `last_verified`.
- * Its sources are not re-judged: `news` and `low` until someone verifies it.
+ * A rule recorded before version 3 (an admin's change in the log) read as version 3: what it did
+ * not say takes the value that rounds as it rounded then (no `choice`: the mode decides). A version 1
+ * rule's `as_of` becomes `last_verified`, and its sources are not re-judged: `news` and `low` until
+ * someone verifies it.
  */
 export function upgradeRecordedRule(raw: Record<string, unknown>): Record<string, unknown> {
-  if ('last_verified' in raw) return raw;
+  if ('last_verified' in raw) return { choice: null, ...raw };
   const { as_of: asOf, ...rest } = raw;
   return {
+    choice: null,
     expires_date: null,
     enacted_date: null,
     session_ends: null,

@@ -1,6 +1,7 @@
+import fc from 'fast-check';
 import { loadSeeds } from '../jurisdiction/seed-loader';
-import { tipCreditKey, type TipCreditRule } from './seed-data';
-import { checkTipCredit, tipCreditRuleOn } from './tip-credit';
+import { tipCreditKey, tipCreditKeysOf, type TipCreditRule } from './seed-data';
+import { checkTipCredit, tipCreditRuleOn, tipCreditRulesAt } from './tip-credit';
 
 const { tipCreditRules } = loadSeeds();
 const rule = (state: string, date = '2026-11-21') => tipCreditRuleOn(tipCreditRules, state, date)!;
@@ -70,7 +71,7 @@ describe('checkTipCredit', () => {
 });
 
 describe('checkTipCredit with a city', () => {
-  const chicago = (date: string) => tipCreditRuleOn(tipCreditRules, tipCreditKey('IL', 'chicago'), date);
+  const chicago = (date: string) => tipCreditRuleOn(tipCreditRules, tipCreditKey({ state: 'IL', city: 'chicago' }), date);
   const inChicago = (date: string, hourly_wage_cents: number, average_tips_per_hour_cents: number) =>
     checkTipCredit({ hourly_wage_cents, average_tips_per_hour_cents, city: 'Chicago' }, rule('US', date), rule('IL', date), chicago(date));
 
@@ -114,5 +115,70 @@ describe('tipCreditRuleOn', () => {
   it('has no rule for a state before its first version', () => {
     expect(tipCreditRuleOn(tipCreditRules, 'FL', '2025-09-29')).toBeUndefined();
     expect(tipCreditRuleOn(tipCreditRules, 'ZZ', '2026-11-21')).toBeUndefined();
+  });
+});
+
+describe('tipCreditRulesAt: regional and local records cascade as jurisdictions do', () => {
+  const entry = (place: Partial<TipCreditRule>, minimum: number): TipCreditRule => ({
+    state: 'XX',
+    minimum_wage: minimum,
+    tipped_minimum_cash_wage: minimum,
+    max_tip_credit: 0,
+    tip_credit_allowed: false,
+    notes: '',
+    effective_date: '2026-01-01',
+    source: [],
+    ...place,
+  });
+  const indexed = (entries: TipCreditRule[]) => {
+    const map = new Map<string, TipCreditRule[]>();
+    for (const e of entries) for (const key of tipCreditKeysOf(e)) map.set(key, [...(map.get(key) ?? []), e]);
+    return map;
+  };
+
+  it('picks the region of the county for the state law, and the city before the county for local law, whatever else exists', () => {
+    fc.assert(
+      fc.property(fc.boolean(), fc.boolean(), fc.boolean(), fc.boolean(), fc.boolean(), (region, otherRegion, county, city, placeHasCity) => {
+        const statewide = entry({}, 10);
+        const regional = entry({ region: 'Downstate', counties: ['Kings', 'Queens'] }, 11);
+        const elsewhere = entry({ region: 'Upstate north', counties: ['Albany'] }, 12);
+        const countyLaw = entry({ county: 'Kings' }, 13);
+        const cityLaw = entry({ city: 'Brooklyn' }, 14);
+        const rules = indexed([statewide, ...(region ? [regional] : []), ...(otherRegion ? [elsewhere] : []), ...(county ? [countyLaw] : []), ...(city ? [cityLaw] : [])]);
+        // Names arrive as callers type them.
+        const at = tipCreditRulesAt(rules, { state: 'XX', county: 'kings county', ...(placeHasCity ? { city: 'BROOKLYN' } : {}) }, '2026-11-21');
+        expect(at?.state).toBe(region ? regional : statewide);
+        expect(at?.local).toBe(city && placeHasCity ? cityLaw : county ? countyLaw : undefined);
+      }),
+    );
+  });
+
+  it('applies only the statewide record without a county or city, and nothing for a state without one', () => {
+    const rules = indexed([entry({}, 10), entry({ region: 'Downstate', counties: ['Kings'] }, 11)]);
+    expect(tipCreditRulesAt(rules, { state: 'XX' }, '2026-11-21')).toEqual({ state: entry({}, 10) });
+    expect(tipCreditRulesAt(rules, { state: 'YY', county: 'Kings' }, '2026-11-21')).toBeUndefined();
+  });
+
+  it("checks New York's downstate figures in Kings County and the remainder-of-state figures in Albany County (seeds)", () => {
+    const downstate = tipCreditRulesAt(tipCreditRules, { state: 'NY', county: 'Kings', city: 'Brooklyn' }, '2026-11-21')!;
+    const upstate = tipCreditRulesAt(tipCreditRules, { state: 'NY', county: 'Albany', city: 'Albany' }, '2026-11-21')!;
+    expect(downstate.state).toMatchObject({ region: 'New York City, Long Island and Westchester', minimum_wage: 17, tipped_minimum_cash_wage: 11.35 });
+    expect(upstate.state).toMatchObject({ state: 'NY', minimum_wage: 16, tipped_minimum_cash_wage: 10.7 });
+    expect(upstate.state.region).toBeUndefined();
+    const wage = { hourly_wage_cents: 1100, average_tips_per_hour_cents: 600 };
+    expect(checkTipCredit(wage, rule('US'), upstate.state).compliant).toBe(true);
+    expect(failed(checkTipCredit(wage, rule('US'), downstate.state))).toEqual([['STATE_CASH_WAGE', 1135, 1100]]);
+  });
+});
+
+describe("a county's own law, checked beside its state's (seeds)", () => {
+  it("holds a Montgomery County (MD) employer to the county's minimum as well as Maryland's", () => {
+    const at = tipCreditRulesAt(tipCreditRules, { state: 'MD', county: 'Montgomery', city: 'Rockville' }, '2026-01-15')!;
+    expect(at.state).toMatchObject({ state: 'MD', minimum_wage: 15 });
+    expect(at.local).toMatchObject({ county: 'Montgomery', minimum_wage: 17.65, tipped_minimum_cash_wage: 4 });
+    // $4.00 cash and $12.00 tips: Maryland's $15.00 is met, the county's $17.65 is not.
+    const result = checkTipCredit({ hourly_wage_cents: 400, average_tips_per_hour_cents: 1200 }, rule('US', '2026-01-15'), at.state, at.local);
+    expect(failed(result)).toEqual([['LOCAL_MINIMUM_WAGE', 1765, 1600]]);
+    expect(result.requirements.find((r) => r.requirement === 'LOCAL_MINIMUM_WAGE')?.jurisdiction).toBe('Montgomery, MD');
   });
 });

@@ -1,5 +1,5 @@
 import { dollarsToCents } from './money';
-import type { SeedData, TipCreditRule } from './seed-data';
+import { tipCreditKey, type SeedData, type TipCreditPlace, type TipCreditRule } from './seed-data';
 
 /** The requirements a tip-credit check can weigh (checkTipCredit below); a code once stored is never renamed. */
 export const TIP_CREDIT_REQUIREMENTS = [
@@ -31,8 +31,22 @@ export const FEDERAL = 'US';
 export interface TipCreditFacts {
   hourly_wage_cents: number;
   average_tips_per_hour_cents: number;
-  /** The city asked about, whose own rule (if the seed data has one in force) is `local`. */
+  /** The city and county asked about, whose own rule (if the seed data has one in force) is `local`. */
   city?: string;
+  county?: string;
+}
+
+/** Where the employee works, as far as the caller said (a ZIP's county and city are looked up before). */
+export interface TipPlace {
+  state: string;
+  county?: string;
+  city?: string;
+}
+
+/** The records that bind at a place: the state's law (a region's figures where it has them) and the most local ordinance. */
+export interface TipCreditRulesAt {
+  state: TipCreditRule;
+  local?: TipCreditRule;
 }
 
 export interface TipCreditResult {
@@ -47,6 +61,21 @@ export interface TipCreditResult {
  */
 export function tipCreditRuleOn(rules: SeedData['tipCreditRules'], state: string, date: string): TipCreditRule | undefined {
   return (rules.get(state) ?? []).filter((version) => version.effective_date === null || version.effective_date <= date).at(-1);
+}
+
+/**
+ * The records in force at a place on `date`, most local first, as jurisdictions cascade: the
+ * state's law is its region's version where the county lies in one, else the statewide one; the
+ * local law is the city's own, else the county's own. Undefined when the state has no record.
+ */
+export function tipCreditRulesAt(rules: SeedData['tipCreditRules'], place: TipPlace, date: string): TipCreditRulesAt | undefined {
+  const on = (at: TipCreditPlace) => tipCreditRuleOn(rules, tipCreditKey(at), date);
+  const { state, county, city } = place;
+  const statewide = on({ state });
+  if (!statewide) return undefined;
+  const regional = county === undefined ? undefined : on({ state, region_county: county });
+  const local = (city === undefined ? undefined : on({ state, city })) ?? (county === undefined ? undefined : on({ state, county }));
+  return { state: regional ?? statewide, ...(local && { local }) };
 }
 
 /** Seed amounts are dollars per hour written to the cent. */
@@ -95,11 +124,15 @@ export function checkTipCredit(facts: TipCreditFacts, federal: TipCreditRule, st
   require(federal, 'FLSA_MINIMUM_WAGE', 'FLSA minimum wage, cash wage plus tips', federal.minimum_wage, withTips);
   if (state.state !== FEDERAL) checkOwnRule(state, 'STATE');
   if (local) checkOwnRule(local, 'LOCAL');
-  else if (facts.city !== undefined) notes.push(`${facts.city}, ${state.state}: no local tip credit rule in the seed data; the state's and FLSA's apply`);
+  else if (facts.city !== undefined || facts.county !== undefined) {
+    notes.push(`${facts.city ?? facts.county}, ${state.state}: no local tip credit rule in the seed data; the state's and FLSA's apply`);
+  }
   return { compliant: requirements.every((r) => r.met), requirements, notes };
 }
 
-/** `US`, a state's code, or a city with its state (`Chicago, IL`). */
-function jurisdictionOf(rule: TipCreditRule): string {
-  return rule.city ? `${rule.city}, ${rule.state}` : rule.state;
+/** `US`, a state's code, a region of it (`NY: New York City, Long Island and Westchester`), or a county or city with its state (`Chicago, IL`). */
+export function jurisdictionOf(rule: TipCreditRule): string {
+  if (rule.region) return `${rule.state}: ${rule.region}`;
+  const local = rule.city ?? rule.county;
+  return local ? `${local}, ${rule.state}` : rule.state;
 }

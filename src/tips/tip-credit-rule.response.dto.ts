@@ -6,6 +6,20 @@ export class TipCreditRuleDto implements TipCreditRule {
   @ApiProperty({ type: 'string', description: 'A state’s code, or `US` for FLSA', example: 'TX' })
   state: string;
 
+  @ApiProperty({
+    type: 'string',
+    required: false,
+    description: 'Only on a region’s entry: the part of the state whose own law sets other figures; it replaces the statewide figures in its `counties`',
+    example: 'New York City, Long Island and Westchester',
+  })
+  region?: string;
+
+  @ApiProperty({ type: [String], required: false, description: 'Only on a region’s entry: its counties', example: ['New York', 'Kings', 'Nassau'] })
+  counties?: string[];
+
+  @ApiProperty({ type: 'string', required: false, description: 'Only on a county’s own rule (Montgomery County’s), which applies beside its state’s', example: 'Montgomery' })
+  county?: string;
+
   @ApiProperty({ type: 'string', required: false, description: 'Only on a city’s own rule (Chicago’s), which applies beside its state’s', example: 'Chicago' })
   city?: string;
 

@@ -1,5 +1,6 @@
 // Each tip command's answer, from the event it appended and that event's entry in the chain.
 import type { StoredEvent } from '../platform/event-store/event-store.port';
+import { jurisdictionOf } from '../rules/tip-credit';
 import type { TipAdjustedData, TipCreditCheckedData, TipPaidOutData, TipPoolDistributedData, TipPooledData } from './tip.events';
 import type { TipAdjustmentView, TipCreditCheckView, TipDistributionView, TipPayoutView, TipPoolView } from './tip.response.dto';
 
@@ -31,13 +32,16 @@ export function distributionView([summary, ...payouts]: StoredEvent[]): TipDistr
   };
 }
 
-export function creditCheckView({ check_id, requirements, city, rules, ...check }: TipCreditCheckedData, entry: ChainEntry): TipCreditCheckView {
+export function creditCheckView({ check_id, requirements, city, county, zip_code, rules, ...check }: TipCreditCheckedData, entry: ChainEntry): TipCreditCheckView {
   const views = requirements.map((r) => ({ ...r, required: r.required_cents / 100, actual: r.actual_cents / 100 }));
   return {
     id: check_id,
     ...check,
     city: city ?? null,
+    county: county ?? null,
+    zip_code: zip_code ?? null,
     rules: { ...rules, local: rules.local ?? null },
+    applied: [...new Set([rules.federal, rules.state, ...(rules.local ? [rules.local] : [])].map(jurisdictionOf))],
     requirements: views,
     failures: views.filter((r) => !r.met),
     ...chain(entry),

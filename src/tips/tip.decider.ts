@@ -120,7 +120,7 @@ export const tipPayoutDecider = recordedOnce<PayOutTips, TipPaidOut>(
  */
 export type CheckTipCredit = { kind: 'CheckTipCredit'; now: string } & Pick<
   TipCreditCheckedData,
-  'check_id' | 'merchant_id' | 'employee_id' | 'state' | 'city' | 'hourly_wage_cents' | 'average_tips_per_hour_cents' | 'rules'
+  'check_id' | 'merchant_id' | 'employee_id' | 'state' | 'city' | 'county' | 'zip_code' | 'hourly_wage_cents' | 'average_tips_per_hour_cents' | 'rules'
 >;
 
 /** The check is recorded, so that what an employer declared about a wage stays in the audit trail. */

@@ -149,15 +149,19 @@ export type TipCreditCheckedData = {
   merchant_id: string;
   employee_id: string | null;
   state: string;
-  /** As sent, for a city's own rule; absent when none was sent (and in checks recorded before cities). */
+  /** As sent, or the ZIP's, for a city's own rule; absent when neither gave one (and in checks recorded before cities). */
   city?: string;
+  /** As sent, or the ZIP's, for a region's or a county's rule; absent when neither gave one (and in checks recorded before regions). */
+  county?: string;
+  /** As sent; absent when none was sent. */
+  zip_code?: string;
   hourly_wage_cents: number;
   average_tips_per_hour_cents: number;
   compliant: boolean;
   requirements: TipCreditRequirement[];
   /** What the state's data could not decide (missing numbers in the seed). */
   notes: string[];
-  /** The seed entries applied, with their sources, as they stood at the check; `local` only where a city's own rule applied. */
+  /** The seed entries applied, with their sources, as they stood at the check: `state` a region's where one applied, `local` a city's or county's own. */
   rules: { federal: TipCreditRule; state: TipCreditRule; local?: TipCreditRule };
   checked_at: string;
 };

@@ -281,14 +281,14 @@ export class TipCreditRulesApplied {
   @ApiProperty({ type: TipCreditRuleDto, description: 'The FLSA entry (`US`)' })
   federal: TipCreditRuleDto;
 
-  @ApiProperty({ type: TipCreditRuleDto, description: 'The state’s entry; the FLSA entry again when `state` is `US`' })
+  @ApiProperty({ type: TipCreditRuleDto, description: 'The state’s entry, its region’s where the place lies in one (New York’s downstate counties); the FLSA entry again when `state` is `US`' })
   state: TipCreditRuleDto;
 
-  @ApiProperty({ type: TipCreditRuleDto, nullable: true, description: 'The city’s own entry in force, where `city` was sent and has one; else null' })
+  @ApiProperty({ type: TipCreditRuleDto, nullable: true, description: 'The most local own entry in force: the city’s, else the county’s; null where there is none' })
   local: TipCreditRuleDto | null;
 }
 
-export class TipCreditCheckView implements Omit<TipCreditCheckedData, 'check_id' | 'requirements' | 'city' | 'rules'> {
+export class TipCreditCheckView implements Omit<TipCreditCheckedData, 'check_id' | 'requirements' | 'city' | 'county' | 'zip_code' | 'rules'> {
   @RecordId(PREFIX.creditCheck, 'TIPCHECK-2026-11-21-6RZ4B8VE')
   id: string;
 
@@ -301,8 +301,14 @@ export class TipCreditCheckView implements Omit<TipCreditCheckedData, 'check_id'
   @ApiProperty({ type: 'string', description: 'The state checked, upper case, or `US`', example: 'TX' })
   state: string;
 
-  @ApiProperty({ type: 'string', nullable: true, description: 'The city as sent, for a local rule; null when none was sent', example: null })
+  @ApiProperty({ type: 'string', nullable: true, description: 'The city as sent or as the ZIP gives it, for a local rule; null when neither gave one', example: null })
   city: string | null;
+
+  @ApiProperty({ type: 'string', nullable: true, description: 'The county as sent or as the ZIP gives it, for a region’s or a county’s rule; null when neither gave one', example: null })
+  county: string | null;
+
+  @ApiProperty({ type: 'string', nullable: true, description: 'The ZIP code as sent; null when none was sent', example: null })
+  zip_code: string | null;
 
   @Cents(213, 'The cash wage in cents an hour; a fraction of a cent sent was dropped')
   hourly_wage_cents: number;
@@ -329,6 +335,13 @@ export class TipCreditCheckView implements Omit<TipCreditCheckedData, 'check_id'
 
   @ApiProperty({ type: TipCreditRulesApplied, description: 'The seed entries applied, with their sources, as they stood at the check' })
   rules: TipCreditRulesApplied;
+
+  @ApiProperty({
+    type: [String],
+    description: 'The entries applied, by name, most general first: `US`, the state or its region (`NY: New York City, Long Island and Westchester`), then a county’s or city’s own',
+    example: ['US', 'NY: New York City, Long Island and Westchester'],
+  })
+  applied: string[];
 
   @Instant()
   checked_at: string;

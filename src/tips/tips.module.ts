@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { AuthModule } from '../auth';
+import { AuditModule } from '../audit';
 import { CommandModule } from '../platform/command.module';
 import { RecordTipController } from './record-tip/record-tip.controller';
 import { AdjustTipController } from './adjust-tip/adjust-tip.controller';
@@ -25,7 +26,7 @@ import { ValidateTipCreditHandler } from './validate-tip-credit/validate-tip-cre
  * the hash chain; reads come from the inline tips read model (read-model/).
  */
 @Module({
-  imports: [AuthModule, CommandModule],
+  imports: [AuthModule, CommandModule, AuditModule],
   controllers: [
     RecordTipController,
     AdjustTipController,

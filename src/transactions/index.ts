@@ -7,5 +7,6 @@ export { COMPLIANCE_STATUSES, OVERRIDE_REASONS, VOID_REASONS } from './transacti
 export type { ComplianceStatus, OverrideApplied, OverrideAppliedData, OverrideReason, RefundIssuedData, TransactionEvent, TransactionRecordedData, TransactionStatus, TransactionType, TransactionVoidedData, VoidReason } from './transaction.events';
 export { exportRows } from './read-model/transaction-batches';
 export { transactionListProjector } from './read-model/transaction-list.projector';
+export { roundingPoliciesProjector } from './read-model/rounding-policies.projector';
 export { FraudAssessmentDto, FraudSignalDto } from './fraud-signal.response.dto';
 export { EnforcedRuleDto } from './enforced-rule.response.dto';

@@ -5,6 +5,8 @@ import { scoreFraud } from '../rules/fraud-score';
 import { ruleVersionId } from '../rules/jurisdiction-rule';
 import { roundTender } from '../rules/cash-settlement';
 import { ROUNDING_MODES, roundCents, type RoundingMode } from '../rules/rounding-engine';
+import { isLawfulCashTotal, policyTerms, ruleTerms, type AppliedPolicy } from '../rules/rounding-policy';
+import type { CashTerms } from '../rules/cash-settlement';
 import type { TenderLine, TransactionRecordedData } from './transaction.events';
 import type { RecordTransaction, SaleRequest } from './sale.commands';
 import { complianceReasons, statusOf } from './sale-compliance';
@@ -32,23 +34,41 @@ function sameArithmetic(a: RoundingMode, b: RoundingMode): boolean {
 /** Modes that round to the nearest 5 cents, so that up and down are equally likely by chance: what fraud bias is measured against. */
 export const SYMMETRIC_MODES: readonly RoundingMode[] = ROUNDING_MODES.filter((mode) => sameArithmetic(mode, 'symmetrical_rounding'));
 
+/**
+ * The terms a sale is rounded under: an explicit mode (for testing) before the merchant's policy,
+ * the policy only as far as the law allows it (rules/rounding-policy.ts).
+ */
+function saleTerms(command: RecordTransaction): { terms: CashTerms; policy: AppliedPolicy } {
+  const { rule } = command.jurisdiction;
+  const explicit = command.sale.cash_rounding_mode;
+  if (explicit === undefined) return policyTerms(rule, command.rounding_policy);
+  const requested = command.rounding_policy;
+  const reason = requested === 'rule' ? null : `cash_rounding_mode ${explicit} was sent; it comes before the merchant's policy`;
+  return { terms: ruleTerms(rule, explicit), policy: { requested, applied: 'rule', reason } };
+}
+
 export function recordSale(command: RecordTransaction): TransactionRecordedData {
   const { sale, jurisdiction, environment } = command;
   const { rule } = jurisdiction;
   const tenders = checkTenders(sale);
   const explicit = sale.cash_rounding_mode;
-  const mode = explicit ?? rule.rounding_mode;
-  const roundUnder = (roundingMode: RoundingMode) =>
+  const { terms, policy } = saleTerms(command);
+  const mode = terms.mode;
+  const roundUnder = (cashTerms: CashTerms) =>
     roundTender({
       payment_method: sale.payment_method,
       tenders,
       subtotal_cents: sale.subtotal_cents,
       tax_total_cents: sale.tax_total_cents,
-      terms: { mode: roundingMode, rounds: rule.rounds, exact_change_exempt: rule.exact_change_exempt, small_total: rule.small_total },
+      terms: cashTerms,
       cash_tendered_cents: sale.cash_tendered_cents,
     });
-  const calculation = roundUnder(mode);
-  const contradicts = explicit !== undefined && rule.enforcement === 'mandatory' && !sameArithmetic(explicit, rule.rounding_mode);
+  const calculation = roundUnder(terms);
+  // A mandatory rule accepts every lawful result (either neighbour, where the law lets the retailer choose), nothing else.
+  const contradicts =
+    explicit !== undefined &&
+    rule.enforcement === 'mandatory' &&
+    !isLawfulCashTotal(rule, calculation.cash_portion_cents, calculation.cash_portion_cents + calculation.rounding_delta_cents, sale.cash_tendered_cents);
   const warningCodes = new Set(jurisdiction.warnings.map((warning) => warning.code));
 
   const fraud = scoreFraud(
@@ -57,13 +77,13 @@ export function recordSale(command: RecordTransaction): TransactionRecordedData 
       rounding_delta_cents: calculation.rounding_delta_cents,
       symmetric_mode: SYMMETRIC_MODES.includes(mode),
       contradicts_mandatory_rule: contradicts,
-      explicit_mode_gain_cents: explicit === undefined ? 0 : calculation.cash_total_cents - roundUnder(rule.rounding_mode).cash_total_cents,
+      explicit_mode_gain_cents: explicit === undefined ? 0 : calculation.cash_total_cents - roundUnder(ruleTerms(rule)).cash_total_cents,
       zip_state_mismatch: warningCodes.has('STATE_ZIP_MISMATCH'),
       unverified_jurisdiction: warningCodes.has('UNKNOWN_ZIP_FALLBACK') || warningCodes.has('NO_LOCATION_FALLBACK'),
     },
     command.history,
   );
-  const reasons = complianceReasons({ explicit, contradicts, environment, rule, jurisdiction, fraud });
+  const reasons = complianceReasons({ explicit, contradicts, environment, rule, jurisdiction, fraud, date: command.now.slice(0, 10) });
 
   return {
     transaction_id: command.transaction_id,
@@ -95,13 +115,14 @@ export function recordSale(command: RecordTransaction): TransactionRecordedData 
       cash_total_cents: calculation.cash_total_cents,
       rounding_delta_cents: calculation.rounding_delta_cents,
       cash_rounding_mode: mode,
-      mode_source: explicit === undefined ? 'rule' : 'explicit',
+      mode_source: explicit !== undefined ? 'explicit' : policy.applied === 'favor_customer' ? 'merchant_policy' : 'rule',
       rounding_applied: calculation.rounding_applied,
       exemptions: calculation.exemptions ?? [],
       cash_tendered_cents: sale.cash_tendered_cents ?? null,
       change_due_cents: calculation.change_due_cents ?? null,
       rule_version: ruleVersionId(rule),
       rounding_exemption: calculation.rounding_exemption,
+      rounding_policy: policy,
     },
     compliance: { compliance_status: statusOf(reasons), reasons },
     fraud,

@@ -1,3 +1,4 @@
+import { EntryPromiseResponse } from '../audit';
 import { ApiProperty } from '@nestjs/swagger';
 import { TransactionDetail } from './transaction.response.dto';
 
@@ -11,4 +12,11 @@ export class ReversalResponse {
 
   @ApiProperty({ type: TransactionDetail, description: 'The sale as it stands after it: `voided`, `partially_refunded` or `refunded`' })
   original: TransactionDetail;
+
+  @ApiProperty({
+    type: EntryPromiseResponse,
+    nullable: true,
+    description: 'The log’s signed promise of the VOID or REFUND record’s entry, made at commit: keep it, and check it against any later tree head (`npm run verify-chain -- promise`). Null when checkpoint signing is off',
+  })
+  promise: EntryPromiseResponse | null;
 }

@@ -11,6 +11,7 @@ import { transactionStream } from './transaction.events';
 import { TransactionDirectory } from './transaction-directory';
 import { withNewTransactionId } from './transaction-id';
 import { ReversalResponse } from './reversal.response.dto';
+import { EntryPromises, type EntryPromiseResponse } from '../audit';
 
 /** Overrides, voids and refunds: each is decided on the sale's own stream and answered from the read model. */
 @Injectable()
@@ -19,13 +20,14 @@ export class SaleChanges {
     private readonly transactions: TransactionDirectory,
     private readonly step: CommandStep,
     private readonly clock: Clock,
+    private readonly promises: EntryPromises,
   ) {}
 
   /**
    * Appends what the decider makes of the command to the stream of the sale, once the key is shown
    * to see it (else 404). `answer` reads the read model inside the append transaction, after the
    * inline projector wrote it, so the response is what a GET will show; the idempotency record is
-   * saved with it.
+   * saved with it, with the signed promise of the appended entry.
    */
   async change<R>(
     saleId: string,
@@ -33,10 +35,13 @@ export class SaleChanges {
     idempotency: IdempotentRequest | undefined,
     command: TransactionCommand,
     answer: (tx: Sql) => Promise<R>,
-  ): Promise<R> {
+  ): Promise<R & { promise: EntryPromiseResponse | null }> {
     const sale = await this.transactions.findSale(context.principal, saleId);
     const metadata = eventMetadata(context, sale.merchant_id);
-    return this.step.run({ stream: transactionStream(sale.id), decider: transactionDecider, command, metadata, idempotency }, answer);
+    return this.step.run({ stream: transactionStream(sale.id), decider: transactionDecider, command, metadata, idempotency }, async (tx, [entry]) => ({
+      ...(await answer(tx)),
+      promise: this.promises.of(entry),
+    }));
   }
 
   /** A void or a refund: a record with an id of its own, drawn again in the rare case it is taken. */

@@ -1,7 +1,7 @@
 /** The compliance findings of a sale and the status they give it. */
 
 import type { FraudAssessment, RiskLevel } from '../rules/fraud-signals';
-import type { JurisdictionResolution } from '../rules/jurisdiction-resolver';
+import { isStale, type JurisdictionResolution } from '../rules/jurisdiction-resolver';
 import type { JurisdictionRule } from '../rules/jurisdiction-rule';
 import type { RoundingMode } from '../rules/rounding-engine';
 import type { ComplianceReason, ComplianceStatus, KeyEnvironment } from './transaction.events';
@@ -16,17 +16,46 @@ interface ComplianceFacts {
   rule: JurisdictionRule;
   jurisdiction: JurisdictionResolution;
   fraud: FraudAssessment;
+  /** The sale's date: a rule is stale as of it. */
+  date: string;
 }
 
-export function complianceReasons({ explicit, contradicts, environment, rule, jurisdiction, fraud }: ComplianceFacts): ComplianceReason[] {
-  const reasons: ComplianceReason[] = jurisdiction.warnings.map(({ code, message }) => ({ code, severity: 'WARN', message }));
+/**
+ * How sure the service is of the rule applied (DESIGN.md, "Rule model, version 3"): the rounding
+ * follows the rule either way, and the answer says what its evidence is worth.
+ */
+function evidenceReasons(rule: JurisdictionRule, date: string): ComplianceReason[] {
+  const reasons: ComplianceReason[] = [];
+  const law = rule.legislation ? ` (${rule.legislation})` : '';
+  if (rule.confidence === 'low') {
+    reasons.push({
+      code: 'RULE_UNCONFIRMED',
+      severity: 'WARN',
+      message: `the rule of ${rule.jurisdiction_id}${law} rests on ${rule.source_kind} sources with low confidence: its enactment or content is not confirmed by official text`,
+    });
+  }
+  if (isStale(rule, date)) {
+    reasons.push({
+      code: 'RULE_STALE',
+      severity: 'WARN',
+      message: `the rule of ${rule.jurisdiction_id}${law} was last checked against its sources on ${rule.last_verified}`,
+    });
+  }
+  return reasons;
+}
+
+export function complianceReasons({ explicit, contradicts, environment, rule, jurisdiction, fraud, date }: ComplianceFacts): ComplianceReason[] {
+  const reasons: ComplianceReason[] = [
+    ...jurisdiction.warnings.map(({ code, message }): ComplianceReason => ({ code, severity: 'WARN', message })),
+    ...evidenceReasons(rule, date),
+  ];
   const law = rule.legislation ? ` (${rule.legislation})` : '';
   if (contradicts) {
     reasons.push({
       code: 'EXPLICIT_MODE_CONTRADICTS_MANDATORY_RULE',
       // A sandbox key exists to try modes out; a production key applying one breaks the law it names.
       severity: environment === 'production' ? 'FAIL' : 'WARN',
-      message: `cash_rounding_mode ${explicit} contradicts the mandatory ${rule.rounding_mode} rule of ${rule.jurisdiction_id}${law}`,
+      message: `cash_rounding_mode ${explicit} gives a cash total the mandatory ${rule.rounding_mode} rule of ${rule.jurisdiction_id}${law} does not accept`,
     });
   } else if (explicit !== undefined) {
     reasons.push({

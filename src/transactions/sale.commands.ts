@@ -3,6 +3,7 @@
 import type { MerchantHistory } from '../rules/fraud-score';
 import type { JurisdictionResolution } from '../rules/jurisdiction-resolver';
 import type { RoundingMode, TenderType } from '../rules/rounding-engine';
+import type { RoundingPolicy } from '../rules/rounding-policy';
 import type { KeyEnvironment, OverrideReason, RefundReason, TenderLine, VoidReason } from './transaction.events';
 
 /** A sale as the caller sent it, after its fields have been validated one by one. */
@@ -35,6 +36,8 @@ export interface RecordTransaction {
   sale: SaleRequest;
   jurisdiction: JurisdictionResolution;
   history: MerchantHistory;
+  /** The merchant's rounding policy when the sale was made. */
+  rounding_policy: RoundingPolicy;
 }
 
 export interface OverrideRequest {

@@ -4,6 +4,7 @@ import type { ResolvedLocation } from '../rules/jurisdiction-resolver';
 import type { JurisdictionRule } from '../rules/jurisdiction-rule';
 import type { RoundingExemption, TenderExemption } from '../rules/cash-settlement';
 import type { RoundingMode, TenderType } from '../rules/rounding-engine';
+import type { AppliedPolicy } from '../rules/rounding-policy';
 
 export const transactionStream = (transactionId: string) => `transaction-${transactionId}`;
 
@@ -39,7 +40,7 @@ export type KeyEnvironment = Environment;
 export const REASON_SEVERITIES = ['WARN', 'FAIL'] as const satisfies readonly ComplianceStatus[];
 
 /** Where a sale's rounding mode came from: its rule, or the request's explicit `cash_rounding_mode`. */
-export const MODE_SOURCES = ['rule', 'explicit'] as const;
+export const MODE_SOURCES = ['rule', 'explicit', 'merchant_policy'] as const;
 export type ModeSource = (typeof MODE_SOURCES)[number];
 
 export interface ComplianceReason {
@@ -96,6 +97,8 @@ export type TransactionRecord<T extends TransactionType> = {
     change_due_cents?: number | null;
     rule_version?: string;
     rounding_exemption?: RoundingExemption | null;
+    /** Added with the rule model's version 3: a sale recorded before has none (read it as the rule's policy). */
+    rounding_policy?: AppliedPolicy;
   };
   compliance: { compliance_status: ComplianceStatus; reasons: ComplianceReason[] };
   fraud: { fraud_score: number; risk_level: RiskLevel; signals: FraudSignal[] };

@@ -11,7 +11,9 @@ import { JurisdictionRuleDto, ResolvedLocationDto } from '../jurisdiction';
 import type { JurisdictionRule } from '../rules/jurisdiction-rule';
 import { ROUNDING_EXEMPTIONS, type RoundingExemption } from '../rules/cash-settlement';
 import { ROUNDING_MODES, TENDER_TYPES, type EnforcedRule, type RoundingMode, type TenderType } from '../rules/rounding-engine';
+import { ROUNDING_POLICIES, type AppliedPolicy, type RoundingPolicy } from '../rules/rounding-policy';
 import { TRANSACTION_ID_EXAMPLE } from './transaction.request.dto';
+import { COMPLIANCE_REASON_CODES } from './compliance-reason-codes';
 import {
   COMPLIANCE_STATUSES,
   MODE_SOURCES,
@@ -37,7 +39,13 @@ import {
 
 @ApiSchema({ name: 'ComplianceReason' })
 export class ComplianceReasonDto implements ComplianceReason {
-  @ApiProperty({ description: 'Stable code of the finding', example: 'EXPLICIT_ROUNDING_MODE' })
+  @ApiProperty({
+    enum: Object.keys(COMPLIANCE_REASON_CODES),
+    description: `Stable code of the finding:\n${Object.entries(COMPLIANCE_REASON_CODES)
+      .map(([code, meaning]) => `- \`${code}\`: ${meaning}`)
+      .join('\n')}`,
+    example: 'EXPLICIT_ROUNDING_MODE',
+  })
   code: string;
 
   @ApiProperty({ enum: REASON_SEVERITIES, description: 'The compliance status this finding alone would give', example: 'WARN' })
@@ -92,6 +100,23 @@ export class TenderView {
 }
 
 /** The arithmetic of the record: the spec's `transaction.calculation`, and what it was decided on. */
+@ApiSchema({ name: 'AppliedRoundingPolicy' })
+export class AppliedPolicyView implements AppliedPolicy {
+  @ApiProperty({ enum: ROUNDING_POLICIES, description: "The merchant's policy when the sale was made", example: 'favor_customer' })
+  requested: RoundingPolicy;
+
+  @ApiProperty({ enum: ROUNDING_POLICIES, description: 'The policy the cash was rounded under', example: 'rule' })
+  applied: RoundingPolicy;
+
+  @ApiProperty({
+    type: 'string',
+    nullable: true,
+    description: 'Why the requested policy did not apply (a mandatory rule that does not let a merchant round down, or an explicit `cash_rounding_mode`); null when it did',
+    example: 'the mandatory swedish_rounding rule of US-AZ (SB 1108) does not let a merchant round down; the rule was applied',
+  })
+  reason: string | null;
+}
+
 export class TransactionCalculation {
   @ApiProperty({ type: 'integer', description: 'Pre-tax subtotal; negative on VOID and REFUND records', example: 1000 })
   subtotal_cents: number;
@@ -132,7 +157,11 @@ export class TransactionCalculation {
   })
   rounding_applied: boolean;
 
-  @ApiProperty({ enum: MODE_SOURCES, description: "`rule`: the jurisdiction rule's mode; `explicit`: the request's `cash_rounding_mode`", example: 'rule' })
+  @ApiProperty({
+    enum: MODE_SOURCES,
+    description: "`rule`: the jurisdiction rule's mode; `explicit`: the request's `cash_rounding_mode`; `merchant_policy`: the merchant's `favor_customer` policy (down to the nickel)",
+    example: 'rule',
+  })
   mode_source: ModeSource;
 
   @ApiProperty({ example: false })
@@ -164,6 +193,12 @@ export class TransactionCalculation {
     example: null,
   })
   rounding_exemption: RoundingExemption | null;
+
+  @ApiProperty({
+    type: () => AppliedPolicyView,
+    description: "The merchant's rounding policy (`PUT /merchant/{merchant_id}/rounding-policy`) and whether the law let it apply",
+  })
+  rounding_policy: AppliedPolicy;
 }
 
 export class ComplianceView {

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { AuditModule } from '../audit';
 import { AuthModule } from '../auth';
+import { MerchantsModule } from '../merchants';
 import { CommandModule } from '../platform/command.module';
 import { ApplyOverrideController } from './apply-override/apply-override.controller';
 import { ApplyOverrideHandler } from './apply-override/apply-override.handler';
@@ -15,6 +16,8 @@ import { ListTransactionsHandler } from './list-transactions/list-transactions.h
 import { RecordTransactionController } from './record-transaction/record-transaction.controller';
 import { RecordTransactionHandler } from './record-transaction/record-transaction.handler';
 import { SaleChanges } from './sale-changes';
+import { SetRoundingPolicyController } from './set-rounding-policy/set-rounding-policy.controller';
+import { SetRoundingPolicyHandler } from './set-rounding-policy/set-rounding-policy.handler';
 import { TransactionDirectory } from './transaction-directory';
 import { VoidTransactionController } from './void-transaction/void-transaction.controller';
 import { VoidTransactionHandler } from './void-transaction/void-transaction.handler';
@@ -24,7 +27,7 @@ import { VoidTransactionHandler } from './void-transaction/void-transaction.hand
  * inline transaction-list read model (read-model/transaction-list.projector.ts), so a GET sees the POST before it.
  */
 @Module({
-  imports: [AuthModule, CommandModule, AuditModule],
+  imports: [AuthModule, CommandModule, AuditModule, MerchantsModule],
   controllers: [
     RecordTransactionController,
     GetTransactionController,
@@ -33,6 +36,7 @@ import { VoidTransactionHandler } from './void-transaction/void-transaction.hand
     VoidTransactionController,
     IssueRefundController,
     GetReceiptController,
+    SetRoundingPolicyController,
   ],
   providers: [
     TransactionDirectory,
@@ -44,6 +48,7 @@ import { VoidTransactionHandler } from './void-transaction/void-transaction.hand
     VoidTransactionHandler,
     IssueRefundHandler,
     GetReceiptHandler,
+    SetRoundingPolicyHandler,
   ],
 })
 export class TransactionsModule {}

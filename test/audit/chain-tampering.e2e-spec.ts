@@ -1,3 +1,4 @@
+import type { KeyObject } from 'node:crypto';
 import { DATABASE, type Database } from '../../src/platform/event-store/sql';
 import type { ChainVerification } from '../../src/platform/verification/chain-verifier';
 import type { StoredEvent } from '../../src/platform/event-store/event-store.port';
@@ -20,12 +21,13 @@ describe.each(DRIVERS)('tampering with the database of a running service, on %s'
   let app: TestApp;
   let db: Database;
   let publicKey: string;
+  let signingKey: KeyObject;
   /** The sales' entries, in chain order. */
   let sales: StoredEvent[];
 
   beforeEach(async () => {
-    const signingKey = newSigningKey().export({ format: 'pem', type: 'pkcs8' }) as string;
-    app = await startTestApp({ driver, env: { CHECKPOINT_SIGNING_KEY: signingKey, CHECKPOINT_INTERVAL: '5' } });
+    signingKey = newSigningKey();
+    app = await startTestApp({ driver, env: { CHECKPOINT_SIGNING_KEY: signingKey.export({ format: 'pem', type: 'pkcs8' }) as string, CHECKPOINT_INTERVAL: '5' } });
     db = app.app.get(DATABASE);
     const merchant = await onboardMerchant(app);
     const { key } = await issueKey(app, { role: 'merchant', merchant_id: merchant.merchant_id });
@@ -38,7 +40,8 @@ describe.each(DRIVERS)('tampering with the database of a running service, on %s'
   afterEach(() => app?.close());
 
   /**
-   * The endpoint's result, after checking that the offline verifier agrees with it. The export is
+   * The endpoint's result, after checking that the offline verifier, given the signing key as the
+   * service has it (writer authenticators included), agrees with it. The export is
    * taken first: a verification that finds a break appends its alarm to the log after it.
    */
   async function verifyBothWays(): Promise<ChainVerification> {
@@ -46,7 +49,7 @@ describe.each(DRIVERS)('tampering with the database of a running service, on %s'
     const { status, body } = await call(app, 'GET', '/admin/verify-hash-chain', { key: TEST_ADMIN_KEY });
     expect(status).toBe(200);
     const { from_position, to_position, ...result } = body;
-    expect(verifyExport(exported, [publicKey])).toEqual(result);
+    expect(verifyExport(exported, [publicKey], undefined, signingKey)).toEqual(result);
     return result;
   }
 
@@ -95,21 +98,30 @@ describe.each(DRIVERS)('tampering with the database of a running service, on %s'
 
   it('finds an inserted entry, forged with a correct hash and link', async () => {
     const forged = await insertForgedEntry(db, sales[6].position, { ...sales[6].data, transaction_id: 'TXN-FORGED' });
+    // It has no writer authenticator either: both findings name it.
     expect(await verifyBothWays()).toMatchObject({
-      break_count: 1,
-      breaks: [{ kind: 'inserted', position: sales[6].position, entry_id: forged.entryId }],
+      break_count: 2,
+      breaks: [
+        { kind: 'unauthenticated', position: sales[6].position, entry_id: forged.entryId },
+        { kind: 'inserted', position: sales[6].position, entry_id: forged.entryId },
+      ],
     });
   });
 
   it('finds a rewrite of the tail that recomputed every hash and re-pointed the checkpoints, by their signatures', async () => {
     await rewriteTail(db, sales[2].position, CASH_TOTAL, 1, { repointCheckpoints: true });
-    const checkpoints = parseExport(await exportLog(app)).filter((e) => e.type === 'ChainCheckpointed' && e.position > sales[2].position);
+    const rewritten = parseExport(await exportLog(app)).filter((e) => e.position >= sales[2].position);
+    const checkpoints = rewritten.filter((e) => e.type === 'ChainCheckpointed');
     expect(checkpoints.length).toBeGreaterThan(0);
     const result = await verifyBothWays();
-    expect(result.breaks).toEqual(
+    expect(result.breaks.filter((b) => b.kind === 'modified')).toEqual(
       checkpoints.map((e) =>
         expect.objectContaining({ kind: 'modified', position: e.position, entry_id: e.entryId, detail: `checkpoint ${e.data.checkpoint} has an invalid signature` }),
       ),
+    );
+    // Every other rewritten entry has a new hash, which its writer authenticator does not vouch for.
+    expect(result.breaks.filter((b) => b.kind !== 'modified')).toEqual(
+      rewritten.filter((e) => e.type !== 'ChainCheckpointed').map((e) => expect.objectContaining({ kind: 'unauthenticated', position: e.position })),
     );
     // Without the public key, such a rewrite leaves nothing to see.
     expect(verifyExport(await exportLog(app))).toMatchObject({ break_count: 0, checkpoints: { signatures_checked: false } });
@@ -120,7 +132,7 @@ describe.each(DRIVERS)('tampering with the database of a running service, on %s'
     const vouched = await entryAt(db, firstCheckpointAfter.position - 1);
     await rewriteTail(db, sales[2].position, CASH_TOTAL, 1);
     const result = await verifyBothWays();
-    expect(result.breaks[0]).toEqual(
+    expect(result.breaks).toContainEqual(
       expect.objectContaining({
         kind: 'modified',
         position: vouched.position,

@@ -306,7 +306,7 @@ describe('jurisdiction over HTTP', () => {
 
     it('filters by status and state', async () => {
       const pending = await get('/jurisdictions?status=pending');
-      expect(pending.body.rules.map((rule: JurisdictionRule) => rule.lookup_key)).toEqual(['FL', 'HI', 'IA', 'NY', 'OK', 'OR']);
+      expect(pending.body.rules.map((rule: JurisdictionRule) => rule.lookup_key)).toEqual(['FL', 'HI', 'IA', 'NY', 'OK', 'OR', 'VA']);
       const enactedInNewYork = await get('/jurisdictions?status=enacted&state=ny');
       expect(enactedInNewYork.body.rules.map((rule: JurisdictionRule) => rule.jurisdiction_level)).toEqual(Array(5).fill('city'));
     });

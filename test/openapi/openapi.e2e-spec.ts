@@ -20,6 +20,7 @@ import { API_KEY_SCHEME, ROLES_EXTENSION } from '../../src/platform/identity/rol
 import type { Endpoint } from '../../src/health/route-catalog';
 import { API_TAGS, operations as documentOperations } from '../../src/platform/openapi/openapi-document';
 import { PERMISSION_MATRIX } from '../auth/permission-matrix';
+import { COMPLIANCE_REASON_CODES } from '../../src/transactions/compliance-reason-codes';
 import { call } from '../support/auth';
 import { ResponseConformance } from '../support/openapi';
 import { startTestApp, type TestApp } from '../support/test-app';
@@ -143,6 +144,17 @@ describe('the OpenAPI document', () => {
     const table = readme.slice(readme.indexOf('\n## Errors\n'), readme.indexOf('\n## ', readme.indexOf('\n## Errors\n') + 1));
     const inReadme = [...table.matchAll(/^\| \d{3} \| ([^|]+) \|/gm)].flatMap(([, cell]) => [...cell.matchAll(/`([A-Z_]+)`/g)].map(([, code]) => code));
     expect([...inReadme].sort()).toEqual(errorSchema.enum);
+  });
+
+  it("lists every compliance reason code with its meaning in ComplianceReason.code, and the README's table the same codes and meanings", () => {
+    const code = (document.components!.schemas!.ComplianceReason as SchemaObject).properties!.code as SchemaObject;
+    expect(code.enum).toEqual(Object.keys(COMPLIANCE_REASON_CODES));
+    for (const [reason, meaning] of Object.entries(COMPLIANCE_REASON_CODES)) expect(code.description).toContain(`\`${reason}\`: ${meaning}`);
+    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+    const start = readme.indexOf('\n### Compliance reasons\n');
+    const table = readme.slice(start, readme.indexOf('\n#', start + 1));
+    const rows = [...table.matchAll(/^\| `([A-Z_]+)` \| (.+) \|$/gm)].map(([, reason, meaning]) => [reason, meaning]);
+    expect(rows).toEqual(Object.entries(COMPLIANCE_REASON_CODES));
   });
 
   it('documents a success response with its content, and every error with the error body', () => {

@@ -7,6 +7,10 @@ import { freePort, ServiceProcess } from '../support/service-process';
 import { createTestDatabase, type TestDatabase } from '../support/test-database';
 import { Pool } from 'pg';
 import { embeddedServerPid, inspectLog, loadUntil, onboard, post, recordSale, serviceEnv } from './support';
+import { newSigningKey } from '../support/chain';
+import { PgDatabase } from '../../src/platform/event-store/pg-database';
+import { writerKey } from '../../src/platform/event-store/writer-mac';
+import { verifyStoredLog } from '../../src/platform/verification/stored-verification';
 
 const LOAD_MS = 4000;
 
@@ -23,8 +27,10 @@ const LOAD_MS = 4000;
 
   afterAll(() => database?.drop());
 
-  it('keep one unbroken chain under concurrent load, with no duplicate ids', async () => {
-    const env = serviceEnv({ DATABASE_URL: database.url });
+  it('keep one unbroken chain under concurrent load, with no duplicate ids, every entry authenticated by its writer', async () => {
+    // One checkpoint key for both, as a deployment shares it: each process authenticates what it writes with the key derived from it.
+    const signingKey = newSigningKey();
+    const env = serviceEnv({ DATABASE_URL: database.url, CHECKPOINT_SIGNING_KEY: signingKey.export({ format: 'pem', type: 'pkcs8' }) as string });
     const services = await Promise.all([ServiceProcess.start({ env }), ServiceProcess.start({ env })]);
     let load;
     try {
@@ -45,6 +51,15 @@ const LOAD_MS = 4000;
     expect(log.verification.break_count).toBe(0);
     expect(log.verification.verified_count).toBe(log.verification.total_count);
     expect(log.rebuilt).toEqual(log.live);
+    const db = new PgDatabase(database.url);
+    try {
+      const [{ unauthenticated }] = await db.query<{ unauthenticated: string }>('select count(*) as unauthenticated from events where writer_mac is null');
+      expect(Number(unauthenticated)).toBe(0);
+      const writers = await verifyStoredLog(db, 1, log.verification.total_count, { writerKey: writerKey(signingKey) });
+      expect({ breaks: writers.break_count, verified: writers.verified_count }).toEqual({ breaks: 0, verified: log.verification.total_count });
+    } finally {
+      await db.close();
+    }
   }, 90_000);
 
   it('answer concurrent twins of a void or a refund with the first one’s answer, whichever process gets them', async () => {

@@ -1,4 +1,6 @@
 import { execFile } from 'node:child_process';
+import type { KeyObject } from 'node:crypto';
+import { writerKey } from '../../src/platform/event-store/writer-mac';
 import { join } from 'node:path';
 import { ChainCheckpointer } from '../../src/audit/record-checkpoint/chain-checkpointer';
 import { keyRing, parsePublicKey, type SignedTreeHead } from '../../src/platform/verification/checkpoint';
@@ -18,10 +20,10 @@ export async function exportLog(app: TestApp, key = TEST_ADMIN_KEY): Promise<str
 export const parseExport = (ndjson: string): StoredEvent[] => ndjson.split('\n').filter(Boolean).map(fromExportLine);
 export const toExport = (entries: StoredEvent[]): string => entries.map(toExportLine).join('');
 
-/** What `npm run verify-chain` does with an export, in-process. */
-export function verifyExport(ndjson: string, publicKeyPems: string[] = [], witness?: SignedTreeHead[]): ChainVerification {
+/** What `npm run verify-chain` does with an export, in-process; `signingKey` as `--signing-key` gives it. */
+export function verifyExport(ndjson: string, publicKeyPems: string[] = [], witness?: SignedTreeHead[], signingKey?: KeyObject): ChainVerification {
   const keys = publicKeyPems.length > 0 ? keyRing(publicKeyPems.map(parsePublicKey)) : undefined;
-  const verifier = new ChainVerifier({ checkpointKeys: keys, witness });
+  const verifier = new ChainVerifier({ checkpointKeys: keys, witness, writerKey: signingKey && writerKey(signingKey) });
   parseExport(ndjson).forEach((e) => verifier.push(e));
   return verifier.result();
 }

@@ -16,6 +16,7 @@ export function ruleAt(fields: Partial<JurisdictionRule>): JurisdictionRule {
     county: null,
     city: null,
     rounding_mode: 'mandatory_round_down',
+    choice: null,
     enforcement: 'mandatory',
     status: 'enacted',
     legislation: 'Test Ordinance 1',

@@ -1,6 +1,7 @@
 import type { NewEvent } from '../../src/platform/event-store/event-store.port';
 import type { MerchantHistory } from '../../src/rules/fraud-score';
 import type { LocationQuery } from '../../src/rules/jurisdiction-resolver';
+import type { RoundingPolicy } from '../../src/rules/rounding-policy';
 import { JurisdictionRuleStore } from '../../src/jurisdiction/rule-store';
 import { loadSeeds } from '../../src/jurisdiction/seed-loader';
 import { transactionDecider } from '../../src/transactions/transaction.decider';
@@ -16,7 +17,7 @@ const QUIET: MerchantHistory = { recent_symmetric_deltas: [], cashier_sales_in_w
 /** The command for a sale of $10.03 in cash by merchant m-1 (`sale` overrides any field), as the handler would build it. */
 export function recordCommand(
   sale: Partial<SaleRequest>,
-  options: { environment?: KeyEnvironment; history?: MerchantHistory; transactionId?: string } = {},
+  options: { environment?: KeyEnvironment; history?: MerchantHistory; transactionId?: string; roundingPolicy?: RoundingPolicy } = {},
 ): RecordTransaction {
   const full: SaleRequest = { merchant_id: 'm-1', subtotal_cents: 1000, tax_total_cents: 3, payment_method: 'cash', ...sale };
   const location: LocationQuery = { zip_code: full.zip_code, state: full.state, county: full.county, city: full.city, date: SALE_AT.slice(0, 10) };
@@ -28,6 +29,7 @@ export function recordCommand(
     sale: full,
     jurisdiction: resolver.resolve(location),
     history: options.history ?? QUIET,
+    rounding_policy: options.roundingPolicy ?? 'rule',
   };
 }
 

@@ -63,7 +63,7 @@ describe.each(DRIVERS)('tips over HTTP on %s', (driver) => {
       const answer = await post(shop.key, '/tip/cash', { transaction_id: saleId, employee_id: 'e-1', employee_name: 'Ana Ruiz', tip_amount: 3.5 }, { 'x-request-id': 'tip-cash-1' });
       expect(answer.status).toBe(201);
       const { tip } = answer.body;
-      expect(answer.body).toEqual({ success: true, tip: expect.any(Object) });
+      expect(answer.body).toEqual({ success: true, tip: expect.any(Object), promise: null });
       const recorded = { merchant_id: shop.merchantId, transaction_id: saleId, method: 'cash', employee_id: 'e-1', employee_name: 'Ana Ruiz', amount_cents: 350 };
       expect(tip).toEqual({
         id: expect.stringMatching(/^TIP-2026-11-21-[0-9A-Z]{8}$/),
@@ -483,6 +483,31 @@ describe.each(DRIVERS)('tips over HTTP on %s', (driver) => {
       expect(springfield).toMatchObject({ city: 'Springfield', rules: { local: null } });
       expect(springfield.notes).toEqual(["Springfield, IL: no local tip credit rule in the seed data; the state's and FLSA's apply"]);
       expect((await validate('IL', 9, 8))).toMatchObject({ city: null, rules: { local: null }, notes: [] });
+    });
+
+    it('gives different answers at a downstate and an upstate New York ZIP, naming the record applied', async () => {
+      // $11.00 cash and $6.00 tips an hour: enough upstate ($10.70 cash, $16.00 with tips), short downstate ($11.35 cash).
+      const body = { state: 'NY', hourly_wage: 11, average_tips_per_hour: 6 };
+      const brooklyn = (await created(shop, '/tip/validate-compliance', { ...body, zip_code: '11201' })).compliance;
+      const albany = (await created(shop, '/tip/validate-compliance', { ...body, zip_code: '12207' })).compliance;
+      expect(brooklyn).toMatchObject({ zip_code: '11201', county: 'Kings', city: 'Brooklyn', compliant: false, applied: ['US', 'NY: New York City, Long Island and Westchester'] });
+      expect(brooklyn.rules.state).toMatchObject({ region: 'New York City, Long Island and Westchester', minimum_wage: 17, tipped_minimum_cash_wage: 11.35 });
+      expect(brooklyn.failures.map((f: { requirement: string; jurisdiction: string; required: number; actual: number }) => [f.requirement, f.jurisdiction, f.required, f.actual])).toEqual([
+        ['STATE_CASH_WAGE', 'NY: New York City, Long Island and Westchester', 11.35, 11],
+      ]);
+      expect(albany).toMatchObject({ zip_code: '12207', county: 'Albany', city: 'Albany', compliant: true, failures: [], applied: ['US', 'NY'] });
+      expect(albany.rules.state).toMatchObject({ state: 'NY', minimum_wage: 16, tipped_minimum_cash_wage: 10.7 });
+      expect(albany.rules.state.region).toBeUndefined();
+      // A county sent without a ZIP reaches the same region; the check records where it was made.
+      expect((await created(shop, '/tip/validate-compliance', { ...body, county: 'westchester county' })).compliance).toMatchObject({ compliant: false, zip_code: null });
+      const [event] = await eventsOf(`tipCreditCheck-${brooklyn.id}`);
+      expect(event.data).toMatchObject({ zip_code: '11201', county: 'Kings', rules: { state: { region: 'New York City, Long Island and Westchester' } } });
+    });
+
+    it('refuses a ZIP outside the state checked or not in the ZIP data (400), naming the field', async () => {
+      expect(fieldsOf(await refused(400, shop.key, '/tip/validate-compliance', { state: 'NJ', zip_code: '11201', hourly_wage: 12, average_tips_per_hour: 6 }))).toEqual(['zip_code']);
+      expect(fieldsOf(await refused(400, shop.key, '/tip/validate-compliance', { state: 'NY', zip_code: '00000', hourly_wage: 12, average_tips_per_hour: 6 }))).toEqual(['zip_code']);
+      expect(fieldsOf(await refused(400, shop.key, '/tip/validate-compliance', { state: 'NY', zip_code: '1120', hourly_wage: 12, average_tips_per_hour: 6 }))).toEqual(['zip_code']);
     });
 
     it('refuses an unknown state, a city that is not a name, and absurd amounts (400)', async () => {

@@ -63,10 +63,10 @@ describe.each(DRIVERS)('receipts over HTTP on %s', (driver) => {
       expect(text.endsWith(`\n\n${OREGON_RULE.disclosure_text}`)).toBe(true);
     });
 
-    it("says rounding is required where the state's rule is mandatory (Arizona)", async () => {
+    it("claims no legal requirement where the rule's enactment is unconfirmed (Arizona: mandatory, confidence low)", async () => {
       const { id } = await sale({ zip_code: '85004' });
       expect((await merchantReceipt(id)).disclosure).toEqual({
-        text: 'Cash totals are rounded to the nearest 5 cents, as required by state law in AZ. Card, EBT and mobile payments are never rounded.',
+        text: 'Cash totals are rounded to the nearest 5 cents. Card, EBT and mobile payments are never rounded.',
         source: 'default',
         required: true,
         kind: 'receipt',
@@ -85,6 +85,21 @@ describe.each(DRIVERS)('receipts over HTTP on %s', (driver) => {
       });
     });
 
+    it("says a favor_customer merchant's total was rounded down in the customer's favour, where no law prescribes wording", async () => {
+      const other = await onboardMerchant(app);
+      const { key: otherKey } = await issueKey(app, { role: 'merchant', merchant_id: other.merchant_id });
+      const policy = await call(app, 'PUT', `/merchant/${other.merchant_id}/rounding-policy`, { key: otherKey, body: { rounding_policy: 'favor_customer' } });
+      expect(policy.status).toBe(200);
+      const { id } = await recordSale(app, otherKey, other.merchant_id, { zip_code: '35203', tax_total_cents: 4 });
+      const { disclosure, text } = (await receipt(id, '?format=merchant', otherKey)).body.receipt;
+      expect(disclosure).toMatchObject({
+        text: 'Cash totals are rounded down to a multiple of 5 cents, in the customer’s favour. Card, EBT and mobile payments are never rounded.',
+        source: 'default',
+        jurisdiction_id: 'US-AL',
+      });
+      expect(text).toMatch(/^Cash rounding +-\$0\.04$/m);
+    });
+
     it('cites Treasury guidance where no state law applies (federal default)', async () => {
       const { id } = await sale({ zip_code: '07102' });
       expect((await merchantReceipt(id)).disclosure).toMatchObject({
@@ -96,7 +111,7 @@ describe.each(DRIVERS)('receipts over HTTP on %s', (driver) => {
     it('tells a card customer that the payment was not rounded', async () => {
       const { id } = await sale({ zip_code: '85004', payment_method: 'card' });
       expect((await merchantReceipt(id)).disclosure.text).toBe(
-        'Cash totals are rounded to the nearest 5 cents, as required by state law in AZ. This payment was not in cash and was not rounded.',
+        'Cash totals are rounded to the nearest 5 cents. This payment was not in cash and was not rounded.',
       );
     });
 

@@ -46,7 +46,8 @@ export class ExportAuditLogController {
     description:
       'One entry per line, in position order, each a JSON object with exactly the fields its hash covers: `position`, `entry_id`, ' +
       '`stream_id`, `stream_revision`, `event_type`, `data`, `metadata`, `recorded_at`, `prev_hash`, and the `hash` itself. ' +
-      'Each line is the entry\'s canonical JSON (RFC 8785), the very bytes its hash covers, with `hash` added as its last member. ' +
+      'Each line is the entry\'s canonical JSON (RFC 8785), the very bytes its hash covers, with `hash` added after it, then `writer_mac`, ' +
+      'the HMAC of the hash under the writer key of the service process that wrote it (absent on entries written before writer authentication). ' +
       'Streamed a batch at a time, from position 1 up to the last entry stored when the request started, so the file is a ' +
       'consistent prefix of the log however long; sent as `attachment; filename="audit-log-1-<last position>.ndjson"`, ' +
       'with `Cache-Control: no-store`. The offline verifier (`npm run verify-chain -- <file> --public-key <key.pem>`) checks it ' +

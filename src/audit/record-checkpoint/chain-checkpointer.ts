@@ -22,6 +22,7 @@ import { fromStoredTree, loadFrontier } from '../../platform/event-store/merkle-
 import { EMPTY_ROOT, MerkleFrontier, consistencyPath, inclusionPath, leafHash, treeRoot, verifyConsistency, verifyInclusion } from '../../platform/event-store/merkle-tree';
 import { DATABASE, type Database, type Sql } from '../../platform/event-store/sql';
 import { matchesStoredHash, readStoredEntries } from '../../platform/verification/stored-entries';
+import { WriterCheck, writerKey } from '../../platform/event-store/writer-mac';
 import { ChainAlarms } from '../chain-alarms';
 import { Witness } from '../witness';
 
@@ -31,7 +32,7 @@ const LAST_RETRY_MS = 30_000;
 
 /** Why the signer would not sign: what it found, where. */
 export interface SignerAlarm {
-  kind: 'modified' | 'deleted';
+  kind: 'modified' | 'deleted' | 'unauthenticated';
   position: number;
   detail: string;
   missing_positions?: { from: number; to: number };
@@ -275,6 +276,9 @@ export class ChainCheckpointer implements OnApplicationBootstrap, OnApplicationS
     const frontier = from.frontier.copy();
     let chainHash = from.chainHash;
     const missing = () => new SigningRefused({ kind: 'deleted', position: frontier.size + 1, detail: `the entry at position ${frontier.size + 1} is missing` });
+    const key = this.config.checkpointSigningKey;
+    // Entries no service process wrote (inserted or rewritten by SQL) are never signed.
+    const writers = key && new WriterCheck(writerKey(key), from.size > 0 && (await sql.query('select 1 from events where position = $1 and writer_mac is not null', [from.size])).length > 0);
     for await (const batch of readStoredEntries(sql, frontier.size + 1, to)) {
       for (const entry of batch) {
         const e = entry.event;
@@ -284,6 +288,8 @@ export class ChainCheckpointer implements OnApplicationBootstrap, OnApplicationS
         if (e.prevHash !== chainHash) throw refuse(`the entry at position ${e.position} does not link to the entry before it`);
         const own = this.appended.get(e.position);
         if (own !== undefined && own !== e.hash) throw refuse(`the entry at position ${e.position} is not the one this process appended there: it was rewritten`);
+        const unauthenticated = writers?.problem(e.position, e.hash, e.writerMac);
+        if (unauthenticated) throw new SigningRefused({ kind: 'unauthenticated', position: e.position, detail: unauthenticated });
         frontier.append(leafHash(e.hash));
         chainHash = e.hash;
       }

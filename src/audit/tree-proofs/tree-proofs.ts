@@ -8,12 +8,16 @@ import { consistencyPath, inclusionPath, leafHash, treeRoot } from '../../platfo
 import { DATABASE, type Database } from '../../platform/event-store/sql';
 import { ChainAlarms } from '../chain-alarms';
 import { chainTampered } from '../chain-tampered';
+import { EntryPromises } from '../entry-promises';
+import type { EntryPromise } from '../../platform/verification/entry-promise';
 import { TreeHeadResponse, InclusionProofResponse, ConsistencyProofResponse } from './tree-proofs.response.dto';
 
 /** What `verify-chain inclusion` takes: the proof, and the head it leads to (saved as two files). */
 export interface InclusionEvidence {
   tree_head: TreeHeadResponse;
   inclusion_proof: InclusionProofResponse;
+  /** The entry's signed promise, as its write's answer carried it. */
+  promise: EntryPromise | null;
 }
 
 const hex = (b: Buffer): string => b.toString('hex');
@@ -26,6 +30,7 @@ export class TreeProofs {
     private readonly store: EventStore,
     private readonly clock: Clock,
     private readonly alarms: ChainAlarms,
+    private readonly promises: EntryPromises,
   ) {}
 
   /** The latest signed head; unsigned over the whole log when none is signed yet. */
@@ -45,7 +50,8 @@ export class TreeProofs {
    * head is older than the entry, against an unsigned head of the log as it stands. The proof is of
    * the record's own entry or of nothing: when the entry at `position` is not the one with `entryHash`
    * (the record's entry was deleted or changed, another moved into its place), that is an alarm and a
-   * 503, never a proof for whatever entry sits there now.
+   * 503, never a proof for whatever entry sits there now; so is an entry whose writer
+   * authenticator does not verify, for which no promise is ever signed.
    */
   async evidence(position: number, entryHash: string): Promise<InclusionEvidence> {
     const latest = await this.latestHead();
@@ -54,14 +60,26 @@ export class TreeProofs {
       if (error instanceof DomainError && error.code === 'NOT_FOUND') return undefined;
       throw error;
     });
-    if (inclusion_proof?.entry_hash !== entryHash) {
+    if (!inclusion_proof || inclusion_proof.entry_hash !== entryHash) {
       const detail = inclusion_proof
         ? `the entry at position ${position} has hash ${inclusion_proof.entry_hash}, not the record's audit hash ${entryHash}: the record's entry was changed or replaced`
         : `the log has no entry at position ${position}, where the record's entry (audit hash ${entryHash}) was: it was deleted`;
       await this.alarms.raise({ source: 'receipt', kind: inclusion_proof ? 'modified' : 'deleted', position, detail });
       throw chainTampered(detail);
     }
-    return { tree_head, inclusion_proof };
+    const [entry] = await this.db.query<{ writer_mac: string | null; recorded_at: Date }>('select writer_mac, recorded_at from events where position = $1 and hash = $2', [
+      position,
+      entryHash,
+    ]);
+    // Gone since the proof was read: the next receipt's proof finds out what happened.
+    if (!entry) throw chainTampered(`the entry at position ${position} changed while its receipt was made`);
+    const promise = this.promises.ofStored({ position, hash: entryHash, recordedAt: entry.recorded_at.toISOString(), writerMac: entry.writer_mac });
+    if (promise === false) {
+      const detail = `the entry at position ${position} carries a writer authenticator that does not verify: no service process wrote it as it is`;
+      await this.alarms.raise({ source: 'receipt', kind: 'unauthenticated', position, detail });
+      throw chainTampered(detail);
+    }
+    return { tree_head, inclusion_proof, promise };
   }
 
   async inclusion(position: number, treeSize: number): Promise<InclusionProofResponse> {

@@ -4,6 +4,7 @@ import { QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import { validationError } from '../../platform/errors/validation.pipe';
 import { AppConfig } from '../../platform/config/config';
 import { keyRing } from '../../platform/verification/checkpoint';
+import { writerKey } from '../../platform/event-store/writer-mac';
 import { loadFrontier } from '../../platform/event-store/merkle-store';
 import { DATABASE, type Database } from '../../platform/event-store/sql';
 import { QueryDatabases } from '../../platform/read-replica/query-databases';
@@ -17,12 +18,14 @@ import type { VerifyHashChainResponse } from './verify-hash-chain.response.dto';
 /**
  * Hashes every entry of the range as stored, a batch at a time on worker threads, with the same
  * verifier and the same witness as the offline one, so both give one answer. Checkpoint
- * signatures are checked with the service's own key: an auditor who does not trust the service
+ * signatures are checked with the service's own key, and every entry's writer authenticator with
+ * the writer key derived from it: an auditor who does not trust the service
  * exports the log and runs the offline verifier with the public key and witness kept from before.
  */
 @QueryHandler(VerifyHashChainQuery)
 export class VerifyHashChainHandler implements IQueryHandler<VerifyHashChainQuery, VerifyHashChainResponse> {
   private readonly checkpointKeys;
+  private readonly writerKey;
 
   constructor(
     @Inject(DATABASE) private readonly primary: Database,
@@ -33,6 +36,7 @@ export class VerifyHashChainHandler implements IQueryHandler<VerifyHashChainQuer
   ) {
     const key = config.checkpointSigningKey;
     this.checkpointKeys = key && keyRing([createPublicKey(key)]);
+    this.writerKey = key && writerKey(key);
   }
 
   async execute(query: VerifyHashChainQuery): Promise<VerifyHashChainResponse> {
@@ -53,6 +57,7 @@ export class VerifyHashChainHandler implements IQueryHandler<VerifyHashChainQuer
     const result = await verifyStoredLog(db, from, to, {
       fromPosition: from,
       checkpointKeys: this.checkpointKeys,
+      writerKey: this.writerKey,
       // A range starts from the stored tree before it, as it trusts its first entry's link.
       treeBefore: from > 1 ? await loadFrontier(db, from - 1).catch(() => undefined) : undefined,
       // Only a verification to the end can tell that entries were cut from it.

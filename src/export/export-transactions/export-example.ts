@@ -32,6 +32,7 @@ const SALE: TransactionDetail = {
     change_due_cents: 995,
     rule_version: 'US-AZ:retail@undated',
     rounding_exemption: null,
+    rounding_policy: { requested: 'rule', applied: 'rule', reason: null },
   },
   rule: {
     lookup_key: 'AZ',
@@ -41,6 +42,7 @@ const SALE: TransactionDetail = {
     county: null,
     city: null,
     rounding_mode: 'swedish_rounding',
+    choice: null,
     enforcement: 'mandatory',
     status: 'enacted',
     legislation: 'SB 1108 (2026), A.R.S. 44-7952',

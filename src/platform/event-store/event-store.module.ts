@@ -21,6 +21,8 @@ export interface EventStoreOptions {
   dataDir?: string;
   /** The read models, handed in by the app: the store knows no feature. */
   projectors: readonly Projector[];
+  /** Authenticates every entry written (verification/writer-mac.ts); derived from the checkpoint signing key. */
+  writerKey?: Buffer;
   asyncPollMs?: number;
 }
 
@@ -88,7 +90,7 @@ export class EventStoreModule implements OnApplicationBootstrap, OnApplicationSh
         {
           provide: EventStore,
           inject: [DATABASE, Clock],
-          useFactory: (db: Database, clock: Clock) => new SqlEventStore(db, clock, projectors),
+          useFactory: (db: Database, clock: Clock) => new SqlEventStore(db, clock, projectors, options.writerKey),
         },
         {
           provide: AsyncProjectionRunner,

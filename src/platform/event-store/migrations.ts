@@ -132,6 +132,15 @@ export const MIGRATIONS: { version: number; name: string; statements: string[] }
       'create index webhook_deliveries_endpoint on webhook_deliveries (endpoint_id, position desc)',
     ],
   },
+  {
+    version: 7,
+    name: 'events carry their writer authenticator',
+    statements: [
+      // HMAC of the entry's hash under a key outside the database (event-store/writer-mac.ts); null
+      // on rows written before, or by a service with no signing key. Not part of the hash: it vouches for it.
+      'alter table events add column writer_mac text',
+    ],
+  },
 ];
 
 /** A fixed key: two service processes starting on one database apply each migration once. */

@@ -19,6 +19,7 @@ import { loadFrontier, writeNodes } from './merkle-store';
 import { leafHash, type MerkleFrontier } from './merkle-tree';
 import { JsonText, insertRows, prepared, type Database, type Sql } from './sql';
 import { RevisionConflictError, UnstorableValueError } from './event-store.errors';
+import { writerMac } from './writer-mac';
 
 interface PendingAppend {
   streamId: string;
@@ -51,10 +52,12 @@ export class SqlEventStore extends EventStore {
   /** The tree's right edge as of the last commit here; reloaded when another process appended since. */
   private tree: MerkleFrontier | undefined;
 
+  /** `writerKey`: each entry is written with its authenticator under it (verification/writer-mac.ts); without it, none. */
   constructor(
     private readonly db: Database,
     private readonly clock: Clock,
     projectors: readonly Projector[],
+    private readonly writerKey?: Buffer,
   ) {
     super();
     this.inlineProjectors = projectors.filter((p) => p.mode === 'inline');
@@ -213,7 +216,7 @@ export class SqlEventStore extends EventStore {
    * after only those before it, as if written alone.
    */
   private async writeAppends(tx: Sql, appends: Written[]): Promise<void> {
-    await insertEvents(tx, appends);
+    await insertEvents(tx, appends, this.writerKey);
     const events = appends.flatMap(({ stored }) => stored);
     await applyBatch(tx, this.inlineProjectors, events);
     const appendTx = new GatheredWrites(tx);
@@ -304,7 +307,7 @@ class BatchFailed extends Error {
   }
 }
 
-async function insertEvents(tx: Sql, appends: Written[]): Promise<void> {
+async function insertEvents(tx: Sql, appends: Written[], writerKey: Buffer | undefined): Promise<void> {
   const params: unknown[] = [];
   const rows = appends.flatMap(({ stored, texts }) =>
     stored.map((e, i) => ({
@@ -318,6 +321,7 @@ async function insertEvents(tx: Sql, appends: Written[]): Promise<void> {
       recorded_at: e.recordedAt,
       prev_hash: e.prevHash,
       hash: e.hash,
+      writer_mac: writerKey ? writerMac(writerKey, e.hash) : null,
     })),
   );
   await tx.query(prepared(insertRows('events', rows, params)), params);

@@ -4,6 +4,7 @@ import type { StoredEvent } from '../event-store/event-store.port';
 import { GENESIS_HASH, entryHash, entryHashAt } from '../event-store/entry-hash';
 import { MerkleFrontier, leafHash } from '../event-store/merkle-tree';
 import { StreamRevisions } from './stream-revisions';
+import { WriterCheck } from '../event-store/writer-mac';
 
 /**
  * An entry to verify. `entryHash`: the SHA-256 of the entry at its stored position, when the caller
@@ -12,9 +13,9 @@ import { StreamRevisions } from './stream-revisions';
  * the subtrees over its leaf and the leaves of the entries before it in its batch, as `runNodes`
  * gives them: only for entries of a batch pushed whole, in order, and nothing between.
  */
-export type VerifiableEntry = StoredEvent & { entryHash?: string; leafHash?: Buffer; treeNodes?: Buffer };
+export type VerifiableEntry = StoredEvent & { entryHash?: string; leafHash?: Buffer; treeNodes?: Buffer; writerMac?: string | null };
 
-export const BREAK_KINDS = ['modified', 'deleted', 'reordered', 'inserted'] as const;
+export const BREAK_KINDS = ['modified', 'deleted', 'reordered', 'inserted', 'unauthenticated'] as const;
 export type BreakKind = (typeof BREAK_KINDS)[number];
 
 export interface ChainBreak {
@@ -78,6 +79,11 @@ export interface VerifierOptions {
    * so a rewritten, truncated or re-signed tail is caught even with its checkpoints deleted.
    */
   witness?: readonly SignedTreeHead[];
+  /**
+   * The writer authentication key (event-store/writer-mac.ts): given it, an entry without a valid
+   * authenticator (after the first that has one) is `unauthenticated`: no service process wrote it.
+   */
+  writerKey?: Buffer;
 }
 
 /**
@@ -132,6 +138,8 @@ interface Waiting {
  *   and the entries stored after it, shifted by one, are not breaks of their own.
  * - Stream revisions must run 1, 2, 3...; checkpoints must vouch for the hash of the entry before
  *   them and, given keys, carry a valid signature.
+ * - Given the writer key, an entry of the chain without a valid writer authenticator (from the
+ *   first that has one) is `unauthenticated`: no service process wrote it as it is.
  *
  * Memory: a window of WINDOW entries, at most MAX_LISTED_BREAKS breaks, and the last revision of
  * each stream.
@@ -166,6 +174,7 @@ export class ChainVerifier {
   private witnessed = 0;
   private witnessMismatch = false;
   private lastPushed: StoredEvent | undefined;
+  private readonly writers: WriterCheck | undefined;
 
   constructor(private readonly options: VerifierOptions = {}) {
     const from = options.fromPosition ?? 1;
@@ -173,6 +182,7 @@ export class ChainVerifier {
     this.tree = options.treeBefore?.copy() ?? (this.midChain ? undefined : MerkleFrontier.empty());
     this.treeStart = this.tree?.size ?? 0;
     this.witness = [...(options.witness ?? [])].sort((a, b) => a.tree_size - b.tree_size);
+    this.writers = options.writerKey && new WriterCheck(options.writerKey);
     Object.assign(this.tip, { slot: from - 1, position: from - 1, hash: GENESIS_HASH });
     this.lastArrival = from - 1;
   }
@@ -359,6 +369,9 @@ export class ChainVerifier {
     }
     this.revisions.set(e.streamId, Math.max(prior ?? 0, e.streamRevision));
     if (!broken && e.type === CHECKPOINT_EVENT_TYPE) broken = this.checkCheckpoint(e, slot);
+    // In chain order, every entry (so that the first authenticated one is known); reported when nothing else was.
+    const unauthenticated = this.writers?.problem(e.position, e.hash, e.writerMac);
+    if (!broken && unauthenticated !== undefined) broken = this.report(e, 'unauthenticated', { detail: unauthenticated });
 
     this.tipIndex = (this.tipIndex + 1) % WINDOW;
     this.linked = Math.min(this.linked + 1, WINDOW);

@@ -13,14 +13,16 @@ import type { StoredEvent } from '../event-store/event-store.port';
 export type ExportedEntry = Omit<EventRow, 'position' | 'recorded_at'> & { position: number; recorded_at: string };
 
 /**
- * The line is the entry's canonical JSON, the very bytes its hash covers, with `hash` added as its
- * last member: a verifier hashes the line up to that member instead of re-writing the entry.
+ * The line is the entry's canonical JSON, the very bytes its hash covers, with `hash` added after
+ * it, then the entry's writer authenticator when it has one (`writer_mac`, which vouches for the
+ * hash and is not covered by it): a verifier hashes the line up to `hash` instead of re-writing the entry.
  */
-export function exportLine(bytes: string, hash: string): string {
-  return `${bytes.slice(0, -1)},"hash":${JSON.stringify(hash)}}\n`;
+export function exportLine(bytes: string, hash: string, writerMac?: string | null): string {
+  const mac = writerMac ? `,"writer_mac":${JSON.stringify(writerMac)}` : '';
+  return `${bytes.slice(0, -1)},"hash":${JSON.stringify(hash)}${mac}}\n`;
 }
 
-export const toExportLine = (e: StoredEvent): string => exportLine(canonicalEntry(e), e.hash);
+export const toExportLine = (e: StoredEvent & { writerMac?: string | null }): string => exportLine(canonicalEntry(e), e.hash, e.writerMac);
 
 /** `,"hash":"<64 hex digits>"}` */
 const HASH_MEMBER_LENGTH = 75;
@@ -31,7 +33,13 @@ function hashedBytes(line: string): string {
 }
 
 /** An export line's fields but its objects, and the hash of the entry it holds at its stored position. */
-export type CheckedLine = Omit<StoredEvent, 'data' | 'metadata'> & { entryHash: string };
+export type CheckedLine = Omit<StoredEvent, 'data' | 'metadata'> & { entryHash: string; writerMac?: string };
+
+/** `,"writer_mac":"<64 hex digits>"` before the closing brace, as `exportLine` writes it. */
+const WRITER_MAC_KEY = Buffer.from(',"writer_mac":"');
+const WRITER_MAC_MEMBER_LENGTH = WRITER_MAC_KEY.length + 65;
+/** Any other string value of a last `writer_mac` member: read, so that a verifier reports it as not verifying. */
+const WRITER_MAC_TEXT = /,"writer_mac":"([^"\\]*)"}$/;
 
 /**
  * `checkExportLine` over a line's UTF-8 bytes, without building its objects when it can: a line
@@ -41,8 +49,17 @@ export type CheckedLine = Omit<StoredEvent, 'data' | 'metadata'> & { entryHash: 
  * full, so both give one answer, errors included.
  */
 export function checkExportLineBytes(line: Buffer): CheckedLine {
-  return (isUtf8(line) && fastCheck(line)) || checkExportLine(line.toString());
+  const at = line.length - 1 - WRITER_MAC_MEMBER_LENGTH;
+  if (at <= 0 || !startsWith(line, WRITER_MAC_KEY, at) || line[line.length - 2] !== QUOTE || line[line.length - 1] !== CLOSE_OBJECT) {
+    return (isUtf8(line) && fastCheck(line)) || checkExportLine(line.toString());
+  }
+  // The entry and its hash without the authenticator: a copy, closed, for the same checks as a line without one.
+  const entry = Buffer.concat([line.subarray(0, at), CLOSING]);
+  const checked = (isUtf8(entry) && fastCheck(entry)) || checkExportLine(entry.toString());
+  return { ...checked, writerMac: line.toString('latin1', at + WRITER_MAC_KEY.length, line.length - 2) };
 }
+
+const CLOSING = Buffer.from('}');
 
 const HEAD = Buffer.from('{"data":');
 const KEYS = [',"entry_id":', ',"event_type":', ',"metadata":', ',"position":', ',"prev_hash":', ',"recorded_at":', ',"stream_id":', ',"stream_revision":', ',"hash":'].map((key) =>
@@ -231,10 +248,12 @@ function skipNumber(b: Buffer, at: number): number {
  * they hash to the stored hash, else the entry's canonical JSON rebuilt (an older layout, or an
  * edited line, whose break the verifier then reports).
  */
-export function checkExportLine(line: string): CheckedLine {
+export function checkExportLine(text: string): CheckedLine {
+  const mac = WRITER_MAC_TEXT.exec(text);
+  const line = mac ? `${text.slice(0, mac.index)}}` : text;
   const { data, metadata, ...fields } = fromExportLine(line);
   const own = sha256Hex(hashedBytes(line));
-  return { ...fields, entryHash: own === fields.hash ? own : entryHash({ ...fields, data, metadata }) };
+  return { ...fields, entryHash: own === fields.hash ? own : entryHash({ ...fields, data, metadata }), ...(mac && { writerMac: mac[1] }) };
 }
 
 const isString = (v: unknown): v is string => typeof v === 'string';
@@ -260,8 +279,9 @@ export function fromExportLine(line: string): StoredEvent {
   for (const [name, ok] of Object.entries(FIELD_CHECKS)) {
     if (!ok(value[name])) throw new Error(`field ${name} is missing or of the wrong type`);
   }
-  const entry = value as unknown as ExportedEntry;
-  return entryOf(entry, entry.recorded_at) as StoredEvent;
+  const entry = value as unknown as ExportedEntry & { writer_mac?: unknown };
+  const writerMac = typeof entry.writer_mac === 'string' ? { writerMac: entry.writer_mac } : {};
+  return { ...entryOf(entry, entry.recorded_at), ...writerMac } as StoredEvent;
 }
 
 function isObject(v: unknown): v is Record<string, unknown> {

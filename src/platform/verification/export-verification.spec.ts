@@ -8,6 +8,7 @@ import { sha256Hex } from '../sha256';
 import { ChainVerifier, type VerifierOptions } from './chain-verifier';
 import type { StoredEvent } from '../event-store/event-store.port';
 import { UnreadableLineError, verifyExport } from './export-verification';
+import { writerKey, writerMac } from '../event-store/writer-mac';
 
 const key = newSigningKey();
 const options: VerifierOptions = { checkpointKeys: keyRing([createPublicKey(key)]) };
@@ -76,6 +77,35 @@ describe('verifyExport', () => {
       await expect(failure).rejects.toThrow(/^line 5: .*JSON/);
     }
   }, 60_000);
+});
+
+describe('writer authenticators in an export', () => {
+  const writer = writerKey(key);
+  const withMacs: (StoredEvent & { writerMac: string | null })[] = chain.map((e) => ({ ...e, writerMac: writerMac(writer, e.hash) }));
+  const verify = async (entries: typeof withMacs, parallel: boolean) => {
+    const verifier = new ChainVerifier({ ...options, writerKey: writer });
+    await verifyExport(Readable.from([exported(entries)]), verifier, parallel);
+    return verifier.result();
+  };
+  const direct = (entries: typeof withMacs) => {
+    const verifier = new ChainVerifier({ ...options, writerKey: writer });
+    entries.forEach((e) => verifier.push(e));
+    return verifier.result();
+  };
+
+  it('are read after the hash, on either thread, and a missing or wrong one after the first is unauthenticated', async () => {
+    expect(await verify(withMacs, false)).toMatchObject({ break_count: 0, verified_count: chain.length });
+    const tampered = withMacs.map((e) => (e.position === 30 ? { ...e, writerMac: null } : e.position === 90 ? { ...e, writerMac: 'ab'.repeat(32) } : e));
+    const want = direct(tampered);
+    expect(want.breaks).toEqual([
+      expect.objectContaining({ kind: 'unauthenticated', position: 30, detail: 'the entry at position 30 carries no writer authenticator: no service process wrote it' }),
+      expect.objectContaining({ kind: 'unauthenticated', position: 90, detail: 'the entry at position 90 carries a writer authenticator that does not verify: no service process wrote it as it is' }),
+    ]);
+    expect(await verify(tampered, false)).toEqual(want);
+    expect(await verify(tampered, true)).toEqual(want);
+    // Entries before the first authenticated one were written before writer authentication.
+    expect(direct(withMacs.map((e) => (e.position < 10 ? { ...e, writerMac: null } : e)))).toMatchObject({ break_count: 0 });
+  }, 120_000);
 });
 
 describe('checkExportLineBytes', () => {

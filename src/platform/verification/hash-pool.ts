@@ -34,6 +34,8 @@ export interface CheckedEntries {
   numbers: number[];
   /** The hash of each entry at its stored position; null where it is the stored hash. */
   entryHashes: (string | null)[];
+  /** Each entry's writer authenticator, null where it has none. */
+  writerMacs: (string | null)[];
   /** Each entry's Merkle leaf hash, 32 bytes after 32 bytes: the tree's share of the hashing done here too. */
   leaves: Uint8Array;
   /**
@@ -61,7 +63,7 @@ export interface CheckedStored extends CheckedEntries {
 
 /** The entries of a batch a thread checked, each with its objects as `json(i)` gives them (see LazyEntry). */
 export function entriesOf(
-  { texts, numbers, entryHashes, leaves, nodes, nodeCounts }: CheckedEntries,
+  { texts, numbers, entryHashes, writerMacs, leaves, nodes, nodeCounts }: CheckedEntries,
   json: (i: number) => ConstructorParameters<typeof LazyEntry>[1],
 ): LazyEntry[] {
   const leafBytes = Buffer.from(leaves.buffer, leaves.byteOffset, leaves.byteLength);
@@ -82,19 +84,21 @@ export function entriesOf(
       entryHash: entryHash ?? hash,
       leafHash: leafBytes.subarray(32 * i, 32 * i + 32),
       treeNodes,
+      writerMac: writerMacs[i],
     };
     return new LazyEntry(fields, json(i));
   });
 }
 
 function columns(): Omit<CheckedEntries, 'leaves' | 'nodes' | 'nodeCounts'> & { leafList: Buffer[] } {
-  return { texts: [], numbers: [], entryHashes: [], leafList: [] };
+  return { texts: [], numbers: [], entryHashes: [], writerMacs: [], leafList: [] };
 }
 
-function add(into: ReturnType<typeof columns>, e: Omit<CheckedLine, 'entryHash'>, entryHash: string): void {
+function add(into: ReturnType<typeof columns>, e: Omit<CheckedLine, 'entryHash' | 'writerMac'> & { writerMac?: string | null }, entryHash: string): void {
   into.texts.push(e.entryId, e.streamId, e.type, e.recordedAt, e.prevHash, e.hash);
   into.numbers.push(e.position, e.streamRevision);
   into.entryHashes.push(entryHash === e.hash ? null : entryHash);
+  into.writerMacs.push(e.writerMac ?? null);
   into.leafList.push(leafHash(e.hash));
 }
 

@@ -33,6 +33,7 @@ export class LazyEntry implements VerifiableEntry {
   entryHash?: string;
   leafHash?: Buffer;
   treeNodes?: Buffer;
+  readonly writerMac?: string | null;
   private parsed: Objects | undefined;
 
   constructor(
@@ -50,6 +51,7 @@ export class LazyEntry implements VerifiableEntry {
     this.entryHash = fields.entryHash;
     this.leafHash = fields.leafHash;
     this.treeNodes = fields.treeNodes;
+    this.writerMac = fields.writerMac;
   }
 
   get data(): StoredEvent['data'] {

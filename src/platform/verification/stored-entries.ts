@@ -17,7 +17,7 @@ export interface StoredEntry {
 }
 
 /** A row with its objects as JSON text and its time as ISO text (`Date.toISOString`), formatted by the query: parsing a million dates is most of a read. */
-type TextRow = Omit<EventRow, 'position' | 'data' | 'metadata' | 'recorded_at'> & { position: string; data: string; metadata: string; recorded_at: string };
+type TextRow = Omit<EventRow, 'position' | 'data' | 'metadata' | 'recorded_at'> & { position: string; data: string; metadata: string; recorded_at: string; writer_mac: string | null };
 
 const RECORDED_AT = `to_char(recorded_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
@@ -31,7 +31,7 @@ const BATCH = 2000;
 export async function* readStoredEntries(db: Sql, from: number, to: number): AsyncGenerator<StoredEntry[]> {
   for (let next = from; next <= to; ) {
     const rows = await db.query<TextRow>(
-      `select position, entry_id, stream_id, stream_revision, event_type, data::text as data, metadata::text as metadata, ${RECORDED_AT} as recorded_at, prev_hash, hash ` +
+      `select position, entry_id, stream_id, stream_revision, event_type, data::text as data, metadata::text as metadata, ${RECORDED_AT} as recorded_at, prev_hash, hash, writer_mac ` +
         'from events where position >= $1 and position <= $2 order by position limit $3',
       [next, to, BATCH],
     );
@@ -68,7 +68,7 @@ export interface HashedEntry {
  */
 export async function readHashedRange(db: Sql, from: number, to: number, textsOfType: string): Promise<HashedEntry[]> {
   const rows = await db.query<Omit<TextRow, 'data' | 'metadata'> & { hashed: boolean; data: string | null; metadata: string | null }>(
-    `select position, entry_id, stream_id, stream_revision, event_type, ${RECORDED_AT} as recorded_at, prev_hash, hash, ` +
+    `select position, entry_id, stream_id, stream_revision, event_type, ${RECORDED_AT} as recorded_at, prev_hash, hash, writer_mac, ` +
       `encode(pg_catalog.sha256(convert_to(${STORED_BYTES}, 'UTF8')), 'hex') = hash::text as hashed, ` +
       'case when event_type = $3 then data::text end as data, case when event_type = $3 then metadata::text end as metadata ' +
       'from events where position >= $1 and position <= $2 order by position',
@@ -86,12 +86,12 @@ export async function readHashedRange(db: Sql, from: number, to: number, textsOf
   }
   return rows.map((row) => {
     const own = row.data === null ? texts.get(row.position) : { data: row.data, metadata: row.metadata! };
-    return { event: new LazyEntry(entryOf(row, row.recorded_at), own), hashed: row.hashed, texts: own };
+    return { event: new LazyEntry({ ...entryOf(row, row.recorded_at), writerMac: row.writer_mac }, own), hashed: row.hashed, texts: own };
   });
 }
 
 function toStoredEntry(row: TextRow): StoredEntry {
-  const event = new LazyEntry(entryOf(row, row.recorded_at), { data: row.data, metadata: row.metadata });
+  const event = new LazyEntry({ ...entryOf(row, row.recorded_at), writerMac: row.writer_mac }, { data: row.data, metadata: row.metadata });
   return { event, bytes: entryBytes(event, row.data, row.metadata) };
 }
 

@@ -1,3 +1,4 @@
+import { EntryPromises } from '../../audit';
 import { Inject } from '@nestjs/common';
 import { CommandStep } from '../../platform/command-step';
 import { eventMetadata } from '../../platform/identity/command-context';
@@ -24,6 +25,7 @@ export class AdjustTipHandler implements ICommandHandler<AdjustTipCommand, Adjus
     private readonly clock: Clock,
     private readonly merchants: TipMerchants,
     private readonly step: CommandStep,
+    private readonly promises: EntryPromises,
   ) {}
 
   async execute({ request, context, idempotency }: AdjustTipCommand): Promise<AdjustTipResponse> {
@@ -50,7 +52,7 @@ export class AdjustTipHandler implements ICommandHandler<AdjustTipCommand, Adjus
       // A pool may have taken the tip, or a void or refund its sale, since they were read; under the chain-head lock the read models are current.
       if (current.pool_id !== null) throw new TipPooledError(current.id, current.pool_id);
       assertTippable(current.transaction_id, (await findTransaction(tx, current.transaction_id))!);
-      return { success: true, adjustment: adjustmentView(adjusted.data as TipAdjustedData, adjusted), tip: current };
+      return { success: true, adjustment: adjustmentView(adjusted.data as TipAdjustedData, adjusted), tip: current, promise: this.promises.of(adjusted) };
     });
   }
 }

@@ -1,3 +1,4 @@
+import { EntryPromiseResponse } from '../../audit';
 import { ApiProperty, ApiSchema } from '@nestjs/swagger';
 import { TipSuccess } from '../tip-doc';
 import { TipAdjustmentView, TipView } from '../tip.response.dto';
@@ -13,4 +14,11 @@ export class AdjustTipResponse {
 
   @ApiProperty({ type: TipView, description: 'The tip as it now stands, with its whole history' })
   tip: TipView;
+
+  @ApiProperty({
+    type: EntryPromiseResponse,
+    nullable: true,
+    description: 'The log’s signed promise of the adjustment’s entry, made at commit: keep it, and check it against any later tree head (`npm run verify-chain -- promise`). Null when checkpoint signing is off',
+  })
+  promise: EntryPromiseResponse | null;
 }

@@ -1,3 +1,4 @@
+import { EntryPromises } from '../../audit';
 import { Inject } from '@nestjs/common';
 import { CommandStep } from '../../platform/command-step';
 import { eventMetadata } from '../../platform/identity/command-context';
@@ -23,6 +24,7 @@ export class RecordTipHandler implements ICommandHandler<RecordTipCommand, Recor
     private readonly clock: Clock,
     private readonly merchants: TipMerchants,
     private readonly step: CommandStep,
+    private readonly promises: EntryPromises,
   ) {}
 
   async execute({ method, request, context, idempotency }: RecordTipCommand): Promise<RecordTipResponse> {
@@ -50,10 +52,10 @@ export class RecordTipHandler implements ICommandHandler<RecordTipCommand, Recor
         };
         return { stream: tipStream(tipId), decider: tipDecider, command, metadata: eventMetadata(context, merchantId), idempotency };
       },
-      async (tx, _stored, tipId) => {
+      async (tx, [recorded], tipId) => {
         // A void or refund may have taken the sale since it was read; under the chain-head lock the read model is current.
         assertTippable(request.transaction_id, (await findTransaction(tx, request.transaction_id))!);
-        return { success: true, tip: (await findTip(tx, tipId))! };
+        return { success: true, tip: (await findTip(tx, tipId))!, promise: this.promises.of(recorded) };
       },
     );
   }

@@ -6,8 +6,8 @@ import { InvalidFieldError } from '../../platform/errors/request.errors';
 import { Clock } from '../../platform/clock';
 import { dollarsToCents } from '../../rules/money';
 import { SEED_DATA } from '../../jurisdiction';
-import { tipCreditKey, type SeedData } from '../../rules/seed-data';
-import { FEDERAL, tipCreditRuleOn } from '../../rules/tip-credit';
+import type { SeedData } from '../../rules/seed-data';
+import { FEDERAL, tipCreditRuleOn, tipCreditRulesAt, type TipPlace } from '../../rules/tip-credit';
 import { tipCreditCheckDecider } from '../tip.decider';
 import { tipCreditCheckStream, type TipCreditCheckedData } from '../tip.events';
 import { TIP_ID_PREFIX } from '../tip-ids';
@@ -36,10 +36,10 @@ export class ValidateTipCreditHandler implements ICommandHandler<ValidateTipCred
     const state = request.state.toUpperCase();
     const now = this.clock.now();
     const today = now.toISOString().slice(0, 10);
-    const stateRule = tipCreditRuleOn(this.seeds.tipCreditRules, state, today);
-    if (!stateRule) throw new InvalidFieldError('state', `state ${state} is not a U.S. state or territory with tip credit rules`);
-    const city = request.city ?? undefined;
-    const localRule = city === undefined ? undefined : tipCreditRuleOn(this.seeds.tipCreditRules, tipCreditKey(state, city), today);
+    const place = this.placeOf(state, request);
+    const applied = tipCreditRulesAt(this.seeds.tipCreditRules, place, today);
+    if (!applied) throw new InvalidFieldError('state', `state ${state} is not a U.S. state or territory with tip credit rules`);
+    const { city, county } = place;
     return this.step.runNew(
       TIP_ID_PREFIX.creditCheck,
       now,
@@ -51,14 +51,25 @@ export class ValidateTipCreditHandler implements ICommandHandler<ValidateTipCred
           employee_id: request.employee_id ?? null,
           state,
           ...(city === undefined ? {} : { city }),
+          ...(county === undefined ? {} : { county }),
+          ...(request.zip_code === undefined ? {} : { zip_code: request.zip_code }),
           hourly_wage_cents: dollarsToCents(request.hourly_wage, 'hourly_wage', 'down'),
           average_tips_per_hour_cents: dollarsToCents(request.average_tips_per_hour, 'average_tips_per_hour', 'down'),
-          rules: { federal: tipCreditRuleOn(this.seeds.tipCreditRules, FEDERAL, today)!, state: stateRule, ...(localRule ? { local: localRule } : {}) },
+          rules: { federal: tipCreditRuleOn(this.seeds.tipCreditRules, FEDERAL, today)!, ...applied },
           now: now.toISOString(),
         };
         return { stream: tipCreditCheckStream(checkId), decider: tipCreditCheckDecider, command, metadata: eventMetadata(context, merchantId), idempotency };
       },
       (_tx, [checked]) => ({ success: true, compliance: creditCheckView(checked.data as TipCreditCheckedData, checked) }),
     );
+  }
+
+  /** A ZIP gives the county and city (over any sent), and must lie in the state checked. */
+  private placeOf(state: string, { zip_code, county, city }: ValidateTipCreditCommand['request']): TipPlace {
+    if (zip_code === undefined) return { state, ...(county === undefined ? {} : { county }), ...(city === undefined ? {} : { city }) };
+    const zip = this.seeds.zips.get(zip_code);
+    if (!zip) throw new InvalidFieldError('zip_code', `ZIP ${zip_code} is not in the ZIP data; send county and city instead`);
+    if (zip.state !== state) throw new InvalidFieldError('zip_code', `ZIP ${zip_code} is in ${zip.state}, not in ${state}`);
+    return { state, county: zip.county, city: zip.city };
   }
 }

@@ -1,5 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { IsOptional, IsString, Length, Matches } from 'class-validator';
+import { ZIP_CODE } from '../../rules/jurisdiction-resolver';
 import { ACTING_MERCHANT, Dollars, EmployeeId, MAX_HOURLY_DOLLARS, OptionalMerchantId } from '../tip-fields';
 
 const STATE_PATTERN = /^[A-Za-z]{2}$/;
@@ -34,6 +35,35 @@ export class ValidateTipCreditRequest {
   @Length(1, 64)
   @Matches(CITY_PATTERN, { message: 'city must be a city name: letters, spaces, periods, apostrophes and hyphens' })
   city?: string;
+
+  @ApiProperty({
+    type: 'string',
+    required: false,
+    minLength: 1,
+    maxLength: 64,
+    pattern: CITY_PATTERN.source,
+    description:
+      'Not in the spec: the county where the employee works, in any case, with or without “County”: a region’s figures (New York City, Long Island and Westchester) or a county’s own rule apply there',
+    example: 'Westchester',
+  })
+  @IsOptional()
+  @IsString()
+  @Length(1, 64)
+  @Matches(CITY_PATTERN, { message: 'county must be a county name: letters, spaces, periods, apostrophes and hyphens' })
+  county?: string;
+
+  @ApiProperty({
+    type: 'string',
+    required: false,
+    pattern: ZIP_CODE.source,
+    description:
+      'Not in the spec: the ZIP code where the employee works; its county and city (from the ZIP data) choose the regional or local rule, over any `county` or `city` sent. A ZIP outside `state`, or not in the ZIP data, is a 400',
+    example: '11201',
+  })
+  @IsOptional()
+  @IsString()
+  @Matches(ZIP_CODE, { message: 'zip_code must be exactly 5 digits' })
+  zip_code?: string;
 
   @Dollars(MAX_HOURLY_DOLLARS, {
     example: 2.13,

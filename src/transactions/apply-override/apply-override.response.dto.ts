@@ -1,3 +1,4 @@
+import { EntryPromiseResponse } from '../../audit';
 import { ApiProperty } from '@nestjs/swagger';
 import { OverrideView, TransactionDetail } from '../transaction.response.dto';
 
@@ -11,4 +12,11 @@ export class ApplyOverrideResponse {
 
   @ApiProperty({ type: TransactionDetail, description: 'The sale as it stands after the override: `overridden`, settled by the new cash total' })
   original: TransactionDetail;
+
+  @ApiProperty({
+    type: EntryPromiseResponse,
+    nullable: true,
+    description: 'The log’s signed promise of the override’s entry, made at commit: keep it, and check it against any later tree head (`npm run verify-chain -- promise`). Null when checkpoint signing is off',
+  })
+  promise: EntryPromiseResponse | null;
 }

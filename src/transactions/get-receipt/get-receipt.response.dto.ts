@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { InclusionProofResponse, TreeHeadResponse } from '../../audit';
+import { EntryPromiseResponse, InclusionProofResponse, TreeHeadResponse } from '../../audit';
 import { DISCLOSURE_KINDS, type DisclosureKind } from '../../rules/jurisdiction-rule';
 import { TRANSACTION_ID_EXAMPLE } from '../transaction.request.dto';
 import { TRANSACTION_STATES, TRANSACTION_TYPES } from '../transaction.events';
@@ -124,6 +124,15 @@ export class AuditReceiptResponse {
 
   @ApiProperty({ type: InclusionProofResponse, description: 'RFC 9162 inclusion proof of the record’s entry (`chain_position`) in the tree of `tree_head`' })
   inclusion_proof: InclusionProofResponse;
+
+  @ApiProperty({
+    type: EntryPromiseResponse,
+    nullable: true,
+    description:
+      'The log’s signed promise of the record’s entry, the very one its write answered with: check it against any later tree head ' +
+      '(`npm run verify-chain -- promise`). Null when signing is off, or for an entry written before writer authentication',
+  })
+  promise: EntryPromiseResponse | null;
 }
 
 export class PosReceiptResponse {

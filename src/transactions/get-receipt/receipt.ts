@@ -55,12 +55,20 @@ export function roundingDisclosure(rule: JurisdictionRule, calculation: Transact
 function defaultDisclosure(rule: JurisdictionRule, calculation: TransactionView['calculation']): string {
   const how = HOW[calculation.cash_rounding_mode];
   if (how === null) return 'Cash totals are not rounded: cash pays the exact amount.';
-  const authority =
-    rule.jurisdiction_level === 'federal'
-      ? 'following U.S. Treasury guidance on the end of penny production'
-      : `as ${rule.enforcement === 'mandatory' ? 'required' : 'permitted'} by ${rule.jurisdiction_level === 'state' ? 'state' : 'local'} law in ${[rule.city ?? rule.county, rule.state].filter(Boolean).join(', ')}`;
   const applied = calculation.rounding_applied ? 'Card, EBT and mobile payments are never rounded.' : 'This payment was not in cash and was not rounded.';
-  return `Cash totals are rounded ${how}, ${authority}. ${applied}`;
+  if (calculation.rounding_policy.applied === 'favor_customer') return `Cash totals are rounded down to a multiple of 5 cents, in the customer’s favour. ${applied}`;
+  return `Cash totals are rounded ${how}${authority(rule)}. ${applied}`;
+}
+
+/**
+ * On what authority, as far as the rule's evidence goes: a rule whose enactment is unconfirmed
+ * (`confidence: low`) is claimed as no law at all (DESIGN.md, "Rule model, version 3").
+ */
+function authority(rule: JurisdictionRule): string {
+  if (rule.jurisdiction_level === 'federal') return ', following U.S. Treasury guidance on the end of penny production';
+  if (rule.confidence === 'low') return '';
+  const place = [rule.city ?? rule.county, rule.state].filter(Boolean).join(', ');
+  return `, as ${rule.enforcement === 'mandatory' ? 'required' : 'permitted'} by ${rule.jurisdiction_level === 'state' ? 'state' : 'local'} law in ${place}`;
 }
 
 const TENDER_LABELS: Record<TenderType, string> = { cash: 'Cash', card: 'Card', ebt: 'EBT', mobile: 'Mobile' };

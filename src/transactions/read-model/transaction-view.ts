@@ -47,6 +47,7 @@ export function transactionView(data: RecordData, entry: Pick<StoredEvent, 'posi
       change_due_cents: calculation.change_due_cents ?? null,
       rule_version: calculation.rule_version ?? ruleVersionId(data.rule),
       rounding_exemption: calculation.rounding_exemption ?? null,
+      rounding_policy: calculation.rounding_policy ?? { requested: 'rule', applied: 'rule', reason: null },
       tenders: tenders.map(({ type, amount_cents }) => ({
         type,
         amount_cents,
@@ -54,7 +55,8 @@ export function transactionView(data: RecordData, entry: Pick<StoredEvent, 'posi
         exemption: exemptions.get(type) ?? null,
       })),
     },
-    rule: data.rule,
+    // A sale recorded before the rule model's version 3 kept a rule without `choice`: the mode decided.
+    rule: { ...data.rule, choice: data.rule.choice ?? null },
     location: data.location.resolved,
     compliance: data.compliance,
     fraud_score: data.fraud.fraud_score,

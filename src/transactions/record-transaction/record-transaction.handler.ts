@@ -2,11 +2,13 @@ import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { eventMetadata } from '../../platform/identity/command-context';
 import { MerchantScope } from '../../auth';
+import { EntryPromises } from '../../audit';
 import { Clock } from '../../platform/clock';
 import { CommandStep } from '../../platform/command-step';
 import { DATABASE, type Database } from '../../platform/event-store/sql';
 import { JurisdictionRuleStore } from '../../jurisdiction';
 import { merchantHistory } from '../read-model/transaction-list.projector';
+import { roundingPolicyOf } from '../read-model/rounding-policies.projector';
 import { transactionDecider } from '../transaction.decider';
 import { SYMMETRIC_MODES } from '../record-sale';
 import { transactionStream, type TransactionRecordedData } from '../transaction.events';
@@ -28,6 +30,7 @@ export class RecordTransactionHandler implements ICommandHandler<RecordTransacti
     private readonly resolver: JurisdictionRuleStore,
     private readonly scope: MerchantScope,
     private readonly step: CommandStep,
+    private readonly promises: EntryPromises,
   ) {}
 
   async execute({ sale, context, idempotency }: RecordTransactionCommand): Promise<RecordTransactionResponse> {
@@ -41,16 +44,17 @@ export class RecordTransactionHandler implements ICommandHandler<RecordTransacti
       at: now,
       symmetricModes: SYMMETRIC_MODES,
     });
+    const { rounding_policy } = await roundingPolicyOf(this.db, sale.merchant_id);
     const metadata = eventMetadata(context, sale.merchant_id);
 
     return this.step.runNew(
       TRANSACTION_ID_PREFIX,
       now,
       (transactionId) => {
-        const command = { kind: 'RecordTransaction' as const, transaction_id: transactionId, now: now.toISOString(), environment: context.principal.environment, sale, jurisdiction, history };
+        const command = { kind: 'RecordTransaction' as const, transaction_id: transactionId, now: now.toISOString(), environment: context.principal.environment, sale, jurisdiction, history, rounding_policy };
         return { stream: transactionStream(transactionId), decider: transactionDecider, command, metadata, idempotency };
       },
-      (_tx, [stored]) => ({ success: true as const, transaction: transactionView(stored.data as TransactionRecordedData, stored) }),
+      (_tx, [stored]) => ({ success: true as const, transaction: transactionView(stored.data as TransactionRecordedData, stored), promise: this.promises.of(stored) }),
     );
   }
 }

@@ -1,3 +1,4 @@
+import { EntryPromiseResponse } from '../../audit';
 import { ApiProperty, ApiSchema } from '@nestjs/swagger';
 import { TransactionView } from '../transaction.response.dto';
 
@@ -9,4 +10,11 @@ export class RecordTransactionResponse {
 
   @ApiProperty({ type: TransactionView, description: 'The SALE record as the hash chain holds it' })
   transaction: TransactionView;
+
+  @ApiProperty({
+    type: EntryPromiseResponse,
+    nullable: true,
+    description: 'The log’s signed promise of the sale’s entry, made at commit: keep it, and check it against any later tree head (`npm run verify-chain -- promise`). Null when checkpoint signing is off',
+  })
+  promise: EntryPromiseResponse | null;
 }
