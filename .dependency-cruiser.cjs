@@ -27,6 +27,13 @@ module.exports = {
       to: { path: '^src/platform/verification/' },
     },
     {
+      name: 'projectors-write-the-primary',
+      comment: 'No projector, nor the runner that feeds them, imports the read replica: read models are written on the primary and reach a standby as WAL.',
+      severity: 'error',
+      from: { path: ['[.]projector[.]ts$', '^src/platform/projections/'] },
+      to: { path: '^src/platform/read-replica/' },
+    },
+    {
       name: 'rules-import-only-rules-and-platform',
       comment: 'The pure rules use only each other and the platform below them.',
       severity: 'error',

@@ -5,11 +5,7 @@
  * Writes the table into docs/benchmarks.md between the bench:export markers.
  *
  * The rows are not made through POST /transaction, which would take hours at the rates in
- * docs/benchmarks.md: six real records (a sale; one overridden, one voided with its VOID record,
- * one refunded with its REFUND record) are made through the API, then copied in bulk into
- * rm_transactions with generate_series, each copy with its own id, merchant (20), time (2 s apart)
- * and position, the last a day before the run (the export leaves out what is newer than the request).
- * Their events are not in the log: the export reads the read model only.
+ * docs/benchmarks.md: bench/support/export-rows.ts copies six real records in bulk.
  *
  * Run: npm run build && node -r ts-node/register/transpile-only bench/export.bench.ts
  * BENCH_EXPORT_ROWS (default 1000000) sets the number of rows; BENCH_EXPORT_MODES (comma-separated,
@@ -25,15 +21,14 @@ import { exportRows } from '../src/transactions/read-model/transaction-batches';
 import { EXPORT_MODES, type ExportMode } from '../src/export/export-transactions/export-columns';
 import { ServiceProcess } from '../test/support/service-process';
 import { createTestDatabase } from '../test/support/test-database';
+import { makeExportRows, readExport } from './support/export-rows';
 import { replaceSection } from './support/report';
 
 const ROWS = Number(process.env.BENCH_EXPORT_ROWS ?? 1_000_000);
 const MODES = (process.env.BENCH_EXPORT_MODES?.split(',') ?? EXPORT_MODES) as ExportMode[];
 const CPU_PROF_DIR = process.env.BENCH_CPU_PROF;
-const INSERT_BATCH = 100_000;
 const MERCHANTS = 20;
 const ADMIN_KEY = `bench-admin-${randomBytes(12).toString('hex')}`;
-const TEMPLATE_MERCHANT = 'bench-templates';
 process.env.DATABASE_URL ??= 'postgres://postgres@127.0.0.1:5432/test';
 
 interface Result {
@@ -50,69 +45,6 @@ const MB = 2 ** 20;
 /** The 1-minute load average as the run starts: the machine is shared, and the figures move with it. */
 const LOAD_AT_START = loadavg()[0];
 
-async function api(service: ServiceProcess, path: string, body: unknown, key = ADMIN_KEY): Promise<any> {
-  const response = await fetch(`${service.baseUrl}${path}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-api-key': key },
-    body: JSON.stringify(body),
-  });
-  if (response.status !== 201) throw new Error(`${path}: ${response.status} ${await response.text()}`);
-  return response.json();
-}
-
-/** The six template records, made through the API as a point of sale would. */
-async function makeTemplates(service: ServiceProcess): Promise<void> {
-  await api(service, '/admin/merchants', { merchant_id: TEMPLATE_MERCHANT, name: 'Bench templates', environment: 'sandbox' });
-  const { key } = await api(service, '/admin/api-keys', { role: 'merchant', merchant_id: TEMPLATE_MERCHANT });
-  const sale = async (cashier: string) =>
-    (
-      await api(
-        service,
-        '/transaction',
-        { merchant_id: TEMPLATE_MERCHANT, subtotal_cents: 1000, tax_total_cents: 3, payment_method: 'cash', zip_code: '85004', store_id: 's-1', terminal_id: 't-1', cashier_id: cashier },
-        key,
-      )
-    ).transaction.id;
-  await sale('c-1');
-  const overridden = await sale('c-2');
-  await api(service, '/transaction/override', { transaction_id: overridden, employee_id: 'e-9', employee_name: 'Ann Lee', reason: 'pricing-error', new_cash_total_cents: 1000 }, key);
-  const voided = await sale('c-3');
-  await api(service, '/transaction/void', { original_transaction_id: voided, void_reason: 'pricing_error', voided_by: 'm-1' }, key);
-  const refunded = await sale('c-4');
-  await api(service, '/transaction/refund', { original_transaction_id: refunded, refund_amount: 503, void_reason: 'wrong_item', voided_by: 'e-3' }, key);
-}
-
-/** Copies the templates round-robin into `ROWS` rows, a batch per statement. */
-async function copyTemplates(db: Database): Promise<void> {
-  const [{ templates, top }] = await db.query<{ templates: number; top: string }>(
-    `select count(*)::int as templates, (select max(position) from rm_transactions) as top from rm_transactions where merchant_id = $1`,
-    [TEMPLATE_MERCHANT],
-  );
-  const firstAt = new Date(Date.now() - ROWS * 2000 - 86_400_000);
-  for (let from = 1; from <= ROWS; from += INSERT_BATCH) {
-    await db.query(
-      `with t as (select row_number() over (order by position)::int - 1 as k, r.* from rm_transactions r where merchant_id = $1),
-            g as (select n, $6::timestamptz + n * interval '2 seconds' as at, $2::bigint + n as position,
-                         'bench-merchant-' || (n % ${MERCHANTS}) as merchant_id from generate_series($3::int, $4::int) n)
-       insert into rm_transactions (id, merchant_id, type, state, jurisdiction_id, payment_method, cashier_id, created_at,
-         subtotal_cents, tax_total_cents, ledger_total_cents, cash_total_cents, rounding_delta_cents, cash_rounding_mode,
-         compliance_status, fraud_score, risk_level, audit_hash, position, detail, history)
-       select 'TXN-' || to_char(g.at at time zone 'UTC', 'YYYY-MM-DD') || '-' || lpad(upper(to_hex(g.n)), 8, '0'), g.merchant_id,
-         t.type, t.state, t.jurisdiction_id, t.payment_method, t.cashier_id, g.at,
-         t.subtotal_cents, t.tax_total_cents, t.ledger_total_cents, t.cash_total_cents, t.rounding_delta_cents, t.cash_rounding_mode,
-         t.compliance_status, t.fraud_score, t.risk_level, t.audit_hash, g.position,
-         t.detail || jsonb_build_object('id', 'TXN-' || to_char(g.at at time zone 'UTC', 'YYYY-MM-DD') || '-' || lpad(upper(to_hex(g.n)), 8, '0'),
-           'merchant_id', g.merchant_id, 'created_at', to_char(g.at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'chain_position', g.position),
-         t.history
-       from g join t on t.k = g.n % $5`,
-      [TEMPLATE_MERCHANT, top, from, Math.min(from + INSERT_BATCH - 1, ROWS), templates, firstAt.toISOString()],
-    );
-    process.stdout.write(`\rinserted ${Math.min(from + INSERT_BATCH - 1, ROWS).toLocaleString('en-US')} rows`);
-  }
-  process.stdout.write('\n');
-  await db.query('analyze rm_transactions');
-}
-
 /** The floor: the export's own keyset reader over the same rows, with nothing done to them. */
 async function baseline(db: Database): Promise<Result> {
   const started = process.hrtime.bigint();
@@ -128,30 +60,17 @@ async function baseline(db: Database): Promise<Result> {
   };
 }
 
-/** One export of every merchant, read as fast as the client can; the lines are counted, not kept. */
+/** One export of every merchant; the service's peak RSS read once half the rows have arrived. */
 async function exportOnce(service: ServiceProcess, mode: ExportMode): Promise<Result> {
-  const started = process.hrtime.bigint();
-  const response = await fetch(`${service.baseUrl}/export`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-api-key': ADMIN_KEY },
-    body: JSON.stringify({ export_mode: mode }),
-  });
-  if (response.status !== 200 || !response.body) throw new Error(`export ${mode}: ${response.status} ${await response.text()}`);
-  let bytes = 0;
-  let lines = 0;
   let halfwayRssMb = 0;
-  for await (const chunk of response.body as AsyncIterable<Uint8Array>) {
-    const buffer = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
-    bytes += buffer.length;
-    for (let at = buffer.indexOf(10); at >= 0; at = buffer.indexOf(10, at + 1)) lines++;
+  const read = await readExport(service.baseUrl, ADMIN_KEY, { export_mode: mode }, (lines) => {
     if (halfwayRssMb === 0 && lines > ROWS / 2) halfwayRssMb = service.peakRssBytes() / MB;
-  }
+  });
   return {
     target: `POST /export, ${mode}`,
-    // No cell holds a line break in these rows: every LF ends a line, the first the header's.
-    rows: lines - 1,
-    seconds: elapsed(started),
-    megabytes: bytes / MB,
+    rows: read.lines - 1, // less the header's line
+    seconds: read.seconds,
+    megabytes: read.bytes / MB,
     halfwayRssMb,
     peakRssMb: service.peakRssBytes() / MB,
   };
@@ -192,8 +111,7 @@ async function main(): Promise<void> {
   });
   const db = await database.open();
   try {
-    await makeTemplates(service);
-    await copyTemplates(db);
+    await makeExportRows(service.baseUrl, ADMIN_KEY, db, ROWS, MERCHANTS);
     const rssBeforeMb = service.peakRssBytes() / MB;
     const results = [await baseline(db)];
     console.log(JSON.stringify(results.at(-1)));

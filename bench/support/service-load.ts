@@ -22,22 +22,32 @@ export async function onboardMerchants(baseUrl: string, adminKey: string, mercha
   return keys;
 }
 
-/** Sends the sales round-robin, each with its merchant's key, for `seconds` at `connections`. */
-export async function loadSales(port: number, path: string, keys: string[], sales: BenchSale[], connections: number, seconds: number) {
+/**
+ * Sends the sales round-robin, each with its merchant's key, at `connections`, for `length`
+ * seconds or until that promise settles.
+ */
+export function loadSales(port: number, path: string, keys: string[], sales: BenchSale[], connections: number, length: number | Promise<unknown>) {
   let next = 0;
-  return autocannon({
-    url: `http://127.0.0.1:${port}`,
-    connections,
-    duration: seconds,
-    requests: [
+  return new Promise<autocannon.Result>((resolve, reject) => {
+    const instance = autocannon(
       {
-        method: 'POST',
-        path,
-        setupRequest: (request) => {
-          const sale = sales[next++ % sales.length];
-          return { ...request, body: sale.body, headers: { 'content-type': 'application/json', 'x-api-key': keys[sale.merchant % keys.length] } };
-        },
+        url: `http://127.0.0.1:${port}`,
+        connections,
+        // Until stopped: longer than any run.
+        duration: typeof length === 'number' ? length : 24 * 3600,
+        requests: [
+          {
+            method: 'POST',
+            path,
+            setupRequest: (request) => {
+              const sale = sales[next++ % sales.length];
+              return { ...request, body: sale.body, headers: { 'content-type': 'application/json', 'x-api-key': keys[sale.merchant % keys.length] } };
+            },
+          },
+        ],
       },
-    ],
+      (error, result) => (error ? reject(error) : resolve(result)),
+    );
+    if (typeof length !== 'number') void length.then(() => instance.stop(), () => instance.stop());
   });
 }

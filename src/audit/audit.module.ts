@@ -1,15 +1,18 @@
 import { Module } from '@nestjs/common';
 import { ChainAlarms } from './chain-alarms';
 import { ExportAuditLogController } from './export-audit-log/export-audit-log.controller';
+import { ExportAuditLogHandler } from './export-audit-log/export-audit-log.handler';
 import { ListAuditLogsController } from './list-audit-logs/list-audit-logs.controller';
 import { ListAuditLogsHandler } from './list-audit-logs/list-audit-logs.handler';
 import { ChainCheckpointer } from './record-checkpoint/chain-checkpointer';
 import { CheckpointKeyController } from './record-checkpoint/checkpoint-key.controller';
+import { CheckpointKeyHandler } from './record-checkpoint/checkpoint-key.handler';
 import { Witness } from './witness';
 import { WitnessController } from './record-checkpoint/witness.controller';
 import { EntryPromises } from './entry-promises';
 import { TreeProofs } from './tree-proofs/tree-proofs';
 import { TreeProofsController } from './tree-proofs/tree-proofs.controller';
+import { ConsistencyProofHandler, InclusionProofHandler, TreeHeadHandler } from './tree-proofs/tree-proofs.handler';
 import { VerifyHashChainController } from './verify-hash-chain/verify-hash-chain.controller';
 import { VerifyHashChainHandler } from './verify-hash-chain/verify-hash-chain.handler';
 import { VerificationGate } from './verify-hash-chain/verification-gate';
@@ -21,7 +24,21 @@ import { VerificationGate } from './verify-hash-chain/verification-gate';
  */
 @Module({
   controllers: [ListAuditLogsController, VerifyHashChainController, ExportAuditLogController, CheckpointKeyController, TreeProofsController, WitnessController],
-  providers: [ListAuditLogsHandler, VerifyHashChainHandler, VerificationGate, ChainCheckpointer, Witness, TreeProofs, ChainAlarms, EntryPromises],
+  providers: [
+    ListAuditLogsHandler,
+    VerifyHashChainHandler,
+    VerificationGate,
+    ExportAuditLogHandler,
+    CheckpointKeyHandler,
+    TreeHeadHandler,
+    InclusionProofHandler,
+    ConsistencyProofHandler,
+    ChainCheckpointer,
+    Witness,
+    TreeProofs,
+    ChainAlarms,
+    EntryPromises,
+  ],
   exports: [ChainCheckpointer, TreeProofs, ChainAlarms, EntryPromises],
 })
 export class AuditModule {}

@@ -10,6 +10,7 @@ import { ApiKeyDirectory } from './api-key-directory';
 import { ApiKeyRevocationFeed } from './api-key-revocation-feed';
 import { IssueApiKeyController } from './issue-api-key/issue-api-key.controller';
 import { ListApiKeysController } from './list-api-keys/list-api-keys.controller';
+import { ListApiKeysHandler } from './list-api-keys/list-api-keys.handler';
 import { RevokeApiKeyController } from './revoke-api-key/revoke-api-key.controller';
 import { IssueApiKeyHandler } from './issue-api-key/issue-api-key.handler';
 import { MerchantScope } from './merchant-scope';
@@ -32,6 +33,7 @@ import { RevokeApiKeyHandler } from './revoke-api-key/revoke-api-key.handler';
     AuthGuard,
     IssueApiKeyHandler,
     RevokeApiKeyHandler,
+    ListApiKeysHandler,
     AdminKeyBootstrap,
   ],
   exports: [AuthGuard, MerchantScope],

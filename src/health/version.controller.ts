@@ -1,29 +1,20 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { Controller, Get } from '@nestjs/common';
+import { QueryBus } from '@nestjs/cqrs';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Public } from '../platform/identity/roles.decorator';
-import { API_VERSION } from '../platform/openapi/openapi-document';
-import { projectRoot } from '../platform/project-root';
-import { RouteCatalog } from './route-catalog';
+import { VersionQuery } from './version.query';
 import { VersionReport } from './version.response.dto';
 
 @ApiTags('Health')
 @Controller()
 export class VersionController {
-  private readonly engineVersion = readEngineVersion();
-
-  constructor(private readonly routes: RouteCatalog) {}
+  constructor(private readonly queries: QueryBus) {}
 
   @Get('version')
   @Public()
   @ApiOperation({ operationId: 'getVersion', summary: 'The interface and engine versions, and every route served' })
   @ApiOkResponse({ type: VersionReport, description: 'The versions and the served routes' })
-  version(): VersionReport {
-    return { api_version: API_VERSION, engine_version: this.engineVersion, endpoints: this.routes.list() };
+  version(): Promise<VersionReport> {
+    return this.queries.execute(new VersionQuery());
   }
-}
-
-function readEngineVersion(): string {
-  return (JSON.parse(readFileSync(join(projectRoot(), 'package.json'), 'utf8')) as { version: string }).version;
 }

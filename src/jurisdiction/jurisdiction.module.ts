@@ -5,6 +5,7 @@ import { ChangeJurisdictionRuleHandler } from './change-jurisdiction-rule/change
 import { JurisdictionRuleSync } from './jurisdiction-rule-sync';
 import { JurisdictionRuleStore } from './rule-store';
 import { LookUpJurisdictionController } from './look-up-jurisdiction/look-up-jurisdiction.controller';
+import { JurisdictionLookupHandler, ListJurisdictionsHandler } from './look-up-jurisdiction/look-up-jurisdiction.handler';
 import { loadSeeds } from './seed-loader';
 import type { SeedData } from '../rules/seed-data';
 
@@ -26,6 +27,8 @@ export const SEED_DATA = Symbol('SEED_DATA');
     { provide: JurisdictionRuleStore, inject: [SEED_DATA], useFactory: (seeds: SeedData) => new JurisdictionRuleStore(seeds) },
     JurisdictionRuleSync,
     ChangeJurisdictionRuleHandler,
+    JurisdictionLookupHandler,
+    ListJurisdictionsHandler,
   ],
   exports: [SEED_DATA, JurisdictionRuleStore],
 })

@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { CommandModule } from '../platform/command.module';
 import { MerchantDirectory } from './merchant-directory';
 import { ListMerchantsController } from './list-merchants/list-merchants.controller';
+import { ListMerchantsHandler } from './list-merchants/list-merchants.handler';
 import { OnboardMerchantController } from './onboard-merchant/onboard-merchant.controller';
 import { OnboardMerchantHandler } from './onboard-merchant/onboard-merchant.handler';
 
@@ -9,7 +10,7 @@ import { OnboardMerchantHandler } from './onboard-merchant/onboard-merchant.hand
 @Module({
   controllers: [OnboardMerchantController, ListMerchantsController],
   imports: [CommandModule],
-  providers: [MerchantDirectory, OnboardMerchantHandler],
+  providers: [MerchantDirectory, OnboardMerchantHandler, ListMerchantsHandler],
   exports: [MerchantDirectory],
 })
 export class MerchantsModule {}

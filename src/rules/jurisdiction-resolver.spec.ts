@@ -5,6 +5,7 @@ import { JurisdictionRuleStore } from '../jurisdiction/rule-store';
 import { dataSummary, listRules } from '../jurisdiction/rule-views';
 import { loadSeeds } from '../jurisdiction/seed-loader';
 import { SeedData } from './seed-data';
+import { ruleAt } from '../../test/support/jurisdiction-rules';
 
 const DATE = '2026-10-01';
 
@@ -20,44 +21,6 @@ function withRules(...rules: Partial<JurisdictionRule>[]): JurisdictionRuleStore
   const fresh = new JurisdictionRuleStore(seeds);
   for (const rule of rules) fresh.upsertRule(ruleAt(rule));
   return fresh;
-}
-
-function ruleAt(fields: Partial<JurisdictionRule>): JurisdictionRule {
-  const place = [fields.state, fields.county, fields.city].filter((part) => part != null).join('-');
-  const level = fields.city ? 'city' : fields.county ? 'county' : 'state';
-  return {
-    lookup_key: place,
-    jurisdiction_id: `US-${place}`,
-    jurisdiction_level: level,
-    state: null,
-    county: null,
-    city: null,
-    rounding_mode: 'mandatory_round_down',
-    choice: null,
-    enforcement: 'mandatory',
-    status: 'enacted',
-    legislation: 'Test Ordinance 1',
-    effective_date: null,
-    disclosure_required: false,
-    disclosure_text: null,
-    cash_acceptance_law: false,
-    source: ['https://example.test/ordinance'],
-    notes: 'recorded by a test',
-    expires_date: null,
-    enacted_date: null,
-    session_ends: null,
-    last_verified: '2026-09-01',
-    source_kind: 'bill_text',
-    confidence: 'medium',
-    rounds: 'total',
-    exact_change_exempt: false,
-    small_total: null,
-    refunds: 'mirror_original',
-    disclosure: { kind: 'none', text: null, itemized: false },
-    rule_type: 'rounding',
-    scope: 'retail',
-    ...fields,
-  };
 }
 
 /** The lookup keys of the stale records recorded by `withRules` (the seeds' own are older). */

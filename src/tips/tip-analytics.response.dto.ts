@@ -1,9 +1,10 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { POOL_ID_PATTERN, TIP_ID_PATTERN } from './tip-ids';
-import { POOL_ID_EXAMPLE, TIP_ID_EXAMPLE, TIP_POOL_STATUSES, TipDoc, TipPoolShareView, type TipPoolStatus } from './tip-view';
-import { type PayoutMethod, POOL_METHODS, type PoolMethod, type TipMethod } from './tip.events';
+import { TIP_ID_PATTERN } from './tip-ids';
+import { TIP_ID_EXAMPLE, TipDoc } from './tip-doc';
+import { TIP_POOL_STATUSES, TipPoolShareView, type TipPoolStatus, type TipPoolView } from './tip.response.dto';
+import type { PayoutMethod, PoolMethod, TipMethod } from './tip.events';
 
-const { AuditHash, MerchantId, Instant, Cents, EXAMPLE_TIME } = TipDoc;
+const { AuditHash, MerchantId, Instant, Cents, PoolId, PoolName, DistributionMethod, EXAMPLE_TIME } = TipDoc;
 const Count = (example: number, description?: string) => ApiProperty({ type: 'integer', minimum: 0, description, example });
 
 export class TipMethodTotal {
@@ -78,17 +79,18 @@ export class TipAdjustmentTotals {
   net_change_cents: number;
 }
 
-export class TipPoolSummary {
-  @ApiProperty({ type: 'string', pattern: POOL_ID_PATTERN.source, example: POOL_ID_EXAMPLE })
+/** A pool as the analytics list it: the new pool's own fields (TipPoolView), its counts, and its distribution once made. */
+export class TipPoolSummary implements Pick<TipPoolView, 'merchant_id' | 'pool_name' | 'distribution_method' | 'total_cents' | 'created_at'> {
+  @PoolId()
   pool_id: string;
 
   @MerchantId()
   merchant_id: string;
 
-  @ApiProperty({ type: 'string', example: 'Saturday dinner shift' })
+  @PoolName()
   pool_name: string;
 
-  @ApiProperty({ enum: POOL_METHODS, example: 'equal' })
+  @DistributionMethod()
   distribution_method: PoolMethod;
 
   @ApiProperty({ enum: TIP_POOL_STATUSES, example: 'distributed' })

@@ -1,5 +1,5 @@
 import { ApiProperty, getSchemaPath } from '@nestjs/swagger';
-import { POOL_ID_EXAMPLE, TIP_ID_EXAMPLE, TipDoc } from './tip-view';
+import { POOL_ID_EXAMPLE, TIP_ID_EXAMPLE, TipDoc } from './tip-doc';
 
 const { AuditHash, MerchantId, Instant, Cents } = TipDoc;
 

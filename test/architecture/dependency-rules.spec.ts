@@ -40,6 +40,7 @@ describe('dependency rules', () => {
         'feature-uses-other-features-through-their-index: src/alpha/reads-beta-internals.ts -> src/beta/internal.ts',
         'no-circular: src/alpha/cycle-one.ts -> src/alpha/cycle-two.ts',
         'platform-imports-no-feature: src/platform/reads-a-feature.ts -> src/alpha/alpha.ts',
+        'projectors-write-the-primary: src/alpha/read-model/alpha.projector.ts -> src/platform/read-replica/replica.ts',
         'rules-import-only-rules-and-platform: src/rules/imports-a-feature.ts -> src/beta/index.ts',
         'rules-stay-pure: src/rules/imports-nest.ts -> node_modules/@nestjs/common/index.js',
         'rules-stay-pure: src/rules/reaches-swagger.ts -> node_modules/@nestjs/swagger/dist/index.js',

@@ -71,8 +71,12 @@ describe.each(DRIVERS)('Database.listen on %s', (driver) => {
     // The server process exits a moment after its client has gone.
     for (const deadline = Date.now() + 5000; (await backendOf('crcs-test-closing')).length > 0 && Date.now() < deadline; ) await sleep(20);
     expect(await backendOf('crcs-test-closing')).toEqual([]);
+    // A listener still open hears the notification: by then the closed one would have too.
+    const witness = recorder();
+    db.listen('crcs-test-witness', ['test_c'], witness.subscriber);
+    await witness.until(() => witness.heard.length === 1);
     await db.query(`select pg_notify('test_c', 'after close')`);
-    await sleep(300);
+    await witness.until(() => witness.heard.includes('test_c: after close'));
     expect(heard).toEqual([heard[0]]);
   });
 });

@@ -1,3 +1,4 @@
+import { once, EventEmitter } from 'node:events';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,6 +10,8 @@ import { createTestDatabase, type TestDatabase } from '../support/test-database'
 import { embeddedServerPid, inspectLog, isRunning, onboard, serviceEnv } from './support';
 
 const OUTAGE_MS = 3000;
+/** Sales sent at once while connections are terminated. */
+const WORKERS = 8;
 /** "Fail fast": well under a POS terminal's own timeout, and far from a hang. */
 const FAST_MS = 2500;
 
@@ -124,7 +127,9 @@ const UNAVAILABLE = [
     const statuses: Record<number, number> = {};
     const others: string[] = [];
     let stopped = false;
-    const workers = Array.from({ length: 8 }, async () => {
+    let answered = 0;
+    const answers = new EventEmitter();
+    const workers = Array.from({ length: WORKERS }, async () => {
       while (!stopped) {
         const response = await fetch(`${service.baseUrl}/transaction`, {
           method: 'POST',
@@ -133,6 +138,8 @@ const UNAVAILABLE = [
         });
         const text = await response.text();
         statuses[response.status] = (statuses[response.status] ?? 0) + 1;
+        answered++;
+        answers.emit('answer');
         // Recorded, not asserted here: a failed expect would end this worker and leave the others running.
         if (response.status !== 201 && !(response.status === 503 && isUnavailable(text))) {
           others.push(`${response.status} ${text}`);
@@ -147,7 +154,8 @@ const UNAVAILABLE = [
           'select pg_terminate_backend(pid) from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()',
         );
         terminated += rows.length;
-        await sleep(100);
+        // The next termination once every worker has been answered since this one: each cuts connections the load is using.
+        for (const target = answered + WORKERS; answered < target; ) await once(answers, 'answer');
       }
     } finally {
       stopped = true;

@@ -1,7 +1,7 @@
 import { Clock } from '../../src/platform/clock';
-import type { JurisdictionRule } from '../../src/rules/jurisdiction-rule';
 import { call, issueKey, onboardMerchant } from '../support/auth';
 import { FixedClock } from '../support/fixed-clock';
+import { ruleAt } from '../support/jurisdiction-rules';
 import { recordSale } from '../support/sales';
 import { DRIVERS } from '../support/test-database';
 import { startTestApp, TEST_ADMIN_KEY, type TestApp } from '../support/test-app';
@@ -9,38 +9,21 @@ import { startTestApp, TEST_ADMIN_KEY, type TestApp } from '../support/test-app'
 const NOW = '2026-11-21T12:00:00.000Z';
 
 /** Oregon's bill obliges signs (seeds: pending, no wording); recorded here as an administrator would once it is law, with its wording. */
-const OREGON_RULE: JurisdictionRule = {
-  lookup_key: 'OR',
-  jurisdiction_id: 'US-OR',
-  jurisdiction_level: 'state',
+const OREGON_NOTICE = 'NOTICE: This business rounds cash transactions to the nearest five cents (ORS 2026 c. 12). Pay the exact amount to avoid rounding.';
+const OREGON_RULE = ruleAt({
   state: 'OR',
-  county: null,
-  city: null,
   rounding_mode: 'symmetrical_rounding',
-  choice: null,
   enforcement: 'permissive',
-  status: 'enacted',
   legislation: 'HB 4178 (2026 session)',
   effective_date: '2026-06-01',
   disclosure_required: true,
-  disclosure_text: 'NOTICE: This business rounds cash transactions to the nearest five cents (ORS 2026 c. 12). Pay the exact amount to avoid rounding.',
+  disclosure_text: OREGON_NOTICE,
   cash_acceptance_law: true,
   source: ['https://oregon.example.test/hb-4178'],
   notes: 'Recorded by the receipts e2e test.',
-  expires_date: null,
-  enacted_date: null,
-  session_ends: null,
   last_verified: '2026-06-01',
-  source_kind: 'bill_text',
-  confidence: 'medium',
-  rounds: 'total',
-  exact_change_exempt: false,
-  small_total: null,
-  refunds: 'mirror_original',
-  disclosure: { kind: 'receipt', text: 'NOTICE: This business rounds cash transactions to the nearest five cents (ORS 2026 c. 12). Pay the exact amount to avoid rounding.', itemized: false },
-  rule_type: 'rounding',
-  scope: 'retail',
-};
+  disclosure: { kind: 'receipt', text: OREGON_NOTICE, itemized: false },
+});
 
 describe.each(DRIVERS)('receipts over HTTP on %s', (driver) => {
   let app: TestApp;

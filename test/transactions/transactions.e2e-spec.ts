@@ -3,11 +3,11 @@ import { toStoredEvent, type EventRow } from '../../src/platform/event-store/eve
 import { EventStore } from '../../src/platform/event-store/event-store.port';
 import { entryHash } from '../../src/platform/event-store/entry-hash';
 import { DATABASE, type Database } from '../../src/platform/event-store/sql';
-import type { JurisdictionRule } from '../../src/rules/jurisdiction-rule';
 import { roundTender } from '../../src/rules/cash-settlement';
 import type { RoundingMode, TenderType } from '../../src/rules/rounding-engine';
 import { call, issueKey, onboardMerchant, uniqueId, type Answer } from '../support/auth';
 import { FixedClock } from '../support/fixed-clock';
+import { ruleAt } from '../support/jurisdiction-rules';
 import { DRIVERS } from '../support/test-database';
 import { startTestApp, TEST_ADMIN_KEY, type TestApp } from '../support/test-app';
 
@@ -20,38 +20,21 @@ const BIRMINGHAM = '35203';
 const TUCSON = '85701';
 
 /** Seed data has no enacted city rounding rule: this one is recorded the way an administrator would. */
-const TUCSON_RULE: JurisdictionRule = {
-  lookup_key: 'AZ-Pima-Tucson',
-  jurisdiction_id: 'US-AZ-Pima-Tucson',
-  jurisdiction_level: 'city',
+const TUCSON_NOTICE = 'Cash totals are rounded down to the nearest 5 cents.';
+const TUCSON_RULE = ruleAt({
   state: 'AZ',
   county: 'Pima',
   city: 'Tucson',
   rounding_mode: 'mandatory_round_down',
-  choice: null,
-  enforcement: 'mandatory',
-  status: 'enacted',
   legislation: 'Tucson Ordinance 2026-17 (test)',
   effective_date: '2026-10-01',
   disclosure_required: true,
-  disclosure_text: 'Cash totals are rounded down to the nearest 5 cents.',
-  cash_acceptance_law: false,
+  disclosure_text: TUCSON_NOTICE,
   source: ['https://tucson.example.test/ordinance-2026-17'],
   notes: 'Recorded by the transactions e2e test.',
-  expires_date: null,
-  enacted_date: null,
-  session_ends: null,
   last_verified: '2026-10-01',
-  source_kind: 'bill_text',
-  confidence: 'medium',
-  rounds: 'total',
-  exact_change_exempt: false,
-  small_total: null,
-  refunds: 'mirror_original',
-  disclosure: { kind: 'receipt', text: 'Cash totals are rounded down to the nearest 5 cents.', itemized: false },
-  rule_type: 'rounding',
-  scope: 'retail',
-};
+  disclosure: { kind: 'receipt', text: TUCSON_NOTICE, itemized: false },
+});
 
 /** The fields of the spec's transaction record, each with its type. */
 const SPEC_RECORD = {

@@ -1,14 +1,14 @@
 import { Readable } from 'node:stream';
-import { Controller, Get, Inject, Res } from '@nestjs/common';
+import { Controller, Get, Res } from '@nestjs/common';
+import { QueryBus } from '@nestjs/cqrs';
 import { ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { Roles } from '../../platform/identity/roles.decorator';
-import { exportLine, toExportLine } from '../../platform/verification/export-lines';
+import { NDJSON } from '../read-log';
+import { toExportLine } from '../../platform/verification/export-lines';
 import type { StoredEvent } from '../../platform/event-store/event-store.port';
 import { entryHash, GENESIS_HASH } from '../../platform/event-store/entry-hash';
-import { DATABASE, type Database } from '../../platform/event-store/sql';
-import { readStoredEntries } from '../../platform/verification/stored-entries';
-import { NDJSON, logExtent } from '../read-log';
+import { ExportAuditLogQuery } from './export-audit-log.query';
 
 
 /** The first entry of a log, as an export writes it: its hash is the real one, so the example verifies. */
@@ -35,7 +35,7 @@ function exampleExport(): string {
 @ApiTags('Audit')
 @Controller()
 export class ExportAuditLogController {
-  constructor(@Inject(DATABASE) private readonly db: Database) {}
+  constructor(private readonly queries: QueryBus) {}
 
   @Get('admin/audit-logs/export')
   @Roles('auditor', 'admin')
@@ -64,15 +64,11 @@ export class ExportAuditLogController {
     content: { [NDJSON]: { schema: { type: 'string', example: exampleExport() } } },
   })
   async export(@Res() reply: FastifyReply): Promise<void> {
-    const { lastPosition } = await logExtent(this.db);
+    const { lastPosition, lines } = await this.queries.execute(new ExportAuditLogQuery());
     void reply
       .header('Content-Type', `${NDJSON}; charset=utf-8`)
       .header('Content-Disposition', `attachment; filename="audit-log-1-${lastPosition}.ndjson"`)
       .header('Cache-Control', 'no-store')
-      .send(Readable.from(exportLines(this.db, lastPosition)));
+      .send(Readable.from(lines));
   }
-}
-
-async function* exportLines(db: Database, to: number): AsyncGenerator<string> {
-  for await (const batch of readStoredEntries(db, 1, to)) yield batch.map(({ bytes, event }) => exportLine(bytes, event.hash, event.writerMac)).join('');
 }

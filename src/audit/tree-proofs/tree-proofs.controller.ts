@@ -1,8 +1,9 @@
 import { Controller, Get, Header, Query } from '@nestjs/common';
+import { QueryBus } from '@nestjs/cqrs';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Roles } from '../../platform/identity/roles.decorator';
 import { ApiErrors } from '../../platform/openapi/api-errors.decorator';
-import { TreeProofs } from './tree-proofs';
+import { ConsistencyProofQuery, InclusionProofQuery, TreeHeadQuery } from './tree-proofs.query';
 import { ConsistencyProofResponse, InclusionProofResponse, TreeHeadResponse } from './tree-proofs.response.dto';
 import { InclusionProofRequest, ConsistencyProofRequest } from './tree-proofs.request.dto';
 
@@ -12,7 +13,7 @@ const OUT_OF_RANGE = { VALIDATION_ERROR: 'A size beyond the log, a position beyo
 @ApiTags('Audit')
 @Controller('admin/audit')
 export class TreeProofsController {
-  constructor(private readonly proofs: TreeProofs) {}
+  constructor(private readonly queries: QueryBus) {}
 
   @Get('tree-head')
   @Roles('auditor', 'admin')
@@ -26,7 +27,7 @@ export class TreeProofsController {
   })
   @ApiOkResponse({ type: TreeHeadResponse, description: 'The latest tree head' })
   treeHead(): Promise<TreeHeadResponse> {
-    return this.proofs.latestHead();
+    return this.queries.execute(new TreeHeadQuery());
   }
 
   @Get('inclusion-proof')
@@ -38,8 +39,8 @@ export class TreeProofsController {
   })
   @ApiOkResponse({ type: InclusionProofResponse, description: 'The entry’s inclusion path and the root it leads to' })
   @ApiErrors({ 400: OUT_OF_RANGE, 404: { NOT_FOUND: 'No entry at that position' } })
-  async inclusion(@Query() query: InclusionProofRequest): Promise<InclusionProofResponse> {
-    return this.proofs.inclusion(query.position, query.tree_size ?? (await this.proofs.latestHead()).tree_size);
+  inclusion(@Query() query: InclusionProofRequest): Promise<InclusionProofResponse> {
+    return this.queries.execute(new InclusionProofQuery(query));
   }
 
   @Get('consistency-proof')
@@ -52,6 +53,6 @@ export class TreeProofsController {
   @ApiOkResponse({ type: ConsistencyProofResponse, description: 'The proof and both roots' })
   @ApiErrors({ 400: OUT_OF_RANGE })
   consistency(@Query() query: ConsistencyProofRequest): Promise<ConsistencyProofResponse> {
-    return this.proofs.consistency(query.first, query.second);
+    return this.queries.execute(new ConsistencyProofQuery(query));
   }
 }

@@ -1,14 +1,12 @@
 import { Controller, Get, Param, Query } from '@nestjs/common';
+import { QueryBus } from '@nestjs/cqrs';
 import { ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { Roles } from '../../platform/identity/roles.decorator';
-import { Clock } from '../../platform/clock';
 import { ApiErrors } from '../../platform/openapi/api-errors.decorator';
-import { ZIP_CODE, type HierarchyEntry, type JurisdictionResolution } from '../../rules/jurisdiction-resolver';
-import { JurisdictionRuleStore } from '../rule-store';
-import { listRules } from '../rule-views';
-import type { JurisdictionLevel } from '../../rules/jurisdiction-rule';
+import { ZIP_CODE } from '../../rules/jurisdiction-resolver';
+import { JurisdictionLookupQuery, ListJurisdictionsQuery } from './look-up-jurisdiction.query';
 import { ListRulesQuery, OnDateQuery } from './look-up-jurisdiction.request.dto';
-import { HierarchyRule, HierarchyLevel, JurisdictionLookup, RuleList } from './look-up-jurisdiction.response.dto';
+import { JurisdictionLookup, RuleList } from './look-up-jurisdiction.response.dto';
 
 const RESOLVED =
   'The answer is the applied rule in full, the location as the data knows it, the hierarchy of places down to federal with ' +
@@ -24,8 +22,6 @@ const COUNTY_PARAM = {
   example: 'Jefferson',
 };
 
-const LEVELS_MOST_LOCAL_FIRST: readonly JurisdictionLevel[] = ['city', 'county', 'state', 'federal'];
-
 /**
  * Read-only lookups, open to any valid key. `zip/:zip_code` never reaches `:state/:county`: the
  * router matches a static segment before a parameter, whatever the registration order.
@@ -34,10 +30,7 @@ const LEVELS_MOST_LOCAL_FIRST: readonly JurisdictionLevel[] = ['city', 'county',
 @Controller()
 @Roles('merchant', 'auditor', 'admin', 'partner')
 export class LookUpJurisdictionController {
-  constructor(
-    private readonly rules: JurisdictionRuleStore,
-    private readonly clock: Clock,
-  ) {}
+  constructor(private readonly queries: QueryBus) {}
 
   @Get('jurisdiction/zip/:zip_code')
   @ApiOperation({
@@ -48,9 +41,8 @@ export class LookUpJurisdictionController {
   @ApiParam({ name: 'zip_code', description: 'A 5-digit ZIP code; ZIP+4 is refused', schema: { type: 'string', pattern: ZIP_CODE.source, example: '35203' } })
   @ApiOkResponse({ type: JurisdictionLookup, description: 'The applied rule, with where and why it was chosen' })
   @ApiErrors({ 404: { NOT_FOUND: 'The ZIP code is not in the ZIP data' } })
-  byZip(@Param('zip_code') zip: string, @Query() { date }: OnDateQuery): JurisdictionLookup {
-    const on = date ?? this.today();
-    return lookupOf(this.rules.ruleForZip(zip, on), on);
+  byZip(@Param('zip_code') zip: string, @Query() { date }: OnDateQuery): Promise<JurisdictionLookup> {
+    return this.queries.execute(new JurisdictionLookupQuery({ zip }, date));
   }
 
   @Get('jurisdiction/:state')
@@ -58,8 +50,8 @@ export class LookUpJurisdictionController {
   @ApiParam(STATE_PARAM)
   @ApiOkResponse({ type: JurisdictionLookup, description: 'The applied rule, with where and why it was chosen' })
   @ApiErrors({ 404: STATE_NOT_FOUND })
-  byState(@Param('state') state: string, @Query() { date }: OnDateQuery): JurisdictionLookup {
-    return this.ruleFor(date, state);
+  byState(@Param('state') state: string, @Query() { date }: OnDateQuery): Promise<JurisdictionLookup> {
+    return this.queries.execute(new JurisdictionLookupQuery({ state }, date));
   }
 
   @Get('jurisdiction/:state/:county')
@@ -72,8 +64,8 @@ export class LookUpJurisdictionController {
   @ApiParam(COUNTY_PARAM)
   @ApiOkResponse({ type: JurisdictionLookup, description: 'The applied rule, with where and why it was chosen' })
   @ApiErrors({ 404: STATE_NOT_FOUND })
-  byCounty(@Param('state') state: string, @Param('county') county: string, @Query() { date }: OnDateQuery): JurisdictionLookup {
-    return this.ruleFor(date, state, county);
+  byCounty(@Param('state') state: string, @Param('county') county: string, @Query() { date }: OnDateQuery): Promise<JurisdictionLookup> {
+    return this.queries.execute(new JurisdictionLookupQuery({ state, county }, date));
   }
 
   @Get('jurisdiction/:state/:county/:city')
@@ -92,8 +84,8 @@ export class LookUpJurisdictionController {
     @Param('county') county: string,
     @Param('city') city: string,
     @Query() { date }: OnDateQuery,
-  ): JurisdictionLookup {
-    return this.ruleFor(date, state, county, city);
+  ): Promise<JurisdictionLookup> {
+    return this.queries.execute(new JurisdictionLookupQuery({ state, county, city }, date));
   }
 
   @Get('jurisdictions')
@@ -103,39 +95,7 @@ export class LookUpJurisdictionController {
     description: 'Every recorded version of every rule, whether it applies or not, optionally filtered by status, state and staleness (as of today, UTC).',
   })
   @ApiOkResponse({ type: RuleList, description: 'The rules, with their count' })
-  list(@Query() { stale, ...filter }: ListRulesQuery): RuleList {
-    const rules = listRules(this.rules, { ...filter, ...(stale === 'true' && { staleOn: this.today() }) });
-    return { count: rules.length, rules };
+  list(@Query() filter: ListRulesQuery): Promise<RuleList> {
+    return this.queries.execute(new ListJurisdictionsQuery(filter));
   }
-
-  private ruleFor(date: string | undefined, state: string, county?: string, city?: string): JurisdictionLookup {
-    const on = date ?? this.today();
-    return lookupOf(this.rules.ruleFor({ state, county, city }, on), on);
-  }
-
-  /** The UTC date: a sale carries its own date, this default only serves lookups. */
-  private today(): string {
-    return this.clock.now().toISOString().slice(0, 10);
-  }
-}
-
-function lookupOf(resolution: JurisdictionResolution, date: string): JurisdictionLookup {
-  const { location } = resolution;
-  const names: Record<JurisdictionLevel, string | null> = {
-    city: location.city,
-    county: location.county,
-    state: location.state,
-    federal: 'US',
-  };
-  const hierarchy = LEVELS_MOST_LOCAL_FIRST.flatMap((level): HierarchyLevel[] => {
-    const name = names[level];
-    if (name === null) return [];
-    const rules = resolution.hierarchy.filter((entry) => entry.level === level).map(hierarchyRule);
-    return [{ level, name, applied: rules.some((rule) => rule.applied), rules }];
-  });
-  return { ...resolution.rule, date, location, hierarchy, warnings: resolution.warnings, upcoming: resolution.upcoming };
-}
-
-function hierarchyRule({ rule, applied, not_applied_reason }: HierarchyEntry): HierarchyRule {
-  return { ...rule, applied, ...(not_applied_reason && { not_applied_reason }) };
 }

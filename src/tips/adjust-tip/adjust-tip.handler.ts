@@ -14,7 +14,7 @@ import { TipPooledError, TipRecordNotFoundError } from '../tip.errors';
 import { tipStream, type TipAdjustedData } from '../tip.events';
 import { TIP_ID_PREFIX } from '../tip-ids';
 import { TipMerchants } from '../tip-merchants';
-import { adjustmentView } from '../tip-view';
+import { adjustmentView } from '../tip-views';
 import { AdjustTipCommand } from './adjust-tip.command';
 import type { AdjustTipResponse } from './adjust-tip.response.dto';
 

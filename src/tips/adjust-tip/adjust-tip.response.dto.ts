@@ -1,6 +1,7 @@
 import { EntryPromiseResponse } from '../../audit';
 import { ApiProperty, ApiSchema } from '@nestjs/swagger';
-import { TipAdjustmentView, TipSuccess, TipView } from '../tip-view';
+import { TipSuccess } from '../tip-doc';
+import { TipAdjustmentView, TipView } from '../tip.response.dto';
 
 /** The adjustment (the new record) and the tip as it now stands, with its whole history. */
 @ApiSchema({ name: 'AdjustedTip' })

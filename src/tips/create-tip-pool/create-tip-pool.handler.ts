@@ -10,7 +10,7 @@ import { PooledTipChangedError, TipAlreadyPooledError, TipRecordNotFoundError } 
 import { tipPoolStream, type TipPooledData } from '../tip.events';
 import { TIP_ID_PREFIX } from '../tip-ids';
 import { TipMerchants } from '../tip-merchants';
-import { poolView } from '../tip-view';
+import { poolView } from '../tip-views';
 import { CreateTipPoolCommand } from './create-tip-pool.command';
 import type { CreateTipPoolResponse } from './create-tip-pool.response.dto';
 

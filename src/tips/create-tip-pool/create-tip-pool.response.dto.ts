@@ -1,5 +1,6 @@
 import { ApiProperty, ApiSchema } from '@nestjs/swagger';
-import { TipPoolView, TipSuccess } from '../tip-view';
+import { TipSuccess } from '../tip-doc';
+import { TipPoolView } from '../tip.response.dto';
 
 @ApiSchema({ name: 'CreatedTipPool' })
 export class CreateTipPoolResponse {

@@ -9,7 +9,7 @@ import { tipPoolDecider } from '../tip-pool.decider';
 import { TipRecordNotFoundError } from '../tip.errors';
 import { tipPoolStream } from '../tip.events';
 import { TipMerchants } from '../tip-merchants';
-import { distributionView } from '../tip-view';
+import { distributionView } from '../tip-views';
 import { DistributeTipPoolCommand } from './distribute-tip-pool.command';
 import type { DistributeTipPoolResponse } from './distribute-tip-pool.response.dto';
 

@@ -1,5 +1,6 @@
 import { ApiProperty, ApiSchema } from '@nestjs/swagger';
-import { TipDistributionView, TipSuccess } from '../tip-view';
+import { TipSuccess } from '../tip-doc';
+import { TipDistributionView } from '../tip.response.dto';
 
 /** The spec: "each participant's share and the total distributed". */
 @ApiSchema({ name: 'DistributedTipPool' })

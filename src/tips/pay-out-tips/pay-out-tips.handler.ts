@@ -7,7 +7,7 @@ import { tipPayoutDecider } from '../tip.decider';
 import { tipPayoutStream, type TipPaidOutData } from '../tip.events';
 import { TIP_ID_PREFIX } from '../tip-ids';
 import { TipMerchants } from '../tip-merchants';
-import { payoutView } from '../tip-view';
+import { payoutView } from '../tip-views';
 import { PayOutTipsCommand } from './pay-out-tips.command';
 import type { PayOutTipsResponse } from './pay-out-tips.response.dto';
 

@@ -1,5 +1,6 @@
 import { ApiProperty, ApiSchema } from '@nestjs/swagger';
-import { TipPayoutView, TipSuccess } from '../tip-view';
+import { TipSuccess } from '../tip-doc';
+import { TipPayoutView } from '../tip.response.dto';
 
 @ApiSchema({ name: 'RecordedPayout' })
 export class PayOutTipsResponse {

@@ -1,7 +1,7 @@
 import type { StoredEvent } from '../../platform/event-store/event-store.port';
 import { insertRows, type Sql } from '../../platform/event-store/sql';
 import type { TipSnapshot } from '../tip-pool.decider';
-import type { TipView } from '../tip-view';
+import type { TipView } from '../tip.response.dto';
 import type {
   TipAdjustedData,
   TipCreditCheckedData,

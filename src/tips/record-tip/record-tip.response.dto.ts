@@ -1,6 +1,7 @@
 import { EntryPromiseResponse } from '../../audit';
 import { ApiProperty } from '@nestjs/swagger';
-import { TipSuccess, TipView } from '../tip-view';
+import { TipSuccess } from '../tip-doc';
+import { TipView } from '../tip.response.dto';
 
 export class RecordTipResponse {
   @TipSuccess()

@@ -12,7 +12,7 @@ import { tipCreditCheckDecider } from '../tip.decider';
 import { tipCreditCheckStream, type TipCreditCheckedData } from '../tip.events';
 import { TIP_ID_PREFIX } from '../tip-ids';
 import { TipMerchants } from '../tip-merchants';
-import { creditCheckView } from '../tip-view';
+import { creditCheckView } from '../tip-views';
 import { ValidateTipCreditCommand } from './validate-tip-credit.command';
 import type { ValidateTipCreditResponse } from './validate-tip-credit.response.dto';
 

@@ -1,5 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { TipCreditCheckView, TipSuccess } from '../tip-view';
+import { TipSuccess } from '../tip-doc';
+import { TipCreditCheckView } from '../tip.response.dto';
 
 export class ValidateTipCreditResponse {
   @TipSuccess()

@@ -1,52 +1,28 @@
+// The schemas of the tip commands' answers; tip-views.ts makes them from the events.
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { recordIdPattern } from '../platform/ids';
-import { HashProperty } from '../platform/openapi/hash-property';
-import type { StoredEvent } from '../platform/event-store/event-store.port';
-import { jurisdictionOf, TIP_CREDIT_REQUIREMENTS, type TipCreditRequirement, type TipCreditRequirementCode } from '../rules/tip-credit';
-import { TipCreditRuleDto } from './tip-credit-rule.response.dto';
+import { TIP_CREDIT_REQUIREMENTS, type TipCreditRequirement, type TipCreditRequirementCode } from '../rules/tip-credit';
 import type { HistoryEntry } from '../transactions';
+import { TipCreditRuleDto } from './tip-credit-rule.response.dto';
+import { POOL_ID_EXAMPLE, TIP_ID_EXAMPLE, TipDoc } from './tip-doc';
 import {
   PAYOUT_METHODS,
-  POOL_METHODS,
   TIP_EVENT_TYPES,
   TIP_METHODS,
   type PayoutMethod,
   type PoolMethod,
   type PoolParticipant,
   type PoolShare,
-  type TipAdjustedData,
   type TipCreditCheckedData,
-  type TipMethod,
   type TipPaidOutData,
   type TipPoolDistributedData,
   type TipPooledData,
   type TipRecordedData,
+  type TipMethod,
 } from './tip.events';
 import { POSITIVE } from './tip-fields';
 import { POOL_ID_PATTERN, TIP_ID_PATTERN, TIP_ID_PREFIX as PREFIX } from './tip-ids';
 
-/** Where a record sits in the hash chain: every tip answer carries the hash of the entry it made. */
-type ChainEntry = Pick<StoredEvent, 'position' | 'hash'>;
-const chain = (entry: ChainEntry) => ({ auditHash: entry.hash, chain_position: entry.position });
-
-// ---- how the OpenAPI document shows the fields every tip record shares ----
-
-const AUDIT_HASH_EXAMPLE = '9c4e1b7a2f3d5c6e8a0b1d2f4e6a8c0b2d4f6a8c0e2b4d6f8a0c2e4b6d8f0a1c';
-const EXAMPLE_TIME = '2026-11-21T21:47:05.118Z';
-export const TIP_ID_EXAMPLE = 'TIP-2026-11-21-7K3M9QXA';
-export const POOL_ID_EXAMPLE = 'POOL-2026-11-21-3QH7Z2MC';
-const MERCHANT_ID_EXAMPLE = 'm-corner-deli-01';
-
-const AuditHash = (description: string) => HashProperty({ description, example: AUDIT_HASH_EXAMPLE });
-const ChainPosition = () => ApiProperty({ type: 'integer', minimum: 1, description: "That entry's position in the audit chain", example: 1207 });
-const MerchantId = () => ApiProperty({ type: 'string', example: MERCHANT_ID_EXAMPLE });
-const Instant = (example = EXAMPLE_TIME, description?: string) => ApiProperty({ type: 'string', format: 'date-time', description, example });
-const Cents = (example: number, description?: string) => ApiProperty({ type: 'integer', description, example });
-const RecordId = (prefix: string, example: string, description?: string) =>
-  ApiProperty({ type: 'string', pattern: recordIdPattern(prefix).source, description, example });
-
-/** The property decorators above, for the tip analytics' answers (tip-analytics.response.dto.ts, tip-wage-theft.response.dto.ts). */
-export const TipDoc = { AuditHash, MerchantId, Instant, Cents, EXAMPLE_TIME };
+const { AuditHash, ChainPosition, MerchantId, Instant, Cents, RecordId, PoolId, PoolName, DistributionMethod, EXAMPLE_TIME } = TipDoc;
 
 /** An entry of a tip's stream in the chain (its recording, then each adjustment), as a transaction's history shows its own. */
 export class TipHistoryEntry implements HistoryEntry {
@@ -137,11 +113,6 @@ export class TipAdjustmentView {
   chain_position: number;
 }
 
-export function adjustmentView(data: TipAdjustedData, entry: ChainEntry): TipAdjustmentView {
-  const { adjustment_id, tip_id, previous_amount_cents, new_amount_cents, reason, adjusted_at } = data;
-  return { id: adjustment_id, tip_id, previous_amount_cents, new_amount_cents, reason, adjusted_at, ...chain(entry) };
-}
-
 export class TipPayoutView implements Omit<TipPaidOutData, 'payout_id'> {
   @RecordId(PREFIX.payout, 'PAYOUT-2026-11-21-9D2KXH4P')
   id: string;
@@ -169,10 +140,6 @@ export class TipPayoutView implements Omit<TipPaidOutData, 'payout_id'> {
 
   @ChainPosition()
   chain_position: number;
-}
-
-export function payoutView({ payout_id, ...payout }: TipPaidOutData, entry: ChainEntry): TipPayoutView {
-  return { id: payout_id, ...payout, ...chain(entry) };
 }
 
 /** A participant as the pool recorded it: `weight` in weighted pools, `hours` in hours-based ones, neither in equal ones. */
@@ -205,10 +172,10 @@ export class TipPoolView implements Omit<TipPooledData, 'pool_id' | 'tips'> {
   @MerchantId()
   merchant_id: string;
 
-  @ApiProperty({ type: 'string', example: 'Saturday dinner shift' })
+  @PoolName()
   pool_name: string;
 
-  @ApiProperty({ enum: POOL_METHODS, example: 'equal' })
+  @DistributionMethod()
   distribution_method: PoolMethod;
 
   @ApiProperty({ enum: ['open'], description: 'A new pool is open until `POST /tip/pool/distribute`', example: 'open' })
@@ -240,11 +207,6 @@ export class TipPoolView implements Omit<TipPooledData, 'pool_id' | 'tips'> {
   chain_position: number;
 }
 
-export function poolView(data: TipPooledData, entry: ChainEntry): TipPoolView {
-  const { pool_id, tips, ...pool } = data;
-  return { id: pool_id, ...pool, status: 'open', tip_ids: tips.map((tip) => tip.tip_id), ...chain(entry) };
-}
-
 /** A share with the payout entry the distribution made for it. */
 export class TipDistributionShareView extends TipPoolShareView {
   @AuditHash('The hash of this share’s own payout entry in the audit chain')
@@ -255,13 +217,13 @@ export class TipDistributionShareView extends TipPoolShareView {
 }
 
 export class TipDistributionView implements Omit<TipPoolDistributedData, 'shares'> {
-  @ApiProperty({ type: 'string', pattern: POOL_ID_PATTERN.source, example: POOL_ID_EXAMPLE })
+  @PoolId()
   pool_id: string;
 
   @MerchantId()
   merchant_id: string;
 
-  @ApiProperty({ enum: POOL_METHODS, example: 'equal' })
+  @DistributionMethod()
   distribution_method: PoolMethod;
 
   @Cents(3001, 'What the pooled tips hold')
@@ -285,16 +247,6 @@ export class TipDistributionView implements Omit<TipPoolDistributedData, 'shares
 
   @ChainPosition()
   chain_position: number;
-}
-
-/** From the append's entries: TipPoolDistributed, then one TipPoolSharePaid per share, in share order. */
-export function distributionView([summary, ...payouts]: StoredEvent[]): TipDistributionView {
-  const data = summary.data as TipPoolDistributedData;
-  return {
-    ...data,
-    shares: data.shares.map((share, i) => ({ ...share, audit_hash: payouts[i].hash, chain_position: payouts[i].position })),
-    ...chain(summary),
-  };
 }
 
 /** A requirement with its amounts in dollars too, as the caller sent them. */
@@ -400,22 +352,3 @@ export class TipCreditCheckView implements Omit<TipCreditCheckedData, 'check_id'
   @ChainPosition()
   chain_position: number;
 }
-
-export function creditCheckView({ check_id, requirements, city, county, zip_code, rules, ...check }: TipCreditCheckedData, entry: ChainEntry): TipCreditCheckView {
-  const views = requirements.map((r) => ({ ...r, required: r.required_cents / 100, actual: r.actual_cents / 100 }));
-  return {
-    id: check_id,
-    ...check,
-    city: city ?? null,
-    county: county ?? null,
-    zip_code: zip_code ?? null,
-    rules: { ...rules, local: rules.local ?? null },
-    applied: [...new Set([rules.federal, rules.state, ...(rules.local ? [rules.local] : [])].map(jurisdictionOf))],
-    requirements: views,
-    failures: views.filter((r) => !r.met),
-    ...chain(entry),
-  };
-}
-
-/** The `success` of every tip answer: a refusal answers with an error status and an ErrorBody instead. */
-export const TipSuccess = () => ApiProperty({ type: 'boolean', enum: [true], description: 'Always true', example: true });

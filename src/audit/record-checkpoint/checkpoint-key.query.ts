@@ -1,0 +1,4 @@
+import { Query } from '@nestjs/cqrs';
+import { CheckpointKeyResponse } from './checkpoint-key.response.dto';
+
+export class CheckpointKeyQuery extends Query<CheckpointKeyResponse> {}

@@ -1,0 +1,4 @@
+import { Query } from '@nestjs/cqrs';
+import { HealthReport } from './health.response.dto';
+
+export class HealthQuery extends Query<HealthReport> {}

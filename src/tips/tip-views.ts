@@ -1,0 +1,49 @@
+// Each tip command's answer, from the event it appended and that event's entry in the chain.
+import type { StoredEvent } from '../platform/event-store/event-store.port';
+import { jurisdictionOf } from '../rules/tip-credit';
+import type { TipAdjustedData, TipCreditCheckedData, TipPaidOutData, TipPoolDistributedData, TipPooledData } from './tip.events';
+import type { TipAdjustmentView, TipCreditCheckView, TipDistributionView, TipPayoutView, TipPoolView } from './tip.response.dto';
+
+/** Where a record sits in the hash chain: every tip answer carries the hash of the entry it made. */
+type ChainEntry = Pick<StoredEvent, 'position' | 'hash'>;
+const chain = (entry: ChainEntry) => ({ auditHash: entry.hash, chain_position: entry.position });
+
+export function adjustmentView(data: TipAdjustedData, entry: ChainEntry): TipAdjustmentView {
+  const { adjustment_id, tip_id, previous_amount_cents, new_amount_cents, reason, adjusted_at } = data;
+  return { id: adjustment_id, tip_id, previous_amount_cents, new_amount_cents, reason, adjusted_at, ...chain(entry) };
+}
+
+export function payoutView({ payout_id, ...payout }: TipPaidOutData, entry: ChainEntry): TipPayoutView {
+  return { id: payout_id, ...payout, ...chain(entry) };
+}
+
+export function poolView(data: TipPooledData, entry: ChainEntry): TipPoolView {
+  const { pool_id, tips, ...pool } = data;
+  return { id: pool_id, ...pool, status: 'open', tip_ids: tips.map((tip) => tip.tip_id), ...chain(entry) };
+}
+
+/** From the append's entries: TipPoolDistributed, then one TipPoolSharePaid per share, in share order. */
+export function distributionView([summary, ...payouts]: StoredEvent[]): TipDistributionView {
+  const data = summary.data as TipPoolDistributedData;
+  return {
+    ...data,
+    shares: data.shares.map((share, i) => ({ ...share, audit_hash: payouts[i].hash, chain_position: payouts[i].position })),
+    ...chain(summary),
+  };
+}
+
+export function creditCheckView({ check_id, requirements, city, county, zip_code, rules, ...check }: TipCreditCheckedData, entry: ChainEntry): TipCreditCheckView {
+  const views = requirements.map((r) => ({ ...r, required: r.required_cents / 100, actual: r.actual_cents / 100 }));
+  return {
+    id: check_id,
+    ...check,
+    city: city ?? null,
+    county: county ?? null,
+    zip_code: zip_code ?? null,
+    rules: { ...rules, local: rules.local ?? null },
+    applied: [...new Set([rules.federal, rules.state, ...(rules.local ? [rules.local] : [])].map(jurisdictionOf))],
+    requirements: views,
+    failures: views.filter((r) => !r.met),
+    ...chain(entry),
+  };
+}

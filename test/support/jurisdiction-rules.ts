@@ -1,0 +1,44 @@
+import type { JurisdictionRule } from '../../src/rules/jurisdiction-rule';
+
+/**
+ * A valid enacted retail rounding rule of the place `fields` names (its lookup key, id and level
+ * follow from state, county and city), as an administrator would record it: rounds the total down,
+ * no disclosure, a test source; any field overridden. Its notes say it was recorded by a test.
+ */
+export function ruleAt(fields: Partial<JurisdictionRule>): JurisdictionRule {
+  const place = [fields.state, fields.county, fields.city].filter((part) => part != null).join('-');
+  const level = fields.city ? 'city' : fields.county ? 'county' : 'state';
+  return {
+    lookup_key: place,
+    jurisdiction_id: `US-${place}`,
+    jurisdiction_level: level,
+    state: null,
+    county: null,
+    city: null,
+    rounding_mode: 'mandatory_round_down',
+    choice: null,
+    enforcement: 'mandatory',
+    status: 'enacted',
+    legislation: 'Test Ordinance 1',
+    effective_date: null,
+    disclosure_required: false,
+    disclosure_text: null,
+    cash_acceptance_law: false,
+    source: ['https://example.test/ordinance'],
+    notes: 'recorded by a test',
+    expires_date: null,
+    enacted_date: null,
+    session_ends: null,
+    last_verified: '2026-09-01',
+    source_kind: 'bill_text',
+    confidence: 'medium',
+    rounds: 'total',
+    exact_change_exempt: false,
+    small_total: null,
+    refunds: 'mirror_original',
+    disclosure: { kind: 'none', text: null, itemized: false },
+    rule_type: 'rounding',
+    scope: 'retail',
+    ...fields,
+  };
+}
