@@ -95,9 +95,13 @@ function linkedClusters(dir: string, depth = 0): string[] {
 function postmasters(where: (cwd: string) => boolean): number[] {
   if (!existsSync('/proc/self')) return [];
   const isPostgres = (pid: number | string) => readFileSync(`/proc/${pid}/comm`, 'utf8').trim() === 'postgres';
+  // A server in another mount namespace (a run with a private /tmp) has a working directory this run cannot see:
+  // gone from here is not gone, so it is not ours to judge.
+  const namespace = readlinkSync('/proc/self/ns/mnt');
   return readdirSync('/proc').flatMap((name) => {
     if (!/^\d+$/.test(name)) return [];
     try {
+      if (readlinkSync(`/proc/${name}/ns/mnt`) !== namespace) return [];
       const cwd = readlinkSync(`/proc/${name}/cwd`).replace(/ \(deleted\)$/, '');
       if (!isPostgres(name) || !where(cwd)) return [];
       const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
