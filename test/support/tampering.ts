@@ -46,18 +46,7 @@ export async function insertForgedEntry(db: Sql, position: number, data: Record<
   const forged = { ...entry, hash: entryHash(entry) };
   await db.query('update events set position = -(position + 1) where position >= $1', [position]);
   await db.query('update events set position = -position where position < 0');
-  await db.query(`insert into events (${EVENT_COLUMNS}) values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`, [
-    forged.position,
-    forged.entryId,
-    forged.streamId,
-    forged.streamRevision,
-    forged.type,
-    JSON.stringify(forged.data),
-    JSON.stringify(forged.metadata),
-    forged.recordedAt,
-    forged.prevHash,
-    forged.hash,
-  ]);
+  await insertEntry(db, forged);
   return forged;
 }
 
@@ -133,18 +122,23 @@ export async function appendForgedEntry(db: Sql, data: Record<string, unknown>):
     prevHash: head.hash,
   };
   const forged = { ...entry, hash: entryHash(entry) };
-  await db.query(`insert into events (${EVENT_COLUMNS}) values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`, [
-    forged.position,
-    forged.entryId,
-    forged.streamId,
-    forged.streamRevision,
-    forged.type,
-    JSON.stringify(forged.data),
-    JSON.stringify(forged.metadata),
-    forged.recordedAt,
-    forged.prevHash,
-    forged.hash,
-  ]);
+  await insertEntry(db, forged);
   await rebuildTree(db);
   return forged;
+}
+
+/** Writes a whole entry as a row of the log, as an operator with psql would. */
+async function insertEntry(db: Sql, entry: StoredEvent): Promise<void> {
+  await db.query(`insert into events (${EVENT_COLUMNS}) values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`, [
+    entry.position,
+    entry.entryId,
+    entry.streamId,
+    entry.streamRevision,
+    entry.type,
+    JSON.stringify(entry.data),
+    JSON.stringify(entry.metadata),
+    entry.recordedAt,
+    entry.prevHash,
+    entry.hash,
+  ]);
 }
