@@ -252,7 +252,7 @@ describe.each(DRIVERS)('signed tree heads and proofs, on %s', (driver) => {
     // Whichever comes first: the re-verification of the first signed span, or the check of the head to extend.
     expect(restarted.status()).toMatchObject({ state: 'refused' });
     expect(restarted.status().alarm!.detail).toMatch(
-      /^entries 1 to \d+ no longer give the root of the tree head signed at .*: an entry among them was changed, inserted, deleted or moved$|^the stored Merkle tree of the first \d+ entries does not have the signed root [0-9a-f]{64}$|^the log ends at entry \d+, but a tree head of size \d+ was signed: entries were cut from its end$|^the entry at position \d+ carries a writer authenticator that does not verify: no service process wrote it as it is$/,
+      /^entries 1 to \d+ no longer give the root of the tree head signed at .*: an entry among them was changed, inserted, deleted or moved$|^the stored Merkle tree of the first \d+ entries does not have the signed root [0-9a-f]{64}$|^the log ends at entry \d+, but a tree head of size \d+ was signed: entries were cut from its end$|^the entry at position \d+ carries a writer authenticator that does not verify: no service process wrote it as it is$|^the entry at position \d+ is not the one the signed tree head of size \d+ covers: an entry up to it was rewritten$/,
     );
 
     const result = await verifyBothWays();
