@@ -5,6 +5,7 @@ import { createApp } from './app.factory';
 import { ConfigError, loadConfig, type AppConfig } from './platform/config/config';
 import { EmbeddedDatabaseError } from './platform/event-store/event-store.errors';
 import { withEmbeddedSigningKey } from './platform/config/embedded-signing-key';
+import { LogOriginMismatchError } from './audit/log-origin';
 
 async function main(): Promise<void> {
   let config: AppConfig;
@@ -45,7 +46,7 @@ async function shutdown(app: NestFastifyApplication, signal: string): Promise<vo
 }
 
 main().catch((error: unknown) => {
-  // A folder in use or a server that cannot start is the operator's to fix: one line, no stack.
-  console.error(error instanceof EmbeddedDatabaseError ? error.message : error);
+  // A folder in use, a server that cannot start or a LOG_ORIGIN not the log's is the operator's to fix: one line, no stack.
+  console.error(error instanceof EmbeddedDatabaseError || error instanceof LogOriginMismatchError ? error.message : error);
   process.exit(1);
 });

@@ -16,14 +16,20 @@ import { ConsistencyProofHandler, InclusionProofHandler, TreeHeadHandler } from 
 import { VerifyHashChainController } from './verify-hash-chain/verify-hash-chain.controller';
 import { VerifyHashChainHandler } from './verify-hash-chain/verify-hash-chain.handler';
 import { VerificationGate } from './verify-hash-chain/verification-gate';
+import { AppConfig } from '../platform/config/config';
+import { DATABASE, type Database } from '../platform/event-store/sql';
+import { LogOrigin } from './log-origin';
+import { TransparencyLogController } from './transparency-log/transparency-log.controller';
+import { CheckpointNoteHandler, TileHandler, VerifierKeyHandler } from './transparency-log/transparency-log.handler';
 
 /**
  * The audit log is the event log itself: listing it, verifying its hash chain, exporting it for
  * the offline verifier, its Merkle tree's heads and proofs, and the signed tree heads (in the log
- * and in the witness file) that make a rewritten tail detectable.
+ * and in the witness file) that make a rewritten tail detectable, and the same log in the C2SP
+ * formats (checkpoint notes, tiles) under its origin.
  */
 @Module({
-  controllers: [ListAuditLogsController, VerifyHashChainController, ExportAuditLogController, CheckpointKeyController, TreeProofsController, WitnessController],
+  controllers: [ListAuditLogsController, VerifyHashChainController, ExportAuditLogController, CheckpointKeyController, TreeProofsController, WitnessController, TransparencyLogController],
   providers: [
     ListAuditLogsHandler,
     VerifyHashChainHandler,
@@ -38,6 +44,10 @@ import { VerificationGate } from './verify-hash-chain/verification-gate';
     TreeProofs,
     ChainAlarms,
     EntryPromises,
+    { provide: LogOrigin, inject: [DATABASE, AppConfig], useFactory: (db: Database, config: AppConfig) => LogOrigin.fix(db, config.logOrigin) },
+    CheckpointNoteHandler,
+    VerifierKeyHandler,
+    TileHandler,
   ],
   exports: [ChainCheckpointer, TreeProofs, ChainAlarms, EntryPromises],
 })

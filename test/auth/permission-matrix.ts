@@ -59,6 +59,10 @@ export const PERMISSION_MATRIX: Readonly<Record<string, Rule>> = {
   'GET /admin/audit/inclusion-proof': ['auditor', 'admin'],
   'GET /admin/audit/consistency-proof': ['auditor', 'admin'],
   'GET /admin/audit/witness': ['auditor', 'admin'],
+  // The same log in the C2SP formats: as the audit log (and open to anyone with LOG_PUBLIC=true, off here).
+  'GET /log/checkpoint': ['auditor', 'admin'],
+  'GET /log/vkey': ['auditor', 'admin'],
+  'GET /log/tile/*': ['auditor', 'admin'],
   'GET /merchant/{merchant_id}/risk-profile': ['admin'],
   'GET /admin/fraud-overview': ['admin'],
   'GET /analytics/tips': ['admin', 'auditor'],

@@ -20,6 +20,15 @@ export class CheckpointKeyResponse {
   })
   public_key_pem: string;
 
+  @ApiProperty({ description: 'The log’s name (LOG_ORIGIN, fixed at its first start): the first line of its checkpoints', example: 'example.com/crcs/5f1c0a9b2e4d' })
+  origin: string;
+
+  @ApiProperty({
+    description: 'The same key as a C2SP signed-note verifier key, `<origin>+<key id>+<base64(0x01 ‖ public key)>`: what `GET /log/checkpoint` verifies with',
+    example: 'example.com/crcs/5f1c0a9b2e4d+03de0e1b+AXRjQ7lcDkNzVuXBNp3LJyVTxiyM7rF6ZSvMmKrdiHoJ',
+  })
+  vkey: string;
+
   @ApiProperty({ type: 'integer', minimum: 1, description: 'A checkpoint is appended once the log has grown this many entries past the last one', example: 1000 })
   checkpoint_interval: number;
 }

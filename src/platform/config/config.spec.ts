@@ -24,6 +24,7 @@ describe('loadConfig', () => {
         checkpointInterval: 1000,
         checkpointMaxAgeS: 60,
         checkpointReverifyS: 600,
+        logPublic: false,
         webhookAllowPrivate: false,
         webhookPollMs: 500,
         webhookConcurrency: 2,
@@ -57,6 +58,8 @@ describe('loadConfig', () => {
       CHECKPOINT_REVERIFY_S: '120',
       CHECKPOINT_SIGNING_KEY: signingKeyPem,
       CHECKPOINT_WITNESS_FILE: '/srv/witness/heads.ndjson',
+      LOG_ORIGIN: 'rounding.example.com/store-12',
+      LOG_PUBLIC: 'true',
       WEBHOOK_ALLOW_PRIVATE: 'true',
       WEBHOOK_POLL_MS: '100',
       WEBHOOK_CONCURRENCY: '4',
@@ -84,6 +87,8 @@ describe('loadConfig', () => {
       checkpointReverifyS: 120,
       checkpointSigningKey: expect.anything(),
       checkpointWitnessFile: '/srv/witness/heads.ndjson',
+      logOrigin: 'rounding.example.com/store-12',
+      logPublic: true,
       webhookAllowPrivate: true,
       webhookPollMs: 100,
       webhookConcurrency: 4,
@@ -91,6 +96,10 @@ describe('loadConfig', () => {
     expect(Object.isFrozen(config)).toBe(true);
     expect(Object.isFrozen(config.rateLimitPerHour)).toBe(true);
     expect(Object.isFrozen(config.shiftChanges.hours)).toBe(true);
+  });
+
+  it.each([['two words'], ['a+b'], ['tab\there'], ['x'.repeat(256)]])('rejects LOG_ORIGIN=%j, which is no signed-note key name', (origin) => {
+    expect(() => loadConfig({ LOG_ORIGIN: origin })).toThrow(/LOG_ORIGIN is .* but must be a name of up to 255 characters without spaces, plus signs or control characters/);
   });
 
   it.each([['6,14,24'], ['6,,14'], ['6,6'], ['-1'], ['6.5'], ['noon']])('rejects SHIFT_CHANGE_HOURS=%j', (hours) => {

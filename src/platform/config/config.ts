@@ -1,6 +1,7 @@
 import type { KeyObject } from 'node:crypto';
 import { isIP } from 'node:net';
 import { parsePrivateKey } from '../verification/checkpoint';
+import { isValidKeyName } from '../verification/signed-note';
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -67,6 +68,14 @@ export class AppConfig {
   readonly checkpointSigningKey?: KeyObject;
   /** Append-only NDJSON file, outside the database, that every signed tree head is also written to; default `<dataDir>/checkpoint-witness.ndjson`. */
   readonly checkpointWitnessFile?: string;
+  /**
+   * The log's name in its checkpoints and verifier key (c2sp.org/tlog-checkpoint), fixed at the
+   * first start and kept in the database: unset, the stored one (or, at the first start,
+   * `<hostname>/crcs/<random id>`); set, it must be the stored one.
+   */
+  readonly logOrigin?: string;
+  /** The checkpoint, verifier key and tiles under /log are open to anyone, not only to auditor and admin keys. */
+  readonly logPublic: boolean;
   /** Webhooks to loopback, private, link-local and metadata addresses: refused unless this is set (development and tests). */
   readonly webhookAllowPrivate: boolean;
   /** How often each service process looks for webhook deliveries that are due. */
@@ -132,6 +141,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     checkpointReverifyS: read('CHECKPOINT_REVERIFY_S', parsePositiveInteger, 600),
     checkpointSigningKey: read('CHECKPOINT_SIGNING_KEY', parseSigningKey, undefined, { secret: true }),
     checkpointWitnessFile: read('CHECKPOINT_WITNESS_FILE', (raw) => raw, undefined),
+    logOrigin: read('LOG_ORIGIN', parseLogOrigin, undefined),
+    logPublic: read('LOG_PUBLIC', parseBoolean, false),
     webhookAllowPrivate: read('WEBHOOK_ALLOW_PRIVATE', parseBoolean, false),
     webhookPollMs: read('WEBHOOK_POLL_MS', parsePositiveInteger, 500),
     webhookConcurrency: read('WEBHOOK_CONCURRENCY', parsePositiveInteger, 2),
@@ -181,6 +192,10 @@ function parseSigningKey(raw: string): KeyObject {
   } catch {
     return invalid('must be an Ed25519 private key: PEM, or base64 of its PKCS#8 DER');
   }
+}
+
+function parseLogOrigin(raw: string): string {
+  return isValidKeyName(raw) && raw.length <= 255 ? raw : invalid('must be a name of up to 255 characters without spaces, plus signs or control characters, such as example.com/crcs/store-12');
 }
 
 function parseBoolean(raw: string): boolean {

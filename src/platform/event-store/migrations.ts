@@ -141,6 +141,18 @@ export const MIGRATIONS: { version: number; name: string; statements: string[] }
       'alter table events add column writer_mac text',
     ],
   },
+  {
+    version: 8,
+    name: 'the log origin',
+    statements: [
+      // The log's name in its checkpoints (src/audit/log-origin.ts): one row, written at the first start, never changed.
+      `create table log_origin (
+        id boolean primary key default true check (id),
+        origin text not null,
+        fixed_at timestamptz not null default now()
+      )`,
+    ],
+  },
 ];
 
 /** A fixed key: two service processes starting on one database apply each migration once. */

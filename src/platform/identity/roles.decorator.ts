@@ -4,6 +4,7 @@ import type { Role } from './principal';
 
 export const ROLES_KEY = 'crcs:roles';
 export const PUBLIC_KEY = 'crcs:public';
+export const LOG_PUBLIC_KEY = 'crcs:log-public';
 
 /** The OpenAPI security scheme of the `x-api-key` header (declared in src/platform/openapi/openapi-document.ts). */
 export const API_KEY_SCHEME = 'api_key';
@@ -20,3 +21,6 @@ export const Roles = (...roles: Role[]) =>
 
 /** Open to callers without a key (`/health`, `/version`). */
 export const Public = () => SetMetadata(PUBLIC_KEY, true);
+
+/** The transparency log's resources: open to callers without a key when LOG_PUBLIC=true (monitors and witnesses poll them). */
+export const PublicWhenLogPublic = () => SetMetadata(LOG_PUBLIC_KEY, true);

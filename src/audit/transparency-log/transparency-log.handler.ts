@@ -1,0 +1,122 @@
+import { createPublicKey, type KeyObject } from 'node:crypto';
+import { HttpStatus, Inject } from '@nestjs/common';
+import { QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
+import { AppConfig } from '../../platform/config/config';
+import { DomainError } from '../../platform/errors/domain-error';
+import { DATABASE, type Database } from '../../platform/event-store/sql';
+import { CHECKPOINT_EVENT_TYPE, checkSignature, isTreeHeadCheckpoint, keyRing, type CheckpointData } from '../../platform/verification/checkpoint';
+import { checkpointText, signNote, verifierKey } from '../../platform/verification/signed-note';
+import { TILE_HEIGHT, TILE_WIDTH, entryBundle, parseTilePath, tileWithin, type TileRef } from '../../platform/verification/tiles';
+import { ChainAlarms } from '../chain-alarms';
+import { chainTampered } from '../chain-tampered';
+import { LogOrigin } from '../log-origin';
+import { NOT_CONFIGURED } from '../record-checkpoint/checkpoint-key.handler';
+import { CheckpointNoteQuery, TileQuery, VerifierKeyQuery } from './transparency-log.query';
+
+export const NO_CHECKPOINT = 'No checkpoint is signed yet: the first comes at most CHECKPOINT_MAX_AGE_S seconds after the first entries';
+
+function signingKey(config: AppConfig): KeyObject {
+  const key = config.checkpointSigningKey;
+  if (!key) throw new DomainError('NOT_FOUND', NOT_CONFIGURED, HttpStatus.NOT_FOUND);
+  return key;
+}
+
+/** The tree head of the last checkpoint in the log: the latest published size. */
+async function latestHead(db: Database): Promise<(CheckpointData & { tree_size: number; root_hash: string }) | undefined> {
+  const [row] = await db.query<{ data: CheckpointData }>('select data from events where event_type = $1 order by position desc limit 1', [CHECKPOINT_EVENT_TYPE]);
+  return row && isTreeHeadCheckpoint(row.data) ? row.data : undefined;
+}
+
+/**
+ * The note is signed here, on request, for the tree head the signer signed, and only once that
+ * head's own signature verifies with the log's key: the key thereby states nothing it has not
+ * stated (a head it signed only after checking it extends every earlier one), so no two notes are
+ * ever inconsistent, and Ed25519 gives the same bytes every time.
+ */
+@QueryHandler(CheckpointNoteQuery)
+export class CheckpointNoteHandler implements IQueryHandler<CheckpointNoteQuery, string> {
+  constructor(
+    @Inject(DATABASE) private readonly db: Database,
+    private readonly config: AppConfig,
+    private readonly origin: LogOrigin,
+    private readonly alarms: ChainAlarms,
+  ) {}
+
+  async execute(): Promise<string> {
+    const key = signingKey(this.config);
+    const head = await latestHead(this.db);
+    if (!head) throw new DomainError('NOT_FOUND', NO_CHECKPOINT, HttpStatus.NOT_FOUND);
+    if (checkSignature(head, keyRing([createPublicKey(key)])) !== 'valid') {
+      const detail = `the last checkpoint in the log (${head.checkpoint}, tree size ${head.tree_size}) does not carry the log's valid signature`;
+      await this.alarms.raise({ source: 'checkpoint', kind: 'modified', position: head.position, detail });
+      throw chainTampered(detail);
+    }
+    const name = this.origin.name;
+    return signNote(checkpointText({ origin: name, size: head.tree_size, root: Buffer.from(head.root_hash, 'hex') }), name, key);
+  }
+}
+
+@QueryHandler(VerifierKeyQuery)
+export class VerifierKeyHandler implements IQueryHandler<VerifierKeyQuery, string> {
+  constructor(
+    private readonly config: AppConfig,
+    private readonly origin: LogOrigin,
+  ) {}
+
+  execute(): Promise<string> {
+    return Promise.resolve(verifierKey(this.origin.name, signingKey(this.config)));
+  }
+}
+
+const notFound = (message: string) => new DomainError('NOT_FOUND', message, HttpStatus.NOT_FOUND);
+
+/**
+ * Tiles read as stored: a hash tile is a range of one level of `merkle_nodes`, an entry bundle a
+ * range of the events' chain hashes (each the 32-byte leaf input of the tree); one indexed range
+ * read each, no tree recomputed. Served up to the latest checkpoint's size, so every partial tile
+ * of every published size is there, and nothing the log has not signed.
+ */
+@QueryHandler(TileQuery)
+export class TileHandler implements IQueryHandler<TileQuery, { body: Buffer; cacheControl: string }> {
+  constructor(
+    @Inject(DATABASE) private readonly db: Database,
+    private readonly config: AppConfig,
+    private readonly alarms: ChainAlarms,
+  ) {}
+
+  async execute({ path }: TileQuery): Promise<{ body: Buffer; cacheControl: string }> {
+    let tile: TileRef;
+    try {
+      tile = parseTilePath(path);
+    } catch (error) {
+      const message = `tile/${path} is not a tile: ${(error as Error).message}`;
+      throw new DomainError('VALIDATION_ERROR', message, HttpStatus.BAD_REQUEST, [{ field: 'path', messages: [message] }]);
+    }
+    const size = (await latestHead(this.db))?.tree_size ?? 0;
+    if (!tileWithin(tile, size)) throw notFound(`tile/${path} is beyond the latest checkpoint (tree size ${size})`);
+    const first = tile.index * TILE_WIDTH;
+    const hashes = tile.level === 'entries' ? await this.entries(first, tile.width) : await this.nodes(tile.level * TILE_HEIGHT, first, tile.width);
+    if (hashes.length !== tile.width) {
+      const detail = `tile/${path} lacks ${tile.width - hashes.length} of its ${tile.width} hashes, below the signed tree size ${size}`;
+      await this.alarms.raise({ source: 'tiles', kind: 'deleted', position: null, detail });
+      throw chainTampered(detail);
+    }
+    // A tile's bytes never change, full or partial (a partial one is a prefix of a later one, never rewritten);
+    // behind a key, only the caller's own cache may keep them.
+    const cacheControl = `${this.config.logPublic ? 'public' : 'private'}, max-age=31536000, immutable`;
+    return { body: tile.level === 'entries' ? entryBundle(hashes) : Buffer.concat(hashes), cacheControl };
+  }
+
+  private async entries(first: number, count: number): Promise<Buffer[]> {
+    const rows = await this.db.query<{ hash: string }>('select hash from events where position > $1 and position <= $2 order by position', [first, first + count]);
+    return rows.map((row) => Buffer.from(row.hash, 'hex'));
+  }
+
+  private async nodes(level: number, first: number, count: number): Promise<Buffer[]> {
+    const rows = await this.db.query<{ hash: string }>(
+      "select encode(hash, 'hex') as hash from merkle_nodes where level = $1 and idx >= $2 and idx < $3 order by idx",
+      [level, first, first + count],
+    );
+    return rows.map((row) => Buffer.from(row.hash, 'hex'));
+  }
+}

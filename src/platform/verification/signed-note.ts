@@ -1,0 +1,108 @@
+import { createPublicKey, sign, verify, type KeyObject } from 'node:crypto';
+import { sha256 } from '../sha256';
+
+/*
+ * C2SP signed notes (c2sp.org/signed-note) with Ed25519 signatures, and the checkpoints of
+ * c2sp.org/tlog-checkpoint written as such notes: the formats transparency tools and witnesses
+ * read, checked in the tests against Go's golang.org/x/mod/sumdb/note. Pure (node:crypto only):
+ * the offline verifier uses it.
+ */
+
+/** The signature type byte of Ed25519 in signed-note. */
+const ED25519 = 0x01;
+const SIGNATURE_PREFIX = '\u2014 ';
+
+/** A key name: non-empty, no Unicode space, no plus sign (signed-note "Format"). */
+export function isValidKeyName(name: string): boolean {
+  return name !== '' && !/[\s+\u0085]/u.test(name) && !/[\u0000-\u001f]/.test(name);
+}
+
+function rawPublicKey(key: KeyObject): Buffer {
+  const publicKey = key.type === 'private' ? createPublicKey(key) : key;
+  return Buffer.from(publicKey.export({ format: 'jwk' }).x!, 'base64url');
+}
+
+/** SHA-256(name || 0x0A || 0x01 || public key)[:4], as the spec recommends and Go's NewVerifier requires. */
+export function noteKeyId(name: string, publicKey: KeyObject): Buffer {
+  return sha256(Buffer.from(`${name}\n`), Buffer.of(ED25519), rawPublicKey(publicKey)).subarray(0, 4);
+}
+
+/** The verifier key string `<name>+<hex key id>+<base64(0x01 || public key)>` that clients are configured with. */
+export function verifierKey(name: string, publicKey: KeyObject): string {
+  return `${name}+${noteKeyId(name, publicKey).toString('hex')}+${Buffer.concat([Buffer.of(ED25519), rawPublicKey(publicKey)]).toString('base64')}`;
+}
+
+export interface NoteVerifier {
+  name: string;
+  id: Buffer;
+  key: KeyObject;
+}
+
+/** Parses a verifier key; throws saying what is wrong with it. */
+export function parseVerifierKey(vkey: string): NoteVerifier {
+  // The base64 key may hold plus signs itself: the name ends at the first, the id at the second.
+  const match = /^([^+]+)\+([0-9a-f]{8})\+(.+)$/.exec(vkey.trim());
+  if (!match || !isValidKeyName(match[1])) throw new Error('not a verifier key: expected <name>+<8 hex digits>+<base64 key>');
+  const [, name, id, encoded] = match;
+  const bytes = Buffer.from(encoded, 'base64');
+  if (bytes.length !== 33 || bytes[0] !== ED25519 || bytes.toString('base64') !== encoded) throw new Error('not an Ed25519 verifier key (type 0x01, 32 bytes)');
+  const key = createPublicKey({ key: { kty: 'OKP', crv: 'Ed25519', x: bytes.subarray(1).toString('base64url') }, format: 'jwk' });
+  if (!noteKeyId(name, key).equals(Buffer.from(id, 'hex'))) throw new Error(`the key id ${id} is not the one derived from the name and key`);
+  return { name, id: Buffer.from(id, 'hex'), key };
+}
+
+/** `text` (ending in a newline) signed by `name`'s Ed25519 `privateKey`. Deterministic, as Ed25519 is. */
+export function signNote(text: string, name: string, privateKey: KeyObject): string {
+  if (!text.endsWith('\n')) throw new Error('a note text ends in a newline');
+  const signature = Buffer.concat([noteKeyId(name, privateKey), sign(null, Buffer.from(text), privateKey)]);
+  return `${text}\n${SIGNATURE_PREFIX}${name} ${signature.toString('base64')}\n`;
+}
+
+export class NoteError extends Error {}
+
+/**
+ * Opens a signed note as signed-note says a verifier must: signatures of unknown keys (another
+ * name or id) are ignored, one of a known key that does not verify rejects the whole note, and a
+ * note with no verified signature of a known key is rejected. Returns the text and who signed it.
+ */
+export function openNote(note: string, verifiers: readonly NoteVerifier[]): { text: string; signers: string[] } {
+  if (/[\u0000-\u0009\u000b-\u001f]/.test(note)) throw new NoteError('the note holds a control character');
+  if (!note.endsWith('\n')) throw new NoteError('the note does not end in a newline');
+  const split = note.lastIndexOf('\n\n');
+  if (split < 0) throw new NoteError('the note has no signature block');
+  const text = note.slice(0, split + 1);
+  const lines = note.slice(split + 2, -1).split('\n');
+  const signers: string[] = [];
+  for (const line of lines) {
+    const match = /^\u2014 (\S+) ([A-Za-z0-9+/]+={0,2})$/u.exec(line);
+    if (!match || !isValidKeyName(match[1])) throw new NoteError(`malformed signature line: ${JSON.stringify(line)}`);
+    const bytes = Buffer.from(match[2], 'base64');
+    if (bytes.length < 5) throw new NoteError(`malformed signature line: ${JSON.stringify(line)}`);
+    const known = verifiers.find((v) => v.name === match[1] && v.id.equals(bytes.subarray(0, 4)));
+    if (!known) continue;
+    if (!verify(null, Buffer.from(text), known.key, bytes.subarray(4))) throw new NoteError(`the signature of ${known.name} does not verify`);
+    signers.push(known.name);
+  }
+  if (signers.length === 0) throw new NoteError('no signature of a known key');
+  return { text, signers };
+}
+
+/** A checkpoint's three lines: `origin`, tree size, base64 root (c2sp.org/tlog-checkpoint). */
+export interface Checkpoint {
+  origin: string;
+  size: number;
+  root: Buffer;
+}
+
+export const checkpointText = ({ origin, size, root }: Checkpoint): string => `${origin}\n${size}\n${root.toString('base64')}\n`;
+
+/** Parses a checkpoint's note text; extension lines are allowed and ignored. */
+export function parseCheckpoint(text: string): Checkpoint {
+  const [origin, size, root, ...rest] = text.split('\n');
+  if (rest.length === 0 || rest.at(-1) !== '' || rest.slice(0, -1).some((line) => line === '')) throw new NoteError('a checkpoint has three lines (origin, size, root), then only non-empty extension lines');
+  if (origin === '') throw new NoteError('the checkpoint has no origin');
+  if (!/^(0|[1-9]\d*)$/.test(size) || !Number.isSafeInteger(Number(size))) throw new NoteError(`the checkpoint's tree size ${JSON.stringify(size)} is not a decimal number`);
+  const hash = Buffer.from(root, 'base64');
+  if (hash.length !== 32 || hash.toString('base64') !== root) throw new NoteError(`the checkpoint's root ${JSON.stringify(root)} is not the base64 of 32 bytes`);
+  return { origin, size: Number(size), root: hash };
+}
