@@ -1,0 +1,125 @@
+import { execFile, spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DATABASE, type Database } from '../../src/platform/event-store/sql';
+import { openNote, parseCheckpoint, parseVerifierKey } from '../../src/platform/verification/signed-note';
+import { call } from '../support/auth';
+import { newSigningKey } from '../support/chain';
+import { startTestApp, TEST_ADMIN_KEY, type TestApp } from '../support/test-app';
+import { appendEntries } from '../support/transparency-log';
+
+/*
+ * Interop with an independent implementation of the C2SP formats: Go's golang.org/x/mod/sumdb/note
+ * and sumdb/tlog, from Debian's golang-golang-x-mod-dev, built here by `go` from Debian's
+ * golang-go into a temporary folder (GOPATH mode, nothing downloaded). Without them the suite is
+ * skipped, loudly; with CRCS_REQUIRE_INTEROP=1 (.ci/run sets it) it fails instead.
+ */
+
+const X_MOD = '/usr/share/gocode/src/golang.org/x/mod/sumdb';
+const PROGRAM = join(__dirname, 'go/c2sp-check');
+
+function missing(): string | undefined {
+  if (spawnSync('go', ['version']).status !== 0) return 'no `go` on the PATH (Debian: golang-go)';
+  if (!existsSync(join(X_MOD, 'note')) || !existsSync(join(X_MOD, 'tlog'))) return `no ${X_MOD}/{note,tlog} (Debian: golang-golang-x-mod-dev)`;
+  return undefined;
+}
+
+const absent = missing();
+if (absent && process.env.CRCS_REQUIRE_INTEROP !== '1') {
+  process.stderr.write(`\n${'!'.repeat(100)}\n!! C2SP INTEROP TESTS SKIPPED: ${absent}.\n!! The checkpoints and tiles are NOT checked against Go's implementation in this run; CRCS_REQUIRE_INTEROP=1 makes this a failure.\n${'!'.repeat(100)}\n\n`);
+}
+const suite = absent && process.env.CRCS_REQUIRE_INTEROP !== '1' ? describe.skip : describe;
+
+interface Run {
+  status: number;
+  stdout: string;
+  stderr: string;
+}
+
+suite("C2SP checkpoints and tiles, checked by Go's sumdb/note and sumdb/tlog", () => {
+  let work: string;
+  let program: string;
+  let app: TestApp;
+  let vkey: string;
+  const older: string[] = [];
+
+  const run = (args: string[], stdin = ''): Promise<Run> =>
+    new Promise((resolve) => {
+      const child = execFile(program, args, { timeout: 60_000 }, (error, stdout, stderr) => resolve({ status: error ? Number(error.code ?? 1) : 0, stdout, stderr }));
+      child.stdin!.end(stdin);
+    });
+  const checkLog = () => run(['log', `${app.baseUrl}/log`, TEST_ADMIN_KEY, vkey, ...older]);
+
+  beforeAll(async () => {
+    if (absent) throw new Error(`CRCS_REQUIRE_INTEROP=1, but ${absent}`);
+    work = await mkdtemp(join(tmpdir(), 'crcs-go-'));
+    program = join(work, 'c2sp-check');
+    // GOPATH mode from Debian's sources; the build cache and Go's own temporary files in this run's folder, removed after.
+    const env = { ...process.env, GO111MODULE: 'off', GOPATH: '/usr/share/gocode', GOCACHE: join(work, 'cache'), GOTMPDIR: work, GOFLAGS: '', GOPROXY: 'off', GOENV: 'off' };
+    const built = spawnSync('go', ['build', '-o', program, '.'], { cwd: PROGRAM, env, encoding: 'utf8' });
+    if (built.status !== 0) throw new Error(`go build failed: ${built.stderr}`);
+
+    app = await startTestApp({ env: { CHECKPOINT_SIGNING_KEY: newSigningKey().export({ format: 'pem', type: 'pkcs8' }) as string, CHECKPOINT_INTERVAL: '100', LOG_ORIGIN: 'crcs.example/interop' } });
+    vkey = (await call(app, 'GET', '/log/vkey', { key: TEST_ADMIN_KEY })).body.trim();
+    // Checkpoints of several sizes, kept as an auditor keeps them, over two full level-0 tiles and into a third.
+    for (const count of [110, 120, 200, 300]) {
+      await appendEntries(app, count);
+      const note = (await call(app, 'GET', '/log/checkpoint', { key: TEST_ADMIN_KEY })).body as string;
+      const file = join(work, `checkpoint-${older.length}`);
+      await writeFile(file, note);
+      older.push(file);
+    }
+    await appendEntries(app, 150);
+  }, 240_000);
+
+  afterAll(async () => {
+    await app?.close();
+    if (work) await rm(work, { recursive: true, force: true });
+  });
+
+  it('verifies our checkpoint with note.NewVerifier(vkey) and note.Open, proves every entry from the tiles, and every older checkpoint consistent', async () => {
+    const { status, stdout, stderr } = await checkLog();
+    expect({ status, stderr }).toEqual({ status: 0, stderr: '' });
+    const summary = JSON.parse(stdout);
+    const latest = parseCheckpoint(openNote((await call(app, 'GET', '/log/checkpoint', { key: TEST_ADMIN_KEY })).body, [parseVerifierKey(vkey)]).text);
+    expect(summary).toMatchObject({ size: latest.size, root: latest.root.toString('base64'), entries_checked: latest.size });
+    expect(latest.size).toBeGreaterThan(512);
+    expect(summary.consistent_with).toHaveLength(4);
+    expect(new Set(summary.consistent_with).size).toBe(4);
+  });
+
+  it('has Go refuse the tiles once a stored tree node or an entry’s chain hash is rewritten by SQL', async () => {
+    const db = app.app.get<Database>(DATABASE);
+    const [node] = await db.query<{ hash: string }>("select encode(hash, 'hex') as hash from merkle_nodes where level = 0 and idx = 300");
+    await db.query("update merkle_nodes set hash = decode(repeat('ab', 32), 'hex') where level = 0 and idx = 300");
+    const forgedNode = await checkLog();
+    await db.query("update merkle_nodes set hash = decode($1, 'hex') where level = 0 and idx = 300", [node.hash]);
+    expect(forgedNode.status).toBe(1);
+    // Leaf 300 is in tile 0/001: the first entry Go proves from that tile no longer leads to the signed root.
+    expect(forgedNode.stderr).toMatch(/^entry 2\d\d is not in the tree: invalid transparency proof|inconsistent tile/);
+
+    const [entry] = await db.query<{ hash: string }>('select hash from events where position = 42');
+    await db.query("update events set hash = repeat('cd', 32) where position = 42");
+    const forgedEntry = await checkLog();
+    await db.query('update events set hash = $1 where position = 42', [entry.hash]);
+    expect(forgedEntry.status).toBe(1);
+    expect(forgedEntry.stderr).toContain('entry 41 is not in the tree');
+    expect((await checkLog()).status).toBe(0);
+  });
+
+  it('accepts a note Go signed with a key it generated, and refuses it with its text or signature changed', async () => {
+    const text = 'witness.example/w1\n42\nCsUYapGGPo4dkMgIAUqom/Xajj7h2fB2MPA3j2jxq2I=\n';
+    const signed = await run(['sign', 'witness.example/w1'], text);
+    expect(signed.status).toBe(0);
+    const { vkey: goVkey, note } = JSON.parse(signed.stdout) as { vkey: string; note: string };
+    const verifier = parseVerifierKey(goVkey);
+    expect(openNote(note, [verifier])).toEqual({ text, signers: ['witness.example/w1'] });
+    expect(() => openNote(note.replace('\n42\n', '\n43\n'), [verifier])).toThrow('the signature of witness.example/w1 does not verify');
+    const signature = note.slice(note.lastIndexOf(' ') + 1, -1);
+    const flipped = Buffer.from(signature, 'base64');
+    flipped[10] ^= 1;
+    expect(() => openNote(note.replace(signature, flipped.toString('base64')), [verifier])).toThrow('the signature of witness.example/w1 does not verify');
+  });
+});
