@@ -7,6 +7,8 @@ import { checkPromise, isEntryPromise, type EntryPromise } from '../src/platform
 import { ChainVerifier, type ChainVerification } from '../src/platform/verification/chain-verifier';
 import { UnreadableLineError, verifyExport } from '../src/platform/verification/export-verification';
 import { leafHash, verifyConsistency, verifyInclusion } from '../src/platform/event-store/merkle-tree';
+import { NoteError, openNote, parseCheckpoint, parseVerifierKey, type Checkpoint } from '../src/platform/verification/signed-note';
+import { TiledLogError, verifyTiledLog } from '../src/platform/verification/tiled-log';
 
 const USAGE = [
   'usage: verify-chain <export.ndjson | -> [--public-key <key.pem>]... [--witness <witness.ndjson>] [--signing-key <private-key.pem>]',
@@ -14,6 +16,8 @@ const USAGE = [
   '       verify-chain inclusion <audit-receipt.json> [--head <tree-head.json>] [--public-key <key.pem>]...',
   '       verify-chain consistency <proof.json> --head <first-head.json> --head <second-head.json> [--public-key <key.pem>]...',
   '       verify-chain promise <promise.json | write-answer.json | audit-receipt.json> --proof <proof.json | audit-receipt.json> [--head <tree-head.json>] [--public-key <key.pem>]...',
+  '       verify-chain checkpoint <checkpoint-note> --vkey <vkey-file>',
+  '       verify-chain tiles <log URL, e.g. https://host/api/v1/log> --vkey <vkey-file> [--checkpoint <kept-checkpoint-note>]...   (key in CRCS_API_KEY unless the log is public)',
 ].join('\n');
 
 class InputError extends Error {}
@@ -47,6 +51,7 @@ const fromCaller = (path: string): string => resolve(process.env.INIT_CWD ?? '.'
  * found (the proof holds), 1 when any was (a bad signature included), 2 when the input could not be read.
  */
 async function main(args: string[]): Promise<number> {
+  if (args[0] === 'checkpoint' || args[0] === 'tiles') return checkC2sp(args[0], args.slice(1));
   const { file, keyFiles, witnessFile, signingKeyFile, heads, proofKind, proofFile } = parseArgs(args);
   const keys = keyFiles.length > 0 ? keyRing(keyFiles.map(readPublicKey)) : undefined;
   if (proofKind === 'promise') return checkProof('promise', proofFile!, heads, keys, readJson(file, promiseIn));
@@ -175,6 +180,60 @@ function checkProof(kind: ProofKind, proofFile: string, headFiles: string[], key
   process.stderr.write(ok ? `OK: the ${kind} proof holds\n` : `FAILED: ${problems.join('; ')}\n`);
   if (ok && !keys) process.stderr.write(`WARNING: no --public-key given: tree head${promises.length > 0 ? ' and promise' : ''} signatures were NOT checked\n`);
   return ok ? 0 : 1;
+}
+
+/**
+ * The C2SP formats (DESIGN.md "Transparency in the standard formats"): `checkpoint` opens a kept
+ * checkpoint note with the verifier key; `tiles` verifies the whole log from its checkpoint, tiles
+ * and entry bundles, and that it extends every checkpoint kept from before.
+ */
+async function checkC2sp(kind: 'checkpoint' | 'tiles', args: string[]): Promise<number> {
+  const positional: string[] = [];
+  const keptFiles: string[] = [];
+  let vkeyFile: string | undefined;
+  for (let i = 0; i < args.length; i++) {
+    if (args[i] === '--vkey' && i + 1 < args.length) vkeyFile = fromCaller(args[++i]);
+    else if (args[i] === '--checkpoint' && i + 1 < args.length && kind === 'tiles') keptFiles.push(fromCaller(args[++i]));
+    else if (!args[i].startsWith('-')) positional.push(args[i]);
+    else throw new InputError(`unknown option ${args[i]}\n${USAGE}`);
+  }
+  if (positional.length !== 1 || vkeyFile === undefined) throw new InputError(USAGE);
+  const verifier = readJson(vkeyFile, parseVerifierKey);
+  const openKept = (file: string): Checkpoint => {
+    const note = readJson(file, (text) => text);
+    return parseCheckpoint(openNote(note, [verifier]).text);
+  };
+  let result: Record<string, unknown>;
+  try {
+    result = kind === 'checkpoint' ? checkpointResult(openKept(fromCaller(positional[0]))) : { ...(await verifyTiledLog(reader(positional[0]), verifier, keptFiles.map(openKept))) };
+  } catch (error) {
+    if (!(error instanceof NoteError || error instanceof TiledLogError)) throw error;
+    process.stdout.write(`${JSON.stringify({ kind, holds: false, problems: [error.message] }, null, 2)}\n`);
+    process.stderr.write(`FAILED: ${error.message}\n`);
+    return 1;
+  }
+  process.stdout.write(`${JSON.stringify({ kind, holds: true, ...result }, null, 2)}\n`);
+  process.stderr.write(
+    kind === 'checkpoint'
+      ? `OK: the checkpoint of ${verifier.name} at tree size ${String(result.tree_size)} carries the log's valid signature\n`
+      : `OK: ${String(result.tree_size)} entries of ${verifier.name} give its signed root, every tile checked, consistent with ${keptFiles.length} kept checkpoints\n`,
+  );
+  return 0;
+}
+
+const checkpointResult = ({ origin, size, root }: Checkpoint) => ({ origin, tree_size: size, root_hash: root.toString('hex') });
+
+/** Reads below a log's URL; a key from CRCS_API_KEY for a log that is not public. */
+function reader(prefix: string): (path: string) => Promise<Buffer> {
+  const key = process.env.CRCS_API_KEY;
+  return async (path) => {
+    const url = `${prefix.replace(/\/+$/, '')}/${path}`;
+    const response = await fetch(url, { headers: key ? { 'x-api-key': key } : {} }).catch((error: Error) => {
+      throw new InputError(`cannot read ${url}: ${error.message}`);
+    });
+    if (response.status !== 200) throw new TiledLogError(`${url} answered ${response.status}: ${(await response.text()).slice(0, 200)}`);
+    return Buffer.from(await response.arrayBuffer());
+  };
 }
 
 function readPublicKey(path: string) {

@@ -41,12 +41,12 @@ export const checkpointsWritten = (app: TestApp): Promise<void> => app.app.get(C
 const ROOT = join(__dirname, '../..');
 
 /** `npm run verify-chain -- <args>` as its own process, without the test runner's Node options. */
-export function runVerifier(args: string[]): Promise<{ status: number; stdout: string; stderr: string }> {
+export function runVerifier(args: string[], env: Record<string, string> = {}): Promise<{ status: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     execFile(
       process.execPath,
       ['-r', 'ts-node/register/transpile-only', 'scripts/verify-chain.ts', ...args],
-      { cwd: ROOT, env: { ...process.env, NODE_OPTIONS: '' } },
+      { cwd: ROOT, env: { ...process.env, NODE_OPTIONS: '', ...env } },
       (error, stdout, stderr) => resolve({ status: error ? Number(error.code) : 0, stdout, stderr }),
     );
   });
