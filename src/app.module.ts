@@ -56,6 +56,7 @@ export class AppModule {
           dataDir: config.dataDir,
           projectors: PROJECTORS,
           writerKey: config.checkpointSigningKey && writerKey(config.checkpointSigningKey),
+          logOrigin: config.logOrigin,
         }),
         ReadReplicaModule.forRoot({ url: config.readDatabaseUrl, maxLagMs: config.readMaxLagMs, queries: REPLICA_QUERIES }),
         ...FEATURE_MODULES,

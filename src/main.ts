@@ -5,7 +5,7 @@ import { createApp } from './app.factory';
 import { ConfigError, loadConfig, type AppConfig } from './platform/config/config';
 import { EmbeddedDatabaseError } from './platform/event-store/event-store.errors';
 import { withEmbeddedSigningKey } from './platform/config/embedded-signing-key';
-import { LogOriginMismatchError } from './audit/log-origin';
+import { LogOriginMismatchError } from './platform/event-store/log-origin';
 
 async function main(): Promise<void> {
   let config: AppConfig;

@@ -16,9 +16,6 @@ import { ConsistencyProofHandler, InclusionProofHandler, TreeHeadHandler } from 
 import { VerifyHashChainController } from './verify-hash-chain/verify-hash-chain.controller';
 import { VerifyHashChainHandler } from './verify-hash-chain/verify-hash-chain.handler';
 import { VerificationGate } from './verify-hash-chain/verification-gate';
-import { AppConfig } from '../platform/config/config';
-import { DATABASE, type Database } from '../platform/event-store/sql';
-import { LogOrigin } from './log-origin';
 import { TransparencyLogController } from './transparency-log/transparency-log.controller';
 import { CheckpointNoteHandler, TileHandler, VerifierKeyHandler } from './transparency-log/transparency-log.handler';
 
@@ -44,7 +41,6 @@ import { CheckpointNoteHandler, TileHandler, VerifierKeyHandler } from './transp
     TreeProofs,
     ChainAlarms,
     EntryPromises,
-    { provide: LogOrigin, inject: [DATABASE, AppConfig], useFactory: (db: Database, config: AppConfig) => LogOrigin.fix(db, config.logOrigin) },
     CheckpointNoteHandler,
     VerifierKeyHandler,
     TileHandler,

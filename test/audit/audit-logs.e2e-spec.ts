@@ -1,4 +1,4 @@
-import { createPublicKey } from 'node:crypto';
+import { createHash, createPublicKey } from 'node:crypto';
 import { Witness } from '../../src/audit/witness';
 import { Clock } from '../../src/platform/clock';
 import { keyId } from '../../src/platform/verification/checkpoint';
@@ -213,7 +213,13 @@ describe('the audit log over HTTP', () => {
         key_id: keyId(publicKey),
         public_key_pem: publicKey.export({ format: 'pem', type: 'spki' }),
         checkpoint_interval: 4,
+        origin: expect.stringMatching(/^[a-z0-9.-]+\/crcs\/[0-9a-f]{12}$/),
+        vkey: expect.any(String),
       });
+      // c2sp.org/signed-note, from its text: name, key ID = SHA-256(name || 0x0A || 0x01 || key)[:4], base64(0x01 || key).
+      const raw = Buffer.from(publicKey.export({ format: 'jwk' }).x!, 'base64url');
+      const id = createHash('sha256').update(`${body.origin}\n`).update(Buffer.of(1)).update(raw).digest().subarray(0, 4).toString('hex');
+      expect(body.vkey).toBe(`${body.origin}+${id}+${Buffer.concat([Buffer.of(1), raw]).toString('base64')}`);
     });
   });
 });
@@ -237,6 +243,12 @@ describe('without CHECKPOINT_SIGNING_KEY', () => {
       status: 404,
       body: { error: 'NOT_FOUND', message: 'Checkpoint signing is not configured (CHECKPOINT_SIGNING_KEY)' },
     });
+    for (const path of ['/log/checkpoint', '/log/vkey']) {
+      expect(await call(app, 'GET', path, { key: TEST_ADMIN_KEY })).toMatchObject({
+        status: 404,
+        body: { error: 'NOT_FOUND', message: 'Checkpoint signing is not configured (CHECKPOINT_SIGNING_KEY)' },
+      });
+    }
     const { body } = await call(app, 'GET', '/admin/verify-hash-chain', { key: TEST_ADMIN_KEY });
     expect(body).toMatchObject({ break_count: 0, checkpoints: { count: 0, signatures_checked: false } });
   });

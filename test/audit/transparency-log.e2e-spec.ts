@@ -1,5 +1,7 @@
 import { createPublicKey } from 'node:crypto';
-import { LogOriginMismatchError } from '../../src/audit/log-origin';
+import { LogOriginMismatchError } from '../../src/platform/event-store/log-origin';
+import { DATABASE, type Database } from '../../src/platform/event-store/sql';
+import { CHECKPOINT_EVENT_TYPE, type CheckpointData } from '../../src/platform/verification/checkpoint';
 import { openNote, parseCheckpoint, parseVerifierKey, signNote } from '../../src/platform/verification/signed-note';
 import { TILE_WIDTH, parseEntryBundle, tilePath } from '../../src/platform/verification/tiles';
 import { call, issueKey, onboardMerchant } from '../support/auth';
@@ -8,6 +10,7 @@ import { rfc9162 } from '../support/rfc9162';
 import { createTestDatabase, type TestDatabase } from '../support/test-database';
 import { startTestApp, TEST_ADMIN_KEY, type TestApp } from '../support/test-app';
 import { appendEntries, getLog, publishedSizes } from '../support/transparency-log';
+import { ServiceProcess } from '../support/service-process';
 
 const pem = () => newSigningKey().export({ format: 'pem', type: 'pkcs8' }) as string;
 
@@ -44,6 +47,15 @@ describe('the log origin', () => {
     expect((await keyAnswer(app)).vkey).toBe(vkey);
   });
 
+  it('gives no checkpoint note before the first head is signed', async () => {
+    app = await start();
+    expect(await call(app, 'GET', '/log/checkpoint', { key: TEST_ADMIN_KEY })).toMatchObject({
+      status: 404,
+      body: { error: 'NOT_FOUND', message: 'No checkpoint is signed yet: the first comes at most CHECKPOINT_MAX_AGE_S seconds after the first entries' },
+    });
+    expect((await call(app, 'GET', '/log/tile/0/000.p/1', { key: TEST_ADMIN_KEY })).status).toBe(404);
+  });
+
   it('is LOG_ORIGIN at the first start, and a later start with another LOG_ORIGIN is refused, saying why', async () => {
     app = await start({ LOG_ORIGIN: 'rounding.example.com/store-12' });
     expect((await keyAnswer(app)).origin).toBe('rounding.example.com/store-12');
@@ -54,6 +66,21 @@ describe('the log origin', () => {
     await expect(refused).rejects.toThrow(
       'LOG_ORIGIN is "rounding.example.com/store-13", but this log\'s origin is "rounding.example.com/store-12", fixed at its first start: ' +
         'a log keeps its name for good (its checkpoints, verifier key and witnesses name it). Unset LOG_ORIGIN or set it to the stored origin',
+    );
+  });
+
+  it('stops `npm start` with that one line and no stack when LOG_ORIGIN is not the stored origin', async () => {
+    const env = { DATABASE_URL: db.url, ADMIN_API_KEY: TEST_ADMIN_KEY, CHECKPOINT_SIGNING_KEY: signingKey, LOG_LEVEL: 'silent' };
+    const first = await ServiceProcess.start({ env: { ...env, LOG_ORIGIN: 'rounding.example.com/store-12' } });
+    expect(await first.stop()).toBe(0);
+    const refused = await ServiceProcess.start({ env: { ...env, LOG_ORIGIN: 'rounding.example.com/store-13' } }).then(
+      () => 'started',
+      (error: Error) => error.message,
+    );
+    expect(refused).toBe(
+      'the service exited during start\n' +
+        'LOG_ORIGIN is "rounding.example.com/store-13", but this log\'s origin is "rounding.example.com/store-12", fixed at its first start: ' +
+        'a log keeps its name for good (its checkpoints, verifier key and witnesses name it). Unset LOG_ORIGIN or set it to the stored origin\n',
     );
   });
 });
@@ -149,6 +176,32 @@ describe('checkpoints and tiles', () => {
     const answer = await call(app, 'GET', `/log/tile/${path}`, { key: TEST_ADMIN_KEY });
     expect(answer.status).toBe(status);
     expect(answer.body).toEqual(expect.objectContaining({ error: status === 400 ? 'VALIDATION_ERROR' : 'NOT_FOUND', message: expect.stringContaining(`tile/${path}`) }));
+  });
+
+  it('signs no note for a checkpoint whose signature was changed in the database, and serves no tile that lost hashes: 503 and the chain alarm', async () => {
+    const db = app.app.get<Database>(DATABASE);
+    const [last] = await db.query<{ position: string; data: CheckpointData }>('select position, data from events where event_type = $1 order by position desc limit 1', [CHECKPOINT_EVENT_TYPE]);
+    const forged = { ...last.data, signature: Buffer.alloc(64, 7).toString('base64') };
+    await db.query('update events set data = $2 where position = $1', [last.position, JSON.stringify(forged)]);
+    const refused = await call(app, 'GET', '/log/checkpoint', { key: TEST_ADMIN_KEY });
+    await db.query('update events set data = $2 where position = $1', [last.position, JSON.stringify(last.data)]);
+    expect(refused).toMatchObject({
+      status: 503,
+      body: {
+        error: 'CHAIN_TAMPERED',
+        message: `The audit log was tampered with: the last checkpoint in the log (${last.data.checkpoint}, tree size ${last.data.tree_size}) does not carry the log's valid signature. The chain alarm is raised`,
+      },
+    });
+
+    const [node] = await db.query<{ hash: Buffer }>('delete from merkle_nodes where level = 0 and idx = 3 returning hash');
+    const short = await call(app, 'GET', '/log/tile/0/000', { key: TEST_ADMIN_KEY });
+    await db.query('insert into merkle_nodes (level, idx, hash) values (0, 3, $1)', [node.hash]);
+    expect(short).toMatchObject({
+      status: 503,
+      body: { error: 'CHAIN_TAMPERED', message: 'The audit log was tampered with: tile/0/000 lacks 1 of its 256 hashes, below the signed tree size ' + (await latest()).checkpoint.size + '. The chain alarm is raised' },
+    });
+    const alarms = (await call(app, 'GET', '/health')).body.chain.alarms.map((alarm: { source: string }) => alarm.source);
+    expect(alarms).toEqual(expect.arrayContaining(['checkpoint', 'tiles']));
   });
 
   it('is for auditor and admin keys only unless LOG_PUBLIC=true', async () => {

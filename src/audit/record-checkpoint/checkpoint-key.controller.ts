@@ -3,7 +3,7 @@ import { QueryBus } from '@nestjs/cqrs';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Roles } from '../../platform/identity/roles.decorator';
 import { ApiErrors } from '../../platform/openapi/api-errors.decorator';
-import { NOT_CONFIGURED } from './checkpoint-key.handler';
+import { NOT_CONFIGURED } from '../signing-key';
 import { CheckpointKeyQuery } from './checkpoint-key.query';
 import { CheckpointKeyResponse } from './checkpoint-key.response.dto';
 

@@ -7,6 +7,7 @@ import { ApiErrors } from '../../platform/openapi/api-errors.decorator';
 import { NDJSON } from '../read-log';
 import { ChainAlarms } from '../chain-alarms';
 import { Witness, WitnessStateError } from '../witness';
+import { NOT_CONFIGURED } from '../signing-key';
 
 const EXAMPLE =
   '{"tree_size":0,"root_hash":"e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855","timestamp":"2026-11-26T12:00:00.000Z","key_id":"3f1c0a9b2e4d5c6f","signature":"…"}\n' +
@@ -38,11 +39,11 @@ export class WitnessController {
   @ApiProduces(NDJSON)
   @ApiOkResponse({ description: 'The witness file, UTF-8', content: { [NDJSON]: { schema: { type: 'string', example: EXAMPLE } } } })
   @ApiErrors({
-    404: { NOT_FOUND: 'Checkpoint signing is not configured (CHECKPOINT_SIGNING_KEY)' },
+    404: { NOT_FOUND: NOT_CONFIGURED },
     503: { CHAIN_ALARM: 'The witness file is missing, torn, corrupt or unreadable (a chain alarm is raised)' },
   })
   async get(@Res({ passthrough: true }) reply: FastifyReply): Promise<string> {
-    if (!this.witness.configured) throw new DomainError('NOT_FOUND', 'Checkpoint signing is not configured (CHECKPOINT_SIGNING_KEY)', HttpStatus.NOT_FOUND);
+    if (!this.witness.configured) throw new DomainError('NOT_FOUND', NOT_CONFIGURED, HttpStatus.NOT_FOUND);
     try {
       const text = await this.witness.text();
       void reply.header('Content-Type', `${NDJSON}; charset=utf-8`).header('Cache-Control', 'no-store');

@@ -1,11 +1,11 @@
-import { Controller, Get, Header, Param, Res } from '@nestjs/common';
+import { Controller, Get, Param, Res } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { ApiOkResponse, ApiOperation, ApiParam, ApiProduces, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { Roles, PublicWhenLogPublic } from '../../platform/identity/roles.decorator';
 import { ApiErrors } from '../../platform/openapi/api-errors.decorator';
 import { CHAIN_TAMPERED_DOC } from '../chain-tampered';
-import { NOT_CONFIGURED } from '../record-checkpoint/checkpoint-key.handler';
+import { NOT_CONFIGURED } from '../signing-key';
 import { NO_CHECKPOINT } from './transparency-log.handler';
 import { CheckpointNoteQuery, TileQuery, VerifierKeyQuery } from './transparency-log.query';
 
@@ -29,8 +29,6 @@ export class TransparencyLogController {
   @Get('checkpoint')
   @Roles('auditor', 'admin')
   @PublicWhenLogPublic()
-  @Header('Cache-Control', 'no-cache')
-  @Header('Content-Type', UTF8_TEXT)
   @ApiOperation({
     operationId: 'getLogCheckpoint',
     summary: 'The latest signed tree head as a C2SP checkpoint (c2sp.org/tlog-checkpoint)',
@@ -41,14 +39,16 @@ export class TransparencyLogController {
   @ApiProduces(TEXT)
   @ApiOkResponse({ description: 'The checkpoint note', content: { [TEXT]: { schema: { type: 'string', example: CHECKPOINT_EXAMPLE } } } })
   @ApiErrors({ 404: { NOT_FOUND: `${NOT_CONFIGURED}, or: ${NO_CHECKPOINT}` }, 503: CHAIN_TAMPERED_DOC })
-  checkpoint(): Promise<string> {
-    return this.queries.execute(new CheckpointNoteQuery());
+  async checkpoint(@Res({ passthrough: true }) reply: FastifyReply): Promise<string> {
+    const note = await this.queries.execute(new CheckpointNoteQuery());
+    // Set on success only: an error is JSON, and a text/plain content type would make Fastify refuse to send it.
+    void reply.header('Content-Type', UTF8_TEXT).header('Cache-Control', 'no-cache');
+    return note;
   }
 
   @Get('vkey')
   @Roles('auditor', 'admin')
   @PublicWhenLogPublic()
-  @Header('Content-Type', UTF8_TEXT)
   @ApiOperation({
     operationId: 'getLogVerifierKey',
     summary: 'The signed-note verifier key of the log’s checkpoints',
@@ -57,8 +57,10 @@ export class TransparencyLogController {
   @ApiProduces(TEXT)
   @ApiOkResponse({ description: 'The verifier key and a newline', content: { [TEXT]: { schema: { type: 'string', example: 'example.com/crcs/5f1c0a9b2e4d+03de0e1b+AXRjQ7lcDkNzVuXBNp3LJyVTxiyM7rF6ZSvMmKrdiHoJ\n' } } } })
   @ApiErrors({ 404: { NOT_FOUND: NOT_CONFIGURED } })
-  async vkey(): Promise<string> {
-    return `${await this.queries.execute(new VerifierKeyQuery())}\n`;
+  async vkey(@Res({ passthrough: true }) reply: FastifyReply): Promise<string> {
+    const vkey = await this.queries.execute(new VerifierKeyQuery());
+    void reply.header('Content-Type', UTF8_TEXT);
+    return `${vkey}\n`;
   }
 
   @Get('tile/*')

@@ -1,4 +1,4 @@
-import { createPublicKey, type KeyObject } from 'node:crypto';
+import { createPublicKey } from 'node:crypto';
 import { HttpStatus, Inject } from '@nestjs/common';
 import { QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import { AppConfig } from '../../platform/config/config';
@@ -9,17 +9,11 @@ import { checkpointText, signNote, verifierKey } from '../../platform/verificati
 import { TILE_HEIGHT, TILE_WIDTH, entryBundle, parseTilePath, tileWithin, type TileRef } from '../../platform/verification/tiles';
 import { ChainAlarms } from '../chain-alarms';
 import { chainTampered } from '../chain-tampered';
-import { LogOrigin } from '../log-origin';
-import { NOT_CONFIGURED } from '../record-checkpoint/checkpoint-key.handler';
+import { LogOrigin } from '../../platform/event-store/log-origin';
+import { signingKey } from '../signing-key';
 import { CheckpointNoteQuery, TileQuery, VerifierKeyQuery } from './transparency-log.query';
 
 export const NO_CHECKPOINT = 'No checkpoint is signed yet: the first comes at most CHECKPOINT_MAX_AGE_S seconds after the first entries';
-
-function signingKey(config: AppConfig): KeyObject {
-  const key = config.checkpointSigningKey;
-  if (!key) throw new DomainError('NOT_FOUND', NOT_CONFIGURED, HttpStatus.NOT_FOUND);
-  return key;
-}
 
 /** The tree head of the last checkpoint in the log: the latest published size. */
 async function latestHead(db: Database): Promise<(CheckpointData & { tree_size: number; root_hash: string }) | undefined> {

@@ -4,6 +4,7 @@ import { Clock, SystemClock } from '../clock';
 import type { Projector } from '../projections/projector';
 import { AsyncProjectionRunner, prepareProjections } from '../projections/runner';
 import { EventStore } from './event-store.port';
+import { LogOrigin } from './log-origin';
 import { catchUpTree } from './merkle-store';
 import { migrate } from './migrations';
 import { EmbeddedPostgres } from './embedded-postgres';
@@ -23,6 +24,8 @@ export interface EventStoreOptions {
   projectors: readonly Projector[];
   /** Authenticates every entry written (verification/writer-mac.ts); derived from the checkpoint signing key. */
   writerKey?: Buffer;
+  /** LOG_ORIGIN: the log's name, stored at the first start, then required to match (log-origin.ts). */
+  logOrigin?: string;
   asyncPollMs?: number;
 }
 
@@ -31,6 +34,7 @@ export async function openDatabase(options: EventStoreOptions): Promise<Database
   const db = options.databaseUrl ? new PgDatabase(options.databaseUrl) : await openEmbedded(options.dataDir ?? './data');
   try {
     await migrateOnceReachable(db);
+    await LogOrigin.fix(db, options.logOrigin);
     await catchUpTree(db);
     await prepareProjections(db, options.projectors);
   } catch (error) {
@@ -87,6 +91,7 @@ export class EventStoreModule implements OnApplicationBootstrap, OnApplicationSh
         { provide: 'EVENT_STORE_OPTIONS', useValue: options },
         { provide: DATABASE, useFactory: () => openDatabase(options) },
         { provide: Clock, useClass: SystemClock },
+        { provide: LogOrigin, inject: [DATABASE], useFactory: (db: Database) => LogOrigin.fix(db, options.logOrigin) },
         {
           provide: EventStore,
           inject: [DATABASE, Clock],
@@ -105,7 +110,7 @@ export class EventStoreModule implements OnApplicationBootstrap, OnApplicationSh
           },
         },
       ],
-      exports: [DATABASE, Clock, EventStore, AsyncProjectionRunner],
+      exports: [DATABASE, Clock, LogOrigin, EventStore, AsyncProjectionRunner],
     };
   }
 

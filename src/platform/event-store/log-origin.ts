@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
-import type { Database } from '../platform/event-store/sql';
+import type { Database } from './sql';
 
 /** A start whose LOG_ORIGIN is not the log's: main.ts prints the message alone and exits 1. */
 export class LogOriginMismatchError extends Error {}
@@ -15,7 +15,8 @@ export class LogOrigin {
 
   /**
    * The stored origin; at the first start, `wanted` (LOG_ORIGIN) or `<hostname>/crcs/<random id>`
-   * is stored. Two processes starting at once store one: the other reads it.
+   * is stored. Two processes starting at once store one: the other reads it. Checked when the
+   * database is opened (a refusal closes it again), and read again for the provider.
    */
   static async fix(db: Database, wanted: string | undefined): Promise<LogOrigin> {
     await db.query('insert into log_origin (origin) values ($1) on conflict (id) do nothing', [wanted ?? defaultOrigin()]);
