@@ -14,9 +14,12 @@ export class Endpoint {
 export class RouteCatalog {
   private readonly routes = new Map<string, Endpoint>();
 
-  /** `path` in the router's syntax; listed in the spec's (`/transaction/:id` becomes `/transaction/{id}`). */
+  /**
+   * `path` in the router's syntax; listed in the spec's (`/transaction/:id` becomes `/transaction/{id}`,
+   * a trailing wildcard `{path}`, as the OpenAPI document names it: `/log/tile/*` is `/log/tile/{path}`).
+   */
   record(method: string | string[], routerPath: string): void {
-    const path = routerPath.replace(/:(\w+)/g, '{$1}');
+    const path = routerPath.replace(/:(\w+)/g, '{$1}').replace(/\/\*$/, '/{path}');
     for (const one of [method].flat()) this.routes.set(`${one} ${path}`, { method: one, path });
   }
 

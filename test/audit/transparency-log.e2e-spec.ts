@@ -1,4 +1,7 @@
 import { createPublicKey } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { LogOriginMismatchError } from '../../src/platform/event-store/log-origin';
 import { DATABASE, type Database } from '../../src/platform/event-store/sql';
 import { CHECKPOINT_EVENT_TYPE, type CheckpointData } from '../../src/platform/verification/checkpoint';
@@ -70,19 +73,23 @@ describe('the log origin', () => {
   });
 
   it('stops `npm start` with that one line and no stack when LOG_ORIGIN is not the stored origin', async () => {
-    const env = { DATABASE_URL: db.url, ADMIN_API_KEY: TEST_ADMIN_KEY, CHECKPOINT_SIGNING_KEY: signingKey, LOG_LEVEL: 'silent' };
-    const first = await ServiceProcess.start({ env: { ...env, LOG_ORIGIN: 'rounding.example.com/store-12' } });
+    // Its own data folder: the witness file lives there, and one left from another log would stop the signer.
+    const dataDir = await mkdtemp(join(tmpdir(), 'crcs-origin-'));
+    const env = { DATABASE_URL: db.url, DATA_DIR: dataDir, ADMIN_API_KEY: TEST_ADMIN_KEY, CHECKPOINT_SIGNING_KEY: signingKey, LOG_LEVEL: 'silent' };
+    // A start through ts-node on a busy machine: more time than the default.
+    const first = await ServiceProcess.start({ env: { ...env, LOG_ORIGIN: 'rounding.example.com/store-12' }, startupLimitMs: 120_000 });
     expect(await first.stop()).toBe(0);
-    const refused = await ServiceProcess.start({ env: { ...env, LOG_ORIGIN: 'rounding.example.com/store-13' } }).then(
+    const refused = await ServiceProcess.start({ env: { ...env, LOG_ORIGIN: 'rounding.example.com/store-13' }, startupLimitMs: 120_000 }).then(
       () => 'started',
       (error: Error) => error.message,
     );
+    await rm(dataDir, { recursive: true, force: true });
     expect(refused).toBe(
       'the service exited during start\n' +
         'LOG_ORIGIN is "rounding.example.com/store-13", but this log\'s origin is "rounding.example.com/store-12", fixed at its first start: ' +
         'a log keeps its name for good (its checkpoints, verifier key and witnesses name it). Unset LOG_ORIGIN or set it to the stored origin\n',
     );
-  });
+  }, 300_000);
 });
 
 describe('checkpoints and tiles', () => {

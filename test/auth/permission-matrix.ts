@@ -62,7 +62,7 @@ export const PERMISSION_MATRIX: Readonly<Record<string, Rule>> = {
   // The same log in the C2SP formats: as the audit log (and open to anyone with LOG_PUBLIC=true, off here).
   'GET /log/checkpoint': ['auditor', 'admin'],
   'GET /log/vkey': ['auditor', 'admin'],
-  'GET /log/tile/*': ['auditor', 'admin'],
+  'GET /log/tile/{path}': ['auditor', 'admin'],
   'GET /merchant/{merchant_id}/risk-profile': ['admin'],
   'GET /admin/fraud-overview': ['admin'],
   'GET /analytics/tips': ['admin', 'auditor'],

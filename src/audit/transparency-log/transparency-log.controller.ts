@@ -1,7 +1,7 @@
-import { Controller, Get, Param, Res } from '@nestjs/common';
+import { Controller, Get, Req, Res } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { ApiOkResponse, ApiOperation, ApiParam, ApiProduces, ApiTags } from '@nestjs/swagger';
-import type { FastifyReply } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Roles, PublicWhenLogPublic } from '../../platform/identity/roles.decorator';
 import { ApiErrors } from '../../platform/openapi/api-errors.decorator';
 import { CHAIN_TAMPERED_DOC } from '../chain-tampered';
@@ -74,12 +74,13 @@ export class TransparencyLogController {
       '256·N onwards, each the 32-byte chain hash (the leaf input), after its big-endian 2-byte length. N in 3-digit groups, all but the ' +
       'last prefixed with x (`x001/234`). Served up to the latest checkpoint’s size; full tiles are immutable.',
   })
-  @ApiParam({ name: '*', description: 'The path after `tile/`', example: '0/000.p/12' })
+  @ApiParam({ name: 'path', description: 'The path after `tile/`, slashes included', example: '0/x001/234.p/12' })
   @ApiProduces(OCTETS)
   @ApiOkResponse({ description: 'The tile’s bytes', content: { [OCTETS]: { schema: { type: 'string', format: 'binary' } } } })
   @ApiErrors({ 400: { VALIDATION_ERROR: 'Not a tile path' }, 404: { NOT_FOUND: 'A tile beyond the latest checkpoint' }, 503: CHAIN_TAMPERED_DOC })
-  async tile(@Param('*') path: string, @Res({ passthrough: true }) reply: FastifyReply): Promise<Buffer> {
-    const { body, cacheControl } = await this.queries.execute(new TileQuery(path));
+  async tile(@Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<Buffer> {
+    // The wildcard read from the request, not by @Param('*'), which the document would list as a parameter named `*`.
+    const { body, cacheControl } = await this.queries.execute(new TileQuery((request.params as { '*': string })['*']));
     void reply.header('Content-Type', OCTETS).header('Cache-Control', cacheControl);
     return body;
   }
