@@ -4,7 +4,8 @@ import type { StoredEvent } from '../../platform/event-store/event-store.port';
 import { ruleVersionId } from '../../rules/jurisdiction-rule';
 import type { TenderType } from '../../rules/rounding-engine';
 import type { OverrideAppliedData, RefundIssuedData, TransactionRecordedData, TransactionVoidedData } from '../transaction.events';
-import type { HistoryEntry, OverrideView, ReversalView, TenderView, TransactionView } from '../transaction.response.dto';
+import { API_PREFIX } from '../../platform/api-prefix';
+import type { HistoryEntry, OverrideView, RecordedSaleView, ReversalView, TenderView, TransactionView } from '../transaction.response.dto';
 
 export function historyEntry(entry: StoredEvent): HistoryEntry {
   return { event: entry.type, chain_position: entry.position, audit_hash: entry.hash, recorded_at: entry.recordedAt };
@@ -85,6 +86,24 @@ function reversalView(data: TransactionVoidedData | RefundIssuedData): ReversalV
 }
 
 /** The sale once overridden: the new cash total settles it, its own calculation stays readable. */
+/** `POST /transaction`'s answer: the sale's view with the rule in summary, pointing at the sale for the whole of it. */
+export function recordedSaleView(data: TransactionRecordedData, entry: Pick<StoredEvent, 'position' | 'hash'>): RecordedSaleView {
+  const { rule } = data;
+  const view = transactionView(data, entry);
+  return {
+    ...view,
+    rule: {
+      lookup_key: rule.lookup_key,
+      version: view.calculation.rule_version,
+      rounding_mode: rule.rounding_mode,
+      enforcement: rule.enforcement,
+      status: rule.status,
+      confidence: rule.confidence,
+      href: `/${API_PREFIX}/transaction/${data.transaction_id}`,
+    },
+  };
+}
+
 export function withOverride(sale: TransactionView, data: OverrideAppliedData, entry: Pick<StoredEvent, 'position' | 'hash'>): TransactionView {
   const { cash_total_cents, rounding_delta_cents } = sale.calculation;
   return {

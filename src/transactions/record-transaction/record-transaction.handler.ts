@@ -13,7 +13,7 @@ import { transactionDecider } from '../transaction.decider';
 import { SYMMETRIC_MODES } from '../record-sale';
 import { transactionStream, type TransactionRecordedData } from '../transaction.events';
 import { TRANSACTION_ID_PREFIX } from '../transaction-id';
-import { transactionView } from '../read-model/transaction-view';
+import { recordedSaleView } from '../read-model/transaction-view';
 import { RecordTransactionCommand } from './record-transaction.command';
 import type { RecordTransactionResponse } from './record-transaction.response.dto';
 
@@ -54,7 +54,7 @@ export class RecordTransactionHandler implements ICommandHandler<RecordTransacti
         const command = { kind: 'RecordTransaction' as const, transaction_id: transactionId, now: now.toISOString(), environment: context.principal.environment, sale, jurisdiction, history, rounding_policy };
         return { stream: transactionStream(transactionId), decider: transactionDecider, command, metadata, idempotency };
       },
-      (_tx, [stored]) => ({ success: true as const, transaction: transactionView(stored.data as TransactionRecordedData, stored), promise: this.promises.of(stored) }),
+      (_tx, [stored]) => ({ success: true as const, transaction: recordedSaleView(stored.data as TransactionRecordedData, stored), promise: this.promises.of(stored) }),
     );
   }
 }
