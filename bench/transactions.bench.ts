@@ -45,6 +45,12 @@ interface Row {
   peakRssMb: number;
 }
 
+/** A row of the table: a target's median round, and its ratios to the baseline and the peer, each the median of the rounds' own. */
+interface Summary extends Row {
+  vsBaseline: number;
+  vsPeer: number;
+}
+
 interface Target {
   name: string;
   start(): Promise<Running>;
@@ -137,18 +143,27 @@ async function measure(name: string, { service, path, keys }: Running, sales: Be
   return row;
 }
 
-/** The round whose req/s is the median of a target's rounds at one connection count. */
-function median(rows: Row[]): Row {
-  return [...rows].sort((a, b) => a.requestsPerSecond - b.requestsPerSecond)[Math.floor((rows.length - 1) / 2)];
+/** The median (the lower of the two middle ones for an even count). */
+function median<T>(items: T[], value: (item: T) => number): T {
+  return [...items].sort((a, b) => value(a) - value(b))[Math.floor((items.length - 1) / 2)];
 }
 
-function table(rows: Row[], loads: number[]): string {
-  const baseline = new Map(rows.filter((row) => row.target.startsWith('baseline')).map((row) => [row.connections, row.requestsPerSecond]));
-  const peer = new Map(rows.filter((row) => row.target.startsWith('peer')).map((row) => [row.connections, row.requestsPerSecond]));
+/**
+ * `rounds[target][round]` at one connection count: each target's median round, and its ratio to the
+ * baseline (target 0) and to the peer (target 1) taken round by round, where they met the same load.
+ */
+function summarize(rounds: Row[][]): Summary[] {
+  const ratio = (i: number, to: number) =>
+    median(rounds[i].map((row, round) => row.requestsPerSecond / rounds[to][round].requestsPerSecond), (x) => x);
+  return rounds.map((rows, i) => ({ ...median(rows, (row) => row.requestsPerSecond), vsBaseline: ratio(i, 0), vsPeer: ratio(i, 1) }));
+}
+
+function table(rows: Summary[], loads: number[]): string {
   const fmt = (n: number, digits = 0) => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
   const lines = [
     `Run ${new Date().toISOString().slice(0, 16)}Z: node ${process.version}, ${availableParallelism()} cores (${cpus()[0]?.model ?? 'unknown'}), ` +
-      `${SECONDS} s per measurement after a ${WARM_UP_SECONDS} s warm-up, ${ROUNDS} round${ROUNDS > 1 ? 's (the median round per row)' : ''}, ` +
+      `${SECONDS} s per measurement after a ${WARM_UP_SECONDS} s warm-up, ` +
+      `${ROUNDS > 1 ? `${ROUNDS} rounds (per row the median round, and the median of the rounds' ratios)` : 'one round'}, ` +
       `load generator in the same machine, load average ${loads.map((load) => fmt(load, 1)).join(' at the start, ')} at the end.`,
     '',
     '| target | connections | req/s | p50 ms | p99 ms | vs baseline | vs peer | requests | failed | peak RSS MB |',
@@ -156,7 +171,7 @@ function table(rows: Row[], loads: number[]): string {
     ...rows.map(
       (row) =>
         `| ${row.target} | ${row.connections} | ${fmt(row.requestsPerSecond)} | ${fmt(row.p50)} | ${fmt(row.p99)} | ` +
-        `${fmt((100 * row.requestsPerSecond) / baseline.get(row.connections)!)}% | ${fmt(row.requestsPerSecond / peer.get(row.connections)!, 2)}× | ` +
+        `${fmt(100 * row.vsBaseline)}% | ${fmt(row.vsPeer, 2)}× | ` +
         `${fmt(row.sent)} | ${fmt(row.failed)} | ${fmt(row.peakRssMb)} |`,
     ),
   ];
@@ -169,7 +184,7 @@ async function main(): Promise<void> {
   const only = process.env.BENCH_ONLY;
   const targets = TARGETS.filter((t, i) => i < 2 || !only || t.name.includes(only));
   const running: Running[] = [];
-  const rows: Row[] = [];
+  const rows: Summary[] = [];
   try {
     for (const target of targets) {
       running.push(await target.start());
@@ -183,7 +198,7 @@ async function main(): Promise<void> {
           rounds[i].push(await measure(targets[i].name, running[i], sales, connections));
         }
       }
-      rows.push(...rounds.map(median));
+      rows.push(...summarize(rounds));
     }
   } finally {
     for (const { service, cleanUp } of running) {

@@ -2,6 +2,8 @@ import type { StoredEvent } from '../../platform/event-store/event-store.port';
 import { insertRows, prepared, type Sql } from '../../platform/event-store/sql';
 import { BIAS_WINDOW, VELOCITY_WINDOW_MS, type MerchantHistory } from '../../rules/fraud-score';
 import type { RoundingMode } from '../../rules/rounding-engine';
+import type { RoundingPolicy } from '../../rules/rounding-policy';
+import { policySubquery } from './rounding-policies.projector';
 import type { TransactionEvent, TransactionType } from '../transaction.events';
 import { RecordIdTakenError } from '../../platform/ids';
 import { historyEntry, transactionView, withOverride, withRefund, withVoid, type RecordData } from './transaction-view';
@@ -208,22 +210,29 @@ export interface HistoryQuery {
   symmetricModes: readonly RoundingMode[];
 }
 
-/** What fraud scoring needs from the merchant's recent sales; both reads use the (merchant_id, created_at) index. */
-export async function merchantHistory(sql: Sql, query: HistoryQuery): Promise<MerchantHistory> {
-  // One round trip for both reads: this runs on every sale. Prepared, so the window is written into
-  // the text: a generic plan then costs the real limit, not a guess of a tenth of the rows.
-  const [row] = await sql.query<{ deltas: string[] | null; cashier_sales: number | null }>(
+/**
+ * What a sale needs read before it is decided: for fraud scoring, the merchant's recent sales (both
+ * reads use the (merchant_id, created_at) index); and the merchant's rounding policy.
+ */
+export async function saleInputs(sql: Sql, query: HistoryQuery): Promise<{ history: MerchantHistory; rounding_policy: RoundingPolicy }> {
+  // One round trip for the three reads: this runs on every sale. Prepared, so the window is written
+  // into the text: a generic plan then costs the real limit, not a guess of a tenth of the rows.
+  const [row] = await sql.query<{ deltas: string[] | null; cashier_sales: number | null; rounding_policy: RoundingPolicy | null }>(
     prepared(`select
        (select array_agg(delta order by created_at desc, position desc) from (
           select rounding_delta_cents as delta, created_at, position from rm_transactions
           where merchant_id = $1 and type = 'SALE' and rounding_delta_cents <> 0 and cash_rounding_mode = any($2)
           order by created_at desc, position desc limit ${BIAS_WINDOW}) recent) as deltas,
        (select count(*)::int from rm_transactions
-        where $3::text is not null and merchant_id = $1 and cashier_id = $3 and type = 'SALE' and created_at > $4) as cashier_sales`),
+        where $3::text is not null and merchant_id = $1 and cashier_id = $3 and type = 'SALE' and created_at > $4) as cashier_sales,
+       ${policySubquery('$1')} as rounding_policy`),
     [query.merchantId, query.symmetricModes, query.cashierId, new Date(query.at.getTime() - VELOCITY_WINDOW_MS).toISOString()],
   );
   return {
-    recent_symmetric_deltas: (row.deltas ?? []).map(Number),
-    cashier_sales_in_window: query.cashierId === null ? null : row.cashier_sales,
+    history: {
+      recent_symmetric_deltas: (row.deltas ?? []).map(Number),
+      cashier_sales_in_window: query.cashierId === null ? null : row.cashier_sales,
+    },
+    rounding_policy: row.rounding_policy ?? 'rule',
   };
 }

@@ -7,8 +7,7 @@ import { Clock } from '../../platform/clock';
 import { CommandStep } from '../../platform/command-step';
 import { DATABASE, type Database } from '../../platform/event-store/sql';
 import { JurisdictionRuleStore } from '../../jurisdiction';
-import { merchantHistory } from '../read-model/transaction-list.projector';
-import { roundingPolicyOf } from '../read-model/rounding-policies.projector';
+import { saleInputs } from '../read-model/transaction-list.projector';
 import { transactionDecider } from '../transaction.decider';
 import { SYMMETRIC_MODES } from '../record-sale';
 import { transactionStream, type TransactionRecordedData } from '../transaction.events';
@@ -19,7 +18,7 @@ import type { RecordTransactionResponse } from './record-transaction.response.dt
 
 /**
  * Resolves the rule in force on the sale's date, reads the merchant's recent history for the fraud
- * score, lets the decider record the sale, and appends it. The answer is built from the stored
+ * score and its rounding policy (one statement), lets the decider record the sale, and appends it. The answer is built from the stored
  * event inside the append transaction, where the idempotency record is saved with it.
  */
 @CommandHandler(RecordTransactionCommand)
@@ -38,13 +37,12 @@ export class RecordTransactionHandler implements ICommandHandler<RecordTransacti
     const now = this.clock.now();
     const { zip_code, state, county, city } = sale;
     const jurisdiction = this.resolver.resolve({ zip_code, state, county, city, date: now.toISOString().slice(0, 10) });
-    const history = await merchantHistory(this.db, {
+    const { history, rounding_policy } = await saleInputs(this.db, {
       merchantId: sale.merchant_id,
       cashierId: sale.cashier_id ?? null,
       at: now,
       symmetricModes: SYMMETRIC_MODES,
     });
-    const { rounding_policy } = await roundingPolicyOf(this.db, sale.merchant_id);
     const metadata = eventMetadata(context, sale.merchant_id);
 
     return this.step.runNew(
