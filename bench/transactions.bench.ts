@@ -12,9 +12,10 @@
  * Run: npm run bench (builds first). BENCH_SECONDS (default 20) sets each measurement's length,
  * BENCH_ROUNDS (default 1) the rounds; BENCH_ONLY=<text> runs only the targets whose name
  * contains it (the baseline and the peer always run); BENCH_BEFORE=<checkout> adds the built
- * service of another checkout on PostgreSQL (a change's before and after, paired);
+ * service of another checkout on PostgreSQL, named by its commit (a change's before and after, paired);
  * BENCH_CPU_PROF=<dir> has the service write a V8 CPU profile there when it stops.
  */
+import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { availableParallelism, cpus, loadavg, tmpdir } from 'node:os';
@@ -91,7 +92,7 @@ const TARGETS: Target[] = [
   ...(process.env.BENCH_BEFORE
     ? [
         {
-          name: `service on PostgreSQL, before (${process.env.BENCH_BEFORE})`,
+          name: `service on PostgreSQL, before (${execFileSync('git', ['-C', process.env.BENCH_BEFORE, 'rev-parse', '--short', 'HEAD']).toString().trim()})`,
           async start() {
             const db = await createTestDatabase('postgres');
             return startService({ DATABASE_URL: db.url, REDIS_KEY_PREFIX: `bench-${randomBytes(4).toString('hex')}:` }, db, {
