@@ -2,7 +2,7 @@ import { Controller, Get, Header, Res } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
-import { RETRY_AFTER_SECONDS, VerificationGate, VerificationInProgressError } from '../../audit';
+import { RETRY_AFTER_SECONDS, VerificationInProgressError } from '../../audit';
 import { ApiErrors } from '../../platform/openapi/api-errors.decorator';
 import { Roles } from '../../platform/identity/roles.decorator';
 import { ApiDataAsOf } from '../../platform/read-replica/api-data-as-of.decorator';
@@ -12,10 +12,7 @@ import { VerifyTransactionsResponse } from './verify-transactions.response.dto';
 @ApiTags('Audit')
 @Controller()
 export class VerifyTransactionsController {
-  constructor(
-    private readonly queries: QueryBus,
-    private readonly gate: VerificationGate,
-  ) {}
+  constructor(private readonly queries: QueryBus) {}
 
   @Get('admin/verify-transactions')
   @Roles('auditor', 'admin')
@@ -35,7 +32,7 @@ export class VerifyTransactionsController {
   @ApiErrors({ 429: { VERIFICATION_IN_PROGRESS: 'Another verification of the log is running in this process; retry after Retry-After seconds' } })
   async verify(@Res({ passthrough: true }) reply: FastifyReply): Promise<VerifyTransactionsResponse> {
     try {
-      return await this.gate.run('rm_transactions', () => this.queries.execute(new VerifyTransactionsQuery()));
+      return await this.queries.execute(new VerifyTransactionsQuery());
     } catch (error) {
       if (error instanceof VerificationInProgressError) void reply.header('retry-after', RETRY_AFTER_SECONDS);
       throw error;

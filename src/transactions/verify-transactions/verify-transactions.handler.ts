@@ -1,6 +1,6 @@
 import { QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import { setImmediate as yieldToRequests } from 'node:timers/promises';
-import { ChainAlarms } from '../../audit';
+import { ChainAlarms, VerificationGate } from '../../audit';
 import { EVENT_COLUMNS, toStoredEvent, type EventRow } from '../../platform/event-store/event-rows';
 import type { Sql } from '../../platform/event-store/sql';
 import { QueryDatabases } from '../../platform/read-replica/query-databases';
@@ -26,16 +26,22 @@ export class VerifyTransactionsHandler implements IQueryHandler<VerifyTransactio
   constructor(
     private readonly databases: QueryDatabases,
     private readonly alarms: ChainAlarms,
+    private readonly gate: VerificationGate,
   ) {}
 
-  async execute(query: VerifyTransactionsQuery): Promise<VerifyTransactionsResponse> {
+  /** It takes a verification's turn: it reads the whole log too. */
+  execute(query: VerifyTransactionsQuery): Promise<VerifyTransactionsResponse> {
+    return this.gate.run('rm_transactions', () => this.verify(query));
+  }
+
+  private async verify(query: VerifyTransactionsQuery): Promise<VerifyTransactionsResponse> {
     const { db } = await this.databases.for(query);
-    // The first MAX_LISTED by position, and the count of all: a projector's bug could make every row differ.
+    // The first MAX_LISTED by position and field, and the count of all: a projector's bug could make every row differ.
     let differences: RowDifference[] = [];
     let count = 0;
     const keep = (found: RowDifference[]) => {
       count += found.length;
-      differences = [...differences, ...found].sort((a, b) => a.position - b.position).slice(0, MAX_LISTED);
+      differences = [...differences, ...found].sort((a, b) => a.position - b.position || a.field.localeCompare(b.field)).slice(0, MAX_LISTED);
     };
     let checked = 0;
     for (let after = 0; after >= 0; ) {
