@@ -7,7 +7,10 @@ import { readStoredEntries } from './stored-entries';
 /** From this many entries the reading and hashing are spread over worker threads. */
 const PARALLEL_FROM = 20_000;
 
-/** Positions per task of a thread: one query's worth. */
+/**
+ * Positions per task of a thread: one query's worth. 500 rather than 2,000: a quarter of the query
+ * and of the batch the caller checks at once halved a concurrent sale's p99 (docs/benchmarks.md).
+ */
 const RANGE = 500;
 
 /**
