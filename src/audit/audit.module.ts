@@ -15,7 +15,7 @@ import { TreeProofsController } from './tree-proofs/tree-proofs.controller';
 import { ConsistencyProofHandler, InclusionProofHandler, TreeHeadHandler } from './tree-proofs/tree-proofs.handler';
 import { VerifyHashChainController } from './verify-hash-chain/verify-hash-chain.controller';
 import { VerifyHashChainHandler } from './verify-hash-chain/verify-hash-chain.handler';
-import { VerificationGate } from './verify-hash-chain/verification-gate';
+import { VerificationGate } from './verification-gate';
 
 /**
  * The audit log is the event log itself: listing it, verifying its hash chain, exporting it for
@@ -39,6 +39,6 @@ import { VerificationGate } from './verify-hash-chain/verification-gate';
     ChainAlarms,
     EntryPromises,
   ],
-  exports: [ChainCheckpointer, TreeProofs, ChainAlarms, EntryPromises],
+  exports: [ChainCheckpointer, TreeProofs, ChainAlarms, EntryPromises, VerificationGate],
 })
 export class AuditModule {}

@@ -4,9 +4,9 @@ import { BIAS_WINDOW, VELOCITY_WINDOW_MS, type MerchantHistory } from '../../rul
 import type { RoundingMode } from '../../rules/rounding-engine';
 import type { RoundingPolicy } from '../../rules/rounding-policy';
 import { policySubquery } from './rounding-policies.projector';
-import type { TransactionEvent, TransactionType } from '../transaction.events';
+import type { TransactionType } from '../transaction.events';
 import { RecordIdTakenError } from '../../platform/ids';
-import { historyEntry, transactionView, withOverride, withRefund, withVoid, type RecordData } from './transaction-view';
+import { effectOf, historyEntry, type TransactionEffect, type TransactionRow } from './transaction-view';
 import type { HistoryEntry, TransactionDetail, TransactionView } from '../transaction.response.dto';
 import type { Projector } from '../../platform/projections/projector';
 
@@ -57,26 +57,12 @@ export const transactionListProjector: Projector = {
   },
 
   async apply(events: readonly StoredEvent[], tx: Sql): Promise<void> {
+    const records: TransactionRow[] = [];
     const changes: SaleChange[] = [];
-    const records: StoredEvent[] = [];
     for (const event of events) {
-      const { type, data } = event as unknown as TransactionEvent;
-      switch (type) {
-        case 'TransactionRecorded':
-          records.push(event);
-          break;
-        case 'OverrideApplied':
-          changes.push({ saleId: data.transaction_id, event, change: (sale) => withOverride(sale, data, event) });
-          break;
-        case 'TransactionVoided':
-          records.push(event);
-          changes.push({ saleId: data.original_transaction_id, event, change: (sale) => withVoid(sale, data) });
-          break;
-        case 'RefundIssued':
-          records.push(event);
-          changes.push({ saleId: data.original_transaction_id, event, change: (sale) => withRefund(sale, data) });
-          break;
-      }
+      const { record, change } = effectOf(event);
+      if (record) records.push(record);
+      if (change) changes.push({ ...change, event });
     }
     // Records first: a replay may change a sale recorded in the same batch.
     await insertRecords(tx, records);
@@ -84,42 +70,11 @@ export const transactionListProjector: Projector = {
   },
 };
 
-interface SaleChange {
-  saleId: string;
-  event: StoredEvent;
-  change: (sale: TransactionView) => TransactionView;
-}
+type SaleChange = NonNullable<TransactionEffect['change']> & { event: StoredEvent };
 
-async function insertRecords(tx: Sql, records: StoredEvent[]): Promise<void> {
-  if (records.length === 0) return;
+async function insertRecords(tx: Sql, rows: TransactionRow[]): Promise<void> {
+  if (rows.length === 0) return;
   const params: unknown[] = [];
-  const rows = records.map((event) => {
-    const view = transactionView(event.data as RecordData, event);
-    const { calculation } = view;
-    return {
-      id: view.id,
-      merchant_id: view.merchant_id,
-      type: view.type,
-      state: view.location.state,
-      jurisdiction_id: calculation.jurisdiction,
-      payment_method: calculation.payment_method,
-      cashier_id: view.cashier_id,
-      created_at: view.created_at,
-      subtotal_cents: calculation.subtotal_cents,
-      tax_total_cents: calculation.tax_total_cents,
-      ledger_total_cents: calculation.ledger_total_cents,
-      cash_total_cents: calculation.cash_total_cents,
-      rounding_delta_cents: calculation.rounding_delta_cents,
-      cash_rounding_mode: calculation.cash_rounding_mode,
-      compliance_status: view.compliance.compliance_status,
-      fraud_score: view.fraud_score,
-      risk_level: view.risk_level,
-      audit_hash: view.auditHash,
-      position: view.chain_position,
-      detail: view,
-      history: [historyEntry(event)],
-    };
-  });
   // A replay of the record's own event changes nothing; another record under the same id is a clash
   // of random ids, refused so that the append rolls back and is retried with a new id.
   const inserted = await tx.query<{ id: string }>(
@@ -147,10 +102,10 @@ async function changeSales(tx: Sql, changes: SaleChange[]): Promise<void> {
   );
   const sales = new Map(found.map((row) => [row.id, row]));
   const changed = new Set<string>();
-  for (const { saleId, event, change } of changes) {
+  for (const { saleId, event, apply } of changes) {
     const sale = sales.get(saleId)!;
     if (sale.history.some((entry) => entry.chain_position === event.position)) continue;
-    sale.detail = change(sale.detail);
+    sale.detail = apply(sale.detail);
     sale.history = [...sale.history, historyEntry(event)];
     changed.add(saleId);
   }
