@@ -2,16 +2,23 @@
  * POST /transaction through the whole production pipeline (key look-up, rate limit in Redis,
  * validation, resolution, scoring, hash chain, inline projections), with the built service as
  * `npm start` runs it, on PostgreSQL and on the embedded default, at 8 and 64 connections; and in the same run
- * the baseline, a bare Fastify route inserting one comparable row into the same PostgreSQL.
- * Writes the table into docs/benchmarks.md between the bench:transactions markers.
+ * the baseline, a bare Fastify route inserting one comparable row into the same PostgreSQL, and
+ * the peer, a Fastify route appending one event per sale to Emmett's PostgreSQL event store
+ * (bench/peer-server.ts). Every target is started first and warmed up; then, for each connection
+ * count, each round loads them one after another, the order turning each round, so that the
+ * figures side by side met about the same load from the rest of the machine. A row is a target's
+ * median over the rounds. Writes the table into docs/benchmarks.md between the bench:transactions markers.
  *
- * Run: npm run bench (builds first). BENCH_SECONDS (default 20) sets each measurement's length;
- * BENCH_ONLY=<text> runs only the targets whose name contains it (the baseline always runs);
+ * Run: npm run bench (builds first). BENCH_SECONDS (default 20) sets each measurement's length,
+ * BENCH_ROUNDS (default 1) the rounds; BENCH_ONLY=<text> runs only the targets whose name
+ * contains it (the baseline and the peer always run); BENCH_BEFORE=<checkout> adds the built
+ * service of another checkout on PostgreSQL, named by its commit (a change's before and after, paired);
  * BENCH_CPU_PROF=<dir> has the service write a V8 CPU profile there when it stops.
  */
+import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { availableParallelism, cpus, tmpdir } from 'node:os';
+import { availableParallelism, cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ServiceProcess } from '../test/support/service-process';
 import { createTestDatabase, type TestDatabase } from '../test/support/test-database';
@@ -20,6 +27,7 @@ import { replaceSection } from './support/report';
 import { benchMerchantIds, loadSales, onboardMerchants } from './support/service-load';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 20);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 1);
 const WARM_UP_SECONDS = 5;
 const CONNECTIONS = [8, 64] as const;
 const MERCHANTS = 20;
@@ -38,9 +46,22 @@ interface Row {
   peakRssMb: number;
 }
 
+/** A row of the table: a target's median round, and its ratios to the baseline and the peer, each the median of the rounds' own. */
+interface Summary extends Row {
+  vsBaseline: number;
+  vsPeer: number;
+}
+
 interface Target {
   name: string;
-  start(): Promise<{ service: ServiceProcess; path: string; keys: string[]; cleanUp(): Promise<void> }>;
+  start(): Promise<Running>;
+}
+
+interface Running {
+  service: ServiceProcess;
+  path: string;
+  keys: string[];
+  cleanUp(): Promise<void>;
 }
 
 const serviceEnv = {
@@ -61,6 +82,27 @@ const TARGETS: Target[] = [
     },
   },
   {
+    name: 'peer: Fastify + Emmett appendToStream (PostgreSQL)',
+    async start() {
+      const db = await createTestDatabase('postgres');
+      const service = await ServiceProcess.start({ entry: { tsFile: 'bench/peer-server.ts' }, env: { DATABASE_URL: db.url } });
+      return { service, path: '/api/v1/peer', keys: [''], cleanUp: () => db.drop() };
+    },
+  },
+  ...(process.env.BENCH_BEFORE
+    ? [
+        {
+          name: `service on PostgreSQL, before (${execFileSync('git', ['-C', process.env.BENCH_BEFORE, 'rev-parse', '--short', 'HEAD']).toString().trim()})`,
+          async start() {
+            const db = await createTestDatabase('postgres');
+            return startService({ DATABASE_URL: db.url, REDIS_KEY_PREFIX: `bench-${randomBytes(4).toString('hex')}:` }, db, {
+              builtIn: process.env.BENCH_BEFORE!,
+            });
+          },
+        },
+      ]
+    : []),
+  {
     name: 'service on PostgreSQL',
     async start() {
       const db = await createTestDatabase('postgres');
@@ -78,64 +120,96 @@ const TARGETS: Target[] = [
   },
 ];
 
-async function startService(env: Record<string, string>, db: Pick<TestDatabase, 'drop'>) {
-  const service = await ServiceProcess.start({ entry: 'built', nodeArgs, env: { ...serviceEnv, ...env } });
+async function startService(env: Record<string, string>, db: Pick<TestDatabase, 'drop'>, entry: 'built' | { builtIn: string } = 'built') {
+  const service = await ServiceProcess.start({ entry, nodeArgs, env: { ...serviceEnv, ...env } });
   const keys = await onboardMerchants(service.baseUrl, ADMIN_KEY, benchMerchantIds(MERCHANTS));
   return { service, path: '/api/v1/transaction', keys, cleanUp: () => db.drop() };
 }
 
-async function measure(target: Target, sales: BenchSale[]): Promise<Row[]> {
-  const { service, path, keys, cleanUp } = await target.start();
-  try {
-    await loadSales(service.port, path, keys, sales, CONNECTIONS[0], WARM_UP_SECONDS);
-    const rows: Row[] = [];
-    for (const connections of CONNECTIONS) {
-      const result = await loadSales(service.port, path, keys, sales, connections, SECONDS);
-      const failed = result.non2xx + result.errors + result.timeouts;
-      rows.push({
-        target: target.name,
-        connections,
-        requestsPerSecond: result.requests.average,
-        p50: result.latency.p50,
-        p99: result.latency.p99,
-        sent: result.requests.total,
-        failed,
-        peakRssMb: service.peakRssBytes() / 2 ** 20,
-      });
-      console.log(JSON.stringify(rows.at(-1)));
-      if (failed > 0) console.error(`${target.name}: ${failed} requests failed\n${service.output.slice(-3000)}`);
-    }
-    return rows;
-  } finally {
-    await service.stop();
-    await cleanUp();
-  }
+async function measure(name: string, { service, path, keys }: Running, sales: BenchSale[], connections: number): Promise<Row> {
+  const result = await loadSales(service.port, path, keys, sales, connections, SECONDS);
+  const failed = result.non2xx + result.errors + result.timeouts;
+  const row = {
+    target: name,
+    connections,
+    requestsPerSecond: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    sent: result.requests.total,
+    failed,
+    peakRssMb: service.peakRssBytes() / 2 ** 20,
+  };
+  console.log(JSON.stringify({ ...row, load: loadavg()[0] }));
+  if (failed > 0) console.error(`${name}: ${failed} requests failed\n${service.output.slice(-3000)}`);
+  return row;
 }
 
-function table(rows: Row[]): string {
-  const baseline = new Map(rows.filter((row) => row.target.startsWith('baseline')).map((row) => [row.connections, row.requestsPerSecond]));
+/** The median (the lower of the two middle ones for an even count). */
+function median<T>(items: T[], value: (item: T) => number): T {
+  return [...items].sort((a, b) => value(a) - value(b))[Math.floor((items.length - 1) / 2)];
+}
+
+/**
+ * `rounds[target][round]` at one connection count: each target's median round, and its ratio to the
+ * baseline (target 0) and to the peer (target 1) taken round by round, where they met the same load.
+ */
+function summarize(rounds: Row[][]): Summary[] {
+  const ratio = (i: number, to: number) =>
+    median(rounds[i].map((row, round) => row.requestsPerSecond / rounds[to][round].requestsPerSecond), (x) => x);
+  return rounds.map((rows, i) => ({ ...median(rows, (row) => row.requestsPerSecond), vsBaseline: ratio(i, 0), vsPeer: ratio(i, 1) }));
+}
+
+function table(rows: Summary[], loads: number[]): string {
   const fmt = (n: number, digits = 0) => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
   const lines = [
     `Run ${new Date().toISOString().slice(0, 16)}Z: node ${process.version}, ${availableParallelism()} cores (${cpus()[0]?.model ?? 'unknown'}), ` +
-      `${SECONDS} s per row after a ${WARM_UP_SECONDS} s warm-up, load generator in the same machine.`,
+      `${SECONDS} s per measurement after a ${WARM_UP_SECONDS} s warm-up, ` +
+      `${ROUNDS > 1 ? `${ROUNDS} rounds (per row the median round, and the median of the rounds' ratios)` : 'one round'}, ` +
+      `load generator in the same machine, load average ${loads.map((load) => fmt(load, 1)).join(' at the start, ')} at the end.`,
     '',
-    '| target | connections | req/s | p50 ms | p99 ms | vs baseline | requests | failed | peak RSS MB |',
-    '|---|---:|---:|---:|---:|---:|---:|---:|---:|',
+    '| target | connections | req/s | p50 ms | p99 ms | vs baseline | vs peer | requests | failed | peak RSS MB |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
     ...rows.map(
       (row) =>
         `| ${row.target} | ${row.connections} | ${fmt(row.requestsPerSecond)} | ${fmt(row.p50)} | ${fmt(row.p99)} | ` +
-        `${fmt((100 * row.requestsPerSecond) / baseline.get(row.connections)!)}% | ${fmt(row.sent)} | ${fmt(row.failed)} | ${fmt(row.peakRssMb)} |`,
+        `${fmt(100 * row.vsBaseline)}% | ${fmt(row.vsPeer, 2)}× | ` +
+        `${fmt(row.sent)} | ${fmt(row.failed)} | ${fmt(row.peakRssMb)} |`,
     ),
   ];
   return lines.join('\n');
 }
 
 async function main(): Promise<void> {
+  const loads = [loadavg()[0]];
   const sales = benchSales(20_000, benchMerchantIds(MERCHANTS));
-  const rows: Row[] = [];
   const only = process.env.BENCH_ONLY;
-  for (const target of TARGETS.filter((t, i) => i === 0 || !only || t.name.includes(only))) rows.push(...(await measure(target, sales)));
-  const text = table(rows);
+  const targets = TARGETS.filter((t, i) => i < 2 || !only || t.name.includes(only));
+  const running: Running[] = [];
+  const rows: Summary[] = [];
+  try {
+    for (const target of targets) {
+      running.push(await target.start());
+      await loadSales(running.at(-1)!.service.port, running.at(-1)!.path, running.at(-1)!.keys, sales, CONNECTIONS[0], WARM_UP_SECONDS);
+    }
+    for (const connections of CONNECTIONS) {
+      const rounds: Row[][] = targets.map(() => []);
+      for (let round = 0; round < ROUNDS; round++) {
+        for (let k = 0; k < targets.length; k++) {
+          const i = (k + round) % targets.length;
+          rounds[i].push(await measure(targets[i].name, running[i], sales, connections));
+        }
+      }
+      rows.push(...summarize(rounds));
+    }
+  } finally {
+    for (const { service, cleanUp } of running) {
+      await service.stop();
+      await cleanUp();
+    }
+  }
+  loads.push(loadavg()[0]);
+  rows.sort((a, b) => targets.findIndex((t) => t.name === a.target) - targets.findIndex((t) => t.name === b.target));
+  const text = table(rows, loads);
   console.log(text);
   await replaceSection('transactions', text);
 }

@@ -9,6 +9,13 @@ import { UnreadableLineError, verifyExport } from '../src/platform/verification/
 import { leafHash, verifyConsistency, verifyInclusion } from '../src/platform/event-store/merkle-tree';
 import { NoteError, openNote, parseCheckpoint, parseVerifierKey, type Checkpoint } from '../src/platform/verification/signed-note';
 import { TiledLogError, verifyTiledLog } from '../src/platform/verification/tiled-log';
+import { createInterface } from 'node:readline';
+import Papa from 'papaparse';
+import type { StoredEvent } from '../src/platform/event-store/event-store.port';
+import { fromExportLine } from '../src/platform/verification/export-lines';
+import { transactionListProjector } from '../src/transactions';
+import { foldTransactions } from '../src/transactions/read-model/transaction-view';
+import { checkExport, type ExportCheck } from '../src/export/export-transactions/export-check';
 
 const USAGE = [
   'usage: verify-chain <export.ndjson | -> [--public-key <key.pem>]... [--witness <witness.ndjson>] [--signing-key <private-key.pem>]',
@@ -18,6 +25,7 @@ const USAGE = [
   '       verify-chain promise <promise.json | write-answer.json | audit-receipt.json> --proof <proof.json | audit-receipt.json> [--head <tree-head.json>] [--public-key <key.pem>]...',
   '       verify-chain checkpoint <checkpoint-note> --vkey <vkey-file>',
   '       verify-chain tiles <log URL, e.g. https://host/api/v1/log> --vkey <vkey-file> [--checkpoint <kept-checkpoint-note>]...   (key in CRCS_API_KEY unless the log is public)',
+  '       verify-chain export <transactions.csv> --log <export.ndjson> [--as-of <instant>]',
 ].join('\n');
 
 class InputError extends Error {}
@@ -46,12 +54,17 @@ const fromCaller = (path: string): string => resolve(process.env.INIT_CWD ?? '.'
  * answer or a receipt) against a later tree head: the inclusion proof of the promised position
  * (`GET /admin/audit/inclusion-proof?position=P&tree_size=N`, or a fresh audit receipt) must be of
  * the promised hash and lead to the head's root, so an entry deleted or changed since fails.
+ * `export` recomputes every row of a CSV export (`GET /export/transactions`, any mode) from the
+ * transaction events of an export of the log and names each cell that differs; `--as-of` (the
+ * instant the CSV was made) leaves out the entries recorded after it, so a sale refunded since
+ * is compared as it then stood. The log itself is checked by verifying its export as above.
  *
  * Prints the result as JSON on stdout and a summary on stderr. Exit status: 0 when no break was
  * found (the proof holds), 1 when any was (a bad signature included), 2 when the input could not be read.
  */
 async function main(args: string[]): Promise<number> {
   if (args[0] === 'checkpoint' || args[0] === 'tiles') return checkC2sp(args[0], args.slice(1));
+  if (args[0] === 'export') return verifyCsvExport(args.slice(1));
   const { file, keyFiles, witnessFile, signingKeyFile, heads, proofKind, proofFile } = parseArgs(args);
   const keys = keyFiles.length > 0 ? keyRing(keyFiles.map(readPublicKey)) : undefined;
   if (proofKind === 'promise') return checkProof('promise', proofFile!, heads, keys, readJson(file, promiseIn));
@@ -234,6 +247,62 @@ function reader(prefix: string): (path: string) => Promise<Buffer> {
     if (response.status !== 200) throw new TiledLogError(`${url} answered ${response.status}: ${(await response.text()).slice(0, 200)}`);
     return Buffer.from(await response.arrayBuffer());
   };
+}
+
+async function verifyCsvExport(args: string[]): Promise<number> {
+  let logFile: string | undefined;
+  let asOf: number | undefined;
+  const files: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    if (args[i] === '--log' && i + 1 < args.length) logFile = fromCaller(args[++i]);
+    else if (args[i] === '--as-of' && i + 1 < args.length) {
+      asOf = Date.parse(args[++i]);
+      if (Number.isNaN(asOf)) throw new InputError(`--as-of ${args[i]}: not an instant (say 2026-11-21T18:00:00Z)`);
+    } else if (!args[i].startsWith('-')) files.push(fromCaller(args[i]));
+    else throw new InputError(`unknown option ${args[i]}\n${USAGE}`);
+  }
+  if (files.length !== 1 || logFile === undefined) throw new InputError(USAGE);
+  const events = await transactionEvents(logFile, asOf);
+  const transactions = new Map([...foldTransactions(events)].map(([id, row]) => [id, { ...row.detail, history: row.history }]));
+  const csv = readJson(files[0], (text) => Papa.parse<string[]>(text, { skipEmptyLines: true }));
+  if (csv.errors.length > 0) throw new InputError(`${files[0]}: row ${(csv.errors[0].row ?? 0) + 1}: ${csv.errors[0].message}`);
+  let result: ExportCheck;
+  try {
+    result = checkExport(csv.data, transactions);
+  } catch (error) {
+    throw new InputError(`${files[0]}: ${(error as Error).message}`);
+  }
+  process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+  const shown = result.differences.slice(0, 20).map((d) =>
+    d.from_log === null && d.field === 'transaction_id'
+      ? `  row ${d.row}: transaction ${d.transaction_id} is not in the log`
+      : `  row ${d.row} (${d.transaction_id}), ${d.field}: exported ${JSON.stringify(d.exported)}, from the log ${d.from_log === null ? 'no such column' : JSON.stringify(d.from_log)}`,
+  );
+  process.stderr.write(
+    result.difference_count === 0
+      ? `OK: ${result.row_count} rows, every cell as the log's ${transactions.size} transactions give it\n`
+      : `DIFFERENT: ${result.difference_count} cells in ${result.row_count} rows are not what the log says\n${shown.join('\n')}\n`,
+  );
+  return result.difference_count === 0 ? 0 : 1;
+}
+
+/** The transaction events of an export of the log, recorded at or before `asOf`, in the log's order. */
+async function transactionEvents(file: string, asOf: number | undefined): Promise<StoredEvent[]> {
+  const handled = new Set(transactionListProjector.handles);
+  const events: StoredEvent[] = [];
+  const input = createReadStream(file);
+  let line = 0;
+  try {
+    for await (const text of createInterface({ input, crlfDelay: Infinity })) {
+      line += 1;
+      if (text.trim() === '') continue;
+      const event = fromExportLine(text);
+      if (handled.has(event.type) && (asOf === undefined || Date.parse(event.recordedAt) <= asOf)) events.push(event);
+    }
+  } catch (error) {
+    throw new InputError(`${file}: ${line > 0 ? `line ${line}: ` : ''}${(error as Error).message}`);
+  }
+  return events.sort((a, b) => a.position - b.position);
 }
 
 function readPublicKey(path: string) {

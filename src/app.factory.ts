@@ -14,13 +14,12 @@ import { HttpErrorFilter } from './platform/errors/http-error.filter';
 import { refuseJson, refuseTexts } from './platform/errors/hostile-input';
 import { createValidationPipe, validationError } from './platform/errors/validation.pipe';
 import type { AppConfig } from './platform/config/config';
+import { API_PREFIX } from './platform/api-prefix';
 import { RouteCatalog } from './health/route-catalog';
 import { buildOpenApiDocument } from './platform/openapi/openapi-document';
 import { withWebhookEvents } from './webhooks';
 import { OpenApiDocument } from './platform/openapi/openapi-document.provider';
 import { servePortal } from './portal/portal';
-
-export const API_PREFIX = 'api/v1';
 
 /** "100 kB" in decimal bytes: a body of 101 kB is over the limit in either reading of the unit. */
 export const BODY_LIMIT_BYTES = 100_000;

@@ -3,6 +3,7 @@ import { ExportTransactionsQuery } from './export';
 import type { QueryClass } from './platform/read-replica/query-databases';
 import { GetFraudOverviewQuery, GetRiskProfileQuery, OverrideReportQuery, VoidAbuseQuery, VoidAnalyticsQuery } from './risk';
 import { TipAnalyticsQuery, TipWageTheftQuery } from './tips';
+import { VerifyTransactionsQuery } from './transactions';
 
 /**
  * The queries that read from READ_DATABASE_URL's replica while it is within READ_MAX_LAG_MS of the
@@ -21,4 +22,5 @@ export const REPLICA_QUERIES: readonly QueryClass[] = [
   ExportTransactionsQuery,
   ListAuditLogsQuery,
   VerifyHashChainQuery,
+  VerifyTransactionsQuery,
 ];

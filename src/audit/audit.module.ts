@@ -15,9 +15,9 @@ import { TreeProofsController } from './tree-proofs/tree-proofs.controller';
 import { ConsistencyProofHandler, InclusionProofHandler, TreeHeadHandler } from './tree-proofs/tree-proofs.handler';
 import { VerifyHashChainController } from './verify-hash-chain/verify-hash-chain.controller';
 import { VerifyHashChainHandler } from './verify-hash-chain/verify-hash-chain.handler';
-import { VerificationGate } from './verify-hash-chain/verification-gate';
 import { TransparencyLogController } from './transparency-log/transparency-log.controller';
 import { CheckpointNoteHandler, TileHandler, VerifierKeyHandler } from './transparency-log/transparency-log.handler';
+import { VerificationGate } from './verification-gate';
 
 /**
  * The audit log is the event log itself: listing it, verifying its hash chain, exporting it for
@@ -45,6 +45,6 @@ import { CheckpointNoteHandler, TileHandler, VerifierKeyHandler } from './transp
     VerifierKeyHandler,
     TileHandler,
   ],
-  exports: [ChainCheckpointer, TreeProofs, ChainAlarms, EntryPromises],
+  exports: [ChainCheckpointer, TreeProofs, ChainAlarms, EntryPromises, VerificationGate],
 })
 export class AuditModule {}

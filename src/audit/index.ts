@@ -8,6 +8,7 @@ export { EntryPromiseResponse } from './entry-promise.response.dto';
 export { InclusionProofResponse, TreeHeadResponse } from './tree-proofs/tree-proofs.response.dto';
 export { MissingPositions } from './verify-hash-chain/verify-hash-chain.response.dto';
 export { ChainAlarms } from './chain-alarms';
+export { RETRY_AFTER_SECONDS, VerificationGate, VerificationInProgressError } from './verification-gate';
 export { CHAIN_TAMPERED_DOC, chainTampered } from './chain-tampered';
 export { CHAIN_ALARM_RAISED } from './chain-alarm.events';
 export type { ChainAlarm, ChainAlarmRaised, ChainAlarmRaisedData } from './chain-alarm.events';

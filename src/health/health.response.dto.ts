@@ -49,7 +49,7 @@ export class SignerHealth {
 }
 
 export class ChainAlarmBody implements ChainAlarm {
-  @ApiProperty({ description: 'Who found it: `signer`, `verification` (GET /admin/verify-hash-chain), `event-store` (an append that found the head moved)', example: 'event-store' })
+  @ApiProperty({ description: 'Who found it: `signer`, `verification` (GET /admin/verify-hash-chain), `read-model` (GET /admin/verify-transactions), `event-store` (an append that found the head moved)', example: 'event-store' })
   source: string;
 
   @ApiProperty({ description: '`modified`, `deleted`, `reordered`, `inserted`, `witness`…', example: 'inserted' })

@@ -10,3 +10,4 @@ export { transactionListProjector } from './read-model/transaction-list.projecto
 export { roundingPoliciesProjector } from './read-model/rounding-policies.projector';
 export { FraudAssessmentDto, FraudSignalDto } from './fraud-signal.response.dto';
 export { EnforcedRuleDto } from './enforced-rule.response.dto';
+export { VerifyTransactionsQuery } from './verify-transactions/verify-transactions.query';

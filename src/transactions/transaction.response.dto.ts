@@ -1,6 +1,6 @@
 /** The API schemas of a transaction's answers; read-model/transaction-view.ts builds their values from the events. */
 
-import { ApiProperty, ApiSchema } from '@nestjs/swagger';
+import { ApiProperty, ApiSchema, OmitType } from '@nestjs/swagger';
 import { ENVIRONMENTS } from '../platform/identity/principal';
 import { RISK_LEVELS, type FraudSignal, type RiskLevel } from '../rules/fraud-signals';
 import { FraudSignalDto } from './fraud-signal.response.dto';
@@ -8,7 +8,7 @@ import { EnforcedRuleDto } from './enforced-rule.response.dto';
 import { HashProperty } from '../platform/openapi/hash-property';
 import type { ResolvedLocation } from '../rules/jurisdiction-resolver';
 import { JurisdictionRuleDto, ResolvedLocationDto } from '../jurisdiction';
-import type { JurisdictionRule } from '../rules/jurisdiction-rule';
+import { CONFIDENCES, ENFORCEMENTS, RULE_STATUSES, type Confidence, type Enforcement, type JurisdictionRule, type RuleStatus } from '../rules/jurisdiction-rule';
 import { ROUNDING_EXEMPTIONS, type RoundingExemption } from '../rules/cash-settlement';
 import { ROUNDING_MODES, TENDER_TYPES, type EnforcedRule, type RoundingMode, type TenderType } from '../rules/rounding-engine';
 import { ROUNDING_POLICIES, type AppliedPolicy, type RoundingPolicy } from '../rules/rounding-policy';
@@ -351,6 +351,45 @@ export class TransactionView {
 
   @ApiProperty({ type: 'integer', description: 'A sale: the cash its refunds may still hand back (0 once voided); 0 on VOID and REFUND records', example: 1075 })
   refundable_cents: number;
+}
+
+/** What a point of sale needs of the applied rule with each sale; the whole record is one GET away. */
+@ApiSchema({ name: 'RuleSummary' })
+export class RuleSummaryView {
+  @ApiProperty({ description: 'The place the rule is for: `US` (federal), `<state>`, `<state>-<county>` or `<state>-<county>-<city>`', example: 'AZ' })
+  lookup_key: string;
+
+  @ApiProperty({
+    description: 'The rule version the sale was rounded under, as `calculation.rule_version`: `<jurisdiction_id>:<scope>@<effective_date>`',
+    example: 'US-AZ:retail@undated',
+  })
+  version: string;
+
+  @ApiProperty({ enum: ROUNDING_MODES, description: "The rule's mode (the mode applied to the cash is `calculation.cash_rounding_mode`)", example: 'swedish_rounding' })
+  rounding_mode: RoundingMode;
+
+  @ApiProperty({ enum: ENFORCEMENTS, example: 'mandatory' })
+  enforcement: Enforcement;
+
+  @ApiProperty({ enum: RULE_STATUSES, example: 'enacted' })
+  status: RuleStatus;
+
+  @ApiProperty({ enum: CONFIDENCES, description: 'How sure the record is: `high` only with official text (statute, regulation, agency guidance, bill text)', example: 'low' })
+  confidence: Confidence;
+
+  @ApiProperty({
+    description:
+      'Where to read the whole rule as it stood at the time of the sale, with its legislation, sources and notes: `GET` this sale (the audit receipt holds it too; `GET /jurisdiction/…` answers the rule as it stands now)',
+    example: `/api/v1/transaction/${TRANSACTION_ID_EXAMPLE}`,
+  })
+  href: string;
+}
+
+/** `POST /transaction`'s record: the view, with a summary of the rule instead of the whole record. */
+@ApiSchema({ name: 'RecordedSale' })
+export class RecordedSaleView extends OmitType(TransactionView, ['rule'] as const) {
+  @ApiProperty({ type: () => RuleSummaryView, description: 'The applied rule as it stood at the time of the sale, in summary: `href` answers it in full' })
+  rule: RuleSummaryView;
 }
 
 /** One entry of the hash chain about this transaction: the sale's own, then its overrides, void and refunds. */

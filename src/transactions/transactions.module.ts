@@ -21,6 +21,8 @@ import { SetRoundingPolicyHandler } from './set-rounding-policy/set-rounding-pol
 import { TransactionDirectory } from './transaction-directory';
 import { VoidTransactionController } from './void-transaction/void-transaction.controller';
 import { VoidTransactionHandler } from './void-transaction/void-transaction.handler';
+import { VerifyTransactionsController } from './verify-transactions/verify-transactions.controller';
+import { VerifyTransactionsHandler } from './verify-transactions/verify-transactions.handler';
 
 /**
  * Sales (record, fetch, list), their overrides, voids and refunds, and receipts. Reads come from the
@@ -37,6 +39,7 @@ import { VoidTransactionHandler } from './void-transaction/void-transaction.hand
     IssueRefundController,
     GetReceiptController,
     SetRoundingPolicyController,
+    VerifyTransactionsController,
   ],
   providers: [
     TransactionDirectory,
@@ -49,6 +52,7 @@ import { VoidTransactionHandler } from './void-transaction/void-transaction.hand
     IssueRefundHandler,
     GetReceiptHandler,
     SetRoundingPolicyHandler,
+    VerifyTransactionsHandler,
   ],
 })
 export class TransactionsModule {}

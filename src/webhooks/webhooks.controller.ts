@@ -1,4 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, HttpStatus, Param, Post, Query } from '@nestjs/common';
+import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { ApiBody, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { InvalidFieldError } from '../platform/errors/request.errors';
 import { CurrentPrincipal } from '../platform/identity/current-principal.decorator';
@@ -6,18 +7,17 @@ import type { Principal } from '../platform/identity/principal';
 import { ReadsOnly } from '../platform/identity/reads-only.decorator';
 import { Roles } from '../platform/identity/roles.decorator';
 import { ApiErrors } from '../platform/openapi/api-errors.decorator';
-import { WebhookEndpoints } from './webhook-endpoints';
-import { CreateWebhookEndpointRequest, ListWebhookDeliveriesRequest, ReplayWebhooksRequest } from './webhook.request.dto';
 import {
-  CreatedWebhookEndpoint,
-  ReplayedWebhooks,
-  RotatedWebhookSecret,
-  toDeliveryDto,
-  toEndpointDto,
-  WebhookDeliveryList,
-  WebhookEndpointDto,
-  WebhookEndpointList,
-} from './webhook.response.dto';
+  CreateWebhookEndpointCommand,
+  DeleteWebhookEndpointCommand,
+  GetWebhookEndpointQuery,
+  ListWebhookDeliveriesQuery,
+  ListWebhookEndpointsQuery,
+  ReplayWebhooksCommand,
+  RotateWebhookSecretCommand,
+} from './webhook-endpoint.messages';
+import { CreateWebhookEndpointRequest, ListWebhookDeliveriesRequest, ReplayWebhooksRequest } from './webhook.request.dto';
+import { CreatedWebhookEndpoint, ReplayedWebhooks, RotatedWebhookSecret, WebhookDeliveryList, WebhookEndpointDto, WebhookEndpointList } from './webhook.response.dto';
 
 const ENDPOINT_ID = { name: 'id', description: 'The endpoint id', example: 'we_3kTn0VJ8cQm1x2Lb' };
 const NOT_FOUND = { 404: { NOT_FOUND: 'No endpoint has this id, or it belongs to another owner' } };
@@ -31,7 +31,10 @@ const NOT_FOUND = { 404: { NOT_FOUND: 'No endpoint has this id, or it belongs to
 @Controller('webhooks')
 @Roles('admin', 'auditor', 'merchant', 'partner')
 export class WebhooksController {
-  constructor(private readonly endpoints: WebhookEndpoints) {}
+  constructor(
+    private readonly commands: CommandBus,
+    private readonly queries: QueryBus,
+  ) {}
 
   @Post('endpoints')
   @ReadsOnly()
@@ -53,15 +56,14 @@ export class WebhooksController {
   @ApiCreatedResponse({ type: CreatedWebhookEndpoint, description: 'The endpoint, with its secret this once' })
   @ApiErrors({ 400: { WEBHOOK_URL_REFUSED: 'The URL is not http(s), or its host does not resolve or resolves to a loopback, private, link-local or metadata address' } })
   async create(@Body() body: CreateWebhookEndpointRequest, @CurrentPrincipal() principal: Principal): Promise<CreatedWebhookEndpoint> {
-    const { endpoint, secret } = await this.endpoints.create(principal, body);
-    return { ...toEndpointDto(endpoint), secret };
+    return this.commands.execute(new CreateWebhookEndpointCommand(principal, body));
   }
 
   @Get('endpoints')
   @ApiOperation({ operationId: 'listWebhookEndpoints', summary: 'List the endpoints of the key’s owner', description: 'Oldest first, never a secret. An admin key lists every endpoint.' })
   @ApiOkResponse({ type: WebhookEndpointList, description: 'The endpoints the key may see' })
   async list(@CurrentPrincipal() principal: Principal): Promise<WebhookEndpointList> {
-    return { endpoints: (await this.endpoints.list(principal)).map(toEndpointDto) };
+    return this.queries.execute(new ListWebhookEndpointsQuery(principal));
   }
 
   @Get('endpoints/:id')
@@ -70,7 +72,7 @@ export class WebhooksController {
   @ApiOkResponse({ type: WebhookEndpointDto, description: 'The endpoint' })
   @ApiErrors(NOT_FOUND)
   async get(@Param('id') id: string, @CurrentPrincipal() principal: Principal): Promise<WebhookEndpointDto> {
-    return toEndpointDto(await this.endpoints.get(principal, id));
+    return this.queries.execute(new GetWebhookEndpointQuery(principal, id));
   }
 
   @Delete('endpoints/:id')
@@ -81,7 +83,7 @@ export class WebhooksController {
   @ApiNoContentResponse({ description: 'Deleted' })
   @ApiErrors(NOT_FOUND)
   async delete(@Param('id') id: string, @CurrentPrincipal() principal: Principal): Promise<void> {
-    await this.endpoints.delete(principal, id);
+    await this.commands.execute(new DeleteWebhookEndpointCommand(principal, id));
   }
 
   @Post('endpoints/:id/rotate-secret')
@@ -96,8 +98,7 @@ export class WebhooksController {
   @ApiOkResponse({ type: RotatedWebhookSecret, description: 'The new secret' })
   @ApiErrors(NOT_FOUND)
   async rotate(@Param('id') id: string, @CurrentPrincipal() principal: Principal): Promise<RotatedWebhookSecret> {
-    const { endpoint, secret } = await this.endpoints.rotate(principal, id);
-    return { secret, previous_secret_expires_at: endpoint.previous_secret_expires_at!.toISOString() };
+    return this.commands.execute(new RotateWebhookSecretCommand(principal, id));
   }
 
   @Post('endpoints/:id/replay')
@@ -123,7 +124,7 @@ export class WebhooksController {
   async replay(@Param('id') id: string, @Body() body: ReplayWebhooksRequest, @CurrentPrincipal() principal: Principal): Promise<ReplayedWebhooks> {
     if ((body.from_position === undefined) === (body.since === undefined)) throw new InvalidFieldError('from_position', 'Send exactly one of from_position and since');
     const from = body.from_position !== undefined ? { position: body.from_position } : { since: new Date(body.since!) };
-    return { replayed: await this.endpoints.replay(principal, id, from) };
+    return this.commands.execute(new ReplayWebhooksCommand(principal, id, from));
   }
 
   @Get('deliveries')
@@ -131,6 +132,6 @@ export class WebhooksController {
   @ApiOkResponse({ type: WebhookDeliveryList, description: 'Deliveries to the endpoints the key may see' })
   @ApiErrors(NOT_FOUND)
   async deliveries(@Query() query: ListWebhookDeliveriesRequest, @CurrentPrincipal() principal: Principal): Promise<WebhookDeliveryList> {
-    return { deliveries: (await this.endpoints.deliveries(principal, query)).map(toDeliveryDto) };
+    return this.queries.execute(new ListWebhookDeliveriesQuery(principal, query));
   }
 }

@@ -1,6 +1,15 @@
 import { Module } from '@nestjs/common';
 import { WebhookDeliverer } from './deliver/webhook-deliverer';
 import { WebhookEndpoints } from './webhook-endpoints';
+import {
+  CreateWebhookEndpointHandler,
+  DeleteWebhookEndpointHandler,
+  GetWebhookEndpointHandler,
+  ListWebhookDeliveriesHandler,
+  ListWebhookEndpointsHandler,
+  ReplayWebhooksHandler,
+  RotateWebhookSecretHandler,
+} from './webhook-endpoint.handlers';
 import { WebhooksController } from './webhooks.controller';
 
 /**
@@ -9,6 +18,16 @@ import { WebhooksController } from './webhooks.controller';
  */
 @Module({
   controllers: [WebhooksController],
-  providers: [WebhookEndpoints, WebhookDeliverer],
+  providers: [
+    WebhookEndpoints,
+    WebhookDeliverer,
+    CreateWebhookEndpointHandler,
+    DeleteWebhookEndpointHandler,
+    RotateWebhookSecretHandler,
+    ReplayWebhooksHandler,
+    ListWebhookEndpointsHandler,
+    GetWebhookEndpointHandler,
+    ListWebhookDeliveriesHandler,
+  ],
 })
 export class WebhooksModule {}

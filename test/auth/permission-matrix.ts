@@ -51,6 +51,8 @@ export const PERMISSION_MATRIX: Readonly<Record<string, Rule>> = {
   // Compliance and analytics: platform-wide views, for those who oversee the platform.
   'GET /admin/audit-logs': ['auditor', 'admin'],
   'GET /admin/verify-hash-chain': ['auditor', 'admin'],
+  // The read model against the log: a verification as the chain's.
+  'GET /admin/verify-transactions': ['auditor', 'admin'],
   // The raw log for the offline verifier, and the key its checkpoints are signed with: as the audit log.
   'GET /admin/audit-logs/export': ['auditor', 'admin'],
   'GET /admin/checkpoint-key': ['auditor', 'admin'],

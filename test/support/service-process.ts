@@ -6,7 +6,6 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 const ROOT = join(__dirname, '../..');
-const BUILT_MAIN = join(ROOT, 'dist/src/main.js');
 
 export interface ServiceProcessOptions {
   /** On top of PATH and PORT; nothing else of the parent's environment is passed on. */
@@ -14,9 +13,10 @@ export interface ServiceProcessOptions {
   /**
    * `built`: dist/src/main.js as `npm start` runs it (bench). `source` (default): src/main.ts through
    * ts-node, no build needed (tests). `{tsFile}`: another server script, which must answer
-   * `GET /api/v1/health` with 200 once it is ready (the bench's baseline).
+   * `GET /api/v1/health` with 200 once it is ready (the bench's baseline). `{builtIn}`: the built
+   * service of another checkout of this repository, run from there (a bench's build before a change).
    */
-  entry?: 'built' | 'source' | { tsFile: string };
+  entry?: 'built' | 'source' | { tsFile: string } | { builtIn: string };
   /** Flags for node itself, e.g. `--cpu-prof`, which NODE_OPTIONS does not take. */
   nodeArgs?: string[];
   /** A port to reuse (a restart after a crash); default a free one. */
@@ -36,11 +36,17 @@ export class ServiceProcess {
   }
 
   static async start({ env, entry = 'source', nodeArgs = [], port, startupLimitMs = 40_000 }: ServiceProcessOptions): Promise<ServiceProcess> {
-    if (entry === 'built' && !existsSync(BUILT_MAIN)) throw new Error('dist/src/main.js is missing: run `npm run build` first');
-    const script = entry === 'built' ? [BUILT_MAIN] : ['-r', 'ts-node/register/transpile-only', entry === 'source' ? 'src/main.ts' : entry.tsFile];
+    const other = typeof entry === 'object' && 'builtIn' in entry ? entry.builtIn : undefined;
+    const root = other ?? ROOT;
+    const built = entry === 'built' || other !== undefined;
+    const main = join(root, 'dist/src/main.js');
+    if (built && !existsSync(main)) throw new Error(`${main} is missing: run \`npm run build\` there first`);
+    const script = built
+      ? [main]
+      : ['-r', 'ts-node/register/transpile-only', entry === 'source' ? 'src/main.ts' : (entry as { tsFile: string }).tsFile];
     const chosenPort = port ?? (await freePort());
     const child = spawn(process.execPath, [...nodeArgs, ...script], {
-      cwd: ROOT,
+      cwd: root,
       env: { PATH: process.env.PATH, PORT: String(chosenPort), ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });

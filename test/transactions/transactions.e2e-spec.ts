@@ -86,6 +86,12 @@ describe.each(DRIVERS)('transactions over HTTP on %s', (driver) => {
     expect({ status, body }).toEqual({ status: 201, body: expect.anything() });
     return body.transaction;
   };
+  /** The whole rule a sale's answer points at with `rule.href` (the answer holds its summary only). */
+  const fullRule = async (merchant: Merchant, transaction: { rule: { href: string } }) => {
+    const response = await fetch(new URL(transaction.rule.href, app.baseUrl), { headers: { 'x-api-key': merchant.key } });
+    expect(response.status).toBe(200);
+    return ((await response.json()) as { transaction: { rule: Record<string, unknown> } }).transaction.rule;
+  };
   const eventsOf = (merchantId: string) =>
     db.query<{ stream_id: string; position: string; hash: string; data: any; metadata: any }>(
       `select stream_id, position, hash, data, metadata from events
@@ -134,7 +140,25 @@ describe.each(DRIVERS)('transactions over HTTP on %s', (driver) => {
         mode_source: 'rule',
         tenders: [{ type: 'cash', amount_cents: 1003, rounded: true, exemption: null }],
       });
-      expect(transaction.rule).toMatchObject({ jurisdiction_id: 'US-AZ', jurisdiction_level: 'state', enforcement: 'mandatory', legislation: expect.any(String) });
+      // The answer carries the rule in summary; the whole record, notes and sources, is one GET away.
+      expect(transaction.rule).toEqual({
+        lookup_key: 'AZ',
+        version: transaction.calculation.rule_version,
+        rounding_mode: 'swedish_rounding',
+        enforcement: 'mandatory',
+        status: 'enacted',
+        confidence: 'low',
+        href: `/api/v1/transaction/${transaction.id}`,
+      });
+      // The summary's fields are the whole record's.
+      const { version: _version, href: _href, ...summarized } = transaction.rule;
+      expect(await fullRule(shop, transaction)).toMatchObject({
+        ...summarized,
+        jurisdiction_id: 'US-AZ',
+        jurisdiction_level: 'state',
+        legislation: expect.any(String),
+        notes: expect.any(String),
+      });
       expect(transaction).toMatchObject({
         type: 'SALE',
         merchant_id: shop.merchantId,
@@ -220,7 +244,8 @@ describe.each(DRIVERS)('transactions over HTTP on %s', (driver) => {
         rounding_delta_cents: rounded.rounding_delta_cents,
       });
       expect(rounded).toMatchObject({ cash_total_cents: 1000, rounding_delta_cents: -3 });
-      expect(tucson.rule).toMatchObject({ jurisdiction_level: 'city', legislation: TUCSON_RULE.legislation });
+      expect(tucson.rule).toMatchObject({ lookup_key: TUCSON_RULE.lookup_key, rounding_mode: 'mandatory_round_down' });
+      expect(await fullRule(shop, tucson)).toMatchObject({ jurisdiction_level: 'city', legislation: TUCSON_RULE.legislation });
 
       const phoenix = await created(post(shop, sale(shop, { zip_code: PHOENIX })));
       expect(phoenix.calculation).toMatchObject({ jurisdiction: 'US-AZ', cash_total_cents: 1005 });
@@ -229,7 +254,8 @@ describe.each(DRIVERS)('transactions over HTTP on %s', (driver) => {
     it('falls back to the federal default without any location, as a WARN', async () => {
       const transaction = await created(post(shop, sale(shop)));
       expect(transaction.calculation).toMatchObject({ jurisdiction: 'US', cash_rounding_mode: 'symmetrical_rounding', cash_total_cents: 1005 });
-      expect(transaction.rule.jurisdiction_level).toBe('federal');
+      expect(transaction.rule).toMatchObject({ lookup_key: 'US' });
+      expect(await fullRule(shop, transaction)).toMatchObject({ jurisdiction_level: 'federal' });
       expect(transaction.compliance).toEqual({
         compliance_status: 'WARN',
         reasons: [{ code: 'NO_LOCATION_FALLBACK', severity: 'WARN', message: expect.any(String) }],
@@ -445,6 +471,15 @@ describe.each(DRIVERS)('transactions over HTTP on %s', (driver) => {
         success: true,
         transaction: {
           ...transaction,
+          // The whole rule, which the POST answered in summary.
+          rule: expect.objectContaining({
+            lookup_key: transaction.rule.lookup_key,
+            rounding_mode: transaction.rule.rounding_mode,
+            enforcement: transaction.rule.enforcement,
+            status: transaction.rule.status,
+            confidence: transaction.rule.confidence,
+            source: expect.any(Array),
+          }),
           history: [{ event: 'TransactionRecorded', chain_position: transaction.chain_position, audit_hash: transaction.auditHash, recorded_at: NOW }],
         },
       });

@@ -5,7 +5,7 @@ import type { FastifyReply } from 'fastify';
 import { ApiErrors } from '../../platform/openapi/api-errors.decorator';
 import { Roles } from '../../platform/identity/roles.decorator';
 import { ApiDataAsOf } from '../../platform/read-replica/api-data-as-of.decorator';
-import { RETRY_AFTER_SECONDS, VerificationGate, VerificationInProgressError } from './verification-gate';
+import { RETRY_AFTER_SECONDS, VerificationGate, VerificationInProgressError } from '../verification-gate';
 import { VerifyHashChainQuery } from './verify-hash-chain.query';
 import { VerifyHashChainResponse } from './verify-hash-chain.response.dto';
 import { VerifyHashChainRequest } from './verify-hash-chain.request.dto';

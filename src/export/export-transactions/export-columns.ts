@@ -130,6 +130,9 @@ const CATALOG: readonly Column[] = [
 
 const BY_NAME = new Map(CATALOG.map((c) => [c.name, c]));
 
+/** A column of the catalog by its header name. */
+export const columnNamed = (name: string): Column | undefined => BY_NAME.get(name);
+
 function pick(names: readonly string[]): readonly Column[] {
   return names.map((name) => {
     const found = BY_NAME.get(name);

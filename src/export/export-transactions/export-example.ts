@@ -3,7 +3,7 @@ import { csvText } from './csv';
 import { EXPORT_COLUMNS, EXPORT_MODES, type ExportMode } from './export-columns';
 
 /** A $9.28 cash sale with $0.75 tax in Phoenix, AZ (Swedish rounding): $10.03 is $10.05 in cash. */
-const SALE: TransactionDetail = {
+export const EXAMPLE_SALE: TransactionDetail = {
   id: 'TXN-2026-11-21-8F3K2Q7M',
   type: 'SALE',
   state: 'completed',
@@ -85,5 +85,5 @@ const SALE: TransactionDetail = {
 
 /** What each mode's file looks like for that one sale: the header line and its row, written by the export's own code. */
 export const EXPORT_EXAMPLES: Record<ExportMode, string> = Object.fromEntries(
-  EXPORT_MODES.map((mode) => [mode, csvText(EXPORT_COLUMNS[mode], [SALE])]),
+  EXPORT_MODES.map((mode) => [mode, csvText(EXPORT_COLUMNS[mode], [EXAMPLE_SALE])]),
 ) as Record<ExportMode, string>;

@@ -1,5 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { extname, join } from 'node:path';
+import { setImmediate as yieldToRequests } from 'node:timers/promises';
 import { Worker } from 'node:worker_threads';
 import { sha256Hex } from '../sha256';
 import { CHECKPOINT_EVENT_TYPE } from './checkpoint';
@@ -200,10 +201,13 @@ export class HashPool {
 
   /**
    * `parallel`: one thread per core. Else the tasks run inline: for a small log, starting workers
-   * costs more than it saves (the service's tests verify small logs by the hundred).
+   * costs more than it saves (the service's tests verify small logs by the hundred). `background`:
+   * a verification inside the service, beside its sales: a core is left to the event loop and the
+   * threads run at the lowest priority, so a sale's request is scheduled before them.
    */
-  static start(parallel: boolean): HashPool {
-    return new HashPool(parallel ? Array.from({ length: availableParallelism() }, startWorker) : []);
+  static start(parallel: boolean, background = false): HashPool {
+    const threads = background ? Math.max(1, availableParallelism() - 1) : availableParallelism();
+    return new HashPool(parallel ? Array.from({ length: threads }, () => startWorker(background)) : []);
   }
 
   /** How many batches to keep in flight: enough to keep every thread busy while the next is read. */
@@ -232,9 +236,15 @@ export class HashPool {
       // Awaited in turn below; until then a failure must not count as unhandled.
       done.catch(() => undefined);
       inFlight.push(done);
-      if (inFlight.length >= this.depth) take(...(await inFlight.shift()!));
+      if (inFlight.length >= this.depth) await this.taken(take, await inFlight.shift()!);
     }
-    for (const done of inFlight) take(...(await done));
+    for (const done of inFlight) await this.taken(take, await done);
+  }
+
+  /** A batch handed over, then a turn of the event loop: requests that came meanwhile go before the next batch. */
+  private async taken<B, O>(take: (batch: B, output: O) => void, [batch, output]: [B, O]): Promise<void> {
+    take(batch, output);
+    await yieldToRequests();
   }
 
   async close(): Promise<void> {
@@ -248,9 +258,10 @@ export class HashPool {
 }
 
 /** The worker is this module's sibling; run from sources (ts-node, jest) it is TypeScript too. */
-function startWorker(): Worker {
+function startWorker(background: boolean): Worker {
   const ext = extname(__filename);
   return new Worker(join(__dirname, `hash-pool.worker${ext}`), {
     execArgv: ext === '.ts' ? ['--require', 'ts-node/register/transpile-only'] : [],
+    workerData: { background },
   });
 }

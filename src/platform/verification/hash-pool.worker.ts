@@ -1,5 +1,9 @@
-import { parentPort } from 'node:worker_threads';
+import { constants, setPriority } from 'node:os';
+import { parentPort, workerData } from 'node:worker_threads';
 import { HASH_TASKS, type HashTask } from './hash-pool';
+
+// On Linux a nice value is a thread's own: this lowers only this thread, not the service's event loop.
+if ((workerData as { background?: boolean } | undefined)?.background) setPriority(constants.priority.PRIORITY_LOW);
 
 /** A thread of `HashPool`: runs the task of each message and answers with its id. */
 parentPort?.on('message', async ({ id, task, input }: { id: number; task: HashTask; input: never }) => {

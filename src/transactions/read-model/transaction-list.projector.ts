@@ -2,9 +2,11 @@ import type { StoredEvent } from '../../platform/event-store/event-store.port';
 import { insertRows, prepared, type Sql } from '../../platform/event-store/sql';
 import { BIAS_WINDOW, VELOCITY_WINDOW_MS, type MerchantHistory } from '../../rules/fraud-score';
 import type { RoundingMode } from '../../rules/rounding-engine';
-import type { TransactionEvent, TransactionType } from '../transaction.events';
+import type { RoundingPolicy } from '../../rules/rounding-policy';
+import { policySubquery } from './rounding-policies.projector';
+import type { TransactionType } from '../transaction.events';
 import { RecordIdTakenError } from '../../platform/ids';
-import { historyEntry, transactionView, withOverride, withRefund, withVoid, type RecordData } from './transaction-view';
+import { effectOf, historyEntry, type TransactionEffect, type TransactionRow } from './transaction-view';
 import type { HistoryEntry, TransactionDetail, TransactionView } from '../transaction.response.dto';
 import type { Projector } from '../../platform/projections/projector';
 
@@ -55,26 +57,12 @@ export const transactionListProjector: Projector = {
   },
 
   async apply(events: readonly StoredEvent[], tx: Sql): Promise<void> {
+    const records: TransactionRow[] = [];
     const changes: SaleChange[] = [];
-    const records: StoredEvent[] = [];
     for (const event of events) {
-      const { type, data } = event as unknown as TransactionEvent;
-      switch (type) {
-        case 'TransactionRecorded':
-          records.push(event);
-          break;
-        case 'OverrideApplied':
-          changes.push({ saleId: data.transaction_id, event, change: (sale) => withOverride(sale, data, event) });
-          break;
-        case 'TransactionVoided':
-          records.push(event);
-          changes.push({ saleId: data.original_transaction_id, event, change: (sale) => withVoid(sale, data) });
-          break;
-        case 'RefundIssued':
-          records.push(event);
-          changes.push({ saleId: data.original_transaction_id, event, change: (sale) => withRefund(sale, data) });
-          break;
-      }
+      const { record, change } = effectOf(event);
+      if (record) records.push(record);
+      if (change) changes.push({ ...change, event });
     }
     // Records first: a replay may change a sale recorded in the same batch.
     await insertRecords(tx, records);
@@ -82,42 +70,11 @@ export const transactionListProjector: Projector = {
   },
 };
 
-interface SaleChange {
-  saleId: string;
-  event: StoredEvent;
-  change: (sale: TransactionView) => TransactionView;
-}
+type SaleChange = NonNullable<TransactionEffect['change']> & { event: StoredEvent };
 
-async function insertRecords(tx: Sql, records: StoredEvent[]): Promise<void> {
-  if (records.length === 0) return;
+async function insertRecords(tx: Sql, rows: TransactionRow[]): Promise<void> {
+  if (rows.length === 0) return;
   const params: unknown[] = [];
-  const rows = records.map((event) => {
-    const view = transactionView(event.data as RecordData, event);
-    const { calculation } = view;
-    return {
-      id: view.id,
-      merchant_id: view.merchant_id,
-      type: view.type,
-      state: view.location.state,
-      jurisdiction_id: calculation.jurisdiction,
-      payment_method: calculation.payment_method,
-      cashier_id: view.cashier_id,
-      created_at: view.created_at,
-      subtotal_cents: calculation.subtotal_cents,
-      tax_total_cents: calculation.tax_total_cents,
-      ledger_total_cents: calculation.ledger_total_cents,
-      cash_total_cents: calculation.cash_total_cents,
-      rounding_delta_cents: calculation.rounding_delta_cents,
-      cash_rounding_mode: calculation.cash_rounding_mode,
-      compliance_status: view.compliance.compliance_status,
-      fraud_score: view.fraud_score,
-      risk_level: view.risk_level,
-      audit_hash: view.auditHash,
-      position: view.chain_position,
-      detail: view,
-      history: [historyEntry(event)],
-    };
-  });
   // A replay of the record's own event changes nothing; another record under the same id is a clash
   // of random ids, refused so that the append rolls back and is retried with a new id.
   const inserted = await tx.query<{ id: string }>(
@@ -145,10 +102,10 @@ async function changeSales(tx: Sql, changes: SaleChange[]): Promise<void> {
   );
   const sales = new Map(found.map((row) => [row.id, row]));
   const changed = new Set<string>();
-  for (const { saleId, event, change } of changes) {
+  for (const { saleId, event, apply } of changes) {
     const sale = sales.get(saleId)!;
     if (sale.history.some((entry) => entry.chain_position === event.position)) continue;
-    sale.detail = change(sale.detail);
+    sale.detail = apply(sale.detail);
     sale.history = [...sale.history, historyEntry(event)];
     changed.add(saleId);
   }
@@ -208,22 +165,29 @@ export interface HistoryQuery {
   symmetricModes: readonly RoundingMode[];
 }
 
-/** What fraud scoring needs from the merchant's recent sales; both reads use the (merchant_id, created_at) index. */
-export async function merchantHistory(sql: Sql, query: HistoryQuery): Promise<MerchantHistory> {
-  // One round trip for both reads: this runs on every sale. Prepared, so the window is written into
-  // the text: a generic plan then costs the real limit, not a guess of a tenth of the rows.
-  const [row] = await sql.query<{ deltas: string[] | null; cashier_sales: number | null }>(
+/**
+ * What a sale needs read before it is decided: for fraud scoring, the merchant's recent sales (both
+ * reads use the (merchant_id, created_at) index); and the merchant's rounding policy.
+ */
+export async function saleInputs(sql: Sql, query: HistoryQuery): Promise<{ history: MerchantHistory; rounding_policy: RoundingPolicy }> {
+  // One round trip for the three reads: this runs on every sale. Prepared, so the window is written
+  // into the text: a generic plan then costs the real limit, not a guess of a tenth of the rows.
+  const [row] = await sql.query<{ deltas: string[] | null; cashier_sales: number | null; rounding_policy: RoundingPolicy | null }>(
     prepared(`select
        (select array_agg(delta order by created_at desc, position desc) from (
           select rounding_delta_cents as delta, created_at, position from rm_transactions
           where merchant_id = $1 and type = 'SALE' and rounding_delta_cents <> 0 and cash_rounding_mode = any($2)
           order by created_at desc, position desc limit ${BIAS_WINDOW}) recent) as deltas,
        (select count(*)::int from rm_transactions
-        where $3::text is not null and merchant_id = $1 and cashier_id = $3 and type = 'SALE' and created_at > $4) as cashier_sales`),
+        where $3::text is not null and merchant_id = $1 and cashier_id = $3 and type = 'SALE' and created_at > $4) as cashier_sales,
+       ${policySubquery('$1')} as rounding_policy`),
     [query.merchantId, query.symmetricModes, query.cashierId, new Date(query.at.getTime() - VELOCITY_WINDOW_MS).toISOString()],
   );
   return {
-    recent_symmetric_deltas: (row.deltas ?? []).map(Number),
-    cashier_sales_in_window: query.cashierId === null ? null : row.cashier_sales,
+    history: {
+      recent_symmetric_deltas: (row.deltas ?? []).map(Number),
+      cashier_sales_in_window: query.cashierId === null ? null : row.cashier_sales,
+    },
+    rounding_policy: row.rounding_policy ?? 'rule',
   };
 }

@@ -7,19 +7,18 @@ import { Clock } from '../../platform/clock';
 import { CommandStep } from '../../platform/command-step';
 import { DATABASE, type Database } from '../../platform/event-store/sql';
 import { JurisdictionRuleStore } from '../../jurisdiction';
-import { merchantHistory } from '../read-model/transaction-list.projector';
-import { roundingPolicyOf } from '../read-model/rounding-policies.projector';
+import { saleInputs } from '../read-model/transaction-list.projector';
 import { transactionDecider } from '../transaction.decider';
 import { SYMMETRIC_MODES } from '../record-sale';
 import { transactionStream, type TransactionRecordedData } from '../transaction.events';
 import { TRANSACTION_ID_PREFIX } from '../transaction-id';
-import { transactionView } from '../read-model/transaction-view';
+import { recordedSaleView } from '../read-model/transaction-view';
 import { RecordTransactionCommand } from './record-transaction.command';
 import type { RecordTransactionResponse } from './record-transaction.response.dto';
 
 /**
  * Resolves the rule in force on the sale's date, reads the merchant's recent history for the fraud
- * score, lets the decider record the sale, and appends it. The answer is built from the stored
+ * score and its rounding policy (one statement), lets the decider record the sale, and appends it. The answer is built from the stored
  * event inside the append transaction, where the idempotency record is saved with it.
  */
 @CommandHandler(RecordTransactionCommand)
@@ -38,13 +37,12 @@ export class RecordTransactionHandler implements ICommandHandler<RecordTransacti
     const now = this.clock.now();
     const { zip_code, state, county, city } = sale;
     const jurisdiction = this.resolver.resolve({ zip_code, state, county, city, date: now.toISOString().slice(0, 10) });
-    const history = await merchantHistory(this.db, {
+    const { history, rounding_policy } = await saleInputs(this.db, {
       merchantId: sale.merchant_id,
       cashierId: sale.cashier_id ?? null,
       at: now,
       symmetricModes: SYMMETRIC_MODES,
     });
-    const { rounding_policy } = await roundingPolicyOf(this.db, sale.merchant_id);
     const metadata = eventMetadata(context, sale.merchant_id);
 
     return this.step.runNew(
@@ -54,7 +52,7 @@ export class RecordTransactionHandler implements ICommandHandler<RecordTransacti
         const command = { kind: 'RecordTransaction' as const, transaction_id: transactionId, now: now.toISOString(), environment: context.principal.environment, sale, jurisdiction, history, rounding_policy };
         return { stream: transactionStream(transactionId), decider: transactionDecider, command, metadata, idempotency };
       },
-      (_tx, [stored]) => ({ success: true as const, transaction: transactionView(stored.data as TransactionRecordedData, stored), promise: this.promises.of(stored) }),
+      (_tx, [stored]) => ({ success: true as const, transaction: recordedSaleView(stored.data as TransactionRecordedData, stored), promise: this.promises.of(stored) }),
     );
   }
 }

@@ -1,6 +1,6 @@
 import { EntryPromiseResponse } from '../../audit';
 import { ApiProperty, ApiSchema } from '@nestjs/swagger';
-import { TransactionView } from '../transaction.response.dto';
+import { RecordedSaleView } from '../transaction.response.dto';
 
 /** The spec's envelope for `POST /transaction`. */
 @ApiSchema({ name: 'RecordedTransaction' })
@@ -8,8 +8,8 @@ export class RecordTransactionResponse {
   @ApiProperty({ type: 'boolean', enum: [true], example: true })
   success: true;
 
-  @ApiProperty({ type: TransactionView, description: 'The SALE record as the hash chain holds it' })
-  transaction: TransactionView;
+  @ApiProperty({ type: RecordedSaleView, description: 'The SALE record as the hash chain holds it, its rule in summary' })
+  transaction: RecordedSaleView;
 
   @ApiProperty({
     type: EntryPromiseResponse,

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { DomainError } from '../../platform/errors/domain-error';
+import { DomainError } from '../platform/errors/domain-error';
 
 /** How long a verification waits for the one running before it is refused. */
 const WAIT_MS = 2000;
@@ -13,8 +13,8 @@ export class VerificationInProgressError extends DomainError {
 }
 
 /**
- * One verification at a time in this process (issue 33, "Load"): each reads and hashes the whole
- * log, and eight at once took 1.3 GB and stalled sales for seconds. A request for the very range
+ * One verification at a time in this process (issue 33, "Load"), of the hash chain or of a read
+ * model against the log: each reads the whole log, and eight at once took 1.3 GB and stalled sales for seconds. A request for the very range
  * already being verified shares that answer; any other waits up to WAIT_MS for its turn, then is
  * refused with 429 and Retry-After.
  */
