@@ -113,6 +113,7 @@ const standby = Standby.ofRun();
     ['POST', '/export', () => call(app, 'POST', '/export', { key: merchantKey.key, body: {} })],
     ['GET', '/admin/audit-logs', () => call(app, 'GET', '/admin/audit-logs', { key: auditorKey })],
     ['GET', '/admin/verify-hash-chain', () => call(app, 'GET', '/admin/verify-hash-chain', { key: auditorKey })],
+    ['GET', '/admin/verify-transactions', () => call(app, 'GET', '/admin/verify-transactions', { key: auditorKey })],
   ];
 
   it('serves the analytics, export, audit-log and verification queries from the replica, saying so, and nothing else', async () => {

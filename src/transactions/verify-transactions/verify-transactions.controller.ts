@@ -7,7 +7,7 @@ import { ApiErrors } from '../../platform/openapi/api-errors.decorator';
 import { Roles } from '../../platform/identity/roles.decorator';
 import { ApiDataAsOf } from '../../platform/read-replica/api-data-as-of.decorator';
 import { VerifyTransactionsQuery } from './verify-transactions.query';
-import { VerifyTransactionsResponse } from './verify-transactions.response.dto';
+import { ReadModelCheck } from './verify-transactions.response.dto';
 
 @ApiTags('Audit')
 @Controller()
@@ -28,9 +28,9 @@ export class VerifyTransactionsController {
       'verifies that. Always 200: see `difference_count`. It takes the turn of a verification: one runs at a time, another waits up to ' +
       '2 s and is then refused with 429 `VERIFICATION_IN_PROGRESS` and `Retry-After`.',
   })
-  @ApiOkResponse({ type: VerifyTransactionsResponse, description: 'The fields where the read model is not what the log says' })
+  @ApiOkResponse({ type: ReadModelCheck, description: 'The fields where the read model is not what the log says' })
   @ApiErrors({ 429: { VERIFICATION_IN_PROGRESS: 'Another verification of the log is running in this process; retry after Retry-After seconds' } })
-  async verify(@Res({ passthrough: true }) reply: FastifyReply): Promise<VerifyTransactionsResponse> {
+  async verify(@Res({ passthrough: true }) reply: FastifyReply): Promise<ReadModelCheck> {
     try {
       return await this.queries.execute(new VerifyTransactionsQuery());
     } catch (error) {

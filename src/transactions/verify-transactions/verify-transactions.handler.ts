@@ -8,7 +8,7 @@ import { rowDifferences, type RowDifference, type StoredRow } from '../read-mode
 import { foldTransactions } from '../read-model/transaction-view';
 import { TRANSACTION_EVENT_TYPES } from '../transaction.events';
 import { VerifyTransactionsQuery } from './verify-transactions.query';
-import type { VerifyTransactionsResponse } from './verify-transactions.response.dto';
+import type { ReadModelCheck } from './verify-transactions.response.dto';
 
 /** Sales per step: their streams are read and folded, and their rows read, in one snapshot; memory stays at one step. */
 const SALES_PER_STEP = 500;
@@ -22,7 +22,7 @@ const MAX_LISTED = 100;
  * either in both or in neither. A difference raises the chain alarm (docs/decisions.md says why).
  */
 @QueryHandler(VerifyTransactionsQuery)
-export class VerifyTransactionsHandler implements IQueryHandler<VerifyTransactionsQuery, VerifyTransactionsResponse> {
+export class VerifyTransactionsHandler implements IQueryHandler<VerifyTransactionsQuery, ReadModelCheck> {
   constructor(
     private readonly databases: QueryDatabases,
     private readonly alarms: ChainAlarms,
@@ -30,11 +30,11 @@ export class VerifyTransactionsHandler implements IQueryHandler<VerifyTransactio
   ) {}
 
   /** It takes a verification's turn: it reads the whole log too. */
-  execute(query: VerifyTransactionsQuery): Promise<VerifyTransactionsResponse> {
+  execute(query: VerifyTransactionsQuery): Promise<ReadModelCheck> {
     return this.gate.run('rm_transactions', () => this.verify(query));
   }
 
-  private async verify(query: VerifyTransactionsQuery): Promise<VerifyTransactionsResponse> {
+  private async verify(query: VerifyTransactionsQuery): Promise<ReadModelCheck> {
     const { db } = await this.databases.for(query);
     // The first MAX_LISTED by position and field, and the count of all: a projector's bug could make every row differ.
     let differences: RowDifference[] = [];

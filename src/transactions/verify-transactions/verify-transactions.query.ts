@@ -1,4 +1,4 @@
 import { Query } from '@nestjs/cqrs';
-import { VerifyTransactionsResponse } from './verify-transactions.response.dto';
+import { ReadModelCheck } from './verify-transactions.response.dto';
 
-export class VerifyTransactionsQuery extends Query<VerifyTransactionsResponse> {}
+export class VerifyTransactionsQuery extends Query<ReadModelCheck> {}

@@ -21,7 +21,7 @@ export class ReadModelDifference implements RowDifference {
   from_log: string | null;
 }
 
-export class VerifyTransactionsResponse {
+export class ReadModelCheck {
   @ApiProperty({ type: 'integer', description: 'Transactions compared: those the log records, and the rows no entry of the log records', example: 1204 })
   checked_count: number;
 
