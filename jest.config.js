@@ -1,3 +1,8 @@
+// ts-node (hash-pool workers run from sources, the CLIs the suites spawn) caches compiled code under
+// os.tmpdir() unless told otherwise; the unit project has no global set-up to move TMPDIR, so the cache goes
+// beside Jest's own and a run leaves /tmp as it found it.
+process.env.V8_COMPILE_CACHE_CACHE_DIR ??= require('path').join(__dirname, 'node_modules/.cache/v8-compile-cache');
+
 /** What both projects share: TypeScript through ts-jest, in Node. */
 const shared = {
   testEnvironment: 'node',
