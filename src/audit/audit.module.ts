@@ -9,6 +9,7 @@ import { CheckpointKeyController } from './record-checkpoint/checkpoint-key.cont
 import { CheckpointKeyHandler } from './record-checkpoint/checkpoint-key.handler';
 import { Witness } from './witness';
 import { WitnessController } from './record-checkpoint/witness.controller';
+import { WitnessHandler } from './record-checkpoint/witness.handler';
 import { EntryPromises } from './entry-promises';
 import { TreeProofs } from './tree-proofs/tree-proofs';
 import { TreeProofsController } from './tree-proofs/tree-proofs.controller';
@@ -33,6 +34,7 @@ import { VerificationGate } from './verification-gate';
     VerificationGate,
     ExportAuditLogHandler,
     CheckpointKeyHandler,
+    WitnessHandler,
     TreeHeadHandler,
     InclusionProofHandler,
     ConsistencyProofHandler,

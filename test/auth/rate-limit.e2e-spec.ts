@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { Redis } from 'ioredis';
 import { Clock } from '../../src/platform/clock';
 import { redisConnectionName } from '../../src/platform/rate-limit/redis-rate-limit-store';
@@ -175,9 +176,10 @@ describe('rate limits with Redis unreachable', () => {
     ]);
   });
 
-  it('shuts down promptly all the same', async () => {
-    const started = Date.now();
-    await testApp.close();
-    expect(Date.now() - started).toBeLessThan(5000);
+  it('shuts down promptly all the same: closing does not wait on Redis, and the port is closed after it', async () => {
+    // What counts is that closing ends on its own while Redis refuses every connection; the bound is only far past any machine's pace.
+    const closed = testApp.close().then(() => 'closed');
+    expect(await Promise.race([closed, sleep(30_000, 'still closing', { ref: false })])).toBe('closed');
+    await expect(fetch(`${testApp.baseUrl}/health`)).rejects.toThrow();
   });
 });

@@ -1,13 +1,12 @@
-import { Controller, Get, HttpStatus, Res } from '@nestjs/common';
+import { Controller, Get, Res } from '@nestjs/common';
+import { QueryBus } from '@nestjs/cqrs';
 import { ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
-import { DomainError } from '../../platform/errors/domain-error';
 import { Roles } from '../../platform/identity/roles.decorator';
 import { ApiErrors } from '../../platform/openapi/api-errors.decorator';
 import { NDJSON } from '../read-log';
-import { ChainAlarms } from '../chain-alarms';
-import { Witness, WitnessStateError } from '../witness';
 import { NOT_CONFIGURED } from '../signing-key';
+import { WitnessQuery } from './witness.query';
 
 const EXAMPLE =
   '{"tree_size":0,"root_hash":"e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855","timestamp":"2026-11-26T12:00:00.000Z","key_id":"3f1c0a9b2e4d5c6f","signature":"…"}\n' +
@@ -21,10 +20,7 @@ const EXAMPLE =
 @ApiTags('Audit')
 @Controller()
 export class WitnessController {
-  constructor(
-    private readonly witness: Witness,
-    private readonly alarms: ChainAlarms,
-  ) {}
+  constructor(private readonly queries: QueryBus) {}
 
   @Get('admin/audit/witness')
   @Roles('auditor', 'admin')
@@ -43,15 +39,8 @@ export class WitnessController {
     503: { CHAIN_ALARM: 'The witness file is missing, torn, corrupt or unreadable (a chain alarm is raised)' },
   })
   async get(@Res({ passthrough: true }) reply: FastifyReply): Promise<string> {
-    if (!this.witness.configured) throw new DomainError('NOT_FOUND', NOT_CONFIGURED, HttpStatus.NOT_FOUND);
-    try {
-      const text = await this.witness.text();
-      void reply.header('Content-Type', `${NDJSON}; charset=utf-8`).header('Cache-Control', 'no-store');
-      return text;
-    } catch (error) {
-      if (!(error instanceof WitnessStateError)) throw error;
-      await this.alarms.raise({ source: 'witness', kind: 'witness', position: null, detail: error.message });
-      throw new DomainError('CHAIN_ALARM', `The witness file cannot be served: ${error.message}`, HttpStatus.SERVICE_UNAVAILABLE);
-    }
+    const text = await this.queries.execute(new WitnessQuery());
+    void reply.header('Content-Type', `${NDJSON}; charset=utf-8`).header('Cache-Control', 'no-store');
+    return text;
   }
 }

@@ -5,7 +5,7 @@ import type { FastifyReply } from 'fastify';
 import { ApiErrors } from '../../platform/openapi/api-errors.decorator';
 import { Roles } from '../../platform/identity/roles.decorator';
 import { ApiDataAsOf } from '../../platform/read-replica/api-data-as-of.decorator';
-import { RETRY_AFTER_SECONDS, VerificationGate, VerificationInProgressError } from '../verification-gate';
+import { RETRY_AFTER_SECONDS, VerificationInProgressError } from '../verification-gate';
 import { VerifyHashChainQuery } from './verify-hash-chain.query';
 import { VerifyHashChainResponse } from './verify-hash-chain.response.dto';
 import { VerifyHashChainRequest } from './verify-hash-chain.request.dto';
@@ -13,10 +13,7 @@ import { VerifyHashChainRequest } from './verify-hash-chain.request.dto';
 @ApiTags('Audit')
 @Controller()
 export class VerifyHashChainController {
-  constructor(
-    private readonly queries: QueryBus,
-    private readonly gate: VerificationGate,
-  ) {}
+  constructor(private readonly queries: QueryBus) {}
 
   @Get('admin/verify-hash-chain')
   @Roles('auditor', 'admin')
@@ -41,7 +38,7 @@ export class VerifyHashChainController {
   })
   async verify(@Query() query: VerifyHashChainRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<VerifyHashChainResponse> {
     try {
-      return await this.gate.run(JSON.stringify([query.from_position, query.to_position ?? null]), () => this.queries.execute(new VerifyHashChainQuery(query)));
+      return await this.queries.execute(new VerifyHashChainQuery(query));
     } catch (error) {
       if (error instanceof VerificationInProgressError) void reply.header('retry-after', RETRY_AFTER_SECONDS);
       throw error;

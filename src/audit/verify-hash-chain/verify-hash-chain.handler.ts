@@ -13,6 +13,7 @@ import { verifyStoredLog } from '../../platform/verification/stored-verification
 import { logExtent } from '../read-log';
 import { ChainAlarms } from '../chain-alarms';
 import { Witness, WitnessStateError } from '../witness';
+import { VerificationGate } from '../verification-gate';
 import { VerifyHashChainQuery } from './verify-hash-chain.query';
 import type { VerifyHashChainResponse } from './verify-hash-chain.response.dto';
 
@@ -33,6 +34,7 @@ export class VerifyHashChainHandler implements IQueryHandler<VerifyHashChainQuer
     private readonly databases: QueryDatabases,
     private readonly witness: Witness,
     private readonly alarms: ChainAlarms,
+    private readonly gate: VerificationGate,
     config: AppConfig,
   ) {
     const key = config.checkpointSigningKey;
@@ -40,7 +42,13 @@ export class VerifyHashChainHandler implements IQueryHandler<VerifyHashChainQuer
     this.writerKey = key && writerKey(key);
   }
 
-  async execute(query: VerifyHashChainQuery): Promise<VerifyHashChainResponse> {
+  /** It takes a verification's turn; a request for the range being verified shares its answer. */
+  execute(query: VerifyHashChainQuery): Promise<VerifyHashChainResponse> {
+    const { from_position, to_position } = query.request;
+    return this.gate.run(JSON.stringify([from_position, to_position ?? null]), () => this.verify(query));
+  }
+
+  private async verify(query: VerifyHashChainQuery): Promise<VerifyHashChainResponse> {
     const { request } = query;
     const { db } = await this.databases.for(query);
     const { lastPosition } = await logExtent(db);

@@ -22,6 +22,8 @@ describe('StreamRevisions', () => {
       fc.property(fc.array(operation, { maxLength: 200 }), (operations) => {
         const packed = new StreamRevisions();
         const map = new Map<string, number>();
+        // Every answer of both, compared in one assertion: one per operation cost more than the packing under test.
+        const answers: { packed: (number | undefined)[]; map: (number | undefined)[] } = { packed: [], map: [] };
         for (const o of operations) {
           if (o.op === 'set') {
             packed.set(o.id, o.revision);
@@ -30,9 +32,14 @@ describe('StreamRevisions', () => {
             packed.delete(o.id);
             map.delete(o.id);
           }
-          expect(packed.get(o.id)).toBe(map.get(o.id));
+          answers.packed.push(packed.get(o.id));
+          answers.map.push(map.get(o.id));
         }
-        for (const id of map.keys()) expect(packed.get(id)).toBe(map.get(id));
+        for (const id of map.keys()) {
+          answers.packed.push(packed.get(id));
+          answers.map.push(map.get(id));
+        }
+        expect(answers.packed).toStrictEqual(answers.map);
       }),
       { numRuns: 2000 },
     );
@@ -44,12 +51,18 @@ describe('StreamRevisions', () => {
     const ids = Array.from({ length: 30_000 }, (_, i) =>
       i % 3 === 0 ? `transaction-TXN-2026-11-${(i % 28) + 1}-${i.toString(36).padStart(8, '0')}` : i % 3 === 1 ? `tip-${crypto.randomUUID()}` : `s-${String.fromCharCode(i % 256).repeat(12)}${i}`.slice(0, 14),
     );
+    const answers: { packed: (number | undefined)[]; map: (number | undefined)[] } = { packed: [], map: [] };
     ids.forEach((id, i) => {
       const next = (map.get(id) ?? 0) + 1 + (i % 2);
-      expect(packed.get(id)).toBe(map.get(id));
+      answers.packed.push(packed.get(id));
+      answers.map.push(map.get(id));
       packed.set(id, next);
       map.set(id, next);
     });
-    for (const [id, r] of map) expect(packed.get(id)).toBe(r);
+    for (const [id, r] of map) {
+      answers.packed.push(packed.get(id));
+      answers.map.push(r);
+    }
+    expect(answers.packed).toStrictEqual(answers.map);
   });
 });
