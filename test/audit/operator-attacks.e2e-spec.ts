@@ -1,4 +1,4 @@
-import { readFile, rm, stat, truncate, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rm, stat, truncate, writeFile } from 'node:fs/promises';
 import { ChainCheckpointer } from '../../src/audit/record-checkpoint/chain-checkpointer';
 import { Witness } from '../../src/audit/witness';
 import { Clock } from '../../src/platform/clock';
@@ -192,6 +192,17 @@ describe.each(DRIVERS)('an operator attacking the log with SQL, on %s', (driver)
         detail: `the witness file ${witness.path} is missing, but the log already holds ${await headPosition()} entries: it was deleted or moved. Restore it (or copy it from another process signing this log); the signer will not start afresh`,
       });
       await expect(readFile(witness.path)).rejects.toMatchObject({ code: 'ENOENT' });
+    });
+
+    it('unreadable (a folder where the file was, which fails the read even as root), and at a restart: never started afresh', async () => {
+      // chmod 000 would not do: tests may run as root, whom no mode keeps from reading.
+      await rm(witness.path);
+      await mkdir(witness.path);
+      const detail = `the witness file ${witness.path} cannot be read (EISDIR)`;
+      await expectWitnessRefusal(detail);
+      const restarted = await restartedSigner();
+      expect(restarted.status()).toMatchObject({ state: 'refused', alarm: { kind: 'witness', detail } });
+      expect((await stat(witness.path)).isDirectory()).toBe(true);
     });
 
     it('is created on an empty log with the signed head of the empty tree, and ends every head with a newline', async () => {
