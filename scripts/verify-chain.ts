@@ -7,7 +7,8 @@ import { checkPromise, isEntryPromise, type EntryPromise } from '../src/platform
 import { ChainVerifier, type ChainVerification } from '../src/platform/verification/chain-verifier';
 import { UnreadableLineError, verifyExport } from '../src/platform/verification/export-verification';
 import { leafHash, verifyConsistency, verifyInclusion } from '../src/platform/event-store/merkle-tree';
-import { NoteError, openNote, parseCheckpoint, parseVerifierKey, type Checkpoint } from '../src/platform/verification/signed-note';
+import { NoteError, openNote, parseCheckpoint, parseVerifierKey, type Checkpoint, type NoteVerifier } from '../src/platform/verification/signed-note';
+import { verifyTlogProof } from '../src/platform/verification/tlog-proof';
 import { TiledLogError, verifyTiledLog } from '../src/platform/verification/tiled-log';
 import { createInterface } from 'node:readline';
 import Papa from 'papaparse';
@@ -24,6 +25,7 @@ const USAGE = [
   '       verify-chain consistency <proof.json> --head <first-head.json> --head <second-head.json> [--public-key <key.pem>]...',
   '       verify-chain promise <promise.json | write-answer.json | audit-receipt.json> --proof <proof.json | audit-receipt.json> [--head <tree-head.json>] [--public-key <key.pem>]...',
   '       verify-chain checkpoint <checkpoint-note> --vkey <vkey-file>',
+  '       verify-chain tlog-proof <audit-receipt.json | proof.tlog-proof --entry <audit hash>> --vkey <vkey-file>',
   '       verify-chain tiles <log URL, e.g. https://host/api/v1/log> --vkey <vkey-file> [--checkpoint <kept-checkpoint-note>]...   (key in CRCS_API_KEY unless the log is public)',
   '       verify-chain export <transactions.csv> --log <export.ndjson> [--as-of <instant>]',
 ].join('\n');
@@ -54,6 +56,8 @@ const fromCaller = (path: string): string => resolve(process.env.INIT_CWD ?? '.'
  * answer or a receipt) against a later tree head: the inclusion proof of the promised position
  * (`GET /admin/audit/inclusion-proof?position=P&tree_size=N`, or a fresh audit receipt) must be of
  * the promised hash and lead to the head's root, so an entry deleted or changed since fails.
+ * `tlog-proof` checks a c2sp.org/tlog-proof (an audit receipt's `tlog_proof`, or the receipt itself,
+ * which also gives the entry and its position) against the log's verifier key (`GET /log/vkey`).
  * `export` recomputes every row of a CSV export (`GET /export/transactions`, any mode) from the
  * transaction events of an export of the log and names each cell that differs; `--as-of` (the
  * instant the CSV was made) leaves out the entries recorded after it, so a sale refunded since
@@ -63,7 +67,7 @@ const fromCaller = (path: string): string => resolve(process.env.INIT_CWD ?? '.'
  * found (the proof holds), 1 when any was (a bad signature included), 2 when the input could not be read.
  */
 async function main(args: string[]): Promise<number> {
-  if (args[0] === 'checkpoint' || args[0] === 'tiles') return checkC2sp(args[0], args.slice(1));
+  if (args[0] === 'checkpoint' || args[0] === 'tiles' || args[0] === 'tlog-proof') return checkC2sp(args[0], args.slice(1));
   if (args[0] === 'export') return verifyCsvExport(args.slice(1));
   const { file, keyFiles, witnessFile, signingKeyFile, heads, proofKind, proofFile } = parseArgs(args);
   const keys = keyFiles.length > 0 ? keyRing(keyFiles.map(readPublicKey)) : undefined;
@@ -200,13 +204,15 @@ function checkProof(kind: ProofKind, proofFile: string, headFiles: string[], key
  * checkpoint note with the verifier key; `tiles` verifies the whole log from its checkpoint, tiles
  * and entry bundles, and that it extends every checkpoint kept from before.
  */
-async function checkC2sp(kind: 'checkpoint' | 'tiles', args: string[]): Promise<number> {
+async function checkC2sp(kind: 'checkpoint' | 'tiles' | 'tlog-proof', args: string[]): Promise<number> {
   const positional: string[] = [];
   const keptFiles: string[] = [];
   let vkeyFile: string | undefined;
+  let entry: string | undefined;
   for (let i = 0; i < args.length; i++) {
     if (args[i] === '--vkey' && i + 1 < args.length) vkeyFile = fromCaller(args[++i]);
     else if (args[i] === '--checkpoint' && i + 1 < args.length && kind === 'tiles') keptFiles.push(fromCaller(args[++i]));
+    else if (args[i] === '--entry' && i + 1 < args.length && kind === 'tlog-proof') entry = args[++i].toLowerCase();
     else if (!args[i].startsWith('-')) positional.push(args[i]);
     else throw new InputError(`unknown option ${args[i]}\n${USAGE}`);
   }
@@ -218,7 +224,9 @@ async function checkC2sp(kind: 'checkpoint' | 'tiles', args: string[]): Promise<
   };
   let result: Record<string, unknown>;
   try {
-    result = kind === 'checkpoint' ? checkpointResult(openKept(fromCaller(positional[0]))) : { ...(await verifyTiledLog(reader(positional[0]), verifier, keptFiles.map(openKept))) };
+    if (kind === 'checkpoint') result = checkpointResult(openKept(fromCaller(positional[0])));
+    else if (kind === 'tiles') result = { ...(await verifyTiledLog(reader(positional[0]), verifier, keptFiles.map(openKept))) };
+    else result = tlogProofResult(readJson(fromCaller(positional[0]), (text) => tlogProofIn(text, entry)), verifier);
   } catch (error) {
     if (!(error instanceof NoteError || error instanceof TiledLogError)) throw error;
     process.stdout.write(`${JSON.stringify({ kind, holds: false, problems: [error.message] }, null, 2)}\n`);
@@ -229,9 +237,39 @@ async function checkC2sp(kind: 'checkpoint' | 'tiles', args: string[]): Promise<
   process.stderr.write(
     kind === 'checkpoint'
       ? `OK: the checkpoint of ${verifier.name} at tree size ${String(result.tree_size)} carries the log's valid signature\n`
-      : `OK: ${String(result.tree_size)} entries of ${verifier.name} give its signed root, every tile checked, consistent with ${keptFiles.length} kept checkpoints\n`,
+      : kind === 'tiles'
+        ? `OK: ${String(result.tree_size)} entries of ${verifier.name} give its signed root, every tile checked, consistent with ${keptFiles.length} kept checkpoints\n`
+        : `OK: the entry ${String(result.entry)} is at position ${String(result.position)} of ${verifier.name}, under its signed checkpoint of tree size ${String(result.tree_size)}\n`,
   );
   return 0;
+}
+
+interface TlogProofInput {
+  proof: string;
+  entry: string;
+  /** From an audit receipt: where the record says its entry is, which the proof's index must match. */
+  position?: number;
+}
+
+/** A .tlog-proof file with the entry given, or an audit receipt, which carries both. */
+function tlogProofIn(text: string, entry: string | undefined): TlogProofInput {
+  if (!text.trimStart().startsWith('{')) {
+    if (entry === undefined) throw new Error('a .tlog-proof file needs --entry <the record\'s auditHash>');
+    return { proof: text, entry };
+  }
+  const answer = JSON.parse(text) as { tlog_proof?: unknown; receipt?: { auditHash?: unknown; chain_position?: unknown } };
+  const { auditHash, chain_position } = answer.receipt ?? {};
+  if (typeof answer.tlog_proof !== 'string' || typeof auditHash !== 'string' || typeof chain_position !== 'number') {
+    throw new Error('not an audit receipt with a tlog_proof (null until the entry is under a signed checkpoint: fetch the receipt again)');
+  }
+  if (entry !== undefined && entry !== auditHash) throw new Error(`--entry ${entry} is not the receipt's auditHash ${auditHash}`);
+  return { proof: answer.tlog_proof, entry: auditHash, position: chain_position };
+}
+
+function tlogProofResult({ proof, entry, position }: TlogProofInput, verifier: NoteVerifier): Record<string, unknown> {
+  const { checkpoint, index, signers } = verifyTlogProof(proof, verifier, entry);
+  if (position !== undefined && index !== position - 1) throw new NoteError(`the proof is for index ${index}, not the receipt's position ${position} (index ${position - 1})`);
+  return { entry, position: index + 1, ...checkpointResult(checkpoint), signers };
 }
 
 const checkpointResult = ({ origin, size, root }: Checkpoint) => ({ origin, tree_size: size, root_hash: root.toString('hex') });

@@ -12,6 +12,7 @@ import { WitnessController } from './record-checkpoint/witness.controller';
 import { WitnessHandler } from './record-checkpoint/witness.handler';
 import { EntryPromises } from './entry-promises';
 import { TreeProofs } from './tree-proofs/tree-proofs';
+import { CheckpointNotes } from './checkpoint-notes';
 import { TreeProofsController } from './tree-proofs/tree-proofs.controller';
 import { ConsistencyProofHandler, InclusionProofHandler, TreeHeadHandler } from './tree-proofs/tree-proofs.handler';
 import { VerifyHashChainController } from './verify-hash-chain/verify-hash-chain.controller';
@@ -41,6 +42,7 @@ import { VerificationGate } from './verification-gate';
     ChainCheckpointer,
     Witness,
     TreeProofs,
+    CheckpointNotes,
     ChainAlarms,
     EntryPromises,
     CheckpointNoteHandler,

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { SHUTDOWN_GRACE_MS } from '../../src/app.factory';
 import { get, openRequest, readBody, ServiceProcess } from '../support/service-process';
+import { childEnv } from '../support/child-env';
 
 const ROOT = join(__dirname, '../..');
 
@@ -102,7 +103,7 @@ describe('the service process with a bad configuration', () => {
   it('prints which variables are wrong, without a stack trace, and exits 1', async () => {
     const service = spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', 'src/main.ts'], {
       cwd: ROOT,
-      env: { PATH: process.env.PATH, PORT: '70000', LOG_LEVEL: 'loud' },
+      env: childEnv({ PORT: '70000', LOG_LEVEL: 'loud' }),
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stderr = '';

@@ -9,6 +9,7 @@ import { call, issueKey } from '../support/auth';
 import { newSigningKey } from '../support/chain';
 import { changeData } from '../support/tampering';
 import { startTestApp, TEST_ADMIN_KEY, type TestApp } from '../support/test-app';
+import { childEnv } from '../support/child-env';
 
 const ROOT = join(__dirname, '../..');
 
@@ -27,7 +28,7 @@ function runExample(file: string, env: Record<string, string>): Promise<Run> {
     execFile(
       process.execPath,
       ['-r', 'ts-node/register/transpile-only', `examples/${file}`],
-      { cwd: ROOT, env: { PATH: process.env.PATH ?? '', ...env }, timeout: 40_000 },
+      { cwd: ROOT, env: childEnv(env), timeout: 40_000 },
       (error, stdout, stderr) => resolve({ status: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
     );
   });

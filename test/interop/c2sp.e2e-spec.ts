@@ -5,7 +5,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DATABASE, type Database } from '../../src/platform/event-store/sql';
 import { openNote, parseCheckpoint, parseVerifierKey } from '../../src/platform/verification/signed-note';
-import { call } from '../support/auth';
+import { call, issueKey, onboardMerchant, uniqueId } from '../support/auth';
+import { recordSale } from '../support/sales';
+import { runVerifier } from '../support/audit';
 import { newSigningKey } from '../support/chain';
 import { startTestApp, TEST_ADMIN_KEY, type TestApp } from '../support/test-app';
 import { appendEntries } from '../support/transparency-log';
@@ -44,6 +46,7 @@ suite("C2SP checkpoints and tiles, checked by Go's sumdb/note and sumdb/tlog", (
   let app: TestApp;
   let vkey: string;
   const older: string[] = [];
+  let receipt: { tlog_proof: string | null; receipt: { auditHash: string; chain_position: number } };
 
   const run = (args: string[], stdin = ''): Promise<Run> =>
     new Promise((resolve) => {
@@ -71,7 +74,13 @@ suite("C2SP checkpoints and tiles, checked by Go's sumdb/note and sumdb/tlog", (
       await writeFile(file, note);
       older.push(file);
     }
+    // A sale, then enough entries for a checkpoint over it: its audit receipt then carries a tlog-proof.
+    const merchantId = uniqueId('m-interop');
+    await onboardMerchant(app, { merchant_id: merchantId, name: 'Interop Deli' });
+    const { key } = await issueKey(app, { role: 'merchant', merchant_id: merchantId, name: 'lane 1' });
+    const sale = await recordSale(app, key, merchantId);
     await appendEntries(app, 150);
+    receipt = (await call(app, 'GET', `/transaction/${sale.id}/receipt?format=audit`, { key })).body;
   }, 240_000);
 
   afterAll(async () => {
@@ -107,6 +116,38 @@ suite("C2SP checkpoints and tiles, checked by Go's sumdb/note and sumdb/tlog", (
     expect(forgedEntry.status).toBe(1);
     expect(forgedEntry.stderr).toContain('entry 41 is not in the tree');
     expect((await checkLog()).status).toBe(0);
+  });
+
+  it('has Go check the tlog-proof of an audit receipt (note.Open, tlog.CheckRecord), and refuse it for another entry or with a path hash changed', async () => {
+    const { tlog_proof, receipt: record } = receipt;
+    expect(tlog_proof).toMatch(new RegExp(`^c2sp\\.org/tlog-proof@v1\nindex ${record.chain_position - 1}\n`));
+    const file = join(work, 'sale.tlog-proof');
+    await writeFile(file, tlog_proof!);
+    const checked = await run(['proof', file, vkey, record.auditHash]);
+    expect({ status: checked.status, stderr: checked.stderr }).toEqual({ status: 0, stderr: '' });
+    expect(JSON.parse(checked.stdout)).toMatchObject({ index: record.chain_position - 1 });
+
+    const another = await run(['proof', file, vkey, 'ab'.repeat(32)]);
+    expect(another).toMatchObject({ status: 1, stderr: `the entry is not at index ${record.chain_position - 1} of the checkpoint's tree: invalid transparency proof\n` });
+    const firstHash = tlog_proof!.split('\n')[2];
+    const flipped = Buffer.from(firstHash, 'base64');
+    flipped[0] ^= 1;
+    await writeFile(file, tlog_proof!.replace(firstHash, flipped.toString('base64')));
+    expect((await run(['proof', file, vkey, record.auditHash])).stderr).toContain('invalid transparency proof');
+  });
+
+  it('has our verify-chain accept the receipt and refuse it for a sale whose entry is another', async () => {
+    const vkeyFile = join(work, 'log.vkey');
+    const receiptFile = join(work, 'receipt.json');
+    await writeFile(vkeyFile, vkey);
+    await writeFile(receiptFile, JSON.stringify(receipt));
+    const ok = await runVerifier(['tlog-proof', receiptFile, '--vkey', vkeyFile]);
+    expect(ok.stderr).toBe(`OK: the entry ${receipt.receipt.auditHash} is at position ${receipt.receipt.chain_position} of crcs.example/interop, under its signed checkpoint of tree size ${JSON.parse(ok.stdout).tree_size}\n`);
+    expect(ok.status).toBe(0);
+    await writeFile(receiptFile, JSON.stringify({ ...receipt, receipt: { ...receipt.receipt, auditHash: 'ab'.repeat(32) } }));
+    const forged = await runVerifier(['tlog-proof', receiptFile, '--vkey', vkeyFile]);
+    expect(forged.status).toBe(1);
+    expect(forged.stderr).toMatch(/^FAILED: the entry (ab){32} is not at index \d+ of the tree of size \d+ the checkpoint signs: the proof does not lead to its root\n$/);
   });
 
   it('accepts a note Go signed with a key it generated, and refuses it with its text or signature changed', async () => {

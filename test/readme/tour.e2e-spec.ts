@@ -58,6 +58,7 @@ describe('the README tour', () => {
 
     expect(stdout).toContain('"cash_total_cents":1100');
     expect(stderr).toMatch(/^OK: \d+ entries, every hash and link verified$/m);
+    expect(stderr).toMatch(/^OK: the entry [0-9a-f]{64} is at position \d+ of \S+, under its signed checkpoint of tree size \d+$/m);
     // The auditor's walk-through on a fresh install: signed heads, the witness served, a receipt's inclusion checked with the key.
     const witness = readFileSync(join(work, 'checkpoint-witness.ndjson'), 'utf8');
     expect(witness).toMatch(/^(\{[^\n]*"signature":"[^"]+"[^\n]*\}\n){2,}$/);

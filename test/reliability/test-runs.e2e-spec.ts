@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { stopServer } from '../../src/platform/event-store/embedded-postgres';
 import { isAlive } from '../../src/platform/processes';
 import { makeRunFolder, reapDeadRuns } from '../support/run-folder';
+import { childEnv } from '../support/child-env';
 
 const ROOT = join(__dirname, '../..');
 
@@ -13,7 +14,7 @@ function orphanServer(dataDir: string): number {
   const started = spawnSync(
     process.execPath,
     ['-r', 'ts-node/register/transpile-only', '-e', `require('./src/platform/event-store/embedded-postgres').EmbeddedPostgres.start(${JSON.stringify(dataDir)}).then(() => process.exit(0))`],
-    { cwd: ROOT, encoding: 'utf8', env: { PATH: process.env.PATH, LOG_LEVEL: 'silent' }, timeout: 120_000 },
+    { cwd: ROOT, encoding: 'utf8', env: childEnv({ LOG_LEVEL: 'silent' }), timeout: 120_000 },
   );
   if (started.status !== 0) throw new Error(`the server did not start: ${started.stderr}`);
   return Number(readFileSync(join(dataDir, 'postgres', 'postmaster.pid'), 'utf8').split('\n')[0]);

@@ -11,6 +11,7 @@ import { newSigningKey } from '../support/chain';
 import { PgDatabase } from '../../src/platform/event-store/pg-database';
 import { writerKey } from '../../src/platform/event-store/writer-mac';
 import { verifyStoredLog } from '../../src/platform/verification/stored-verification';
+import { childEnv } from '../support/child-env';
 
 const LOAD_MS = 4000;
 
@@ -129,7 +130,7 @@ describe('two service processes on one embedded data folder', () => {
       const server = embeddedServerPid(dataDir);
       const second = spawnSync(process.execPath, ['-r', 'ts-node/register/transpile-only', 'src/main.ts'], {
         cwd: join(__dirname, '../..'),
-        env: { PATH: process.env.PATH, PORT: String(await freePort()), ...env },
+        env: childEnv({ PORT: String(await freePort()), ...env }),
         encoding: 'utf8',
         timeout: 100_000,
       });

@@ -4,6 +4,7 @@ import { request, type ClientRequest, type IncomingMessage } from 'node:http';
 import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { childEnv } from './child-env';
 
 const ROOT = join(__dirname, '../..');
 
@@ -47,7 +48,7 @@ export class ServiceProcess {
     const chosenPort = port ?? (await freePort());
     const child = spawn(process.execPath, [...nodeArgs, ...script], {
       cwd: root,
-      env: { PATH: process.env.PATH, PORT: String(chosenPort), ...env },
+      env: childEnv({ PORT: String(chosenPort), ...env }),
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     const service = new ServiceProcess(child, chosenPort);

@@ -1,52 +1,33 @@
-import { createPublicKey } from 'node:crypto';
 import { HttpStatus, Inject } from '@nestjs/common';
 import { QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import { AppConfig } from '../../platform/config/config';
 import { DomainError } from '../../platform/errors/domain-error';
 import { DATABASE, type Database } from '../../platform/event-store/sql';
-import { CHECKPOINT_EVENT_TYPE, checkSignature, isTreeHeadCheckpoint, keyRing, type CheckpointData } from '../../platform/verification/checkpoint';
-import { checkpointText, signNote, verifierKey } from '../../platform/verification/signed-note';
+import { verifierKey } from '../../platform/verification/signed-note';
 import { TILE_HEIGHT, TILE_WIDTH, entryBundle, parseTilePath, tileWithin, type TileRef } from '../../platform/verification/tiles';
 import { ChainAlarms } from '../chain-alarms';
 import { chainTampered } from '../chain-tampered';
 import { LogOrigin } from '../../platform/event-store/log-origin';
 import { signingKey } from '../signing-key';
+import { CheckpointNotes } from '../checkpoint-notes';
 import { CheckpointNoteQuery, TileQuery, VerifierKeyQuery } from './transparency-log.query';
 
 export const NO_CHECKPOINT = 'No checkpoint is signed yet: the first comes at most CHECKPOINT_MAX_AGE_S seconds after the first entries';
 
-/** The tree head of the last checkpoint in the log: the latest published size. */
-async function latestHead(db: Database): Promise<(CheckpointData & { tree_size: number; root_hash: string }) | undefined> {
-  const [row] = await db.query<{ data: CheckpointData }>('select data from events where event_type = $1 order by position desc limit 1', [CHECKPOINT_EVENT_TYPE]);
-  return row && isTreeHeadCheckpoint(row.data) ? row.data : undefined;
-}
-
-/**
- * The note is signed here, on request, for the tree head the signer signed, and only once that
- * head's own signature verifies with the log's key: the key thereby states nothing it has not
- * stated (a head it signed only after checking it extends every earlier one), so no two notes are
- * ever inconsistent, and Ed25519 gives the same bytes every time.
- */
+/** The latest checkpoint as a signed note: 404 with no signing key, or before the first. */
 @QueryHandler(CheckpointNoteQuery)
 export class CheckpointNoteHandler implements IQueryHandler<CheckpointNoteQuery, string> {
   constructor(
-    @Inject(DATABASE) private readonly db: Database,
     private readonly config: AppConfig,
-    private readonly origin: LogOrigin,
-    private readonly alarms: ChainAlarms,
+    private readonly notes: CheckpointNotes,
   ) {}
 
   async execute(): Promise<string> {
-    const key = signingKey(this.config);
-    const head = await latestHead(this.db);
+    // Without a key no checkpoint ever comes: that is the answer, not "none yet".
+    signingKey(this.config);
+    const head = await this.notes.latest();
     if (!head) throw new DomainError('NOT_FOUND', NO_CHECKPOINT, HttpStatus.NOT_FOUND);
-    if (checkSignature(head, keyRing([createPublicKey(key)])) !== 'valid') {
-      const detail = `the last checkpoint in the log (${head.checkpoint}, tree size ${head.tree_size}) does not carry the log's valid signature`;
-      await this.alarms.raise({ source: 'checkpoint', kind: 'modified', position: head.position, detail });
-      throw chainTampered(detail);
-    }
-    const name = this.origin.name;
-    return signNote(checkpointText({ origin: name, size: head.tree_size, root: Buffer.from(head.root_hash, 'hex') }), name, key);
+    return this.notes.note(head);
   }
 }
 
@@ -76,6 +57,7 @@ export class TileHandler implements IQueryHandler<TileQuery, { body: Buffer; cac
     @Inject(DATABASE) private readonly db: Database,
     private readonly config: AppConfig,
     private readonly alarms: ChainAlarms,
+    private readonly notes: CheckpointNotes,
   ) {}
 
   async execute({ path }: TileQuery): Promise<{ body: Buffer; cacheControl: string }> {
@@ -86,7 +68,7 @@ export class TileHandler implements IQueryHandler<TileQuery, { body: Buffer; cac
       const message = `tile/${path} is not a tile: ${(error as Error).message}`;
       throw new DomainError('VALIDATION_ERROR', message, HttpStatus.BAD_REQUEST, [{ field: 'path', messages: [message] }]);
     }
-    const size = (await latestHead(this.db))?.tree_size ?? 0;
+    const size = (await this.notes.latest())?.tree_size ?? 0;
     if (!tileWithin(tile, size)) throw notFound(`tile/${path} is beyond the latest checkpoint (tree size ${size})`);
     const first = tile.index * TILE_WIDTH;
     const hashes = tile.level === 'entries' ? await this.entries(first, tile.width) : await this.nodes(tile.level * TILE_HEIGHT, first, tile.width);

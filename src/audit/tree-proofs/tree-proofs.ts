@@ -1,7 +1,8 @@
 import { HttpStatus, Inject, Injectable } from '@nestjs/common';
 import { Clock } from '../../platform/clock';
 import { DomainError } from '../../platform/errors/domain-error';
-import { CHECKPOINT_EVENT_TYPE, isTreeHeadCheckpoint, type CheckpointData } from '../../platform/verification/checkpoint';
+import { AppConfig } from '../../platform/config/config';
+import { formatTlogProof } from '../../platform/verification/tlog-proof';
 import { EventStore } from '../../platform/event-store/event-store.port';
 import { fromStoredTree } from '../../platform/event-store/merkle-store';
 import { consistencyPath, inclusionPath, leafHash, treeRoot } from '../../platform/event-store/merkle-tree';
@@ -9,6 +10,7 @@ import { DATABASE, type Database } from '../../platform/event-store/sql';
 import { ChainAlarms } from '../chain-alarms';
 import { chainTampered } from '../chain-tampered';
 import { EntryPromises } from '../entry-promises';
+import { CheckpointNotes, type LoggedHead } from '../checkpoint-notes';
 import type { EntryPromise } from '../../platform/verification/entry-promise';
 import { TreeHeadResponse, InclusionProofResponse, ConsistencyProofResponse } from './tree-proofs.response.dto';
 
@@ -18,9 +20,13 @@ export interface InclusionEvidence {
   inclusion_proof: InclusionProofResponse;
   /** The entry's signed promise, as its write's answer carried it. */
   promise: EntryPromise | null;
+  /** The same inclusion as a c2sp.org/tlog-proof, its checkpoint a signed note: null while `tree_head` is unsigned. */
+  tlog_proof: string | null;
 }
 
 const hex = (b: Buffer): string => b.toString('hex');
+
+const treeHead = ({ tree_size, root_hash, timestamp, signature, key_id }: LoggedHead): TreeHeadResponse => ({ tree_size, root_hash, timestamp, signature, key_id });
 
 /** Tree heads and proofs from the stored tree: O(log n) nodes read in one query per answer. */
 @Injectable()
@@ -29,20 +35,16 @@ export class TreeProofs {
     @Inject(DATABASE) private readonly db: Database,
     private readonly store: EventStore,
     private readonly clock: Clock,
+    private readonly config: AppConfig,
     private readonly alarms: ChainAlarms,
     private readonly promises: EntryPromises,
+    private readonly notes: CheckpointNotes,
   ) {}
 
   /** The latest signed head; unsigned over the whole log when none is signed yet. */
   async latestHead(): Promise<TreeHeadResponse> {
-    const [row] = await this.db.query<{ data: CheckpointData }>('select data from events where event_type = $1 order by position desc limit 1', [
-      CHECKPOINT_EVENT_TYPE,
-    ]);
-    if (row && isTreeHeadCheckpoint(row.data)) {
-      const { tree_size, root_hash, timestamp, signature, key_id } = row.data;
-      return { tree_size, root_hash, timestamp, signature, key_id };
-    }
-    return this.currentHead();
+    const logged = await this.notes.latest();
+    return logged ? treeHead(logged) : this.currentHead();
   }
 
   /**
@@ -54,8 +56,9 @@ export class TreeProofs {
    * authenticator does not verify, for which no promise is ever signed.
    */
   async evidence(position: number, entryHash: string): Promise<InclusionEvidence> {
-    const latest = await this.latestHead();
-    const tree_head = latest.tree_size >= position ? latest : await this.currentHead();
+    const logged = await this.notes.latest();
+    const signed = logged && logged.tree_size >= position ? logged : undefined;
+    const tree_head = signed ? treeHead(signed) : await this.currentHead();
     const inclusion_proof = await this.inclusion(position, tree_head.tree_size).catch((error: unknown) => {
       if (error instanceof DomainError && error.code === 'NOT_FOUND') return undefined;
       throw error;
@@ -79,7 +82,9 @@ export class TreeProofs {
       await this.alarms.raise({ source: 'receipt', kind: 'unauthenticated', position, detail });
       throw chainTampered(detail);
     }
-    return { tree_head, inclusion_proof, promise };
+    const checkpoint = signed && this.config.checkpointSigningKey ? await this.notes.note(signed) : undefined;
+    const tlog_proof = checkpoint ? formatTlogProof({ index: inclusion_proof.leaf_index, path: inclusion_proof.audit_path.map((hash) => Buffer.from(hash, 'hex')), checkpoint }) : null;
+    return { tree_head, inclusion_proof, promise, tlog_proof };
   }
 
   async inclusion(position: number, treeSize: number): Promise<InclusionProofResponse> {

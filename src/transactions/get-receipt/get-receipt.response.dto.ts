@@ -133,6 +133,18 @@ export class AuditReceiptResponse {
       '(`npm run verify-chain -- promise`). Null when signing is off, or for an entry written before writer authentication',
   })
   promise: EntryPromiseResponse | null;
+
+  @ApiProperty({
+    type: 'string',
+    nullable: true,
+    description:
+      'The same inclusion in the standard format, c2sp.org/tlog-proof@v1: the leaf index, the path, and the log’s checkpoint as a signed note. ' +
+      'Save it as `<id>.tlog-proof` and check it offline with the log’s verifier key (`GET /log/vkey`) and the record’s `auditHash`: ' +
+      '`npm run verify-chain -- tlog-proof`, or any tlog implementation. Null while the entry is newer than the latest signed checkpoint ' +
+      '(one follows within `CHECKPOINT_MAX_AGE_S`) or when signing is off',
+    example: 'c2sp.org/tlog-proof@v1\nindex 1203\n…\n\nexample.com/crcs\n2000\n…\n\n— example.com/crcs …\n',
+  })
+  tlog_proof: string | null;
 }
 
 export class PosReceiptResponse {

@@ -6,6 +6,9 @@
 //	    verifies the checkpoint at <prefix>/checkpoint with the verifier key, reads the tree from
 //	    <prefix>/tile/..., proves and checks every entry's inclusion (the entry from its bundle),
 //	    the tree's root, and the consistency of every older checkpoint with it; prints a JSON summary.
+//	c2sp-check proof <file.tlog-proof> <vkey> <entry hex>
+//	    checks a c2sp.org/tlog-proof@v1: the checkpoint note with the verifier key, then the entry's
+//	    inclusion at the proof's index with tlog.CheckRecord; prints {"index", "size", "root"} as JSON.
 //	c2sp-check sign <key name>
 //	    signs the note text read from stdin with a new Ed25519 key; prints {"vkey", "note"} as JSON.
 package main
@@ -13,6 +16,7 @@ package main
 import (
 	"crypto/rand"
 	"encoding/binary"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -165,13 +169,67 @@ func checkLog(args []string) {
 	fmt.Println(string(summary))
 }
 
+// checkProof reads a tlog-proof as c2sp.org/tlog-proof lays it out, line by line.
+func checkProof(args []string) {
+	if len(args) != 3 {
+		fail("usage: c2sp-check proof <file.tlog-proof> <vkey> <entry hex>")
+	}
+	text, err := os.ReadFile(args[0])
+	if err != nil {
+		fail("%v", err)
+	}
+	verifier, err := note.NewVerifier(args[1])
+	if err != nil {
+		fail("note.NewVerifier refused the vkey: %v", err)
+	}
+	entry, err := hex.DecodeString(args[2])
+	if err != nil {
+		fail("the entry is not hex: %v", err)
+	}
+	head, checkpoint, found := strings.Cut(string(text), "\n\n")
+	if !found {
+		fail("no blank line before the checkpoint")
+	}
+	lines := strings.Split(head, "\n")
+	if lines[0] != "c2sp.org/tlog-proof@v1" {
+		fail("first line %q", lines[0])
+	}
+	lines = lines[1:]
+	if len(lines) > 0 && strings.HasPrefix(lines[0], "extra ") {
+		lines = lines[1:]
+	}
+	if len(lines) == 0 || !strings.HasPrefix(lines[0], "index ") {
+		fail("no index line")
+	}
+	index, err := strconv.ParseInt(strings.TrimPrefix(lines[0], "index "), 10, 64)
+	if err != nil {
+		fail("bad index %q", lines[0])
+	}
+	var proof tlog.RecordProof
+	for _, line := range lines[1:] {
+		h, err := tlog.ParseHash(line)
+		if err != nil {
+			fail("bad proof line %q", line)
+		}
+		proof = append(proof, h)
+	}
+	tree := openCheckpoint([]byte(checkpoint), verifier)
+	if err := tlog.CheckRecord(proof, tree.N, tree.Hash, index, tlog.RecordHash(entry)); err != nil {
+		fail("the entry is not at index %d of the checkpoint's tree: %v", index, err)
+	}
+	summary, _ := json.Marshal(map[string]interface{}{"index": index, "size": tree.N, "root": tree.Hash.String()})
+	fmt.Println(string(summary))
+}
+
 func main() {
 	if len(os.Args) < 2 {
-		fail("usage: c2sp-check log|sign ...")
+		fail("usage: c2sp-check log|proof|sign ...")
 	}
 	switch os.Args[1] {
 	case "log":
 		checkLog(os.Args[2:])
+	case "proof":
+		checkProof(os.Args[2:])
 	case "sign":
 		skey, vkey, err := note.GenerateKey(rand.Reader, os.Args[2])
 		if err != nil {
