@@ -1,31 +1,21 @@
-import { createPublicKey } from 'node:crypto';
 import { HttpStatus, Inject } from '@nestjs/common';
 import { QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import { AppConfig } from '../../platform/config/config';
 import { DomainError } from '../../platform/errors/domain-error';
 import { DATABASE, type Database } from '../../platform/event-store/sql';
-import { CHECKPOINT_EVENT_TYPE, checkSignature, isTreeHeadCheckpoint, keyRing, type CheckpointData } from '../../platform/verification/checkpoint';
-import { checkpointText, signNote, verifierKey } from '../../platform/verification/signed-note';
+import { verifierKey } from '../../platform/verification/signed-note';
 import { TILE_HEIGHT, TILE_WIDTH, entryBundle, parseTilePath, tileWithin, type TileRef } from '../../platform/verification/tiles';
 import { ChainAlarms } from '../chain-alarms';
 import { chainTampered } from '../chain-tampered';
+import { checkpointNote, latestHead } from '../checkpoint-note';
+import { Cosignatures } from '../cosignatures';
 import { LogOrigin } from '../../platform/event-store/log-origin';
 import { signingKey } from '../signing-key';
 import { CheckpointNoteQuery, TileQuery, VerifierKeyQuery } from './transparency-log.query';
 
-export const NO_CHECKPOINT = 'No checkpoint is signed yet: the first comes at most CHECKPOINT_MAX_AGE_S seconds after the first entries';
-
-/** The tree head of the last checkpoint in the log: the latest published size. */
-async function latestHead(db: Database): Promise<(CheckpointData & { tree_size: number; root_hash: string }) | undefined> {
-  const [row] = await db.query<{ data: CheckpointData }>('select data from events where event_type = $1 order by position desc limit 1', [CHECKPOINT_EVENT_TYPE]);
-  return row && isTreeHeadCheckpoint(row.data) ? row.data : undefined;
-}
-
 /**
- * The note is signed here, on request, for the tree head the signer signed, and only once that
- * head's own signature verifies with the log's key: the key thereby states nothing it has not
- * stated (a head it signed only after checking it extends every earlier one), so no two notes are
- * ever inconsistent, and Ed25519 gives the same bytes every time.
+ * The checkpoint note with the cosignatures the policy's witnesses made on it: each verified with
+ * its witness's key as it is served, so a line edited in the database is never passed on.
  */
 @QueryHandler(CheckpointNoteQuery)
 export class CheckpointNoteHandler implements IQueryHandler<CheckpointNoteQuery, string> {
@@ -34,19 +24,12 @@ export class CheckpointNoteHandler implements IQueryHandler<CheckpointNoteQuery,
     private readonly config: AppConfig,
     private readonly origin: LogOrigin,
     private readonly alarms: ChainAlarms,
+    private readonly cosignatures: Cosignatures,
   ) {}
 
   async execute(): Promise<string> {
-    const key = signingKey(this.config);
-    const head = await latestHead(this.db);
-    if (!head) throw new DomainError('NOT_FOUND', NO_CHECKPOINT, HttpStatus.NOT_FOUND);
-    if (checkSignature(head, keyRing([createPublicKey(key)])) !== 'valid') {
-      const detail = `the last checkpoint in the log (${head.checkpoint}, tree size ${head.tree_size}) does not carry the log's valid signature`;
-      await this.alarms.raise({ source: 'checkpoint', kind: 'modified', position: head.position, detail });
-      throw chainTampered(detail);
-    }
-    const name = this.origin.name;
-    return signNote(checkpointText({ origin: name, size: head.tree_size, root: Buffer.from(head.root_hash, 'hex') }), name, key);
+    const { note, head } = await checkpointNote(this.db, this.config, this.origin, this.alarms);
+    return `${note}${await this.cosignatures.lines(note, head)}`;
   }
 }
 
