@@ -4,11 +4,14 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DATABASE, type Database } from '../../src/platform/event-store/sql';
-import { openNote, parseCheckpoint, parseVerifierKey } from '../../src/platform/verification/signed-note';
+import { Cosignatures } from '../../src/audit/cosignatures';
+import { cosignatures, parseCosignerKey } from '../../src/platform/verification/cosignature';
+import { openNote, parseCheckpoint, parseVerifierKey, verifierKey } from '../../src/platform/verification/signed-note';
 import { call } from '../support/auth';
 import { newSigningKey } from '../support/chain';
 import { startTestApp, TEST_ADMIN_KEY, type TestApp } from '../support/test-app';
 import { appendEntries } from '../support/transparency-log';
+import { WitnessProcess } from '../support/witness-process';
 
 /*
  * Interop with an independent implementation of the C2SP formats: Go's golang.org/x/mod/sumdb/note
@@ -43,6 +46,7 @@ suite("C2SP checkpoints and tiles, checked by Go's sumdb/note and sumdb/tlog", (
   let program: string;
   let app: TestApp;
   let vkey: string;
+  let witness: WitnessProcess;
   const older: string[] = [];
 
   const run = (args: string[], stdin = ''): Promise<Run> =>
@@ -61,7 +65,18 @@ suite("C2SP checkpoints and tiles, checked by Go's sumdb/note and sumdb/tlog", (
     const built = spawnSync('go', ['build', '-o', program, '.'], { cwd: PROGRAM, env, encoding: 'utf8' });
     if (built.status !== 0) throw new Error(`go build failed: ${built.stderr}`);
 
-    app = await startTestApp({ env: { CHECKPOINT_SIGNING_KEY: newSigningKey().export({ format: 'pem', type: 'pkcs8' }) as string, CHECKPOINT_INTERVAL: '100', LOG_ORIGIN: 'crcs.example/interop' } });
+    // A witness of our own (npm run witness) cosigns every checkpoint, for Go to check its cosignatures too.
+    const key = newSigningKey();
+    witness = await WitnessProcess.start(join(work, 'witness'), [verifierKey('crcs.example/interop', key)]);
+    await writeFile(join(work, 'policy'), `witness W1 ${witness.vkey} ${witness.url}\nquorum W1\n`);
+    app = await startTestApp({
+      env: {
+        CHECKPOINT_SIGNING_KEY: key.export({ format: 'pem', type: 'pkcs8' }) as string,
+        CHECKPOINT_INTERVAL: '100',
+        LOG_ORIGIN: 'crcs.example/interop',
+        LOG_POLICY_FILE: join(work, 'policy'),
+      },
+    });
     vkey = (await call(app, 'GET', '/log/vkey', { key: TEST_ADMIN_KEY })).body.trim();
     // Checkpoints of several sizes, kept as an auditor keeps them, over two full level-0 tiles and into a third.
     for (const count of [110, 120, 200, 300]) {
@@ -76,6 +91,7 @@ suite("C2SP checkpoints and tiles, checked by Go's sumdb/note and sumdb/tlog", (
 
   afterAll(async () => {
     await app?.close();
+    await witness?.stop();
     if (work) await rm(work, { recursive: true, force: true });
   });
 
@@ -107,6 +123,21 @@ suite("C2SP checkpoints and tiles, checked by Go's sumdb/note and sumdb/tlog", (
     expect(forgedEntry.status).toBe(1);
     expect(forgedEntry.stderr).toContain('entry 41 is not in the tree');
     expect((await checkLog()).status).toBe(0);
+  });
+
+  it('verifies our witness’s cosignature/v1 with note.Open, given a verifier of the 0x04 type written in Go from the spec, and refuses it altered', async () => {
+    await app.app.get(Cosignatures).idle();
+    const note = (await call(app, 'GET', '/log/checkpoint', { key: TEST_ADMIN_KEY })).body as string;
+    const [ours] = cosignatures(note, [parseCosignerKey(witness.vkey)]).values();
+    const { status, stdout, stderr } = await run(['cosigned', vkey, witness.vkey], note);
+    expect({ status, stderr }).toEqual({ status: 0, stderr: '' });
+    expect(JSON.parse(stdout)).toEqual({ signers: ['crcs.example/interop', 'witness.example/w1'], cosigned_at: ours });
+
+    const line = note.split('\n').find((l) => l.startsWith('\u2014 witness.example/w1 '))!;
+    const bytes = Buffer.from(line.split(' ')[2], 'base64');
+    bytes[7] ^= 1; // the timestamp, which the signature covers
+    const altered = await run(['cosigned', vkey, witness.vkey], note.replace(line, `\u2014 witness.example/w1 ${bytes.toString('base64')}`));
+    expect(altered).toMatchObject({ status: 1, stderr: `note.Open refused the cosigned checkpoint: invalid signature for key witness.example/w1+${witness.vkey.split('+')[1]}\n` });
   });
 
   it('accepts a note Go signed with a key it generated, and refuses it with its text or signature changed', async () => {
