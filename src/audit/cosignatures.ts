@@ -6,7 +6,7 @@ import { fromStoredTree } from '../platform/event-store/merkle-store';
 import { consistencyPath } from '../platform/event-store/merkle-tree';
 import { DATABASE, type Database } from '../platform/event-store/sql';
 import { cosignatures, cosignerKey } from '../platform/verification/cosignature';
-import { NoteError } from '../platform/verification/signed-note';
+import { NoteError, verifierKey } from '../platform/verification/signed-note';
 import type { PolicyWitness } from '../platform/verification/tlog-policy';
 import { TLOG_SIZE, addCheckpointBody } from '../platform/verification/tlog-witness';
 import { ChainAlarms } from './chain-alarms';
@@ -54,6 +54,15 @@ export class Cosignatures implements OnApplicationBootstrap, OnApplicationShutdo
   }
 
   onApplicationBootstrap(): void {
+    const policy = this.config.logPolicy;
+    const key = this.config.checkpointSigningKey;
+    if (policy && key && policy.logs.length > 0) {
+      const ours = verifierKey(this.origin.name, key);
+      if (!policy.logs.some((log) => verifierKey(log.key.name, log.key.key) === ours)) {
+        // Not fatal (the witnesses still cosign), but an auditor holding this policy would refuse every checkpoint.
+        this.logger.error(`LOG_POLICY_FILE names no log with this log's key ${ours}: a verifier using that policy refuses its checkpoints`);
+      }
+    }
     // A checkpoint signed while the service was down, or a witness that was down, is asked at start.
     this.collect();
   }
