@@ -8,8 +8,10 @@ import { ChainVerifier, type ChainVerification } from '../src/platform/verificat
 import { UnreadableLineError, verifyExport } from '../src/platform/verification/export-verification';
 import { leafHash, verifyConsistency, verifyInclusion } from '../src/platform/event-store/merkle-tree';
 import { NoteError, openNote, parseCheckpoint, parseVerifierKey, type Checkpoint, type NoteVerifier } from '../src/platform/verification/signed-note';
-import { verifyTlogProof } from '../src/platform/verification/tlog-proof';
+import { parseTlogProof, verifyTlogProof } from '../src/platform/verification/tlog-proof';
 import { TiledLogError, verifyTiledLog } from '../src/platform/verification/tiled-log';
+import { cosignatures } from '../src/platform/verification/cosignature';
+import { parseTlogPolicy, quorumMet, type TlogPolicy } from '../src/platform/verification/tlog-policy';
 import { createInterface } from 'node:readline';
 import Papa from 'papaparse';
 import type { StoredEvent } from '../src/platform/event-store/event-store.port';
@@ -24,8 +26,8 @@ const USAGE = [
   '       verify-chain inclusion <audit-receipt.json> [--head <tree-head.json>] [--public-key <key.pem>]...',
   '       verify-chain consistency <proof.json> --head <first-head.json> --head <second-head.json> [--public-key <key.pem>]...',
   '       verify-chain promise <promise.json | write-answer.json | audit-receipt.json> --proof <proof.json | audit-receipt.json> [--head <tree-head.json>] [--public-key <key.pem>]...',
-  '       verify-chain checkpoint <checkpoint-note> --vkey <vkey-file>',
-  '       verify-chain tlog-proof <audit-receipt.json | proof.tlog-proof --entry <audit hash>> --vkey <vkey-file>',
+  '       verify-chain checkpoint <checkpoint-note> --vkey <vkey-file> | --policy <tlog-policy-file>',
+  '       verify-chain tlog-proof <audit-receipt.json | proof.tlog-proof --entry <audit hash>> --vkey <vkey-file> | --policy <tlog-policy-file>',
   '       verify-chain tiles <log URL, e.g. https://host/api/v1/log> --vkey <vkey-file> [--checkpoint <kept-checkpoint-note>]...   (key in CRCS_API_KEY unless the log is public)',
   '       verify-chain export <transactions.csv> --log <export.ndjson> [--as-of <instant>]',
 ].join('\n');
@@ -209,24 +211,32 @@ async function checkC2sp(kind: 'checkpoint' | 'tiles' | 'tlog-proof', args: stri
   const keptFiles: string[] = [];
   let vkeyFile: string | undefined;
   let entry: string | undefined;
+  let policyFile: string | undefined;
   for (let i = 0; i < args.length; i++) {
     if (args[i] === '--vkey' && i + 1 < args.length) vkeyFile = fromCaller(args[++i]);
+    else if (args[i] === '--policy' && i + 1 < args.length && kind !== 'tiles') policyFile = fromCaller(args[++i]);
     else if (args[i] === '--checkpoint' && i + 1 < args.length && kind === 'tiles') keptFiles.push(fromCaller(args[++i]));
     else if (args[i] === '--entry' && i + 1 < args.length && kind === 'tlog-proof') entry = args[++i].toLowerCase();
     else if (!args[i].startsWith('-')) positional.push(args[i]);
     else throw new InputError(`unknown option ${args[i]}\n${USAGE}`);
   }
-  if (positional.length !== 1 || vkeyFile === undefined) throw new InputError(USAGE);
-  const verifier = readJson(vkeyFile, parseVerifierKey);
+  if (positional.length !== 1 || (vkeyFile === undefined) === (policyFile === undefined)) throw new InputError(USAGE);
+  const policy = policyFile === undefined ? undefined : readJson(policyFile, parseTlogPolicy);
+  const verifiers = policy ? policy.logs.map((log) => log.key) : [readJson(vkeyFile!, parseVerifierKey)];
+  if (verifiers.length === 0) throw new InputError(`${policyFile}: the policy names no log (a "log <vkey>" line)`);
   const openKept = (file: string): Checkpoint => {
     const note = readJson(file, (text) => text);
-    return parseCheckpoint(openNote(note, [verifier]).text);
+    return parseCheckpoint(openNote(note, verifiers).text);
   };
   let result: Record<string, unknown>;
   try {
-    if (kind === 'checkpoint') result = checkpointResult(openKept(fromCaller(positional[0])));
-    else if (kind === 'tiles') result = { ...(await verifyTiledLog(reader(positional[0]), verifier, keptFiles.map(openKept))) };
-    else result = tlogProofResult(readJson(fromCaller(positional[0]), (text) => tlogProofIn(text, entry)), verifier);
+    if (kind === 'tiles') result = { ...(await verifyTiledLog(reader(positional[0]), verifiers[0], keptFiles.map(openKept))) };
+    else if (kind === 'tlog-proof') result = tlogProofResult(readJson(fromCaller(positional[0]), (text) => tlogProofIn(text, entry)), verifiers[0], policy);
+    else {
+      const note = readJson(fromCaller(positional[0]), (text) => text);
+      result = checkpointResult(parseCheckpoint(openNote(note, verifiers).text));
+      if (policy) result = { ...result, ...checkQuorum(note, policy) };
+    }
   } catch (error) {
     if (!(error instanceof NoteError || error instanceof TiledLogError)) throw error;
     process.stdout.write(`${JSON.stringify({ kind, holds: false, problems: [error.message] }, null, 2)}\n`);
@@ -236,10 +246,10 @@ async function checkC2sp(kind: 'checkpoint' | 'tiles' | 'tlog-proof', args: stri
   process.stdout.write(`${JSON.stringify({ kind, holds: true, ...result }, null, 2)}\n`);
   process.stderr.write(
     kind === 'checkpoint'
-      ? `OK: the checkpoint of ${verifier.name} at tree size ${String(result.tree_size)} carries the log's valid signature\n`
+      ? `OK: the checkpoint of ${String(result.origin)} at tree size ${String(result.tree_size)} carries the log's valid signature${policy ? `, and cosignatures meeting the policy's quorum (${policy.quorum})` : ''}\n`
       : kind === 'tiles'
-        ? `OK: ${String(result.tree_size)} entries of ${verifier.name} give its signed root, every tile checked, consistent with ${keptFiles.length} kept checkpoints\n`
-        : `OK: the entry ${String(result.entry)} is at position ${String(result.position)} of ${verifier.name}, under its signed checkpoint of tree size ${String(result.tree_size)}\n`,
+        ? `OK: ${String(result.tree_size)} entries of ${verifiers[0].name} give its signed root, every tile checked, consistent with ${keptFiles.length} kept checkpoints\n`
+        : `OK: the entry ${String(result.entry)} is at position ${String(result.position)} of ${verifiers[0].name}, under its signed checkpoint of tree size ${String(result.tree_size)}${policy ? `, cosigned to the policy's quorum (${policy.quorum})` : ''}\n`,
   );
   return 0;
 }
@@ -266,10 +276,25 @@ function tlogProofIn(text: string, entry: string | undefined): TlogProofInput {
   return { proof: answer.tlog_proof, entry: auditHash, position: chain_position };
 }
 
-function tlogProofResult({ proof, entry, position }: TlogProofInput, verifier: NoteVerifier): Record<string, unknown> {
+/** With a policy, the proof's checkpoint must also carry its witnesses' quorum. */
+function tlogProofResult({ proof, entry, position }: TlogProofInput, verifier: NoteVerifier, policy: TlogPolicy | undefined): Record<string, unknown> {
   const { checkpoint, index, signers } = verifyTlogProof(proof, verifier, entry);
   if (position !== undefined && index !== position - 1) throw new NoteError(`the proof is for index ${index}, not the receipt's position ${position} (index ${position - 1})`);
-  return { entry, position: index + 1, ...checkpointResult(checkpoint), signers };
+  return { entry, position: index + 1, ...checkpointResult(checkpoint), signers, ...(policy && checkQuorum(parseTlogProof(proof).checkpoint, policy)) };
+}
+
+/** The policy's witnesses that cosigned the note, and whether they meet its quorum; a `NoteError` when they do not. */
+function checkQuorum(note: string, policy: TlogPolicy): { cosigned_by: { witness: string; timestamp: string }[]; quorum: string } {
+  const found = cosignatures(note, policy.witnesses.map((w) => w.key));
+  const cosigned = policy.witnesses.filter((w) => found.has(w.key));
+  if (!quorumMet(policy, new Set(cosigned.map((w) => w.name)))) {
+    const names = cosigned.length === 0 ? 'none of its witnesses' : `only ${cosigned.map((w) => w.name).join(', ')}`;
+    throw new NoteError(`the checkpoint is cosigned by ${names}: the policy's quorum (${policy.quorum}) is not met`);
+  }
+  return {
+    cosigned_by: cosigned.map((w) => ({ witness: w.name, timestamp: new Date(found.get(w.key)! * 1000).toISOString() })),
+    quorum: policy.quorum,
+  };
 }
 
 const checkpointResult = ({ origin, size, root }: Checkpoint) => ({ origin, tree_size: size, root_hash: root.toString('hex') });

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { ChainAlarms } from './chain-alarms';
+import { Cosignatures } from './cosignatures';
 import { ExportAuditLogController } from './export-audit-log/export-audit-log.controller';
 import { ExportAuditLogHandler } from './export-audit-log/export-audit-log.handler';
 import { ListAuditLogsController } from './list-audit-logs/list-audit-logs.controller';
@@ -48,7 +49,8 @@ import { VerificationGate } from './verification-gate';
     CheckpointNoteHandler,
     VerifierKeyHandler,
     TileHandler,
+    Cosignatures,
   ],
-  exports: [ChainCheckpointer, TreeProofs, ChainAlarms, EntryPromises, VerificationGate],
+  exports: [ChainCheckpointer, TreeProofs, ChainAlarms, EntryPromises, VerificationGate, Cosignatures],
 })
 export class AuditModule {}

@@ -1,6 +1,7 @@
 import { createPublicKey } from 'node:crypto';
-import { Inject, Injectable } from '@nestjs/common';
+import { HttpStatus, Inject, Injectable } from '@nestjs/common';
 import { AppConfig } from '../platform/config/config';
+import { DomainError } from '../platform/errors/domain-error';
 import { DATABASE, type Database } from '../platform/event-store/sql';
 import { LogOrigin } from '../platform/event-store/log-origin';
 import { CHECKPOINT_EVENT_TYPE, checkSignature, isTreeHeadCheckpoint, keyRing, type CheckpointData, type TreeHead } from '../platform/verification/checkpoint';
@@ -9,13 +10,16 @@ import { ChainAlarms } from './chain-alarms';
 import { chainTampered } from './chain-tampered';
 import { signingKey } from './signing-key';
 
+export const NO_CHECKPOINT = 'No checkpoint is signed yet: the first comes at most CHECKPOINT_MAX_AGE_S seconds after the first entries';
+
 export type LoggedHead = CheckpointData & TreeHead;
 
 /**
  * The log's signed tree heads as C2SP checkpoint notes. A note is signed on request for a head
  * the signer signed, and only once that head's own signature verifies with the log's key: the key
  * thereby states nothing it has not stated (a head it signed only after checking it extends every
- * earlier one), so no two notes are ever inconsistent, and Ed25519 gives the same bytes every time.
+ * earlier one), so no two notes are ever inconsistent, and Ed25519 gives the same bytes every time,
+ * which is what lets a witness's cosignature, made on one copy, be served on every other.
  */
 @Injectable()
 export class CheckpointNotes {
@@ -30,6 +34,15 @@ export class CheckpointNotes {
   async latest(): Promise<LoggedHead | undefined> {
     const [row] = await this.db.query<{ data: CheckpointData }>('select data from events where event_type = $1 order by position desc limit 1', [CHECKPOINT_EVENT_TYPE]);
     return row && isTreeHeadCheckpoint(row.data) ? row.data : undefined;
+  }
+
+  /** The latest checkpoint as a note, with its head: a 404 with no signing key, or before the first. */
+  async latestNote(): Promise<{ note: string; head: LoggedHead }> {
+    // Without a key no checkpoint ever comes: that is the answer, not "none yet".
+    signingKey(this.config);
+    const head = await this.latest();
+    if (!head) throw new DomainError('NOT_FOUND', NO_CHECKPOINT, HttpStatus.NOT_FOUND);
+    return { note: await this.note(head), head };
   }
 
   /** The head as a note signed with the log's key (a 404 when none is configured). */

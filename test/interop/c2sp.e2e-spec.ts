@@ -4,13 +4,16 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DATABASE, type Database } from '../../src/platform/event-store/sql';
-import { openNote, parseCheckpoint, parseVerifierKey } from '../../src/platform/verification/signed-note';
+import { Cosignatures } from '../../src/audit/cosignatures';
+import { cosignatures, parseCosignerKey } from '../../src/platform/verification/cosignature';
+import { openNote, parseCheckpoint, parseVerifierKey, verifierKey } from '../../src/platform/verification/signed-note';
 import { call, issueKey, onboardMerchant, uniqueId } from '../support/auth';
 import { recordSale } from '../support/sales';
 import { runVerifier } from '../support/audit';
 import { newSigningKey } from '../support/chain';
 import { startTestApp, TEST_ADMIN_KEY, type TestApp } from '../support/test-app';
 import { appendEntries } from '../support/transparency-log';
+import { WitnessProcess } from '../support/witness-process';
 
 /*
  * Interop with an independent implementation of the C2SP formats: Go's golang.org/x/mod/sumdb/note
@@ -45,6 +48,7 @@ suite("C2SP checkpoints and tiles, checked by Go's sumdb/note and sumdb/tlog", (
   let program: string;
   let app: TestApp;
   let vkey: string;
+  let witness: WitnessProcess;
   const older: string[] = [];
   let receipt: { tlog_proof: string | null; receipt: { auditHash: string; chain_position: number } };
 
@@ -64,7 +68,18 @@ suite("C2SP checkpoints and tiles, checked by Go's sumdb/note and sumdb/tlog", (
     const built = spawnSync('go', ['build', '-o', program, '.'], { cwd: PROGRAM, env, encoding: 'utf8' });
     if (built.status !== 0) throw new Error(`go build failed: ${built.stderr}`);
 
-    app = await startTestApp({ env: { CHECKPOINT_SIGNING_KEY: newSigningKey().export({ format: 'pem', type: 'pkcs8' }) as string, CHECKPOINT_INTERVAL: '100', LOG_ORIGIN: 'crcs.example/interop' } });
+    // A witness of our own (npm run witness) cosigns every checkpoint, for Go to check its cosignatures too.
+    const key = newSigningKey();
+    witness = await WitnessProcess.start(join(work, 'witness'), [verifierKey('crcs.example/interop', key)]);
+    await writeFile(join(work, 'policy'), `witness W1 ${witness.vkey} ${witness.url}\nquorum W1\n`);
+    app = await startTestApp({
+      env: {
+        CHECKPOINT_SIGNING_KEY: key.export({ format: 'pem', type: 'pkcs8' }) as string,
+        CHECKPOINT_INTERVAL: '100',
+        LOG_ORIGIN: 'crcs.example/interop',
+        LOG_POLICY_FILE: join(work, 'policy'),
+      },
+    });
     vkey = (await call(app, 'GET', '/log/vkey', { key: TEST_ADMIN_KEY })).body.trim();
     // Checkpoints of several sizes, kept as an auditor keeps them, over two full level-0 tiles and into a third.
     for (const count of [110, 120, 200, 300]) {
@@ -77,14 +92,16 @@ suite("C2SP checkpoints and tiles, checked by Go's sumdb/note and sumdb/tlog", (
     // A sale, then enough entries for a checkpoint over it: its audit receipt then carries a tlog-proof.
     const merchantId = uniqueId('m-interop');
     await onboardMerchant(app, { merchant_id: merchantId, name: 'Interop Deli' });
-    const { key } = await issueKey(app, { role: 'merchant', merchant_id: merchantId, name: 'lane 1' });
-    const sale = await recordSale(app, key, merchantId);
+    const { key: merchantKey } = await issueKey(app, { role: 'merchant', merchant_id: merchantId, name: 'lane 1' });
+    const sale = await recordSale(app, merchantKey, merchantId);
     await appendEntries(app, 150);
-    receipt = (await call(app, 'GET', `/transaction/${sale.id}/receipt?format=audit`, { key })).body;
+    await app.app.get(Cosignatures).idle();
+    receipt = (await call(app, 'GET', `/transaction/${sale.id}/receipt?format=audit`, { key: merchantKey })).body;
   }, 240_000);
 
   afterAll(async () => {
     await app?.close();
+    await witness?.stop();
     if (work) await rm(work, { recursive: true, force: true });
   });
 
@@ -144,10 +161,31 @@ suite("C2SP checkpoints and tiles, checked by Go's sumdb/note and sumdb/tlog", (
     const ok = await runVerifier(['tlog-proof', receiptFile, '--vkey', vkeyFile]);
     expect(ok.stderr).toBe(`OK: the entry ${receipt.receipt.auditHash} is at position ${receipt.receipt.chain_position} of crcs.example/interop, under its signed checkpoint of tree size ${JSON.parse(ok.stdout).tree_size}\n`);
     expect(ok.status).toBe(0);
+    // The proof's checkpoint carries the witness's cosignature: with the policy, its quorum is checked too.
+    const policyFile = join(work, 'auditor-policy');
+    await writeFile(policyFile, `log ${vkey}\nwitness W1 ${witness.vkey}\nquorum W1\n`);
+    const quorum = await runVerifier(['tlog-proof', receiptFile, '--policy', policyFile]);
+    expect(quorum.stderr).toMatch(/, cosigned to the policy's quorum \(W1\)\n$/);
+    expect(quorum.status).toBe(0);
     await writeFile(receiptFile, JSON.stringify({ ...receipt, receipt: { ...receipt.receipt, auditHash: 'ab'.repeat(32) } }));
     const forged = await runVerifier(['tlog-proof', receiptFile, '--vkey', vkeyFile]);
     expect(forged.status).toBe(1);
     expect(forged.stderr).toMatch(/^FAILED: the entry (ab){32} is not at index \d+ of the tree of size \d+ the checkpoint signs: the proof does not lead to its root\n$/);
+  });
+
+  it('verifies our witness’s cosignature/v1 with note.Open, given a verifier of the 0x04 type written in Go from the spec, and refuses it altered', async () => {
+    await app.app.get(Cosignatures).idle();
+    const note = (await call(app, 'GET', '/log/checkpoint', { key: TEST_ADMIN_KEY })).body as string;
+    const [ours] = cosignatures(note, [parseCosignerKey(witness.vkey)]).values();
+    const { status, stdout, stderr } = await run(['cosigned', vkey, witness.vkey], note);
+    expect({ status, stderr }).toEqual({ status: 0, stderr: '' });
+    expect(JSON.parse(stdout)).toEqual({ signers: ['crcs.example/interop', 'witness.example/w1'], cosigned_at: ours });
+
+    const line = note.split('\n').find((l) => l.startsWith('\u2014 witness.example/w1 '))!;
+    const bytes = Buffer.from(line.split(' ')[2], 'base64');
+    bytes[7] ^= 1; // the timestamp, which the signature covers
+    const altered = await run(['cosigned', vkey, witness.vkey], note.replace(line, `\u2014 witness.example/w1 ${bytes.toString('base64')}`));
+    expect(altered).toMatchObject({ status: 1, stderr: `note.Open refused the cosigned checkpoint: invalid signature for key witness.example/w1+${witness.vkey.split('+')[1]}\n` });
   });
 
   it('accepts a note Go signed with a key it generated, and refuses it with its text or signature changed', async () => {

@@ -24,6 +24,7 @@ import { DATABASE, type Database, type Sql } from '../../platform/event-store/sq
 import { matchesStoredHash, readStoredEntries } from '../../platform/verification/stored-entries';
 import { WriterCheck, writerKey } from '../../platform/event-store/writer-mac';
 import { ChainAlarms } from '../chain-alarms';
+import { Cosignatures } from '../cosignatures';
 import { Witness, WitnessStateError } from '../witness';
 
 /** A failed signing is tried again after this, doubling up to LAST_RETRY_MS while it keeps failing. */
@@ -94,6 +95,7 @@ export class ChainCheckpointer implements OnModuleInit, OnApplicationBootstrap, 
     private readonly clock: Clock,
     private readonly witness: Witness,
     @Optional() private readonly alarms?: ChainAlarms,
+    @Optional() private readonly cosignatures?: Cosignatures,
   ) {}
 
   /** `off`: no signing key. `refused`: it found the log or its own state tampered with and signs nothing more. */
@@ -312,6 +314,7 @@ export class ChainCheckpointer implements OnModuleInit, OnApplicationBootstrap, 
       }
       await this.recordWitnessed(treeHead!);
       this.signed = { ...verified, signedAt: Date.parse(treeHead!.timestamp) };
+      this.cosignatures?.collect();
     }
   }
 

@@ -6,7 +6,7 @@ import { Roles, PublicWhenLogPublic } from '../../platform/identity/roles.decora
 import { ApiErrors } from '../../platform/openapi/api-errors.decorator';
 import { CHAIN_TAMPERED_DOC } from '../chain-tampered';
 import { NOT_CONFIGURED } from '../signing-key';
-import { NO_CHECKPOINT } from './transparency-log.handler';
+import { NO_CHECKPOINT } from '../checkpoint-notes';
 import { CheckpointNoteQuery, TileQuery, VerifierKeyQuery } from './transparency-log.query';
 
 /** tlog-tiles: the checkpoint is `text/plain; charset=utf-8`; the document names the media type. */
@@ -34,7 +34,8 @@ export class TransparencyLogController {
     summary: 'The latest signed tree head as a C2SP checkpoint (c2sp.org/tlog-checkpoint)',
     description:
       'A signed note: the origin, the tree size and the base64 Merkle root, then a blank line and the Ed25519 signature line of the ' +
-      'log’s key (named by the origin). Verify it with the verifier key (`GET /log/vkey`, fetched once and kept). Open to anyone with LOG_PUBLIC=true.',
+      'log’s key (named by the origin), then a cosignature line (c2sp.org/tlog-cosignature) of each witness of LOG_POLICY_FILE that cosigned it. ' +
+      'Verify it with the verifier key (`GET /log/vkey`, fetched once and kept), or with a tlog-policy and its quorum. Open to anyone with LOG_PUBLIC=true.',
   })
   @ApiProduces(TEXT)
   @ApiOkResponse({ description: 'The checkpoint note', content: { [TEXT]: { schema: { type: 'string', example: CHECKPOINT_EXAMPLE } } } })

@@ -7,27 +7,26 @@ import { verifierKey } from '../../platform/verification/signed-note';
 import { TILE_HEIGHT, TILE_WIDTH, entryBundle, parseTilePath, tileWithin, type TileRef } from '../../platform/verification/tiles';
 import { ChainAlarms } from '../chain-alarms';
 import { chainTampered } from '../chain-tampered';
+import { Cosignatures } from '../cosignatures';
 import { LogOrigin } from '../../platform/event-store/log-origin';
 import { signingKey } from '../signing-key';
 import { CheckpointNotes } from '../checkpoint-notes';
 import { CheckpointNoteQuery, TileQuery, VerifierKeyQuery } from './transparency-log.query';
 
-export const NO_CHECKPOINT = 'No checkpoint is signed yet: the first comes at most CHECKPOINT_MAX_AGE_S seconds after the first entries';
-
-/** The latest checkpoint as a signed note: 404 with no signing key, or before the first. */
+/**
+ * The latest checkpoint note with the cosignatures the policy's witnesses made on it: each verified
+ * with its witness's key as it is served, so a line edited in the database is never passed on.
+ */
 @QueryHandler(CheckpointNoteQuery)
 export class CheckpointNoteHandler implements IQueryHandler<CheckpointNoteQuery, string> {
   constructor(
-    private readonly config: AppConfig,
     private readonly notes: CheckpointNotes,
+    private readonly cosignatures: Cosignatures,
   ) {}
 
   async execute(): Promise<string> {
-    // Without a key no checkpoint ever comes: that is the answer, not "none yet".
-    signingKey(this.config);
-    const head = await this.notes.latest();
-    if (!head) throw new DomainError('NOT_FOUND', NO_CHECKPOINT, HttpStatus.NOT_FOUND);
-    return this.notes.note(head);
+    const { note, head } = await this.notes.latestNote();
+    return `${note}${await this.cosignatures.lines(note, head)}`;
   }
 }
 

@@ -11,6 +11,7 @@ import { ChainAlarms } from '../chain-alarms';
 import { chainTampered } from '../chain-tampered';
 import { EntryPromises } from '../entry-promises';
 import { CheckpointNotes, type LoggedHead } from '../checkpoint-notes';
+import { Cosignatures } from '../cosignatures';
 import type { EntryPromise } from '../../platform/verification/entry-promise';
 import { TreeHeadResponse, InclusionProofResponse, ConsistencyProofResponse } from './tree-proofs.response.dto';
 
@@ -39,6 +40,7 @@ export class TreeProofs {
     private readonly alarms: ChainAlarms,
     private readonly promises: EntryPromises,
     private readonly notes: CheckpointNotes,
+    private readonly cosignatures: Cosignatures,
   ) {}
 
   /** The latest signed head; unsigned over the whole log when none is signed yet. */
@@ -82,7 +84,9 @@ export class TreeProofs {
       await this.alarms.raise({ source: 'receipt', kind: 'unauthenticated', position, detail });
       throw chainTampered(detail);
     }
-    const checkpoint = signed && this.config.checkpointSigningKey ? await this.notes.note(signed) : undefined;
+    const note = signed && this.config.checkpointSigningKey ? await this.notes.note(signed) : undefined;
+    // With the witnesses' cosignatures, as GET /log/checkpoint serves it: a proof that checks against a policy's quorum.
+    const checkpoint = note && `${note}${await this.cosignatures.lines(note, signed!)}`;
     const tlog_proof = checkpoint ? formatTlogProof({ index: inclusion_proof.leaf_index, path: inclusion_proof.audit_path.map((hash) => Buffer.from(hash, 'hex')), checkpoint }) : null;
     return { tree_head, inclusion_proof, promise, tlog_proof };
   }

@@ -1,7 +1,9 @@
 import type { KeyObject } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { parsePrivateKey } from '../verification/checkpoint';
 import { isValidKeyName } from '../verification/signed-note';
+import { parseTlogPolicy, type TlogPolicy } from '../verification/tlog-policy';
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -76,6 +78,11 @@ export class AppConfig {
   readonly logOrigin?: string;
   /** The checkpoint, verifier key and tiles under /log are open to anyone, not only to auditor and admin keys. */
   readonly logPublic: boolean;
+  /**
+   * LOG_POLICY_FILE, a c2sp.org/tlog-policy file: the witnesses (with their URLs) asked to cosign
+   * every checkpoint, and the quorum an auditor's verifier will ask of it. Unset: no witnessing.
+   */
+  readonly logPolicy?: TlogPolicy;
   /** Webhooks to loopback, private, link-local and metadata addresses: refused unless this is set (development and tests). */
   readonly webhookAllowPrivate: boolean;
   /** How often each service process looks for webhook deliveries that are due. */
@@ -143,6 +150,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     checkpointWitnessFile: read('CHECKPOINT_WITNESS_FILE', (raw) => raw, undefined),
     logOrigin: read('LOG_ORIGIN', parseLogOrigin, undefined),
     logPublic: read('LOG_PUBLIC', parseBoolean, false),
+    logPolicy: read('LOG_POLICY_FILE', (path) => parseTlogPolicy(readFileSync(path, 'utf8')), undefined),
     webhookAllowPrivate: read('WEBHOOK_ALLOW_PRIVATE', parseBoolean, false),
     webhookPollMs: read('WEBHOOK_POLL_MS', parsePositiveInteger, 500),
     webhookConcurrency: read('WEBHOOK_CONCURRENCY', parsePositiveInteger, 2),

@@ -153,6 +153,22 @@ export const MIGRATIONS: { version: number; name: string; statements: string[] }
       )`,
     ],
   },
+  {
+    version: 9,
+    name: 'witness cosignatures',
+    statements: [
+      // What the witnesses of LOG_POLICY_FILE answered (src/audit/cosignatures.ts): one line of each on a checkpoint, served
+      // with it. Kept outside the log: a cosignature is about the log, and is checked against the witness's key wherever it is read.
+      `create table checkpoint_cosignatures (
+        tree_size bigint not null,
+        root_hash bytea not null,
+        witness_key text not null,
+        signature_line text not null,
+        cosigned_at timestamptz not null,
+        primary key (tree_size, witness_key)
+      )`,
+    ],
+  },
 ];
 
 /** A fixed key: two service processes starting on one database apply each migration once. */

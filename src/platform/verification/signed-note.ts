@@ -10,26 +10,30 @@ import { sha256 } from '../sha256';
 
 /** The signature type byte of Ed25519 in signed-note. */
 const ED25519 = 0x01;
-const SIGNATURE_PREFIX = '\u2014 ';
+export const SIGNATURE_PREFIX = '\u2014 ';
 
 /** A key name: non-empty, no Unicode space, no plus sign (signed-note "Format"). */
 export function isValidKeyName(name: string): boolean {
   return name !== '' && !/[\s+\u0085]/u.test(name) && !/[\u0000-\u001f]/.test(name);
 }
 
-function rawPublicKey(key: KeyObject): Buffer {
+/** The 32 bytes of an Ed25519 key, public or (its public half) private. */
+export function rawPublicKey(key: KeyObject): Buffer {
   const publicKey = key.type === 'private' ? createPublicKey(key) : key;
   return Buffer.from(publicKey.export({ format: 'jwk' }).x!, 'base64url');
 }
 
-/** SHA-256(name || 0x0A || 0x01 || public key)[:4], as the spec recommends and Go's NewVerifier requires. */
-export function noteKeyId(name: string, publicKey: KeyObject): Buffer {
-  return sha256(Buffer.from(`${name}\n`), Buffer.of(ED25519), rawPublicKey(publicKey)).subarray(0, 4);
+/**
+ * SHA-256(name || 0x0A || type || public key)[:4], as the spec recommends and Go's NewVerifier
+ * requires; `type` 0x01 for a note signature, 0x04 for a cosignature (c2sp.org/tlog-cosignature).
+ */
+export function noteKeyId(name: string, publicKey: KeyObject, type = ED25519): Buffer {
+  return sha256(Buffer.from(`${name}\n`), Buffer.of(type), rawPublicKey(publicKey)).subarray(0, 4);
 }
 
-/** The verifier key string `<name>+<hex key id>+<base64(0x01 || public key)>` that clients are configured with. */
-export function verifierKey(name: string, publicKey: KeyObject): string {
-  return `${name}+${noteKeyId(name, publicKey).toString('hex')}+${Buffer.concat([Buffer.of(ED25519), rawPublicKey(publicKey)]).toString('base64')}`;
+/** The verifier key string `<name>+<hex key id>+<base64(type || public key)>` that clients are configured with. */
+export function verifierKey(name: string, publicKey: KeyObject, type = ED25519): string {
+  return `${name}+${noteKeyId(name, publicKey, type).toString('hex')}+${Buffer.concat([Buffer.of(type), rawPublicKey(publicKey)]).toString('base64')}`;
 }
 
 export interface NoteVerifier {
@@ -38,16 +42,18 @@ export interface NoteVerifier {
   key: KeyObject;
 }
 
-/** Parses a verifier key; throws saying what is wrong with it. */
-export function parseVerifierKey(vkey: string): NoteVerifier {
+/** Parses a verifier key of the signature `type`; throws saying what is wrong with it. */
+export function parseVerifierKey(vkey: string, type = ED25519): NoteVerifier {
   // The base64 key may hold plus signs itself: the name ends at the first, the id at the second.
   const match = /^([^+]+)\+([0-9a-f]{8})\+(.+)$/.exec(vkey.trim());
   if (!match || !isValidKeyName(match[1])) throw new Error('not a verifier key: expected <name>+<8 hex digits>+<base64 key>');
   const [, name, id, encoded] = match;
   const bytes = Buffer.from(encoded, 'base64');
-  if (bytes.length !== 33 || bytes[0] !== ED25519 || bytes.toString('base64') !== encoded) throw new Error('not an Ed25519 verifier key (type 0x01, 32 bytes)');
+  if (bytes.length !== 33 || bytes[0] !== type || bytes.toString('base64') !== encoded) {
+    throw new Error(type === ED25519 ? 'not an Ed25519 verifier key (type 0x01, 32 bytes)' : `not an Ed25519 key of signature type 0x0${type} (32 bytes)`);
+  }
   const key = createPublicKey({ key: { kty: 'OKP', crv: 'Ed25519', x: bytes.subarray(1).toString('base64url') }, format: 'jwk' });
-  if (!noteKeyId(name, key).equals(Buffer.from(id, 'hex'))) throw new Error(`the key id ${id} is not the one derived from the name and key`);
+  if (!noteKeyId(name, key, type).equals(Buffer.from(id, 'hex'))) throw new Error(`the key id ${id} is not the one derived from the name and key`);
   return { name, id: Buffer.from(id, 'hex'), key };
 }
 
@@ -66,25 +72,34 @@ export class NoteError extends Error {}
  * note with no verified signature of a known key is rejected. Returns the text and who signed it.
  */
 export function openNote(note: string, verifiers: readonly NoteVerifier[]): { text: string; signers: string[] } {
-  if (/[\u0000-\u0009\u000b-\u001f]/.test(note)) throw new NoteError('the note holds a control character');
-  if (!note.endsWith('\n')) throw new NoteError('the note does not end in a newline');
-  const split = note.lastIndexOf('\n\n');
-  if (split < 0) throw new NoteError('the note has no signature block');
-  const text = note.slice(0, split + 1);
-  const lines = note.slice(split + 2, -1).split('\n');
+  const { text, signatures } = splitNote(note);
   const signers: string[] = [];
-  for (const line of lines) {
-    const match = /^\u2014 (\S+) ([A-Za-z0-9+/]+={0,2})$/u.exec(line);
-    if (!match || !isValidKeyName(match[1])) throw new NoteError(`malformed signature line: ${JSON.stringify(line)}`);
-    const bytes = Buffer.from(match[2], 'base64');
-    if (bytes.length < 5) throw new NoteError(`malformed signature line: ${JSON.stringify(line)}`);
-    const known = verifiers.find((v) => v.name === match[1] && v.id.equals(bytes.subarray(0, 4)));
+  for (const { name, bytes } of signatures) {
+    const known = verifiers.find((v) => v.name === name && v.id.equals(bytes.subarray(0, 4)));
     if (!known) continue;
     if (!verify(null, Buffer.from(text), known.key, bytes.subarray(4))) throw new NoteError(`the signature of ${known.name} does not verify`);
     signers.push(known.name);
   }
   if (signers.length === 0) throw new NoteError('no signature of a known key');
   return { text, signers };
+}
+
+/** A note's text and its signature lines, each the key name and the decoded key id and signature; throws on a malformed note. */
+export function splitNote(note: string): { text: string; signatures: { name: string; bytes: Buffer }[] } {
+  if (/[\u0000-\u0009\u000b-\u001f]/.test(note)) throw new NoteError('the note holds a control character');
+  if (!note.endsWith('\n')) throw new NoteError('the note does not end in a newline');
+  const split = note.lastIndexOf('\n\n');
+  if (split < 0) throw new NoteError('the note has no signature block');
+  const signatures = note
+    .slice(split + 2, -1)
+    .split('\n')
+    .map((line) => {
+      const match = /^\u2014 (\S+) ([A-Za-z0-9+/]+={0,2})$/u.exec(line);
+      const bytes = match && Buffer.from(match[2], 'base64');
+      if (!match || !isValidKeyName(match[1]) || bytes!.length < 5) throw new NoteError(`malformed signature line: ${JSON.stringify(line)}`);
+      return { name: match[1], bytes: bytes! };
+    });
+  return { text: note.slice(0, split + 1), signatures };
 }
 
 /** A checkpoint's three lines: `origin`, tree size, base64 root (c2sp.org/tlog-checkpoint). */

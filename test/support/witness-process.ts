@@ -1,0 +1,54 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { join } from 'node:path';
+
+const ROOT = join(__dirname, '../..');
+
+/** `npm run witness` as its own process (what an auditor runs on a machine of their own), with its output kept for assertions. */
+export class WitnessProcess {
+  output = '';
+  private exited: Promise<number>;
+
+  private constructor(
+    private readonly child: ChildProcess,
+    readonly url: string,
+    readonly vkey: string,
+  ) {
+    this.exited = new Promise((resolve) => child.once('exit', (code) => resolve(code ?? -1)));
+    child.stderr!.on('data', (chunk: Buffer) => (this.output += chunk.toString()));
+  }
+
+  /** Starts it on a free port of loopback; a witness that refuses to start rejects with its exit code and output. */
+  static start(state: string, logVkeys: string[], name = 'witness.example/w1'): Promise<WitnessProcess> {
+    const child = spawn(
+      process.execPath,
+      ['-r', 'ts-node/register/transpile-only', 'scripts/witness.ts', '--state', state, '--name', name, '--listen', '127.0.0.1:0', ...logVkeys.flatMap((vkey) => ['--log', vkey])],
+      { cwd: ROOT, env: { PATH: process.env.PATH, NODE_OPTIONS: '' }, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    let out = '';
+    let err = '';
+    child.stderr!.on('data', (chunk: Buffer) => (err += chunk.toString()));
+    return new Promise((resolve, reject) => {
+      child.stdout!.on('data', (chunk: Buffer) => {
+        out += chunk.toString();
+        const url = /listening on (\S+)\n/.exec(out)?.[1];
+        const vkey = /witness vkey: (\S+)\n/.exec(out)?.[1];
+        if (url && vkey) resolve(new WitnessProcess(child, url, vkey));
+      });
+      child.once('exit', (code) => reject(new WitnessStartError(code ?? -1, err)));
+    });
+  }
+
+  async stop(): Promise<void> {
+    this.child.kill('SIGTERM');
+    await this.exited;
+  }
+}
+
+export class WitnessStartError extends Error {
+  constructor(
+    readonly code: number,
+    readonly stderr: string,
+  ) {
+    super(`the witness exited with ${code}: ${stderr}`);
+  }
+}
