@@ -64,5 +64,6 @@ describe('the README tour', () => {
     expect(witness).toMatch(/^(\{[^\n]*"signature":"[^"]+"[^\n]*\}\n){2,}$/);
     expect(readFileSync(join(work, 'checkpoint-key.pem'), 'utf8')).toMatch(/^-----BEGIN PUBLIC KEY-----\n/);
     expect(readdirSync(work).filter((name) => name.endsWith('.csv'))).toHaveLength(1);
-  });
+    // Some ninety lines of commands, eight of them a verify-chain process of its own: a busy machine needs more than a minute.
+  }, 240_000);
 });

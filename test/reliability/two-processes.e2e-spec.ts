@@ -34,7 +34,8 @@ const LOAD_MS = 4000;
     // And one data folder, where their signer keeps its witness file (the checkout's ./data otherwise).
     const dataDir = await mkdtemp(join(tmpdir(), 'crcs-two-'));
     const env = serviceEnv({ DATABASE_URL: database.url, DATA_DIR: dataDir, CHECKPOINT_SIGNING_KEY: signingKey.export({ format: 'pem', type: 'pkcs8' }) as string });
-    const services = await Promise.all([ServiceProcess.start({ env }), ServiceProcess.start({ env })]);
+    // Two ts-node starts at once on a shared machine can take a while (as in key-revocation).
+    const services = await Promise.all([ServiceProcess.start({ env, startupLimitMs: 120_000 }), ServiceProcess.start({ env, startupLimitMs: 120_000 })]);
     let load;
     try {
       const merchant = await onboard(services[0]);
@@ -64,11 +65,12 @@ const LOAD_MS = 4000;
     } finally {
       await db.close();
     }
-  }, 90_000);
+  }, 240_000);
 
   it('answer concurrent twins of a void or a refund with the first one’s answer, whichever process gets them', async () => {
     const env = serviceEnv({ DATABASE_URL: database.url });
-    const services = await Promise.all([ServiceProcess.start({ env }), ServiceProcess.start({ env })]);
+    // Two ts-node starts at once on a shared machine can take a while (as in key-revocation).
+    const services = await Promise.all([ServiceProcess.start({ env, startupLimitMs: 120_000 }), ServiceProcess.start({ env, startupLimitMs: 120_000 })]);
     const pool = new Pool({ connectionString: database.url });
     try {
       const merchant = await onboard(services[0]);

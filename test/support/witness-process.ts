@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
+import { childEnv } from './child-env';
 
 const ROOT = join(__dirname, '../..');
 
@@ -22,7 +23,7 @@ export class WitnessProcess {
     const child = spawn(
       process.execPath,
       ['-r', 'ts-node/register/transpile-only', 'scripts/witness.ts', '--state', state, '--name', name, '--listen', '127.0.0.1:0', ...logVkeys.flatMap((vkey) => ['--log', vkey])],
-      { cwd: ROOT, env: { PATH: process.env.PATH, NODE_OPTIONS: '' }, stdio: ['ignore', 'pipe', 'pipe'] },
+      { cwd: ROOT, env: childEnv({ NODE_OPTIONS: '' }), stdio: ['ignore', 'pipe', 'pipe'] },
     );
     let out = '';
     let err = '';
