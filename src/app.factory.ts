@@ -20,6 +20,7 @@ import { buildOpenApiDocument } from './platform/openapi/openapi-document';
 import { withWebhookEvents } from './webhooks';
 import { OpenApiDocument } from './platform/openapi/openapi-document.provider';
 import { servePortal } from './portal/portal';
+import { requestTaken } from './platform/request-activity';
 
 /** "100 kB" in decimal bytes: a body of 101 kB is over the limit in either reading of the unit. */
 export const BODY_LIMIT_BYTES = 100_000;
@@ -68,6 +69,7 @@ export async function createApp(config: AppConfig, testingModule?: TestingModule
     if (route.url.startsWith(`/${API_PREFIX}/`)) routes.record(route.method, route.url);
   });
   fastify.addHook('onRequest', (request, reply, done) => {
+    requestTaken();
     void reply.header('x-request-id', request.id);
     // Fastify leaves a GET's body unread: refused here, before anything answers as if it were not there.
     if (BODYLESS_METHODS.has(request.method) && hasBody(request)) return done(new BodyNotAllowedError(request.method));

@@ -1,7 +1,8 @@
 import { availableParallelism } from 'node:os';
 import { extname, join } from 'node:path';
-import { setImmediate as yieldToRequests } from 'node:timers/promises';
+import { setTimeout as pause, setImmediate as yieldToRequests } from 'node:timers/promises';
 import { Worker } from 'node:worker_threads';
+import { requestsTaken } from '../request-activity';
 import { sha256Hex } from '../sha256';
 import { CHECKPOINT_EVENT_TYPE } from './checkpoint';
 import { checkExportLineBytes, type CheckedLine } from './export-lines';
@@ -186,8 +187,14 @@ export class HashPool {
   private readonly pending = new Map<number, { resolve: (output: unknown) => void; reject: (error: Error) => void }>();
   private nextId = 0;
   private turn = 0;
+  /** When the current stretch of work began, and the requests taken by then (see `taken`). */
+  private workingSince = performance.now();
+  private requestsBefore = requestsTaken();
 
-  private constructor(private readonly workers: Worker[]) {
+  private constructor(
+    private readonly workers: Worker[],
+    private readonly background: boolean,
+  ) {
     for (const worker of workers) {
       worker.on('message', ({ id, output, error }: { id: number; output?: unknown; error?: string }) => {
         const job = this.pending.get(id);
@@ -207,7 +214,7 @@ export class HashPool {
    */
   static start(parallel: boolean, background = false): HashPool {
     const threads = background ? Math.max(1, availableParallelism() - 1) : availableParallelism();
-    return new HashPool(parallel ? Array.from({ length: threads }, () => startWorker(background)) : []);
+    return new HashPool(parallel ? Array.from({ length: threads }, () => startWorker(background)) : [], background);
   }
 
   /** How many batches to keep in flight: enough to keep every thread busy while the next is read. */
@@ -241,10 +248,20 @@ export class HashPool {
     for (const done of inFlight) await this.taken(take, await done);
   }
 
-  /** A batch handed over, then a turn of the event loop: requests that came meanwhile go before the next batch. */
+  /**
+   * A batch handed over, then a turn of the event loop: requests that came meanwhile go before the
+   * next batch. A background pool whose process took requests while it worked then rests as long
+   * as it worked, so that its threads and the database backends reading for them (which no nice
+   * value of ours reaches) take at most about half the machine from the sales beside them; with
+   * no requests it goes on at full speed (docs/benchmarks.md, "Verification beside sales").
+   */
   private async taken<B, O>(take: (batch: B, output: O) => void, [batch, output]: [B, O]): Promise<void> {
     take(batch, output);
-    await yieldToRequests();
+    const requests = requestsTaken();
+    if (this.background && this.workers.length > 0 && requests !== this.requestsBefore) await pause(performance.now() - this.workingSince);
+    else await yieldToRequests();
+    this.workingSince = performance.now();
+    this.requestsBefore = requests;
   }
 
   async close(): Promise<void> {
