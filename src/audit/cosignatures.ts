@@ -143,7 +143,13 @@ export class Cosignatures implements OnApplicationBootstrap, OnApplicationShutdo
 
   private async ask(witness: Witness, note: string, head: LoggedHead): Promise<void> {
     const size = head.tree_size;
-    const [have] = await this.db.query('select 1 from checkpoint_cosignatures where tree_size = $1 and witness_key = $2', [size, witness.vkey]);
+    // Cosigned only if on this root: after a rewrite re-signed at the same size, the witness's cosignature of the old root
+    // is still stored, and this checkpoint must still be put to the witness, which refuses it.
+    const [have] = await this.db.query("select 1 from checkpoint_cosignatures where tree_size = $1 and root_hash = decode($2, 'hex') and witness_key = $3", [
+      size,
+      head.root_hash,
+      witness.vkey,
+    ]);
     if (have) return;
     let old = this.sizes.get(witness.vkey) ?? (await this.lastCosigned(witness));
     const where = `witness ${witness.name} (${witness.url})`;

@@ -1,18 +1,21 @@
 import type { KeyObject } from 'node:crypto';
-import { copyFile, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
 import { Cosignatures } from '../../src/audit/cosignatures';
+import { ChainCheckpointer } from '../../src/audit/record-checkpoint/chain-checkpointer';
 import { PgDatabase } from '../../src/platform/event-store/pg-database';
-import { MerkleFrontier, consistencyPath, leafHash } from '../../src/platform/event-store/merkle-tree';
+import { MerkleFrontier } from '../../src/platform/event-store/merkle-tree';
+import { CHECKPOINT_EVENT_TYPE, type CheckpointData } from '../../src/platform/verification/checkpoint';
 import { cosignatures, cosignerKey, parseCosignerKey } from '../../src/platform/verification/cosignature';
 import { checkpointText, openNote, parseCheckpoint, parseVerifierKey, signNote, verifierKey } from '../../src/platform/verification/signed-note';
 import { addCheckpointBody } from '../../src/platform/verification/tlog-witness';
 import { checkpointsWritten, runVerifier } from '../support/audit';
-import { call } from '../support/auth';
+import { call, issueKey, onboardMerchant } from '../support/auth';
 import { newSigningKey } from '../support/chain';
-import { rebuildTree } from '../support/tampering';
+import { recordSale } from '../support/sales';
+import { rebuildTree, rewriteTail } from '../support/tampering';
 import { createTestDatabase, type TestDatabase } from '../support/test-database';
 import { startTestApp, TEST_ADMIN_KEY, type TestApp } from '../support/test-app';
 import { appendEntries } from '../support/transparency-log';
@@ -24,104 +27,174 @@ import { WitnessProcess, WitnessStartError } from '../support/witness-process';
  * checkpoint; the operator's attacks on their own log (a restored backup, a cut tail, history
  * rewritten and re-signed with the log's own key) are refused by that witness, raise the chain
  * alarm, and leave a checkpoint that `verify-chain checkpoint --policy` refuses for want of its
- * quorum. The service runs on a database of this suite's own (DATABASE_URL's server, else the
- * embedded one), stopped and started again as the operator would, with its operator witness file
- * kept beside it.
+ * quorum. The operator does what one would with full control of their own machine: SQL on the
+ * service's database, its files (the signing key, and the operator witness file, the signer's state,
+ * made to match), the service stopped and started again. Only the witness is out of their reach.
+ * One witness process witnesses every log of the suite; each log has a database of its own
+ * (DATABASE_URL's server, else the embedded one), since each attack leaves its log forked from
+ * what the witness cosigned for good.
  */
 
-const ORIGIN = 'crcs.example/witnessed';
 const WITNESS = 'witness.example/w1';
+
+/** A log of the suite: its origin and key, its database, its operator witness file and its policy (the one witness, quorum W1). */
+class Log {
+  readonly key: KeyObject = newSigningKey();
+  readonly vkey: string;
+  db!: TestDatabase;
+  app?: TestApp;
+  private env!: Record<string, string>;
+
+  constructor(
+    readonly origin: string,
+    private readonly folder: string,
+  ) {
+    this.vkey = verifierKey(origin, this.key);
+  }
+
+  get policyFile(): string {
+    return join(this.folder, 'policy');
+  }
+
+  /** The signer's state, CHECKPOINT_WITNESS_FILE: the operator's own file. */
+  get operatorWitnessFile(): string {
+    return join(this.folder, 'operator-witness.ndjson');
+  }
+
+  async open(witness: WitnessProcess): Promise<void> {
+    await mkdir(this.folder);
+    await writeFile(this.policyFile, `log ${this.vkey}\nwitness W1 ${witness.vkey} ${witness.url}\nquorum W1\n`);
+    this.db = await createTestDatabase(process.env.DATABASE_URL ? 'postgres' : 'embedded');
+    this.env = {
+      DATABASE_URL: this.db.url,
+      CHECKPOINT_SIGNING_KEY: this.key.export({ format: 'pem', type: 'pkcs8' }) as string,
+      CHECKPOINT_WITNESS_FILE: this.operatorWitnessFile,
+      CHECKPOINT_INTERVAL: '50',
+      // Checkpoints by count only: which sizes get signed, and so each refusal's words, must not depend on the machine's speed.
+      CHECKPOINT_MAX_AGE_S: '3600',
+      LOG_ORIGIN: this.origin,
+      LOG_POLICY_FILE: this.policyFile,
+    };
+  }
+
+  async start(): Promise<TestApp> {
+    this.app = await startTestApp({ env: this.env });
+    return this.app;
+  }
+
+  async stop(): Promise<void> {
+    await this.app?.close();
+    this.app = undefined;
+  }
+
+  /** Every checkpoint due is signed, and every witness asked about the latest. */
+  async settle(): Promise<void> {
+    await checkpointsWritten(this.app!);
+    await this.app!.app.get(Cosignatures).idle();
+  }
+
+  async checkpoint(): Promise<string> {
+    return (await call(this.app!, 'GET', '/log/checkpoint', { key: TEST_ADMIN_KEY })).body as string;
+  }
+
+  sizeOf(note: string): number {
+    return parseCheckpoint(openNote(note, [parseVerifierKey(this.vkey)]).text).size;
+  }
+
+  async verifyWithPolicy(note: string) {
+    const file = join(this.folder, `checkpoint-${Date.now()}`);
+    await writeFile(file, note);
+    return runVerifier(['checkpoint', file, '--policy', this.policyFile]);
+  }
+
+  /** SQL on the log's database, as the operator with psql. */
+  async sql<T>(work: (db: PgDatabase) => Promise<T>): Promise<T> {
+    const db = new PgDatabase(this.db.url);
+    return work(db).finally(() => db.close());
+  }
+}
+
+const NOT_MET = "FAILED: the checkpoint is cosigned by none of its witnesses: the policy's quorum (W1) is not met\n";
 
 describe('independent witnesses (c2sp.org/tlog-witness) against the operator’s own attacks', () => {
   let work: string;
-  let key: KeyObject;
-  let logVkey: string;
   let witness: WitnessProcess;
-  let db: TestDatabase;
-  let app: TestApp | undefined;
-  let env: Record<string, string>;
-  let policyFile: string;
+  /** Sales cosigned, then a backup restored, then a cut tail. */
+  let history: Log;
+  /** Rewritten in full and re-signed. */
+  let rewritten: Log;
+  /** Cosigned until the witness's own state is edited. */
+  let watched: Log;
+  const logs = () => [history, rewritten, watched];
   const serverUrl = () => (process.env.DATABASE_URL ?? process.env.CRCS_EMBEDDED_URL)!;
+  const statePath = () => join(work, 'witness', 'state.json');
 
   const admin = async (sql: string) => {
     const client = new Client({ connectionString: serverUrl() });
     await client.connect();
     await client.query(sql).finally(() => client.end());
   };
-  const dbName = () => new URL(db.url).pathname.slice(1);
-  const start = async () => {
-    app = await startTestApp({ env });
-  };
-  const stop = async () => {
-    await app?.close();
-    app = undefined;
-  };
-  const settle = async () => {
-    await checkpointsWritten(app!);
-    await app!.app.get(Cosignatures).idle();
-  };
-  const checkpoint = async () => (await call(app!, 'GET', '/log/checkpoint', { key: TEST_ADMIN_KEY })).body as string;
-  const witnessed = async () => JSON.parse(await readFile(join(work, 'witness', 'state.json'), 'utf8')).logs[ORIGIN] as { size: number; root: string };
-  const verifyWithPolicy = async (note: string) => {
-    const file = join(work, `checkpoint-${Date.now()}`);
-    await writeFile(file, note);
-    return runVerifier(['checkpoint', file, '--policy', policyFile]);
-  };
-  /** The operator's cold backup: the service stopped, the database copied, the operator witness file beside it. */
+  const dbName = () => new URL(history.db.url).pathname.slice(1);
+  const witnessed = async (log: Log) => JSON.parse(await readFile(statePath(), 'utf8')).logs[log.origin] as { size: number; root: string };
+  const refusal = (size: number, answer: string) => ({
+    source: 'witness',
+    kind: 'refused',
+    position: size,
+    detail: `witness W1 (${witness.url}) refused to cosign the checkpoint of tree size ${size}: ${answer}`,
+  });
+  const inconsistent = (log: Log, from: number, to: number) =>
+    `422 the consistency proof from tree size ${from} to ${to} does not verify against the root this witness cosigned at ${from}: ` +
+    `the checkpoint of ${log.origin} does not extend what this witness cosigned before (history rewritten, rolled back or forked)`;
+  /** The history log's cold backup: the service stopped, the database copied, the operator witness file beside it. */
   const backup = async () => {
     await admin(`create database ${dbName()}_backup template ${dbName()}`);
-    await copyFile(join(work, 'operator-witness.ndjson'), join(work, 'operator-witness.backup'));
+    await copyFile(history.operatorWitnessFile, join(work, 'operator-witness.backup'));
   };
   const restore = async () => {
     await admin(`drop database ${dbName()} with (force)`);
     await admin(`create database ${dbName()} template ${dbName()}_backup`);
-    await copyFile(join(work, 'operator-witness.backup'), join(work, 'operator-witness.ndjson'));
+    await copyFile(join(work, 'operator-witness.backup'), history.operatorWitnessFile);
   };
 
   beforeAll(async () => {
     work = await mkdtemp(join(tmpdir(), 'crcs-witnessing-'));
-    key = newSigningKey();
-    logVkey = verifierKey(ORIGIN, key);
-    witness = await WitnessProcess.start(join(work, 'witness'), [logVkey], WITNESS);
-    policyFile = join(work, 'policy');
-    await writeFile(policyFile, `log ${logVkey}\nwitness W1 ${witness.vkey} ${witness.url}\nquorum W1\n`);
-    db = await createTestDatabase(process.env.DATABASE_URL ? 'postgres' : 'embedded');
-    env = {
-      DATABASE_URL: db.url,
-      CHECKPOINT_SIGNING_KEY: key.export({ format: 'pem', type: 'pkcs8' }) as string,
-      CHECKPOINT_WITNESS_FILE: join(work, 'operator-witness.ndjson'),
-      CHECKPOINT_INTERVAL: '50',
-      LOG_ORIGIN: ORIGIN,
-      LOG_POLICY_FILE: policyFile,
-    };
+    history = new Log('crcs.example/witnessed', join(work, 'history'));
+    rewritten = new Log('crcs.example/rewritten', join(work, 'rewritten'));
+    watched = new Log('crcs.example/watched', join(work, 'watched'));
+    witness = await WitnessProcess.start(join(work, 'witness'), logs().map((log) => log.vkey), WITNESS);
+    for (const log of logs()) await log.open(witness);
   }, 60_000);
 
+  // A log's service runs only within a test: one left running would keep asking the witness for the rest of the suite.
+  afterEach(async () => {
+    for (const log of logs()) await log?.stop();
+  });
+
   afterAll(async () => {
-    await stop();
     await witness?.stop();
-    await db?.drop();
-    if (db) await admin(`drop database if exists ${dbName()}_backup with (force)`);
+    for (const log of logs()) await log?.db?.drop();
+    if (history?.db) await admin(`drop database if exists ${dbName()}_backup with (force)`);
     if (work) await rm(work, { recursive: true, force: true });
   });
 
   it('serves every checkpoint with the witness’s cosignature, which verifies with its key and meets the policy’s quorum', async () => {
-    await start();
-    await appendEntries(app!, 120);
-    await settle();
-    const note = await checkpoint();
-    const { size, root } = parseCheckpoint(openNote(note, [parseVerifierKey(logVkey)]).text);
+    const app = await history.start();
+    await appendEntries(app, 120);
+    await history.settle();
+    const note = await history.checkpoint();
+    const { size, root } = parseCheckpoint(openNote(note, [parseVerifierKey(history.vkey)]).text);
     expect(note.split('\n').filter((line) => line.startsWith(`\u2014 ${WITNESS} `))).toHaveLength(1);
     const cosigned = cosignatures(note, [parseCosignerKey(witness.vkey)]);
     expect([...cosigned.values()][0]).toBeGreaterThan(Date.now() / 1000 - 120);
-    expect(await witnessed()).toEqual({ size, root: root.toString('base64') });
+    expect(await witnessed(history)).toEqual({ size, root: root.toString('base64') });
 
-    const verified = await verifyWithPolicy(note);
-    expect(verified.stderr).toBe(`OK: the checkpoint of ${ORIGIN} at tree size ${size} carries the log's valid signature, and cosignatures meeting the policy's quorum (W1)\n`);
+    const verified = await history.verifyWithPolicy(note);
+    expect(verified.stderr).toBe(`OK: the checkpoint of ${history.origin} at tree size ${size} carries the log's valid signature, and cosignatures meeting the policy's quorum (W1)\n`);
     expect(JSON.parse(verified.stdout)).toMatchObject({ holds: true, tree_size: size, cosigned_by: [{ witness: 'W1' }], quorum: 'W1' });
 
     // A policy asking for a second witness as well is not met by this one alone.
     const strict = join(work, 'strict-policy');
-    await writeFile(strict, `log ${logVkey}\nwitness W1 ${witness.vkey}\nwitness W2 ${cosignerKey('witness.example/w2', newSigningKey())}\ngroup both all W1 W2\nquorum both\n`);
+    await writeFile(strict, `log ${history.vkey}\nwitness W1 ${witness.vkey}\nwitness W2 ${cosignerKey('witness.example/w2', newSigningKey())}\ngroup both all W1 W2\nquorum both\n`);
     const file = join(work, 'served');
     await writeFile(file, note);
     const unmet = await runVerifier(['checkpoint', file, '--policy', strict]);
@@ -129,103 +202,137 @@ describe('independent witnesses (c2sp.org/tlog-witness) against the operator’s
   });
 
   it('refuses a restore of an earlier backup after more sales: the witness will not cosign the other history, the service raises the alarm, the verifier finds no quorum', async () => {
-    await stop();
+    await history.stop();
     await backup();
-    await start();
-    await appendEntries(app!, 200);
-    await settle();
-    const cosignedBefore = await witnessed();
-    await stop();
+    await appendEntries(await history.start(), 200);
+    await history.settle();
+    const cosignedBefore = await witnessed(history);
+    await history.stop();
 
     await restore();
-    await start();
-    await appendEntries(app!, 300);
-    await settle();
-    const note = await checkpoint();
-    const { size } = parseCheckpoint(openNote(note, [parseVerifierKey(logVkey)]).text);
+    const app = await history.start();
+    await appendEntries(app, 300);
+    await history.settle();
+    const note = await history.checkpoint();
+    const size = history.sizeOf(note);
     expect(size).toBeGreaterThan(cosignedBefore.size);
-    const health = await call(app!, 'GET', '/health');
+    const health = await call(app, 'GET', '/health');
     expect(health.status).toBe(503);
-    expect(health.body.chain.alarms).toContainEqual({
-      source: 'witness',
-      kind: 'refused',
-      position: size,
-      detail:
-        `witness W1 (${witness.url}) refused to cosign the checkpoint of tree size ${size}: 422 the consistency proof from tree size ${cosignedBefore.size} to ${size} ` +
-        `does not verify against the root this witness cosigned at ${cosignedBefore.size}: the checkpoint of ${ORIGIN} does not extend what this witness cosigned before ` +
-        '(history rewritten, rolled back or forked)',
-    });
-    expect(await witnessed()).toEqual(cosignedBefore);
+    expect(health.body.chain.alarms).toContainEqual(refusal(size, inconsistent(history, cosignedBefore.size, size)));
+    expect(await witnessed(history)).toEqual(cosignedBefore);
     expect(note).not.toContain(`\u2014 ${WITNESS} `);
-    const verified = await verifyWithPolicy(note);
-    expect({ status: verified.status, stderr: verified.stderr }).toEqual({ status: 1, stderr: "FAILED: the checkpoint is cosigned by none of its witnesses: the policy's quorum (W1) is not met\n" });
+    const verified = await history.verifyWithPolicy(note);
+    expect({ status: verified.status, stderr: verified.stderr }).toEqual({ status: 1, stderr: NOT_MET });
   });
 
   it('refuses a log cut back below what it cosigned, even signed anew by the log’s key', async () => {
-    const cosignedBefore = await witnessed();
-    await stop();
+    const cosignedBefore = await witnessed(history);
+    await history.stop();
     // The operator cuts the log to 100 entries (the chain and tree made whole again, the operator witness file trimmed to match).
-    const sql = new PgDatabase(db.url);
-    await sql.query('delete from events where position > 100');
-    await rebuildTree(sql);
-    const [{ size: kept }] = await sql.query<{ size: string }>("select max((data->>'tree_size')::bigint) as size from events where event_type = 'ChainCheckpointed'");
-    await sql.query('delete from checkpoint_cosignatures where tree_size > $1', [kept]);
-    await sql.close();
-    const heads = (await readFile(join(work, 'operator-witness.ndjson'), 'utf8')).split('\n').filter((line) => line && JSON.parse(line).tree_size <= Number(kept));
-    await writeFile(join(work, 'operator-witness.ndjson'), `${heads.join('\n')}\n`);
-    await start();
-    await appendEntries(app!, 60);
-    await settle();
-    const { size } = parseCheckpoint(openNote(await checkpoint(), [parseVerifierKey(logVkey)]).text);
-    expect(size).toBeLessThan(cosignedBefore.size);
-    const { body } = await call(app!, 'GET', '/health');
-    expect(body.chain.alarms.map((alarm: { detail: string }) => alarm.detail)).toContain(
-      `witness W1 (${witness.url}) refused to cosign the checkpoint of tree size ${size}: 400 the old size ${cosignedBefore.size} is beyond the checkpoint's tree size ${size}`,
-    );
-    expect(await witnessed()).toEqual(cosignedBefore);
-  });
-
-  it('refuses history rewritten consistently (every later hash and node recomputed) and re-signed with the log’s own key', async () => {
-    const cosignedBefore = await witnessed();
-    // What a forger holding the log's key and its database makes: the stored leaves, one early entry changed, a new tree over them.
-    const sql = new PgDatabase(db.url);
-    const hashes = (await sql.query<{ hash: string }>('select hash from events order by position')).map((row) => row.hash);
-    await sql.close();
-    hashes[4] = 'ab'.repeat(32);
-    const size = Math.max(hashes.length, cosignedBefore.size + 1);
-    while (hashes.length < size) hashes.push(hashes.length.toString(16).padStart(64, '0'));
-    const nodes = new Map<string, Buffer>();
-    const frontier = MerkleFrontier.empty();
-    for (const hash of hashes) for (const n of frontier.append(leafHash(hash))) nodes.set(`${n.level}/${n.index}`, n.hash);
-    const forged = signNote(checkpointText({ origin: ORIGIN, size, root: frontier.root() }), ORIGIN, key);
-    const proof = consistencyPath(cosignedBefore.size, size, (level, index) => nodes.get(`${level}/${index}`)!);
-    const response = await fetch(`${witness.url}/add-checkpoint`, { method: 'POST', body: addCheckpointBody(cosignedBefore.size, proof, forged) });
-    expect({ status: response.status, body: await response.text() }).toEqual({
-      status: 422,
-      body:
-        `the consistency proof from tree size ${cosignedBefore.size} to ${size} does not verify against the root this witness cosigned at ${cosignedBefore.size}: ` +
-        `the checkpoint of ${ORIGIN} does not extend what this witness cosigned before (history rewritten, rolled back or forked)\n`,
+    const kept = await history.sql(async (sql) => {
+      await sql.query('delete from events where position > 100');
+      await rebuildTree(sql);
+      const [{ size }] = await sql.query<{ size: string }>("select max((data->>'tree_size')::bigint) as size from events where event_type = 'ChainCheckpointed'");
+      await sql.query('delete from checkpoint_cosignatures where tree_size > $1', [size]);
+      return Number(size);
     });
-    const verified = await verifyWithPolicy(forged);
-    expect({ status: verified.status, stderr: verified.stderr }).toEqual({ status: 1, stderr: "FAILED: the checkpoint is cosigned by none of its witnesses: the policy's quorum (W1) is not met\n" });
-    expect(await witnessed()).toEqual(cosignedBefore);
+    const heads = (await readFile(history.operatorWitnessFile, 'utf8')).split('\n').filter((line) => line && JSON.parse(line).tree_size <= kept);
+    await writeFile(history.operatorWitnessFile, `${heads.join('\n')}\n`);
+    const app = await history.start();
+    await appendEntries(app, 60);
+    await history.settle();
+    const note = await history.checkpoint();
+    const size = history.sizeOf(note);
+    expect(size).toBeLessThan(cosignedBefore.size);
+    const health = await call(app, 'GET', '/health');
+    expect(health.status).toBe(503);
+    expect(health.body.chain.alarms).toContainEqual(refusal(size, `400 the old size ${cosignedBefore.size} is beyond the checkpoint's tree size ${size}`));
+    expect(await witnessed(history)).toEqual(cosignedBefore);
+    const verified = await history.verifyWithPolicy(note);
+    expect({ status: verified.status, stderr: verified.stderr }).toEqual({ status: 1, stderr: NOT_MET });
   });
 
-  it('refuses loudly, never starting afresh, once its state file was edited', async () => {
-    await stop();
-    const statePath = join(work, 'witness', 'state.json');
-    const state = JSON.parse(await readFile(statePath, 'utf8'));
-    state.logs[ORIGIN].size = 1;
-    await writeFile(statePath, JSON.stringify(state));
-    // While it runs: the next request finds it.
-    const note = signNote(checkpointText({ origin: ORIGIN, size: 0, root: MerkleFrontier.empty().root() }), ORIGIN, key);
-    const response = await fetch(`${witness.url}/add-checkpoint`, { method: 'POST', body: addCheckpointBody(0, [], note) });
-    const refusal = `the witness state ${statePath} does not carry the witness's own signature: it was edited outside the witness. Restore it from a backup; the witness will not start afresh`;
-    expect({ status: response.status, body: await response.text() }).toEqual({ status: 500, body: `${refusal}\n` });
+  it('refuses history rewritten consistently (every later hash, writer authenticator and node recomputed, the checkpoints re-signed with the log’s own key) that the log’s own checks pass', async () => {
+    let app = await rewritten.start();
+    const { merchant_id } = await onboardMerchant(app);
+    const sale = await recordSale(app, (await issueKey(app, { role: 'merchant', merchant_id })).key, merchant_id);
+    await appendEntries(app, 120);
+    await rewritten.settle();
+    const cosigned = await witnessed(rewritten);
+    expect(rewritten.sizeOf(await rewritten.checkpoint())).toBe(cosigned.size);
+    await rewritten.stop();
+
+    // The operator, the service stopped: the sale's cash total changed, every later hash, writer authenticator (its key derives
+    // from the signing key, in the operator's data folder) and checkpoint redone and re-signed, the tree rebuilt, and the
+    // operator witness file written anew from the re-signed checkpoints. The witness's cosignatures, of the old roots, are left.
+    const resigned = await rewritten.sql(async (sql) => {
+      await rewriteTail(sql, sale.chain_position, ['calculation', 'cash_total_cents'], 1, { signingKey: rewritten.key });
+      await rebuildTree(sql);
+      return sql.query<{ data: CheckpointData }>('select data from events where event_type = $1 order by position', [CHECKPOINT_EVENT_TYPE]);
+    });
+    const [emptyTree] = (await readFile(rewritten.operatorWitnessFile, 'utf8')).split('\n');
+    const heads = resigned.map(({ data: { checkpoint, position, hash, ...head } }) => JSON.stringify(head));
+    await writeFile(rewritten.operatorWitnessFile, `${[emptyTree, ...heads].join('\n')}\n`);
+
+    app = await rewritten.start();
+    await rewritten.settle();
+    // Nothing the log holds betrays it: the signer re-verifies every signed span, the full verification finds no break.
+    const signer = app.app.get(ChainCheckpointer);
+    expect(await signer.reverify()).toBe(true);
+    expect(signer.status()).toMatchObject({ state: 'signing', alarm: null });
+    const verification = await call(app, 'GET', '/admin/verify-hash-chain', { key: TEST_ADMIN_KEY });
+    expect(verification).toMatchObject({ status: 200, body: { break_count: 0, checkpoints: { signatures_checked: true } } });
+    // The witness does, at once: the re-signed checkpoint at the size it cosigned has another root.
+    const sameSize = refusal(cosigned.size, `409 this witness cosigned another root at tree size ${cosigned.size} of ${rewritten.origin}: the log forked or was rewritten`);
+    expect(await call(app, 'GET', '/health')).toMatchObject({ status: 503, body: { chain: { alarms: [sameSize] } } });
+
+    // And the next checkpoint the service signs over the rewritten log does not extend what it cosigned.
+    await appendEntries(app, 60);
+    await rewritten.settle();
+    const note = await rewritten.checkpoint();
+    const size = rewritten.sizeOf(note);
+    expect(size).toBeGreaterThan(cosigned.size);
+    const health = await call(app, 'GET', '/health');
+    expect(health.status).toBe(503);
+    expect(health.body.chain.alarms).toEqual([sameSize, refusal(size, inconsistent(rewritten, cosigned.size, size))]);
+    expect(await witnessed(rewritten)).toEqual(cosigned);
+    expect(note).not.toContain(`\u2014 ${WITNESS} `);
+    const verified = await rewritten.verifyWithPolicy(note);
+    expect({ status: verified.status, stderr: verified.stderr }).toEqual({ status: 1, stderr: NOT_MET });
+  });
+
+  it('refuses loudly, never starting afresh, once its state file was edited: the service’s next checkpoint goes uncosigned', async () => {
+    const app = await watched.start();
+    await appendEntries(app, 120);
+    await watched.settle();
+    expect((await witnessed(watched)).size).toBeGreaterThan(0);
+    // The witness's memory of this log erased, so that it would cosign any history of it: what a rollback would need.
+    const state = JSON.parse(await readFile(statePath(), 'utf8'));
+    delete state.logs[watched.origin];
+    await writeFile(statePath(), JSON.stringify(state));
+    const refused = `the witness state ${statePath()} does not carry the witness's own signature: it was edited outside the witness. Restore it from a backup; the witness will not start afresh`;
+
+    const before = witness.output.length;
+    await appendEntries(app, 60);
+    await watched.settle();
+    // The witness answered the service's request with its refusal (500), and logged it.
+    expect(new Set(witness.output.slice(before).split('\n').filter(Boolean))).toEqual(new Set([`ERROR: ${refused}`]));
+    const note = await watched.checkpoint();
+    expect(note).not.toContain(`\u2014 ${WITNESS} `);
+    const verified = await watched.verifyWithPolicy(note);
+    expect({ status: verified.status, stderr: verified.stderr }).toEqual({ status: 1, stderr: NOT_MET });
+    // A witness that cannot answer is no evidence against the log (docs/decisions.md): it is asked again later, no alarm.
+    const health = await call(app, 'GET', '/health');
+    expect({ status: health.status, alarms: health.body.chain.alarms }).toEqual({ status: 200, alarms: [] });
+
+    // Anyone else's request is refused alike.
+    const empty = signNote(checkpointText({ origin: watched.origin, size: 0, root: MerkleFrontier.empty().root() }), watched.origin, watched.key);
+    const response = await fetch(`${witness.url}/add-checkpoint`, { method: 'POST', body: addCheckpointBody(0, [], empty) });
+    expect({ status: response.status, body: await response.text() }).toEqual({ status: 500, body: `${refused}\n` });
     // And at a restart.
     await witness.stop();
-    const restarted = await WitnessProcess.start(join(work, 'witness'), [logVkey], WITNESS).catch((error: unknown) => error);
+    const restarted = await WitnessProcess.start(join(work, 'witness'), logs().map((log) => log.vkey), WITNESS).catch((error: unknown) => error);
     expect(restarted).toBeInstanceOf(WitnessStartError);
-    expect(restarted).toMatchObject({ code: 2, stderr: `REFUSED TO START: ${refusal}\n` });
+    expect(restarted).toMatchObject({ code: 2, stderr: `REFUSED TO START: ${refused}\n` });
   });
 });

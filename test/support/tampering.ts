@@ -1,10 +1,12 @@
-import { CHECKPOINT_EVENT_TYPE } from '../../src/platform/verification/checkpoint';
+import type { KeyObject } from 'node:crypto';
+import { CHECKPOINT_EVENT_TYPE, signTreeHead } from '../../src/platform/verification/checkpoint';
 import type { StoredEvent } from '../../src/platform/event-store/event-store.port';
 import { EVENT_COLUMNS, toStoredEvent, type EventRow } from '../../src/platform/event-store/event-rows';
 import { entryHash } from '../../src/platform/event-store/entry-hash';
 import { MerkleFrontier, leafHash, type TreeNode } from '../../src/platform/event-store/merkle-tree';
 import type { Sql } from '../../src/platform/event-store/sql';
 import { writeNodes } from '../../src/platform/event-store/merkle-store';
+import { writerKey, writerMac } from '../../src/platform/event-store/writer-mac';
 
 /**
  * What an attacker with write access to the database can do to the log, in SQL, on the embedded
@@ -54,20 +56,40 @@ export async function insertForgedEntry(db: Sql, position: number, data: Record<
  * A careful forger's rewrite: one value changed, then every hash from there to the head
  * recomputed and relinked, the chain-head row included, so that the chain alone looks whole.
  * `repointCheckpoints`: the checkpoints on the way are made to vouch for the new hashes and
- * Merkle roots too, which leaves only their signatures wrong.
+ * Merkle roots too, which leaves only their signatures wrong. `signingKey`: the operator holds the
+ * log's key (it lives in their data folder), so the checkpoints are re-pointed and re-signed with
+ * it, and every rewritten entry gets the writer authenticator its key derives: nothing in the
+ * database is left wrong.
  */
-export async function rewriteTail(db: Sql, position: number, path: string[], value: unknown, { repointCheckpoints = false } = {}): Promise<void> {
+export async function rewriteTail(
+  db: Sql,
+  position: number,
+  path: string[],
+  value: unknown,
+  { repointCheckpoints = false, signingKey }: { repointCheckpoints?: boolean; signingKey?: KeyObject } = {},
+): Promise<void> {
   await changeData(db, position, path, value);
   const rows = await db.query<EventRow>(`select ${EVENT_COLUMNS} from events where position >= $1 order by position`, [position]);
   let prevHash = (await entryAt(db, position)).prevHash;
   const tree = MerkleFrontier.empty();
   for (const { hash } of await db.query<{ hash: string }>('select hash from events where position < $1 order by position', [position])) tree.append(leafHash(hash));
+  const writer = signingKey && writerKey(signingKey);
   for (const row of rows) {
     const e = { ...toStoredEvent(row), prevHash };
-    if (repointCheckpoints && e.type === CHECKPOINT_EVENT_TYPE) e.data = { ...e.data, hash: prevHash, root_hash: tree.root().toString('hex') };
+    if ((repointCheckpoints || signingKey) && e.type === CHECKPOINT_EVENT_TYPE) {
+      const root = tree.root().toString('hex');
+      e.data = { ...e.data, hash: prevHash, root_hash: root };
+      if (signingKey) e.data = { ...e.data, ...signTreeHead(signingKey, { tree_size: Number(e.data.tree_size), root_hash: root, timestamp: String(e.data.timestamp) }) };
+    }
     prevHash = entryHash(e);
     tree.append(leafHash(prevHash));
-    await db.query('update events set prev_hash = $2, hash = $3, data = $4 where position = $1', [e.position, e.prevHash, prevHash, JSON.stringify(e.data)]);
+    await db.query('update events set prev_hash = $2, hash = $3, data = $4, writer_mac = coalesce($5, writer_mac) where position = $1', [
+      e.position,
+      e.prevHash,
+      prevHash,
+      JSON.stringify(e.data),
+      writer ? writerMac(writer, prevHash) : null,
+    ]);
   }
   await db.query('update event_store_head set hash = $1', [prevHash]);
 }
