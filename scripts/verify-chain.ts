@@ -10,8 +10,7 @@ import { leafHash, verifyConsistency, verifyInclusion } from '../src/platform/ev
 import { NoteError, openNote, parseCheckpoint, parseVerifierKey, type Checkpoint, type NoteVerifier } from '../src/platform/verification/signed-note';
 import { parseTlogProof, verifyTlogProof } from '../src/platform/verification/tlog-proof';
 import { TiledLogError, verifyTiledLog } from '../src/platform/verification/tiled-log';
-import { cosignatures } from '../src/platform/verification/cosignature';
-import { parseTlogPolicy, quorumMet, type TlogPolicy } from '../src/platform/verification/tlog-policy';
+import { parseTlogPolicy, policyCosignatures, type TlogPolicy } from '../src/platform/verification/tlog-policy';
 import { createInterface } from 'node:readline';
 import Papa from 'papaparse';
 import type { StoredEvent } from '../src/platform/event-store/event-store.port';
@@ -285,14 +284,13 @@ function tlogProofResult({ proof, entry, position }: TlogProofInput, verifier: N
 
 /** The policy's witnesses that cosigned the note, and whether they meet its quorum; a `NoteError` when they do not. */
 function checkQuorum(note: string, policy: TlogPolicy): { cosigned_by: { witness: string; timestamp: string }[]; quorum: string } {
-  const found = cosignatures(note, policy.witnesses.map((w) => w.key));
-  const cosigned = policy.witnesses.filter((w) => found.has(w.key));
-  if (!quorumMet(policy, new Set(cosigned.map((w) => w.name)))) {
-    const names = cosigned.length === 0 ? 'none of its witnesses' : `only ${cosigned.map((w) => w.name).join(', ')}`;
+  const { cosigned, met } = policyCosignatures(note, policy);
+  if (!met) {
+    const names = cosigned.size === 0 ? 'none of its witnesses' : `only ${[...cosigned.keys()].map((w) => w.name).join(', ')}`;
     throw new NoteError(`the checkpoint is cosigned by ${names}: the policy's quorum (${policy.quorum}) is not met`);
   }
   return {
-    cosigned_by: cosigned.map((w) => ({ witness: w.name, timestamp: new Date(found.get(w.key)! * 1000).toISOString() })),
+    cosigned_by: [...cosigned].map(([w, timestamp]) => ({ witness: w.name, timestamp: new Date(timestamp * 1000).toISOString() })),
     quorum: policy.quorum,
   };
 }

@@ -4,6 +4,7 @@
 import { call, session } from './api.js';
 import { field, h, notice, pageHeading } from './dom.js';
 import { auditLogPage } from './pages/audit-log.js';
+import { chainPage } from './pages/chain.js';
 import { exportPage } from './pages/export.js';
 import { fraudOverviewPage } from './pages/fraud-overview.js';
 import { jurisdictionsPage } from './pages/jurisdictions.js';
@@ -21,6 +22,7 @@ const PAGES = [
   jurisdictionsPage,
   verifyPage,
   auditLogPage,
+  chainPage,
   fraudOverviewPage,
   riskProfilePage,
   voidsPage,

@@ -213,7 +213,8 @@ export function copyable(value) {
   return h('button', { type: 'button', class: 'copyable', title: `${value} (copy)`, onclick: () => copy(value) }, value);
 }
 
-async function copy(value) {
+/** Puts the value on the clipboard and says so in the live region. */
+export async function copy(value) {
   const said = document.getElementById('announcer');
   try {
     await navigator.clipboard.writeText(value);

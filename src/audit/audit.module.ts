@@ -21,15 +21,17 @@ import { VerifyHashChainHandler } from './verify-hash-chain/verify-hash-chain.ha
 import { TransparencyLogController } from './transparency-log/transparency-log.controller';
 import { CheckpointNoteHandler, TileHandler, VerifierKeyHandler } from './transparency-log/transparency-log.handler';
 import { VerificationGate } from './verification-gate';
+import { WitnessingController } from './witnessing/witnessing.controller';
+import { WitnessingHandler } from './witnessing/witnessing.handler';
 
 /**
  * The audit log is the event log itself: listing it, verifying its hash chain, exporting it for
  * the offline verifier, its Merkle tree's heads and proofs, and the signed tree heads (in the log
  * and in the witness file) that make a rewritten tail detectable, and the same log in the C2SP
- * formats (checkpoint notes, tiles) under its origin.
+ * formats (checkpoint notes, tiles) under its origin, with the cosignatures of independent witnesses.
  */
 @Module({
-  controllers: [ListAuditLogsController, VerifyHashChainController, ExportAuditLogController, CheckpointKeyController, TreeProofsController, WitnessController, TransparencyLogController],
+  controllers: [ListAuditLogsController, VerifyHashChainController, ExportAuditLogController, CheckpointKeyController, TreeProofsController, WitnessController, TransparencyLogController, WitnessingController],
   providers: [
     ListAuditLogsHandler,
     VerifyHashChainHandler,
@@ -50,6 +52,7 @@ import { VerificationGate } from './verification-gate';
     VerifierKeyHandler,
     TileHandler,
     Cosignatures,
+    WitnessingHandler,
   ],
   exports: [ChainCheckpointer, TreeProofs, ChainAlarms, EntryPromises, VerificationGate, Cosignatures],
 })

@@ -36,13 +36,13 @@ export class CheckpointNotes {
     return row && isTreeHeadCheckpoint(row.data) ? row.data : undefined;
   }
 
-  /** The latest checkpoint as a note, with its head: a 404 with no signing key, or before the first. */
-  async latestNote(): Promise<{ note: string; head: LoggedHead }> {
+  /** The latest checkpoint's head, for an answer that needs one: a 404 with no signing key, or before the first. */
+  async latestSigned(): Promise<LoggedHead> {
     // Without a key no checkpoint ever comes: that is the answer, not "none yet".
     signingKey(this.config);
     const head = await this.latest();
     if (!head) throw new DomainError('NOT_FOUND', NO_CHECKPOINT, HttpStatus.NOT_FOUND);
-    return { note: await this.note(head), head };
+    return head;
   }
 
   /** The head as a note signed with the log's key (a 404 when none is configured). */

@@ -12,9 +12,8 @@ import { TLOG_SIZE, addCheckpointBody } from '../platform/verification/tlog-witn
 import { ChainAlarms } from './chain-alarms';
 import { CheckpointNotes, type LoggedHead } from './checkpoint-notes';
 
-/** A witness that does not answer in this time is tried again later: an unreachable witness is not a refusal. */
+/** A witness that does not answer in this time is tried again WITNESS_RETRY_S later: an unreachable witness is not a refusal. */
 const REQUEST_TIMEOUT_MS = 10_000;
-const RETRY_MS = 30_000;
 /** A witness that answers 409 more often than this in one round is not following the protocol. */
 const MAX_CONFLICTS = 3;
 
@@ -96,8 +95,25 @@ export class Cosignatures implements OnApplicationBootstrap, OnApplicationShutdo
     while (this.running) await this.running;
   }
 
+  /**
+   * The head's checkpoint note with the cosignatures the policy's witnesses made on it, as
+   * `GET /log/checkpoint` serves it: each verified with its witness's key as it is served, so a
+   * line edited in the database is never passed on.
+   */
+  async cosignedNote(head: LoggedHead): Promise<string> {
+    const note = await this.notes.note(head);
+    return `${note}${await this.lines(note, head)}`;
+  }
+
+  /** The largest tree size the witness (by its cosigner key) cosigned, as far as the log knows; undefined: none. */
+  async lastCosigned(witnessKey: string): Promise<number | undefined> {
+    const [row] = await this.db.query<{ size: string | null }>('select max(tree_size) as size from checkpoint_cosignatures where witness_key = $1', [witnessKey]);
+    // A string from the driver (bigint): '0' is a size too.
+    return row?.size ? Number(row.size) : undefined;
+  }
+
   /** The stored cosignature lines on this head that verify with their witness's key, each ending in a newline. */
-  async lines(note: string, head: LoggedHead): Promise<string> {
+  private async lines(note: string, head: LoggedHead): Promise<string> {
     if (this.witnesses.length === 0) return '';
     const rows = await this.db.query<{ witness_key: string; signature_line: string }>(
       "select witness_key, signature_line from checkpoint_cosignatures where tree_size = $1 and root_hash = decode($2, 'hex') order by witness_key",
@@ -130,15 +146,17 @@ export class Cosignatures implements OnApplicationBootstrap, OnApplicationShutdo
   }
 
   private async round(): Promise<void> {
-    let signed: { note: string; head: LoggedHead };
+    let head: LoggedHead;
+    let note: string;
     try {
-      signed = await this.notes.latestNote();
+      head = await this.notes.latestSigned();
+      note = await this.notes.note(head);
     } catch (error) {
       // No checkpoint yet, or one that does not verify (alarmed already): nothing to ask anyone to cosign.
       if (error instanceof DomainError) return;
       throw error;
     }
-    await Promise.all(this.witnesses.map((witness) => this.ask(witness, signed.note, signed.head)));
+    await Promise.all(this.witnesses.map((witness) => this.ask(witness, note, head)));
   }
 
   private async ask(witness: Witness, note: string, head: LoggedHead): Promise<void> {
@@ -151,7 +169,7 @@ export class Cosignatures implements OnApplicationBootstrap, OnApplicationShutdo
       witness.vkey,
     ]);
     if (have) return;
-    let old = this.sizes.get(witness.vkey) ?? (await this.lastCosigned(witness));
+    let old = this.sizes.get(witness.vkey) ?? (await this.lastCosigned(witness.vkey)) ?? 0;
     const where = `witness ${witness.name} (${witness.url})`;
     for (let conflicts = 0; conflicts <= MAX_CONFLICTS; conflicts++) {
       // An old size beyond the checkpoint is sent as it is: the witness refuses it, in its own words.
@@ -204,24 +222,18 @@ export class Cosignatures implements OnApplicationBootstrap, OnApplicationShutdo
     this.sizes.set(witness.vkey, head.tree_size);
   }
 
-  /** The size this witness last cosigned, as far as the log knows: none, 0. */
-  private async lastCosigned(witness: Witness): Promise<number> {
-    const [row] = await this.db.query<{ size: string | null }>('select max(tree_size) as size from checkpoint_cosignatures where witness_key = $1', [witness.vkey]);
-    return Number(row?.size ?? 0);
-  }
-
   /** `position`: the checkpoint's tree size, its last entry's position: each checkpoint refused is an alarm of its own. */
   private async refused(size: number, detail: string, kind = 'refused'): Promise<void> {
     await this.alarms.raise({ source: 'witness', kind, position: size, detail });
   }
 
   private tryLater(why: string): void {
-    this.logger.warn(`${why}; asking again in ${RETRY_MS / 1000} s`);
+    this.logger.warn(`${why}; asking again in ${this.config.witnessRetryS} s`);
     if (this.retry || this.stopped) return;
     this.retry = setTimeout(() => {
       this.retry = undefined;
       this.collect();
-    }, RETRY_MS);
+    }, this.config.witnessRetryS * 1000);
     this.retry.unref();
   }
 }

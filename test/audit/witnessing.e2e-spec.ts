@@ -2,6 +2,7 @@ import type { KeyObject } from 'node:crypto';
 import { copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { Client } from 'pg';
 import { Cosignatures } from '../../src/audit/cosignatures';
 import { ChainCheckpointer } from '../../src/audit/record-checkpoint/chain-checkpointer';
@@ -16,6 +17,7 @@ import { call, issueKey, onboardMerchant } from '../support/auth';
 import { newSigningKey } from '../support/chain';
 import { recordSale } from '../support/sales';
 import { rebuildTree, rewriteTail } from '../support/tampering';
+import { ServiceProcess } from '../support/service-process';
 import { createTestDatabase, type TestDatabase } from '../support/test-database';
 import { startTestApp, TEST_ADMIN_KEY, type TestApp } from '../support/test-app';
 import { appendEntries } from '../support/transparency-log';
@@ -335,4 +337,122 @@ describe('independent witnesses (c2sp.org/tlog-witness) against the operator’s
     expect(restarted).toBeInstanceOf(WitnessStartError);
     expect(restarted).toMatchObject({ code: 2, stderr: `REFUSED TO START: ${refused}\n` });
   });
+});
+
+/*
+ * What the operator sees of witnessing in the service's own output, with the service as its own
+ * process (`npm start` from source) so its log lines are read as an operator reads them.
+ */
+describe('witnessing as the operator sees it: a witness that is down, and a policy for another log', () => {
+  const ORIGIN_HERE = 'crcs.example/witnessed-outage';
+  const key = newSigningKey();
+  const logVkey = verifierKey(ORIGIN_HERE, key);
+  let work: string;
+  let db: TestDatabase | undefined;
+  let service: ServiceProcess | undefined;
+  let witness: WitnessProcess | undefined;
+
+  beforeAll(async () => {
+    work = await mkdtemp(join(tmpdir(), 'crcs-witness-outage-'));
+  });
+
+  afterEach(async () => {
+    await service?.stop();
+    await witness?.stop();
+    await db?.drop();
+    service = witness = db = undefined;
+  });
+
+  afterAll(async () => {
+    if (work) await rm(work, { recursive: true, force: true });
+  });
+
+  /** The service on a database and data folder of its own, with the policy given; asks a witness that did not answer again after 1 s. */
+  const startService = async (policy: string) => {
+    db = await createTestDatabase(process.env.DATABASE_URL ? 'postgres' : 'embedded');
+    const folder = await mkdtemp(join(work, 'service-'));
+    await writeFile(join(folder, 'policy'), policy);
+    service = await ServiceProcess.start({
+      env: {
+        DATABASE_URL: db.url,
+        DATA_DIR: folder,
+        ADMIN_API_KEY: TEST_ADMIN_KEY,
+        CHECKPOINT_SIGNING_KEY: key.export({ format: 'pem', type: 'pkcs8' }) as string,
+        CHECKPOINT_MAX_AGE_S: '1',
+        LOG_ORIGIN: ORIGIN_HERE,
+        LOG_POLICY_FILE: join(folder, 'policy'),
+        WITNESS_RETRY_S: '1',
+        LOG_LEVEL: 'warn',
+      },
+      // A start through ts-node on a busy machine, as the other suites that start the service give it.
+      startupLimitMs: 120_000,
+    });
+    return service;
+  };
+  /** The service's log lines of the witnessing, as JSON: whole lines only (the last may still be arriving). */
+  const cosignatureLines = (): Array<{ level: number; context: string; msg: string }> =>
+    service!.output
+      .split('\n')
+      .slice(0, -1)
+      .filter((line) => line.startsWith('{'))
+      .map((line) => JSON.parse(line))
+      .filter((line) => line.context === 'Cosignatures');
+  const get = async (path: string) => {
+    const response = await fetch(`${service!.baseUrl}${path}`, { headers: { 'x-api-key': TEST_ADMIN_KEY } });
+    return { status: response.status, text: await response.text() };
+  };
+  /** Waits on a condition, never a fixed time: what it waited for is in the failure. */
+  const until = async <T>(what: string, read: () => Promise<T>, done: (value: T) => boolean, limitMs = 60_000): Promise<T> => {
+    for (const deadline = Date.now() + limitMs; ; await sleep(100)) {
+      const value = await read();
+      if (done(value)) return value;
+      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; last ${JSON.stringify(value)}\n${service?.output.slice(-2000)}`);
+    }
+  };
+
+  it('is no alarm: /health stays ok, the warning is logged, and the retry gets the cosignature once the witness is back', async () => {
+    // The witness made its key and state, then stopped: the policy names it where nothing listens now.
+    witness = await WitnessProcess.start(join(work, 'witness'), [logVkey], WITNESS);
+    const { url, vkey } = witness;
+    await witness.stop();
+    witness = undefined;
+    await startService(`log ${logVkey}\nwitness W1 ${vkey} ${url}\nquorum W1\n`);
+    // One entry, signed under a checkpoint within CHECKPOINT_MAX_AGE_S.
+    const created = await fetch(`${service!.baseUrl}/admin/merchants`, {
+      method: 'POST',
+      headers: { 'x-api-key': TEST_ADMIN_KEY, 'content-type': 'application/json' },
+      body: JSON.stringify({ merchant_id: 'outage-deli', name: 'Outage Deli', environment: 'sandbox' }),
+    });
+    expect(created.status).toBe(201);
+
+    const warning = `witness W1 (${url}) did not answer (fetch failed); asking again in 1 s`;
+    await until('the warning', async () => cosignatureLines(), (lines) => lines.some((line) => line.msg === warning));
+    expect(cosignatureLines()).toContainEqual(expect.objectContaining({ level: 40, msg: warning }));
+    const health = await get('/health');
+    expect(health.status).toBe(200);
+    expect(JSON.parse(health.text)).toMatchObject({ status: 'ok', chain: { alarms: [] } });
+    const unwitnessed = (await get('/log/checkpoint')).text;
+    expect(unwitnessed).not.toContain(`\u2014 ${WITNESS} `);
+
+    witness = await WitnessProcess.start(join(work, 'witness'), [logVkey], WITNESS, new URL(url).host);
+    const cosigned = await until('the cosignature', async () => (await get('/log/checkpoint')).text, (note) => note.includes(`\u2014 ${WITNESS} `));
+    // The same checkpoint, asked again by the retry: the log did not grow meanwhile.
+    expect(cosigned.startsWith(unwitnessed)).toBe(true);
+    expect(cosignatures(cosigned, [parseCosignerKey(vkey)]).size).toBe(1);
+    expect(JSON.parse((await get('/health')).text)).toMatchObject({ status: 'ok', chain: { alarms: [] } });
+    expect(cosignatureLines().filter((line) => line.level >= 50)).toEqual([]);
+  }, 300_000);
+
+  it('logs at start, and only logs, when LOG_POLICY_FILE names no log with this log’s key', async () => {
+    const other = verifierKey('crcs.example/another-log', newSigningKey());
+    await startService(`log ${other}\nquorum none\n`);
+    expect(cosignatureLines()).toContainEqual(
+      expect.objectContaining({
+        level: 50,
+        msg: `LOG_POLICY_FILE names no log with this log's key ${logVkey}: a verifier using that policy refuses its checkpoints`,
+      }),
+    );
+    // Not fatal: the witnesses still cosign, only an auditor holding that policy would refuse.
+    expect((await get('/health')).status).toBe(200);
+  }, 300_000);
 });

@@ -61,6 +61,8 @@ export const PERMISSION_MATRIX: Readonly<Record<string, Rule>> = {
   'GET /admin/audit/inclusion-proof': ['auditor', 'admin'],
   'GET /admin/audit/consistency-proof': ['auditor', 'admin'],
   'GET /admin/audit/witness': ['auditor', 'admin'],
+  // The witnesses' cosignatures on the latest checkpoint and the quorum: as the checkpoint they vouch for.
+  'GET /admin/audit/witnessing': ['auditor', 'admin'],
   // The same log in the C2SP formats: as the audit log (and open to anyone with LOG_PUBLIC=true, off here).
   'GET /log/checkpoint': ['auditor', 'admin'],
   'GET /log/vkey': ['auditor', 'admin'],

@@ -22,7 +22,7 @@ describe('the portal, signed in with an auditor key', () => {
     const { page } = suite.tab;
     await page.getByRole('heading', { level: 1, name: 'Verify the hash chain' }).waitFor();
     const offered = await page.getByRole('navigation', { name: 'Portal pages' }).getByRole('link').allTextContents();
-    expect(offered).toEqual(['Jurisdiction rules', 'Verify the hash chain', 'Audit log', 'Void analytics', 'Override report', 'CSV export', 'Webhooks']);
+    expect(offered).toEqual(['Jurisdiction rules', 'Verify the hash chain', 'Audit log', 'Checkpoint and witnesses', 'Void analytics', 'Override report', 'CSV export', 'Webhooks']);
 
     const asked = suite.tab.requests.length;
     for (const [route, title] of [['keys', 'API keys'], ['merchants', 'Merchants'], ['fraud-overview', 'Fraud overview']]) {

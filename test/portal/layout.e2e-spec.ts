@@ -15,6 +15,9 @@ const ON_ARRIVAL: Record<string, (page: Page) => Promise<void>> = {
   verify: (page) => page.getByRole('button', { name: 'Run verification' }).click(),
 };
 
+/** Pages whose phone screenshot their own suite takes, with what this suite's service lacks (chain.e2e-spec: witnesses cosigning and refusing). */
+const OWN_PHONE_SCREENSHOT = ['chain'];
+
 /**
  * Every page of the portal, found from the admin's page list and the links inside each page, read
  * as an admin and as an auditor (who also opens the admin pages, which refuse it) at 1280 and 390
@@ -109,7 +112,7 @@ describe('every portal page reads well on a laptop and on a phone', () => {
     for (const route of routes) {
       await open(page, route);
       problems[route] = await layoutProblems(page);
-      if (who === 'an admin' && size === 'phone') await phoneScreenshot(page, route);
+      if (who === 'an admin' && size === 'phone' && !OWN_PHONE_SCREENSHOT.includes(route)) await phoneScreenshot(page, route);
     }
     // The first few of each page say enough; the count says how many more.
     const shown = Object.entries(problems).filter(([, found]) => found.length > 0).map(([route, found]) => [route, found.length > 12 ? [...found.slice(0, 12), `and ${found.length - 12} more`] : found]);

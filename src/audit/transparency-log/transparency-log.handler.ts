@@ -13,10 +13,7 @@ import { signingKey } from '../signing-key';
 import { CheckpointNotes } from '../checkpoint-notes';
 import { CheckpointNoteQuery, TileQuery, VerifierKeyQuery } from './transparency-log.query';
 
-/**
- * The latest checkpoint note with the cosignatures the policy's witnesses made on it: each verified
- * with its witness's key as it is served, so a line edited in the database is never passed on.
- */
+/** The latest checkpoint note with the cosignatures the policy's witnesses made on it. */
 @QueryHandler(CheckpointNoteQuery)
 export class CheckpointNoteHandler implements IQueryHandler<CheckpointNoteQuery, string> {
   constructor(
@@ -25,8 +22,7 @@ export class CheckpointNoteHandler implements IQueryHandler<CheckpointNoteQuery,
   ) {}
 
   async execute(): Promise<string> {
-    const { note, head } = await this.notes.latestNote();
-    return `${note}${await this.cosignatures.lines(note, head)}`;
+    return this.cosignatures.cosignedNote(await this.notes.latestSigned());
   }
 }
 

@@ -84,9 +84,8 @@ export class TreeProofs {
       await this.alarms.raise({ source: 'receipt', kind: 'unauthenticated', position, detail });
       throw chainTampered(detail);
     }
-    const note = signed && this.config.checkpointSigningKey ? await this.notes.note(signed) : undefined;
     // With the witnesses' cosignatures, as GET /log/checkpoint serves it: a proof that checks against a policy's quorum.
-    const checkpoint = note && `${note}${await this.cosignatures.lines(note, signed!)}`;
+    const checkpoint = signed && this.config.checkpointSigningKey ? await this.cosignatures.cosignedNote(signed) : undefined;
     const tlog_proof = checkpoint ? formatTlogProof({ index: inclusion_proof.leaf_index, path: inclusion_proof.audit_path.map((hash) => Buffer.from(hash, 'hex')), checkpoint }) : null;
     return { tree_head, inclusion_proof, promise, tlog_proof };
   }

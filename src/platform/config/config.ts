@@ -83,6 +83,8 @@ export class AppConfig {
    * every checkpoint, and the quorum an auditor's verifier will ask of it. Unset: no witnessing.
    */
   readonly logPolicy?: TlogPolicy;
+  /** A witness that did not answer is asked again this many seconds later (and at every new checkpoint). */
+  readonly witnessRetryS: number;
   /** Webhooks to loopback, private, link-local and metadata addresses: refused unless this is set (development and tests). */
   readonly webhookAllowPrivate: boolean;
   /** How often each service process looks for webhook deliveries that are due. */
@@ -151,6 +153,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     logOrigin: read('LOG_ORIGIN', parseLogOrigin, undefined),
     logPublic: read('LOG_PUBLIC', parseBoolean, false),
     logPolicy: read('LOG_POLICY_FILE', (path) => parseTlogPolicy(readFileSync(path, 'utf8')), undefined),
+    witnessRetryS: read('WITNESS_RETRY_S', parsePositiveInteger, 30),
     webhookAllowPrivate: read('WEBHOOK_ALLOW_PRIVATE', parseBoolean, false),
     webhookPollMs: read('WEBHOOK_POLL_MS', parsePositiveInteger, 500),
     webhookConcurrency: read('WEBHOOK_CONCURRENCY', parsePositiveInteger, 2),

@@ -1,4 +1,4 @@
-import { parseCosignerKey } from './cosignature';
+import { cosignatures, parseCosignerKey } from './cosignature';
 import { parseVerifierKey, type NoteVerifier } from './signed-note';
 
 /*
@@ -105,4 +105,15 @@ export function quorumMet(policy: TlogPolicy, cosigned: ReadonlySet<string>): bo
     return group.members.filter(met).length >= group.threshold;
   };
   return met(policy.quorum);
+}
+
+/**
+ * The policy's witnesses that cosigned the note, each with its cosignature's time (POSIX seconds),
+ * in the policy's order, and whether they meet its quorum: what `verify-chain checkpoint --policy`
+ * checks and the service reports. A `NoteError` when a cosignature of one of them does not verify.
+ */
+export function policyCosignatures(note: string, policy: TlogPolicy): { cosigned: Map<PolicyWitness, number>; met: boolean } {
+  const found = cosignatures(note, policy.witnesses.map((w) => w.key));
+  const cosigned = new Map(policy.witnesses.filter((w) => found.has(w.key)).map((w) => [w, found.get(w.key)!] as const));
+  return { cosigned, met: quorumMet(policy, new Set([...cosigned.keys()].map((w) => w.name))) };
 }

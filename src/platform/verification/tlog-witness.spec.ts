@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { MerkleFrontier, consistencyPath, leafHash, type NodeLookup } from '../event-store/merkle-tree';
 import { cosign, cosignatures, cosignerKey, parseCosignerKey } from './cosignature';
 import { checkpointText, parseVerifierKey, signNote, verifierKey } from './signed-note';
-import { parseTlogPolicy, quorumMet } from './tlog-policy';
+import { parseTlogPolicy, policyCosignatures, quorumMet } from './tlog-policy';
 import { TLOG_SIZE, addCheckpointBody, judgeCheckpoint, type WitnessedTree } from './tlog-witness';
 
 const ORIGIN = 'example.com/log';
@@ -94,5 +94,26 @@ describe('cosignatures (c2sp.org/tlog-cosignature) and policies (c2sp.org/tlog-p
     expect(() => parseTlogPolicy(`witness A ${cosignerKey('w.example/1', w1)}\nwitness B ${cosignerKey('w.example/3', w1)}\nquorum A\n`)).toThrow('policy line 2: a key listed twice');
     expect(() => parseTlogPolicy('log x\n')).toThrow('policy line 1: not a verifier key');
     expect(() => parseTlogPolicy('')).toThrow('the policy has no quorum line');
+  });
+
+  it('counts a note’s cosignatures against the quorum, in the policy’s order, each with its time; refuses one that does not verify', () => {
+    const policy = parseTlogPolicy(
+      `log ${verifierKey(ORIGIN, logKey)}\nwitness A ${cosignerKey('w.example/1', w1)}\nwitness B ${cosignerKey('w.example/2', w2)}\ngroup both all A B\nquorum both\n`,
+    );
+    const byB = `${signNote(text, ORIGIN, logKey)}${cosign(text, 'w.example/2', w2, 1_700_000_060)}`;
+    const counted = (note: string) => {
+      const { cosigned, met } = policyCosignatures(note, policy);
+      return { cosigned: [...cosigned].map(([witness, timestamp]) => [witness.name, timestamp]), met };
+    };
+    expect(counted(signNote(text, ORIGIN, logKey))).toEqual({ cosigned: [], met: false });
+    expect(counted(byB)).toEqual({ cosigned: [['B', 1_700_000_060]], met: false });
+    expect(counted(`${byB}${cosign(text, 'w.example/1', w1, 1_700_000_000)}`)).toEqual({
+      cosigned: [
+        ['A', 1_700_000_000],
+        ['B', 1_700_000_060],
+      ],
+      met: true,
+    });
+    expect(() => policyCosignatures(byB.replace('\n4\n', '\n5\n'), policy)).toThrow('the cosignature of w.example/2 does not verify');
   });
 });
