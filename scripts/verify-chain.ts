@@ -9,7 +9,7 @@ import { UnreadableLineError, verifyExport } from '../src/platform/verification/
 import { leafHash, verifyConsistency, verifyInclusion } from '../src/platform/event-store/merkle-tree';
 import { NoteError, openNote, parseCheckpoint, parseVerifierKey, type Checkpoint, type NoteVerifier } from '../src/platform/verification/signed-note';
 import { parseTlogProof, verifyTlogProof } from '../src/platform/verification/tlog-proof';
-import { TiledLogError, verifyTiledLog } from '../src/platform/verification/tiled-log';
+import { TiledLogError, verifyTiledLog, type ExportedHashes } from '../src/platform/verification/tiled-log';
 import { parseTlogPolicy, policyCosignatures, type TlogPolicy } from '../src/platform/verification/tlog-policy';
 import { createInterface } from 'node:readline';
 import Papa from 'papaparse';
@@ -27,7 +27,7 @@ const USAGE = [
   '       verify-chain promise <promise.json | write-answer.json | audit-receipt.json> --proof <proof.json | audit-receipt.json> [--head <tree-head.json>] [--public-key <key.pem>]...',
   '       verify-chain checkpoint <checkpoint-note> --vkey <vkey-file> | --policy <tlog-policy-file>',
   '       verify-chain tlog-proof <audit-receipt.json | proof.tlog-proof --entry <audit hash>> --vkey <vkey-file> | --policy <tlog-policy-file>',
-  '       verify-chain tiles <log URL, e.g. https://host/api/v1/log> --vkey <vkey-file> [--checkpoint <kept-checkpoint-note>]...   (key in CRCS_API_KEY unless the log is public)',
+  '       verify-chain tiles <log URL, e.g. https://host/api/v1/log> --vkey <vkey-file> [--checkpoint <kept-checkpoint-note>]... [--export <kept audit-log export>]   (key in CRCS_API_KEY unless the log is public)',
   '       verify-chain export <transactions.csv> --log <export.ndjson> [--as-of <instant>]',
 ].join('\n');
 
@@ -76,7 +76,14 @@ async function main(args: string[]): Promise<number> {
   if (proofKind) return checkProof(proofKind, file, heads, keys);
   const witness = witnessFile === undefined ? undefined : readJson(witnessFile, parseWitness);
   const signingKey = signingKeyFile === undefined ? undefined : readJson(signingKeyFile, parsePrivateKey);
-  const verifier = new ChainVerifier({ checkpointKeys: keys, witness, writerKey: signingKey && writerKey(signingKey) });
+  const result = await verifiedExport(file, new ChainVerifier({ checkpointKeys: keys, witness, writerKey: signingKey && writerKey(signingKey) }));
+  process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+  process.stderr.write(`${summary(result, signingKey !== undefined)}\n`);
+  return result.break_count === 0 ? 0 : 1;
+}
+
+/** An export (a file, or `-` for standard input) pushed through the verifier. */
+async function verifiedExport(file: string, verifier: ChainVerifier): Promise<ChainVerification> {
   // Read in the verifier's batches: a chunk is then cut once, not gathered from sixteen.
   const input = file === '-' ? process.stdin : createReadStream(file, { highWaterMark: 1 << 20 });
   input.on('error', () => undefined); // reported by the iteration below
@@ -85,10 +92,7 @@ async function main(args: string[]): Promise<number> {
   } catch (error) {
     throw error instanceof UnreadableLineError ? new InputError(error.message) : new InputError(`cannot read ${file}: ${(error as Error).message}`);
   }
-  const result = verifier.result();
-  process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
-  process.stderr.write(`${summary(result, signingKey !== undefined)}\n`);
-  return result.break_count === 0 ? 0 : 1;
+  return verifier.result();
 }
 
 type ProofKind = 'inclusion' | 'consistency' | 'promise';
@@ -211,10 +215,12 @@ async function checkC2sp(kind: 'checkpoint' | 'tiles' | 'tlog-proof', args: stri
   let vkeyFile: string | undefined;
   let entry: string | undefined;
   let policyFile: string | undefined;
+  let exportFile: string | undefined;
   for (let i = 0; i < args.length; i++) {
     if (args[i] === '--vkey' && i + 1 < args.length) vkeyFile = fromCaller(args[++i]);
     else if (args[i] === '--policy' && i + 1 < args.length && kind !== 'tiles') policyFile = fromCaller(args[++i]);
     else if (args[i] === '--checkpoint' && i + 1 < args.length && kind === 'tiles') keptFiles.push(fromCaller(args[++i]));
+    else if (args[i] === '--export' && i + 1 < args.length && kind === 'tiles') exportFile = fromCaller(args[++i]);
     else if (args[i] === '--entry' && i + 1 < args.length && kind === 'tlog-proof') entry = args[++i].toLowerCase();
     else if (!args[i].startsWith('-')) positional.push(args[i]);
     else throw new InputError(`unknown option ${args[i]}\n${USAGE}`);
@@ -229,7 +235,10 @@ async function checkC2sp(kind: 'checkpoint' | 'tiles' | 'tlog-proof', args: stri
   };
   let result: Record<string, unknown>;
   try {
-    if (kind === 'tiles') result = { ...(await verifyTiledLog(reader(positional[0]), verifiers[0], keptFiles.map(openKept))) };
+    if (kind === 'tiles') {
+      const exported = exportFile === undefined ? undefined : await keptExport(exportFile);
+      result = { ...(await verifyTiledLog(reader(positional[0]), verifiers[0], keptFiles.map(openKept), exported)) };
+    }
     else if (kind === 'tlog-proof') result = tlogProofResult(readJson(fromCaller(positional[0]), (text) => tlogProofIn(text, entry)), verifiers[0], policy);
     else {
       const note = readJson(fromCaller(positional[0]), (text) => text);
@@ -247,7 +256,7 @@ async function checkC2sp(kind: 'checkpoint' | 'tiles' | 'tlog-proof', args: stri
     kind === 'checkpoint'
       ? `OK: the checkpoint of ${String(result.origin)} at tree size ${String(result.tree_size)} carries the log's valid signature${policy ? `, and cosignatures meeting the policy's quorum (${policy.quorum})` : ''}\n`
       : kind === 'tiles'
-        ? `OK: ${String(result.tree_size)} entries of ${verifiers[0].name} give its signed root, every tile checked, consistent with ${keptFiles.length} kept checkpoints\n`
+        ? `OK: ${String(result.tree_size)} entries of ${verifiers[0].name} give its signed root, every tile checked, consistent with ${keptFiles.length} kept checkpoints${exportFile === undefined ? '' : ` and the ${String(result.export_entries_compared)} entries of your export it covers`}\n`
         : `OK: the entry ${String(result.entry)} is at position ${String(result.position)} of ${verifiers[0].name}, under its signed checkpoint of tree size ${String(result.tree_size)}${policy ? `, cosigned to the policy's quorum (${policy.quorum})` : ''}\n`,
   );
   return 0;
@@ -351,19 +360,40 @@ async function verifyCsvExport(args: string[]): Promise<number> {
 async function transactionEvents(file: string, asOf: number | undefined): Promise<StoredEvent[]> {
   const handled = new Set(transactionListProjector.handles);
   const events: StoredEvent[] = [];
+  await eachExportEntry(file, (event) => {
+    if (handled.has(event.type) && (asOf === undefined || Date.parse(event.recordedAt) <= asOf)) events.push(event);
+  });
+  return events.sort((a, b) => a.position - b.position);
+}
+
+/**
+ * The chain hashes of an export kept from before, for `tiles --export`: the export must first
+ * verify on its own, which ties each hash to its entry's content.
+ */
+async function keptExport(file: string): Promise<ExportedHashes> {
+  const { break_count } = await verifiedExport(file, new ChainVerifier());
+  if (break_count > 0) throw new InputError(`--export ${file} does not verify on its own (${break_count === 1 ? 'a break' : `${break_count} breaks`}): npm run verify-chain -- ${file} shows where`);
+  let first: number | undefined;
+  const hashes: Buffer[] = [];
+  await eachExportEntry(file, (event) => {
+    first ??= event.position;
+    hashes.push(Buffer.from(event.hash, 'hex'));
+  });
+  return { first: first ?? 1, hashes: Buffer.concat(hashes) };
+}
+
+/** Each entry of an export of the log, in the file's order. */
+async function eachExportEntry(file: string, take: (event: StoredEvent) => void): Promise<void> {
   const input = createReadStream(file);
   let line = 0;
   try {
     for await (const text of createInterface({ input, crlfDelay: Infinity })) {
       line += 1;
-      if (text.trim() === '') continue;
-      const event = fromExportLine(text);
-      if (handled.has(event.type) && (asOf === undefined || Date.parse(event.recordedAt) <= asOf)) events.push(event);
+      if (text.trim() !== '') take(fromExportLine(text));
     }
   } catch (error) {
     throw new InputError(`${file}: ${line > 0 ? `line ${line}: ` : ''}${(error as Error).message}`);
   }
-  return events.sort((a, b) => a.position - b.position);
 }
 
 function readPublicKey(path: string) {

@@ -1,4 +1,4 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DATABASE, type Database } from '../../src/platform/event-store/sql';
@@ -7,7 +7,7 @@ import { openNote, parseCheckpoint, parseVerifierKey } from '../../src/platform/
 import { rfc9162 } from '../support/rfc9162';
 import { rebuildTree, rewriteTail } from '../support/tampering';
 import { call } from '../support/auth';
-import { runVerifier } from '../support/audit';
+import { exportLog, runVerifier } from '../support/audit';
 import { newSigningKey } from '../support/chain';
 import { startTestApp, TEST_ADMIN_KEY, type TestApp } from '../support/test-app';
 import { appendEntries } from '../support/transparency-log';
@@ -22,6 +22,9 @@ describe('verify-chain checkpoint and tiles', () => {
   let dir: string;
   let vkeyFile: string;
   let vkey: string;
+  /** An export of the log kept from before the attacks, as an auditor keeps one. */
+  let exportFile: string;
+  let exported: { position: number; hash: string }[];
   const signingKey = newSigningKey();
   const kept: string[] = [];
   const keptSizes: number[] = [];
@@ -48,6 +51,13 @@ describe('verify-chain checkpoint and tiles', () => {
       keptSizes.push(sizeOf(note));
     }
     await appendEntries(app, 90);
+    exportFile = join(dir, 'audit-log.ndjson');
+    const ndjson = await exportLog(app);
+    await writeFile(exportFile, ndjson);
+    exported = ndjson
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as { position: number; hash: string });
   });
 
   afterAll(async () => {
@@ -72,6 +82,29 @@ describe('verify-chain checkpoint and tiles', () => {
     const result = JSON.parse(stdout);
     expect(result.tree_size).toBeGreaterThan(256);
     expect(result.consistent_with).toHaveLength(2);
+
+    const withExport = await runVerifier(['tiles', logUrl(), '--vkey', vkeyFile, '--export', exportFile], env());
+    // The export was taken after the checkpoint: its entries up to the checkpoint's size are compared.
+    expect(withExport.stderr).toBe(
+      `OK: ${result.tree_size} entries of crcs.example/verify-tiles give its signed root, every tile checked, consistent with 0 kept checkpoints and the ${result.tree_size} entries of your export it covers\n`,
+    );
+    expect(withExport.status).toBe(0);
+    expect(exported.length).toBeGreaterThan(result.tree_size);
+    expect(JSON.parse(withExport.stdout)).toMatchObject({ holds: true, export_entries_compared: result.tree_size });
+  });
+
+  it('refuses an export that does not verify on its own', async () => {
+    const edited = join(dir, 'edited-export.ndjson');
+    const lines = (await readFile(exportFile, 'utf8')).split('\n');
+    const changed = lines[4].replace(/"recorded_at":"[^"]+"/, '"recorded_at":"2020-01-01T00:00:00.000Z"');
+    expect(changed).not.toBe(lines[4]);
+    lines[4] = changed;
+    await writeFile(edited, lines.join('\n'));
+    const refused = await runVerifier(['tiles', logUrl(), '--vkey', vkeyFile, '--export', edited], env());
+    expect({ status: refused.status, stderr: refused.stderr }).toEqual({
+      status: 2,
+      stderr: `verify-chain: --export ${edited} does not verify on its own (a break): npm run verify-chain -- ${edited} shows where\n`,
+    });
   });
 
   it('flags a tree node or an entry rewritten by SQL', async () => {
@@ -104,7 +137,7 @@ describe('verify-chain checkpoint and tiles', () => {
     expect(rolledBack.stderr).toMatch(new RegExp(`^FAILED: the log's checkpoint \\(tree size \\d+\\) is behind one you kept \\(tree size ${keptSizes[1]}\\): the log was rolled back or cut\n$`));
   });
 
-  it('flags a history rewritten consistently and re-signed with the log’s own key, by the checkpoints kept, and only by them', async () => {
+  it('flags a history rewritten consistently and re-signed with the log’s own key, by the checkpoints or the export kept, and only by them', async () => {
     await rewriteTail(db, 10, ['i'], 999_999, { signingKey });
     await rebuildTree(db);
     const alone = await runVerifier(['tiles', logUrl(), '--vkey', vkeyFile], env());
@@ -112,5 +145,14 @@ describe('verify-chain checkpoint and tiles', () => {
     const withKept = await tiles();
     expect(withKept.status).toBe(1);
     expect(withKept.stderr).toBe(`FAILED: the log does not extend the checkpoint of tree size ${keptSizes[0]} you kept: its first ${keptSizes[0]} entries give another root (history rewritten or forked)\n`);
+    // An export kept from before catches it as well, at the first entry rewritten, and says what each holds.
+    const [now] = await db.query<{ hash: string }>('select hash from events where position = 10');
+    const withExport = await runVerifier(['tiles', logUrl(), '--vkey', vkeyFile, '--export', exportFile], env());
+    expect({ status: withExport.status, stderr: withExport.stderr }).toEqual({
+      status: 1,
+      stderr: `FAILED: the entry at position 10 is ${now.hash} in the log, ${exported[9].hash} in your export: the log serves another history than the one you kept\n`,
+    });
+    expect(exported[9].position).toBe(10);
+    expect(now.hash).not.toBe(exported[9].hash);
   });
 });

@@ -1,4 +1,4 @@
-import { MerkleFrontier, leafHash } from '../event-store/merkle-tree';
+import { HASH_BYTES, MerkleFrontier, leafHash } from '../event-store/merkle-tree';
 import { openNote, parseCheckpoint, type Checkpoint, type NoteVerifier } from './signed-note';
 import { TILE_HEIGHT, TILE_WIDTH, parseEntryBundle, tilePath } from './tiles';
 
@@ -13,6 +13,17 @@ export interface TiledLogCheck {
   tiles_checked: number;
   /** The sizes of the kept checkpoints the log was found to extend. */
   consistent_with: number[];
+  /** With an export kept from before: its entries whose hash the log's entry bundles were found to hold. */
+  export_entries_compared?: number;
+}
+
+/**
+ * The chain hashes of an export kept from before, 32 bytes each, of the positions `first`,
+ * `first + 1`, ...: the log must serve the same entries there (a tile's entry k is position k + 1).
+ */
+export interface ExportedHashes {
+  first: number;
+  hashes: Buffer;
 }
 
 /**
@@ -22,9 +33,16 @@ export interface TiledLogCheck {
  * kept checkpoint's size, that checkpoint's root (so the log extends it: nothing rewritten, cut or
  * forked since), and every higher tile must hold the tree's nodes. One pass over the entries,
  * O(log n) memory besides the nodes of the higher tiles. `read`: a resource by its path below the
- * log's prefix (`checkpoint`, `tile/...`).
+ * log's prefix (`checkpoint`, `tile/...`). `exported`: the entries must also be those of an export
+ * kept from before, which ties each hash to its entry's content (the export itself verified first),
+ * so that a history rewritten and re-signed with the log's own key is caught without a checkpoint kept.
  */
-export async function verifyTiledLog(read: (path: string) => Promise<Buffer>, verifier: NoteVerifier, kept: readonly Checkpoint[]): Promise<TiledLogCheck> {
+export async function verifyTiledLog(
+  read: (path: string) => Promise<Buffer>,
+  verifier: NoteVerifier,
+  kept: readonly Checkpoint[],
+  exported?: ExportedHashes,
+): Promise<TiledLogCheck> {
   let opened: { text: string };
   try {
     opened = openNote((await read('checkpoint')).toString('utf8'), [verifier]);
@@ -41,6 +59,7 @@ export async function verifyTiledLog(read: (path: string) => Promise<Buffer>, ve
     }
   }
   let tiles = 0;
+  let compared = 0;
   const frontier = MerkleFrontier.empty();
   /** The nodes the higher tiles hold, by tile level, as the frontier completes them. */
   const upper: Buffer[][] = [];
@@ -64,6 +83,7 @@ export async function verifyTiledLog(read: (path: string) => Promise<Buffer>, ve
     const entries = parseEntryBundle(await read(path));
     tiles += 1;
     if (entries.length !== width) throw new TiledLogError(`${path} holds ${entries.length} entries, not ${width}`);
+    if (exported) compared += compareExported(exported, index * TILE_WIDTH, entries);
     const leaves = entries.map((entry) => leafHash(entry.toString('hex')));
     for (const leaf of leaves) {
       for (const node of frontier.append(leaf)) {
@@ -85,5 +105,23 @@ export async function verifyTiledLog(read: (path: string) => Promise<Buffer>, ve
     root_hash: root.toString('hex'),
     tiles_checked: tiles,
     consistent_with: kept.map((k) => k.size).sort((a, b) => a - b),
+    ...(exported && { export_entries_compared: compared }),
   };
+}
+
+/** The bundle's entries (tree indexes `start`, `start + 1`, ...) that the export holds must be its hashes; how many it held. */
+function compareExported({ first, hashes }: ExportedHashes, start: number, entries: Buffer[]): number {
+  let compared = 0;
+  entries.forEach((entry, k) => {
+    const at = start + k + 1 - first;
+    if (at < 0 || (at + 1) * HASH_BYTES > hashes.length) return;
+    const kept = hashes.subarray(at * HASH_BYTES, (at + 1) * HASH_BYTES);
+    if (!entry.equals(kept)) {
+      throw new TiledLogError(
+        `the entry at position ${start + k + 1} is ${entry.toString('hex')} in the log, ${kept.toString('hex')} in your export: the log serves another history than the one you kept`,
+      );
+    }
+    compared += 1;
+  });
+  return compared;
 }
