@@ -1,8 +1,9 @@
 /**
- * The baseline of the transaction bench: a bare Fastify route that inserts one row per request
- * (the request body as jsonb, with an id and a time) into PostgreSQL over a pg pool of the
- * service's size. It does none of the service's work: no key, no validation, no rounding, no
- * chain. Run by bench/transactions.bench.ts with PORT and DATABASE_URL.
+ * The baselines of the benches: bare Fastify routes over a pg pool of the service's size, doing
+ * none of the service's work (no key, no validation, no rounding, no chain). `POST /baseline`
+ * inserts one row per request (the request body as jsonb, with an id and a time) into PostgreSQL
+ * (bench/transactions.bench.ts); `GET /baseline/:id` reads one row by its primary key and answers
+ * it as JSON (bench/transparency.bench.ts). Run with PORT and DATABASE_URL.
  */
 import { randomUUID } from 'node:crypto';
 import Fastify from 'fastify';
@@ -25,6 +26,11 @@ async function main(): Promise<void> {
       JSON.stringify(body),
     ]);
     return reply.status(201).send({ id });
+  });
+  app.get('/api/v1/baseline/:id', async (request, reply) => {
+    const { id } = request.params as { id: string };
+    const [row] = (await pool.query('select id, merchant_id, data, recorded_at from baseline_sales where id = $1', [id])).rows;
+    return row ? row : reply.status(404).send({ error: 'NOT_FOUND', message: `no row ${id}` });
   });
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     process.once(signal, () => void app.close().then(() => pool.end()).then(() => process.exit(0)));

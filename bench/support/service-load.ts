@@ -22,12 +22,19 @@ export async function onboardMerchants(baseUrl: string, adminKey: string, mercha
   return keys;
 }
 
+/** One request of a load: its method and path, with a body and headers when it needs them. */
+export interface LoadRequest {
+  method: 'GET' | 'POST';
+  path: string;
+  body?: string;
+  headers?: Record<string, string>;
+}
+
 /**
- * Sends the sales round-robin, each with its merchant's key, at `connections`, for `length`
- * seconds or until that promise settles.
+ * Sends the requests `next` makes, one per call, at `connections`, for `length` seconds or until
+ * that promise settles.
  */
-export function loadSales(port: number, path: string, keys: string[], sales: BenchSale[], connections: number, length: number | Promise<unknown>) {
-  let next = 0;
+export function load(port: number, connections: number, length: number | Promise<unknown>, next: () => LoadRequest) {
   return new Promise<autocannon.Result>((resolve, reject) => {
     const instance = autocannon(
       {
@@ -35,19 +42,19 @@ export function loadSales(port: number, path: string, keys: string[], sales: Ben
         connections,
         // Until stopped: longer than any run.
         duration: typeof length === 'number' ? length : 24 * 3600,
-        requests: [
-          {
-            method: 'POST',
-            path,
-            setupRequest: (request) => {
-              const sale = sales[next++ % sales.length];
-              return { ...request, body: sale.body, headers: { 'content-type': 'application/json', 'x-api-key': keys[sale.merchant % keys.length] } };
-            },
-          },
-        ],
+        requests: [{ setupRequest: (request) => ({ ...request, ...next() }) }],
       },
       (error, result) => (error ? reject(error) : resolve(result)),
     );
     if (typeof length !== 'number') void length.then(() => instance.stop(), () => instance.stop());
+  });
+}
+
+/** Sends the sales round-robin to `path`, each with its merchant's key. */
+export function loadSales(port: number, path: string, keys: string[], sales: BenchSale[], connections: number, length: number | Promise<unknown>) {
+  let next = 0;
+  return load(port, connections, length, () => {
+    const sale = sales[next++ % sales.length];
+    return { method: 'POST', path, body: sale.body, headers: { 'content-type': 'application/json', 'x-api-key': keys[sale.merchant % keys.length] } };
   });
 }

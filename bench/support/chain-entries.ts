@@ -1,0 +1,108 @@
+import { createHash } from 'node:crypto';
+import type { Sql } from '../../src/platform/event-store/sql';
+
+// The built modules, as the service runs them.
+const { GENESIS_HASH, canonicalJson, entryBytes } = require('../../dist/src/platform/event-store/entry-hash') as typeof import('../../src/platform/event-store/entry-hash');
+const { writerMac } = require('../../dist/src/platform/event-store/writer-mac') as typeof import('../../src/platform/event-store/writer-mac');
+
+/** The data of a recorded cash sale, shaped as TransactionRecorded's (about 1.6 kB of canonical JSON per entry). */
+function saleData(i: number, createdAt: string): Record<string, unknown> {
+  const subtotal = 1000 + (i % 997);
+  return {
+    transaction_id: `TXN-2026-11-21-${i.toString(36).toUpperCase().padStart(8, '0')}`,
+    transaction_type: 'SALE',
+    merchant_id: `m-${i % 50}`,
+    environment: 'production',
+    created_at: createdAt,
+    store_id: 'store-1',
+    terminal_id: `t-${i % 7}`,
+    cashier_id: `emp-${i % 31}`,
+    payment_method: 'cash',
+    is_split_tender: false,
+    tenders: [],
+    location: {
+      requested: { zip_code: '85004', state: null, county: null, city: null },
+      resolved: { zip_code: '85004', state: 'AZ', county: 'Maricopa', city: 'Phoenix', jurisdiction_id: 'US-AZ' },
+    },
+    rule: {
+      lookup_key: 'AZ',
+      jurisdiction_id: 'US-AZ',
+      jurisdiction_level: 'state',
+      rounding_mode: 'swedish_rounding',
+      enforcement: 'mandatory',
+      status: 'enacted',
+      legislation: 'HB 2345 (2026)',
+      effective_date: '2026-07-01',
+      source: ['https://www.azleg.gov/'],
+      notes: 'Cash transactions are rounded to the nearest five cents; electronic payments are exact.',
+    },
+    calculation: {
+      subtotal_cents: subtotal,
+      tax_total_cents: Math.round(subtotal * 0.086),
+      ledger_total_cents: subtotal + Math.round(subtotal * 0.086),
+      cash_portion_cents: subtotal + Math.round(subtotal * 0.086),
+      cash_total_cents: Math.round((subtotal + Math.round(subtotal * 0.086)) / 5) * 5,
+      rounding_delta_cents: 0,
+      cash_rounding_mode: 'swedish_rounding',
+      mode_source: 'rule',
+      rounding_applied: true,
+      exemptions: [],
+    },
+    compliance: { compliance_status: 'PASS', reasons: [] },
+    fraud: { fraud_score: 0, risk_level: 'NONE', signals: [] },
+  };
+}
+
+export interface ChainEntry {
+  fields: { position: number; entryId: string; streamId: string; streamRevision: number; type: string; recordedAt: string; prevHash: string };
+  dataJson: string;
+  metadataJson: string;
+  /** The bytes the chain hash is taken over (canonical JSON of the entry). */
+  bytes: string;
+  hash: string;
+}
+
+/**
+ * Cash-sale entries chained on from `head`, one stream per sale as in the service, a chunk per
+ * call; entry `p` is recorded at `firstAt` + p seconds.
+ */
+export function saleEntries(head = { position: 0, hash: GENESIS_HASH }, firstAt = Date.UTC(2026, 10, 21)): (size: number) => ChainEntry[] {
+  return (size) => {
+    const chunk: ChainEntry[] = [];
+    for (let k = 0; k < size; k++) {
+      const position = head.position + 1;
+      const recordedAt = new Date(firstAt + position * 1000).toISOString();
+      const fields = {
+        position,
+        entryId: `00000000-0000-4000-8000-${position.toString(16).padStart(12, '0')}`,
+        streamId: `transaction-${position}`,
+        streamRevision: 1,
+        type: 'TransactionRecorded',
+        recordedAt,
+        prevHash: head.hash,
+      };
+      const metadata = { schemaVersion: 1, correlationId: `req-${position}`, causationId: `req-${position}`, actor: { keyId: 'key_0123456789', role: 'merchant' }, merchantId: `m-${position % 50}` };
+      const dataJson = canonicalJson(saleData(position, recordedAt));
+      const metadataJson = canonicalJson(metadata);
+      const bytes = entryBytes(fields, dataJson, metadataJson);
+      const hash = createHash('sha256').update(bytes).digest('hex');
+      chunk.push({ fields, dataJson, metadataJson, bytes, hash });
+      head = { position, hash };
+    }
+    return chunk;
+  };
+}
+
+/** One multi-row insert of the chunk into `events`; with `writerKey`, each row carries its writer authenticator, as the service writes it. */
+export async function insertEntries(sql: Sql, chunk: readonly ChainEntry[], writerKey?: Buffer): Promise<void> {
+  const params: unknown[] = [];
+  const tuples = chunk.map((e, i) => {
+    const f = e.fields;
+    params.push(f.position, f.entryId, f.streamId, f.streamRevision, f.type, e.dataJson, e.metadataJson, f.recordedAt, f.prevHash, e.hash, writerKey ? writerMac(writerKey, e.hash) : null);
+    return `(${Array.from({ length: 11 }, (_, k) => `$${i * 11 + k + 1}`).join(', ')})`;
+  });
+  await sql.query(
+    `insert into events (position, entry_id, stream_id, stream_revision, event_type, data, metadata, recorded_at, prev_hash, hash, writer_mac) values ${tuples.join(', ')}`,
+    params,
+  );
+}
