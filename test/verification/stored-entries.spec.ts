@@ -1,10 +1,12 @@
-import { createPublicKey } from 'node:crypto';
-import { keyRing } from '../../src/platform/verification/checkpoint';
-import { ChainVerifier } from '../../src/platform/verification/chain-verifier';
+import { createPublicKey, type KeyObject } from 'node:crypto';
+import { keyRing, signTreeHead } from '../../src/platform/verification/checkpoint';
+import { ChainVerifier, type VerifierOptions } from '../../src/platform/verification/chain-verifier';
+import { MerkleFrontier, leafHash } from '../../src/platform/event-store/merkle-tree';
+import { writerKey, writerMac } from '../../src/platform/event-store/writer-mac';
 import { canonicalJson } from '../../src/platform/event-store/entry-hash';
 import { JsonText, insertRows } from '../../src/platform/event-store/sql';
 import { buildChain, newSigningKey } from '../support/chain';
-import type { NewEvent } from '../../src/platform/event-store/event-store.port';
+import type { NewEvent, StoredEvent } from '../../src/platform/event-store/event-store.port';
 import { sha256Hex } from '../../src/platform/sha256';
 import { migrate } from '../../src/platform/event-store/migrations';
 import { SqlEventStore } from '../../src/platform/event-store/sql-event-store';
@@ -82,11 +84,26 @@ describe.each(DRIVERS)('the log as stored, on %s', (driver) => {
     expect((await fromStored(false)).break_count).toBe(0);
   });
 
-  it('verifies on worker threads as on its own thread a log with signed checkpoints, whole or tampered', async () => {
+  /** The tree of the chain's first `size` entries, as the service keeps it. */
+  const treeOf = (chain: StoredEvent[], size: number) => {
+    const tree = MerkleFrontier.empty();
+    for (const e of chain.slice(0, size)) tree.append(leafHash(e.hash));
+    return tree;
+  };
+  const witnessed = (key: KeyObject, chain: StoredEvent[], size: number) =>
+    signTreeHead(key, { tree_size: size, root_hash: treeOf(chain, size).root().toString('hex'), timestamp: '2026-11-27T03:00:00.000Z' });
+
+  // Every option a verification inside the service is given crosses to the worker thread that runs it.
+  it.each<[string, number, (chain: StoredEvent[], key: KeyObject) => VerifierOptions]>([
+    ['signed checkpoints', 1, () => ({})],
+    ['a range from the tree before it', 61, (chain) => ({ fromPosition: 61, treeBefore: treeOf(chain, 60) })],
+    ['tree heads kept by a witness', 1, (chain, key) => ({ witness: [witnessed(key, chain, 100), witnessed(key, chain, 150)] })],
+    ['writer authenticators', 1, (_, key) => ({ writerKey: writerKey(key) })],
+  ])('verifies on worker threads as on its own thread a log with %s, whole or tampered', async (_, from, more) => {
     const key = newSigningKey();
-    const options = { checkpointKeys: keyRing([createPublicKey(key)]) };
     await db.query('delete from events');
     const chain = buildChain(150, { checkpointEvery: 20, signingKey: key });
+    const options = { checkpointKeys: keyRing([createPublicKey(key)]), ...more(chain, key) };
     const params: unknown[] = [];
     const rows = chain.map((e) => ({
       position: e.position,
@@ -99,14 +116,15 @@ describe.each(DRIVERS)('the log as stored, on %s', (driver) => {
       recorded_at: e.recordedAt,
       prev_hash: e.prevHash,
       hash: e.hash,
+      writer_mac: writerMac(writerKey(key), e.hash),
     }));
     await db.query(insertRows('events', rows, params), params);
-    const verify = (parallel: boolean) => verifyStoredLog(db, 1, 200, options, parallel);
+    const verify = (parallel: boolean) => verifyStoredLog(db, from, 200, options, parallel);
     const whole = await verify(true);
-    expect(whole).toMatchObject({ break_count: 0, checkpoints: { count: 7 } });
+    expect(whole).toMatchObject({ break_count: 0, verified_count: 151 - from });
     expect(whole).toEqual(await verify(false));
-    await changeData(db, 45, ['cents'], 1);
-    await deleteEntry(db, 90);
+    await changeData(db, 95, ['cents'], 1);
+    await deleteEntry(db, 120);
     const tampered = await verify(false);
     expect(tampered.break_count).toBeGreaterThan(1);
     expect(await verify(true)).toEqual(tampered);

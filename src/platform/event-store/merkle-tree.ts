@@ -218,6 +218,11 @@ export class MerkleFrontier {
   copy(): MerkleFrontier {
     return new MerkleFrontier([...this.peaks], this.count);
   }
+
+  /** Its size and peaks by level: what another thread, given them, rebuilds it from with `of`. */
+  state(): { size: number; peaks: (Buffer | undefined)[] } {
+    return { size: this.count, peaks: [...this.peaks] };
+  }
 }
 
 /*

@@ -1,8 +1,8 @@
 import { availableParallelism } from 'node:os';
 import { extname, join } from 'node:path';
 import { setTimeout as pause, setImmediate as yieldToRequests } from 'node:timers/promises';
-import { Worker } from 'node:worker_threads';
-import { requestsTaken } from '../request-activity';
+import { Worker, isMainThread } from 'node:worker_threads';
+import { requestCount, requestsTaken } from '../request-activity';
 import { sha256Hex } from '../sha256';
 import { CHECKPOINT_EVENT_TYPE } from './checkpoint';
 import { checkExportLineBytes, type CheckedLine } from './export-lines';
@@ -11,6 +11,7 @@ import { LazyEntry } from './lazy-entry';
 import { HASH_BYTES, leafHash, runNodes } from '../event-store/merkle-tree';
 import type { Sql } from '../event-store/sql';
 import { readHashedRange } from './stored-entries';
+import type { ThreadVerification } from './stored-verification';
 
 /**
  * The per-entry work of a verification, batch by batch: plain functions of their input, so a
@@ -23,6 +24,8 @@ export const HASH_TASKS = {
   lines: (bytes: Uint8Array) => checkLines(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)),
   /** The log's entries from `from` to `to`, read on a connection of this thread's own and hashed as stored. */
   stored: async ({ url, from, to }: { url: string; from: number; to: number }) => checkStored(await connection(url), from, to),
+  /** The whole check of the log from `from` to `to` (stored-verification.ts): only its answer goes back to the caller's thread. */
+  verify: async (input: ThreadVerification) => (await import('./stored-verification')).verifyOnThisThread(input),
 };
 
 /**
@@ -163,7 +166,7 @@ async function checkStored(db: Sql, from: number, to: number): Promise<CheckedSt
 /** This thread's connection to the log, opened by the first task that reads it. */
 const connections = new Map<string, Promise<Sql>>();
 
-function connection(url: string): Promise<Sql> {
+export function connection(url: string): Promise<Sql> {
   let db = connections.get(url);
   if (!db) {
     // Loaded here: the offline verifier's threads never reach a database.
@@ -210,10 +213,10 @@ export class HashPool {
    * `parallel`: one thread per core. Else the tasks run inline: for a small log, starting workers
    * costs more than it saves (the service's tests verify small logs by the hundred). `background`:
    * a verification inside the service, beside its sales: a core is left to the event loop and the
-   * threads run at the lowest priority, so a sale's request is scheduled before them.
+   * threads run at the lowest priority, so a sale's request is scheduled before them. `threads`:
+   * fewer, for work that is one thread's (a whole verification, `verify`).
    */
-  static start(parallel: boolean, background = false): HashPool {
-    const threads = background ? Math.max(1, availableParallelism() - 1) : availableParallelism();
+  static start(parallel: boolean, background = false, threads = background ? Math.max(1, availableParallelism() - 1) : availableParallelism()): HashPool {
     return new HashPool(parallel ? Array.from({ length: threads }, () => startWorker(background)) : [], background);
   }
 
@@ -253,12 +256,14 @@ export class HashPool {
    * next batch. A background pool whose process took requests while it worked then rests as long
    * as it worked, so that its threads and the database backends reading for them (which no nice
    * value of ours reaches) take at most about half the machine from the sales beside them; with
-   * no requests it goes on at full speed (docs/benchmarks.md, "Verification beside sales").
+   * no requests it goes on at full speed (docs/benchmarks.md, "Verification beside sales"). So
+   * does a background pool that runs inline on a worker thread (a whole verification there).
    */
   private async taken<B, O>(take: (batch: B, output: O) => void, [batch, output]: [B, O]): Promise<void> {
     take(batch, output);
     const requests = requestsTaken();
-    if (this.background && this.workers.length > 0 && requests !== this.requestsBefore) await pause(performance.now() - this.workingSince);
+    const offTheEventLoop = this.workers.length > 0 || !isMainThread;
+    if (this.background && offTheEventLoop && requests !== this.requestsBefore) await pause(performance.now() - this.workingSince);
     else await yieldToRequests();
     this.workingSince = performance.now();
     this.requestsBefore = requests;
@@ -279,6 +284,6 @@ function startWorker(background: boolean): Worker {
   const ext = extname(__filename);
   return new Worker(join(__dirname, `hash-pool.worker${ext}`), {
     execArgv: ext === '.ts' ? ['--require', 'ts-node/register/transpile-only'] : [],
-    workerData: { background },
+    workerData: { background, requests: requestCount },
   });
 }

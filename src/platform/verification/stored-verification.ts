@@ -1,6 +1,7 @@
-import { HashPool, entriesOf } from './hash-pool';
+import { HashPool, connection, entriesOf } from './hash-pool';
 import { ChainVerifier, type ChainVerification, type VerifierOptions } from './chain-verifier';
 import { ObjectsNotReadError } from './lazy-entry';
+import { MerkleFrontier } from '../event-store/merkle-tree';
 import type { Database, Sql } from '../event-store/sql';
 import { readStoredEntries } from './stored-entries';
 
@@ -14,11 +15,13 @@ const PARALLEL_FROM = 20_000;
 const RANGE = 500;
 
 /**
- * Verifies the log from `from` to `to` as stored. In parallel, each worker thread reads position
- * ranges on a connection of its own, hashes them and sends back only what the chain check needs:
- * the rows' decoding is most of a read. The data of an entry is sent only for a checkpoint or a
- * row whose bytes do not hash to its hash; if the verifier wants any other's (around a break), the
- * log is verified again with every entry's texts, so a broken log gives the very same answer.
+ * Verifies the log from `from` to `to` as stored. In parallel, the whole check runs on a worker
+ * thread: it reads position ranges on a connection of its own, hashes them, checks the chain and
+ * sends back only the answer, so that the event loop answering sales beside it neither decodes
+ * nor collects an object per entry (docs/benchmarks.md, issue 33). The data of an entry is read
+ * only for a checkpoint or a row whose bytes do not hash to its hash; if the verifier wants any
+ * other's (around a break), the log is verified again with every entry's texts, so a broken log
+ * gives the very same answer.
  */
 export async function verifyStoredLog(
   db: Database | Sql,
@@ -28,26 +31,52 @@ export async function verifyStoredLog(
   parallel = to - from + 1 >= PARALLEL_FROM,
 ): Promise<ChainVerification> {
   if (parallel && 'url' in db) {
+    const pool = HashPool.start(true, true, 1);
     try {
-      return await fieldsOnly(db, from, to, new ChainVerifier(options));
-    } catch (error) {
-      if (!(error instanceof ObjectsNotReadError)) throw error;
+      const { treeBefore, ...rest } = options;
+      const verified = await pool.run('verify', { url: db.url, from, to, options: { ...rest, treeBefore: treeBefore?.state() } });
+      if (verified) return verified;
+    } finally {
+      await pool.close();
     }
   }
   return withTexts(db, from, to, new ChainVerifier(options), parallel);
 }
 
-async function fieldsOnly(db: Database, from: number, to: number, verifier: ChainVerifier): Promise<ChainVerification> {
-  const pool = HashPool.start(true, true);
+/**
+ * A verification as a worker thread is given it: the options as they cross threads (a KeyObject
+ * does; a Buffer arrives as a Uint8Array, and a frontier is sent as its state).
+ */
+export interface ThreadVerification {
+  url: string;
+  from: number;
+  to: number;
+  options: Omit<VerifierOptions, 'treeBefore' | 'writerKey'> & { treeBefore?: ReturnType<MerkleFrontier['state']>; writerKey?: Uint8Array };
+}
+
+/**
+ * The `verify` task of a worker thread: reads and hashes range after range, as the `stored` task
+ * does, and checks each in turn. Null when the verifier wants an entry's texts that were not read
+ * (around a break): the caller then verifies with every entry's texts.
+ */
+export async function verifyOnThisThread({ url, from, to, options: { treeBefore, writerKey, ...options } }: ThreadVerification): Promise<ChainVerification | null> {
+  const verifier = new ChainVerifier({
+    ...options,
+    treeBefore: treeBefore && MerkleFrontier.of(treeBefore.size, (level) => Buffer.from(treeBefore.peaks[level]!)),
+    writerKey: writerKey && Buffer.from(writerKey),
+  });
+  // Inline on this thread, it still rests while the service takes requests (HashPool.taken).
+  const pool = HashPool.start(false, true);
   try {
     await pool.each(
-      ranges(db, from, to),
+      ranges(await connection(url), from, to),
       'stored',
-      (range) => ({ url: db.url, ...range }),
+      (range) => ({ url, ...range }),
       (_, checked) => entriesOf(checked, (i) => checked.objects[i]).forEach((e) => verifier.push(e)),
     );
-  } finally {
-    await pool.close();
+  } catch (error) {
+    if (error instanceof ObjectsNotReadError) return null;
+    throw error;
   }
   return verifier.result();
 }
