@@ -7,11 +7,11 @@ import { sha256Hex } from '../sha256';
 import { CHECKPOINT_EVENT_TYPE } from './checkpoint';
 import { checkExportLineBytes, type CheckedLine } from './export-lines';
 import { entryBytes, entryHash as canonicalHash } from '../event-store/entry-hash';
-import { LazyEntry } from './lazy-entry';
-import { HASH_BYTES, leafHash, runNodes } from '../event-store/merkle-tree';
+import { LazyEntry, ObjectsNotReadError } from './lazy-entry';
+import { HASH_BYTES, MerkleFrontier, leafHash, runNodes } from '../event-store/merkle-tree';
 import type { Sql } from '../event-store/sql';
-import { readHashedRange } from './stored-entries';
-import type { ThreadVerification } from './stored-verification';
+import { readHashedRange, storedRanges } from './stored-entries';
+import { ChainVerifier, type ChainVerification, type VerifierOptions } from './chain-verifier';
 
 /**
  * The per-entry work of a verification, batch by batch: plain functions of their input, so a
@@ -24,8 +24,8 @@ export const HASH_TASKS = {
   lines: (bytes: Uint8Array) => checkLines(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)),
   /** The log's entries from `from` to `to`, read on a connection of this thread's own and hashed as stored. */
   stored: async ({ url, from, to }: { url: string; from: number; to: number }) => checkStored(await connection(url), from, to),
-  /** The whole check of the log from `from` to `to` (stored-verification.ts): only its answer goes back to the caller's thread. */
-  verify: async (input: ThreadVerification) => (await import('./stored-verification')).verifyOnThisThread(input),
+  /** The whole check of the log from `from` to `to`, `stored` range after range: only its answer goes back to the caller's thread. */
+  verify: async (input: ThreadVerification) => verifyStored(await connection(input.url), input),
 };
 
 /**
@@ -163,10 +163,54 @@ async function checkStored(db: Sql, from: number, to: number): Promise<CheckedSt
   return finish<CheckedStored>(into, { objects });
 }
 
+/**
+ * Positions per range a verification reads: one query's worth. 500 rather than 2,000: a quarter of
+ * the query and of the batch checked at once halved a concurrent sale's p99 (docs/benchmarks.md).
+ */
+const RANGE = 500;
+
+/**
+ * A verification as a worker thread is given it: the options as they cross threads (a KeyObject
+ * does; a Buffer arrives as a Uint8Array, and a frontier is sent as its state).
+ */
+export interface ThreadVerification {
+  url: string;
+  from: number;
+  to: number;
+  options: Omit<VerifierOptions, 'treeBefore' | 'writerKey'> & { treeBefore?: ReturnType<MerkleFrontier['state']>; writerKey?: Uint8Array };
+}
+
+/**
+ * The `verify` task of a worker thread: reads and hashes range after range, as the `stored` task
+ * does, and checks each in turn. Null when the verifier wants an entry's texts that were not read
+ * (around a break): the caller then verifies with every entry's texts.
+ */
+async function verifyStored(db: Sql, { url, from, to, options: { treeBefore, writerKey, ...options } }: ThreadVerification): Promise<ChainVerification | null> {
+  const verifier = new ChainVerifier({
+    ...options,
+    treeBefore: treeBefore && MerkleFrontier.of(treeBefore.size, (level) => Buffer.from(treeBefore.peaks[level]!)),
+    writerKey: writerKey && Buffer.from(writerKey),
+  });
+  // Inline on this thread, it still rests while the service takes requests (HashPool.taken).
+  const pool = HashPool.start(false, true);
+  try {
+    await pool.each(
+      storedRanges(db, from, to, RANGE),
+      'stored',
+      (range) => ({ url, ...range }),
+      (_, checked) => entriesOf(checked, (i) => checked.objects[i]).forEach((e) => verifier.push(e)),
+    );
+  } catch (error) {
+    if (error instanceof ObjectsNotReadError) return null;
+    throw error;
+  }
+  return verifier.result();
+}
+
 /** This thread's connection to the log, opened by the first task that reads it. */
 const connections = new Map<string, Promise<Sql>>();
 
-export function connection(url: string): Promise<Sql> {
+function connection(url: string): Promise<Sql> {
   let db = connections.get(url);
   if (!db) {
     // Loaded here: the offline verifier's threads never reach a database.

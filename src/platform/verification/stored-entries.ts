@@ -60,6 +60,19 @@ export interface HashedEntry {
 }
 
 /**
+ * The ranges of `size` stored entries, cut where the rows are: positions are dense in a sound log,
+ * but a tampered one may have gaps of any length.
+ */
+export async function* storedRanges(db: Sql, from: number, to: number, size: number): AsyncGenerator<{ from: number; to: number }> {
+  const starts = await db.query<{ position: string }>(
+    'select position from (select position, row_number() over (order by position) as n from events where position >= $1 and position <= $2) as p ' +
+      'where n % $3 = 1 order by position',
+    [from, to, size],
+  );
+  for (let i = 0; i < starts.length; i++) yield { from: Number(starts[i].position), to: i + 1 < starts.length ? Number(starts[i + 1].position) - 1 : to };
+}
+
+/**
  * The log from `from` to `to`, each row's stored bytes hashed by the database server as it reads
  * them: it sends a few hundred bytes per row instead of the texts, whose decoding into strings
  * was most of a verification's time. The SHA-256 is PostgreSQL's, over the very bytes the row
