@@ -10,11 +10,11 @@ const PARALLEL_FROM = 20_000;
  * Verifies the log from `from` to `to` as stored. In parallel, the whole check runs on a worker
  * thread: it reads position ranges on a connection of its own, hashes them, checks the chain and
  * sends back only the answer, so that the event loop answering sales beside it neither decodes
- * nor collects an object per entry: beside 8 verifying callers a sale's p99 went from 2.44-2.63× its
- * idle value to 1.67-2.25× (docs/benchmarks.md, issue 33). The data of an entry is read
- * only for a checkpoint or a row whose bytes do not hash to its hash; if the verifier wants any
- * other's (around a break), the log is verified again with every entry's texts, so a broken log
- * gives the very same answer.
+ * nor collects an object per entry: beside 8 verifying callers a sale's p99 went from 2.33-2.63×
+ * its idle value to 1.67-2.25×, a median of 2.44× to 2.00× (docs/benchmarks.md, issue 33). The
+ * data of an entry is read only for a checkpoint or a row whose bytes do not hash to its hash; if
+ * the verifier wants any other's (around a break), the log is verified again with every entry's
+ * texts, so a broken log gives the very same answer.
  */
 export async function verifyStoredLog(
   db: Database | Sql,
