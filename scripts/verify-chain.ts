@@ -76,14 +76,16 @@ async function main(args: string[]): Promise<number> {
   if (proofKind) return checkProof(proofKind, file, heads, keys);
   const witness = witnessFile === undefined ? undefined : readJson(witnessFile, parseWitness);
   const signingKey = signingKeyFile === undefined ? undefined : readJson(signingKeyFile, parsePrivateKey);
-  const result = await verifiedExport(file, new ChainVerifier({ checkpointKeys: keys, witness, writerKey: signingKey && writerKey(signingKey) }));
+  const verifier = new ChainVerifier({ checkpointKeys: keys, witness, writerKey: signingKey && writerKey(signingKey) });
+  await pushExport(file, verifier);
+  const result = verifier.result();
   process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
   process.stderr.write(`${summary(result, signingKey !== undefined)}\n`);
   return result.break_count === 0 ? 0 : 1;
 }
 
-/** An export (a file, or `-` for standard input) pushed through the verifier. */
-async function verifiedExport(file: string, verifier: ChainVerifier): Promise<ChainVerification> {
+/** The entries of an export (a file, or `-` for standard input), read and hashed, pushed into the verifier in the file's order. */
+async function pushExport(file: string, verifier: Pick<ChainVerifier, 'push'>): Promise<void> {
   // Read in the verifier's batches: a chunk is then cut once, not gathered from sixteen.
   const input = file === '-' ? process.stdin : createReadStream(file, { highWaterMark: 1 << 20 });
   input.on('error', () => undefined); // reported by the iteration below
@@ -92,7 +94,6 @@ async function verifiedExport(file: string, verifier: ChainVerifier): Promise<Ch
   } catch (error) {
     throw error instanceof UnreadableLineError ? new InputError(error.message) : new InputError(`cannot read ${file}: ${(error as Error).message}`);
   }
-  return verifier.result();
 }
 
 type ProofKind = 'inclusion' | 'consistency' | 'promise';
@@ -360,40 +361,40 @@ async function verifyCsvExport(args: string[]): Promise<number> {
 async function transactionEvents(file: string, asOf: number | undefined): Promise<StoredEvent[]> {
   const handled = new Set(transactionListProjector.handles);
   const events: StoredEvent[] = [];
-  await eachExportEntry(file, (event) => {
-    if (handled.has(event.type) && (asOf === undefined || Date.parse(event.recordedAt) <= asOf)) events.push(event);
-  });
-  return events.sort((a, b) => a.position - b.position);
-}
-
-/**
- * The chain hashes of an export kept from before, for `tiles --export`: the export must first
- * verify on its own, which ties each hash to its entry's content.
- */
-async function keptExport(file: string): Promise<ExportedHashes> {
-  const { break_count } = await verifiedExport(file, new ChainVerifier());
-  if (break_count > 0) throw new InputError(`--export ${file} does not verify on its own (${break_count === 1 ? 'a break' : `${break_count} breaks`}): npm run verify-chain -- ${file} shows where`);
-  let first: number | undefined;
-  const hashes: Buffer[] = [];
-  await eachExportEntry(file, (event) => {
-    first ??= event.position;
-    hashes.push(Buffer.from(event.hash, 'hex'));
-  });
-  return { first: first ?? 1, hashes: Buffer.concat(hashes) };
-}
-
-/** Each entry of an export of the log, in the file's order. */
-async function eachExportEntry(file: string, take: (event: StoredEvent) => void): Promise<void> {
   const input = createReadStream(file);
   let line = 0;
   try {
     for await (const text of createInterface({ input, crlfDelay: Infinity })) {
       line += 1;
-      if (text.trim() !== '') take(fromExportLine(text));
+      if (text.trim() === '') continue;
+      const event = fromExportLine(text);
+      if (handled.has(event.type) && (asOf === undefined || Date.parse(event.recordedAt) <= asOf)) events.push(event);
     }
   } catch (error) {
     throw new InputError(`${file}: ${line > 0 ? `line ${line}: ` : ''}${(error as Error).message}`);
   }
+  return events.sort((a, b) => a.position - b.position);
+}
+
+/**
+ * The chain hashes of an export kept from before, for `tiles --export`, in one read of the file:
+ * each entry's hash is kept as the verifier takes it, and the export must verify on its own, which
+ * ties each hash to its entry's content.
+ */
+async function keptExport(file: string): Promise<ExportedHashes> {
+  const verifier = new ChainVerifier();
+  let first: number | undefined;
+  const hashes: Buffer[] = [];
+  await pushExport(file, {
+    push: (entry) => {
+      first ??= entry.position;
+      hashes.push(Buffer.from(entry.hash, 'hex'));
+      verifier.push(entry);
+    },
+  });
+  const { break_count } = verifier.result();
+  if (break_count > 0) throw new InputError(`--export ${file} does not verify on its own (${break_count === 1 ? 'a break' : `${break_count} breaks`}): npm run verify-chain -- ${file} shows where`);
+  return { first: first ?? 1, hashes: Buffer.concat(hashes) };
 }
 
 function readPublicKey(path: string) {

@@ -20,7 +20,7 @@ const BATCH_BYTES = 1 << 20;
  * whole lines are sent as bytes to worker threads (`parallel`), which read and hash them, while
  * this thread checks their order. Memory: the batches in flight. Blank lines are skipped.
  */
-export async function verifyExport(input: Readable, verifier: ChainVerifier, parallel: boolean): Promise<void> {
+export async function verifyExport(input: Readable, verifier: Pick<ChainVerifier, 'push'>, parallel: boolean): Promise<void> {
   const pool = HashPool.start(parallel);
   let linesBefore = 0;
   try {
