@@ -1,6 +1,7 @@
 /**
- * Where the CPU of one POST /transaction goes: the built service on a fresh PostgreSQL database
- * under a fixed load, and the CPU time each process spent per request while it ran, read from
+ * Where the CPU of one POST /transaction goes: the built service, and the transaction bench's peer
+ * (and with BENCH_BEFORE=<checkout>, another checkout's built service), each in turn on a fresh
+ * PostgreSQL database under a fixed load, and the CPU time each process spent per request while it ran, read from
  * /proc (Linux): the service, PostgreSQL (every process of the server: run it on an idle machine),
  * Redis and the load generator itself. On a 2-core machine their sum bounds the rate: 2,000 ms / sum = req/s.
  *
@@ -12,7 +13,7 @@ import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { ServiceProcess } from '../test/support/service-process';
-import { createTestDatabase } from '../test/support/test-database';
+import { createTestDatabase, type TestDatabase } from '../test/support/test-database';
 import { benchSales } from './support/sales';
 import { benchMerchantIds, loadSales, onboardMerchants } from './support/service-load';
 
@@ -48,16 +49,43 @@ function postgresCpuMs(): number {
   }, 0);
 }
 
-async function main(): Promise<void> {
+interface Target {
+  name: string;
+  /** Starts it on `db` and answers where to send sales, with the keys to send them with. */
+  start(db: TestDatabase): Promise<{ service: ServiceProcess; path: string; keys: string[] }>;
+}
+
+const serviceTarget = (name: string, entry: 'built' | { builtIn: string }): Target => ({
+  name,
+  async start(db) {
+    const service = await ServiceProcess.start({
+      entry,
+      env: { DATABASE_URL: db.url, ADMIN_API_KEY: ADMIN_KEY, LOG_LEVEL: 'info', RATE_LIMIT_SANDBOX: '1000000000', REDIS_URL, REDIS_KEY_PREFIX: `bench-${randomBytes(4).toString('hex')}:` },
+    });
+    return { service, path: '/api/v1/transaction', keys: await onboardMerchants(service.baseUrl, ADMIN_KEY, benchMerchantIds(MERCHANTS)) };
+  },
+});
+
+/** The peer of bench/transactions.bench.ts, so that the service's CPU per sale reads against the same sales' on another event store. */
+const TARGETS: Target[] = [
+  {
+    name: 'peer (Fastify + Emmett appendToStream)',
+    async start(db) {
+      const service = await ServiceProcess.start({ entry: { tsFile: 'bench/peer-server.ts' }, env: { DATABASE_URL: db.url } });
+      return { service, path: '/api/v1/peer', keys: [''] };
+    },
+  },
+  ...(process.env.BENCH_BEFORE ? [serviceTarget(`service, before (${process.env.BENCH_BEFORE})`, { builtIn: process.env.BENCH_BEFORE })] : []),
+  serviceTarget('service', 'built'),
+];
+
+/** One target alone on the machine: its CPU, PostgreSQL's, Redis's and the load generator's per request. */
+async function measure(target: Target): Promise<void> {
   const db = await createTestDatabase('postgres');
-  const service = await ServiceProcess.start({
-    entry: 'built',
-    env: { DATABASE_URL: db.url, ADMIN_API_KEY: ADMIN_KEY, LOG_LEVEL: 'info', RATE_LIMIT_SANDBOX: '1000000000', REDIS_URL, REDIS_KEY_PREFIX: `bench-${randomBytes(4).toString('hex')}:` },
-  });
+  const { service, path, keys } = await target.start(db);
   try {
-    const keys = await onboardMerchants(service.baseUrl, ADMIN_KEY, benchMerchantIds(MERCHANTS));
     const sales = benchSales(20_000, benchMerchantIds(MERCHANTS));
-    await loadSales(service.port, '/api/v1/transaction', keys, sales, CONNECTIONS, 5);
+    await loadSales(service.port, path, keys, sales, CONNECTIONS, 5);
     const redis = Number(execFileSync('pgrep', ['-x', 'redis-server']).toString().trim().split('\n')[0]);
     const pid = service.child.pid!;
     const redisMs = () => {
@@ -65,18 +93,22 @@ async function main(): Promise<void> {
       return user + system;
     };
     const before = { service: cpuMs(pid), postgres: postgresCpuMs(), redis: redisMs(), generator: process.cpuUsage() };
-    const result = await loadSales(service.port, '/api/v1/transaction', keys, sales, CONNECTIONS, SECONDS);
+    const result = await loadSales(service.port, path, keys, sales, CONNECTIONS, SECONDS);
     const generator = process.cpuUsage(before.generator);
     const after = cpuMs(pid);
     const per = (ms: number) => (ms / result.requests.total).toFixed(2);
-    console.log(`${result.requests.total} requests at ${CONNECTIONS} connections, ${result.requests.average} req/s, p99 ${result.latency.p99} ms, ${result.non2xx} not 2xx`);
-    console.log(`CPU ms per request: service ${per(after.user - before.service.user)} user + ${per(after.system - before.service.system)} system, ` +
+    console.log(`${target.name}: ${result.requests.total} requests at ${CONNECTIONS} connections, ${result.requests.average} req/s, p99 ${result.latency.p99} ms, ${result.non2xx} not 2xx`);
+    console.log(`  CPU ms per request: itself ${per(after.user - before.service.user)} user + ${per(after.system - before.service.system)} system, ` +
       `PostgreSQL ${per(postgresCpuMs() - before.postgres)}, Redis ${per(redisMs() - before.redis)}, ` +
       `load generator ${per((generator.user + generator.system) / 1000)}`);
   } finally {
     await service.stop();
     await db.drop();
   }
+}
+
+async function main(): Promise<void> {
+  for (const target of TARGETS) await measure(target);
 }
 
 main().catch((error: unknown) => {
