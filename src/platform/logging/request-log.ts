@@ -2,7 +2,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import { Logger, PinoLogger } from 'nestjs-pino';
-import { pino, type Level, type Logger as Pino } from 'pino';
+import { pino, type DestinationStream, type Level, type Logger as Pino } from 'pino';
 import type { LogLevel } from '../config/config';
 
 /** The id of the request being served, for the lines logged while it runs. */
@@ -12,11 +12,12 @@ const requestIds = new AsyncLocalStorage<string>();
 export class RootLogger {
   readonly pino: Pino;
 
-  constructor(level: LogLevel) {
-    this.pino = pino({
-      level,
-      redact: { paths: ['req.headers["x-api-key"]', 'req.headers.authorization', 'req.headers.cookie'], censor: '[redacted]' },
-    });
+  /** `destination`: standard output unless given (a test reads the lines). */
+  constructor(level: LogLevel, destination?: DestinationStream) {
+    this.pino = pino(
+      { level, redact: { paths: ['req.headers["x-api-key"]', 'req.headers.authorization', 'req.headers.cookie'], censor: '[redacted]' } },
+      destination,
+    );
   }
 }
 
