@@ -24,6 +24,7 @@ export class RootLogger {
 /** nestjs-pino's PinoLogger, whose lines carry the reqId of the request they are logged in. */
 class RequestPinoLogger extends PinoLogger {
   constructor(private readonly root: Pino) {
+    // The logger passed here is only PinoLogger's fallback; the getter below decides every line's.
     super({ pinoHttp: { logger: root } });
   }
 
