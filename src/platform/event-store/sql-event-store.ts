@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Clock } from '../clock';
 import { sha256Hex } from '../sha256';
 import type { Projector } from '../projections/projector';
-import { advanceInline, applyBatch } from '../projections/runner';
+import { ADVANCE_CHECKPOINTS, applyBatch } from '../projections/runner';
 import {
   EventStore,
   type AppendOptions,
@@ -15,7 +15,7 @@ import {
 } from './event-store.port';
 import { EVENT_COLUMNS, toStoredEvent, type EventRow } from './event-rows';
 import { canonicalJson, entryBytes } from './entry-hash';
-import { loadFrontier, writeNodes } from './merkle-store';
+import { insertNodes, loadFrontier, nodeParams } from './merkle-store';
 import { leafHash, type MerkleFrontier } from './merkle-tree';
 import { JsonText, insertRows, prepared, type Database, type Sql } from './sql';
 import { ChainHeadError, RevisionConflictError, UnstorableValueError, type ChainHeadProblem } from './event-store.errors';
@@ -45,6 +45,13 @@ const LAST_POSITION = prepared('select max(position) as last from events');
 const LOCK_HEAD = prepared(`select h.position, h.hash, (select position from event_store_head where id) as seen,
   (select max(position) from events) as last, (select coalesce(json_agg(json_build_array(v.stream_id, v.revision)), '[]') from (${REVISIONS}) v) as revisions
   from event_store_head h where h.id for update`);
+/**
+ * What closes a batch, in one round trip: the Merkle tree's new nodes (merkle-store.ts), the inline
+ * projectors' checkpoints (projections/runner.ts) and the head. $1: the head's position, $2: the
+ * inline projectors' names, $3: the head's hash, $4 to $6: the nodes. One text whatever the batch.
+ */
+const CLOSE_BATCH = prepared(`with nodes as (${insertNodes(4)}), checkpoints as (${ADVANCE_CHECKPOINTS})
+  update event_store_head set position = $1, hash = $3 where id`);
 
 /**
  * The event store on one SQL dialect, through the `Database` port.
@@ -238,9 +245,8 @@ export class SqlEventStore extends EventStore {
         throw new BatchFailed(error);
       });
     }
-    await writeNodes(tx, accepted.flatMap(({ stored }) => stored.flatMap((e) => tree.append(leafHash(e.hash)))));
-    await advanceInline(tx, this.inlineProjectors, chain.position);
-    await tx.query(prepared('update event_store_head set position = $1, hash = $2 where id'), [chain.position, chain.hash]);
+    const nodes = accepted.flatMap(({ stored }) => stored.flatMap((e) => tree.append(leafHash(e.hash))));
+    await tx.query(CLOSE_BATCH, [chain.position, this.inlineProjectors.map((p) => p.name), chain.hash, ...nodeParams(nodes)]);
     return { outcomes, tree };
   }
 
