@@ -36,14 +36,14 @@ async function main(): Promise<void> {
   const original = Client.prototype.query as (...args: unknown[]) => unknown;
   Client.prototype.query = function (this: Client, ...args: unknown[]) {
     const text = typeof args[0] === 'string' ? args[0] : String((args[0] as { text?: string })?.text);
-    const label = text.replace(/\s+/g, ' ').trim().slice(0, 70);
+    const statement = text.replace(/\s+/g, ' ').trim();
     const statements = open.get(this);
-    if (label === 'begin') open.set(this, [label]);
-    else if (statements && (label === 'commit' || label === 'rollback')) {
+    if (statement === 'begin') open.set(this, [statement]);
+    else if (statements && (statement === 'commit' || statement === 'rollback')) {
       open.delete(this);
-      if (counting) for (const statement of [...statements, label]) tally(kindOf(statements), statement);
-    } else if (statements) statements.push(label);
-    else if (counting) tally('reads outside a transaction', label);
+      if (counting) for (const each of [...statements, statement]) tally(kindOf(statements), each.slice(0, 70));
+    } else if (statements) statements.push(statement);
+    else if (counting) tally('reads outside a transaction', statement.slice(0, 70));
     return original.apply(this, args);
   } as typeof Client.prototype.query;
 

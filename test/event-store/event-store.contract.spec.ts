@@ -291,5 +291,23 @@ if (DRIVERS.includes('postgres')) {
         await testDb.drop();
       }
     });
+
+    it('append to one stream concurrently, each reading the revision the other committed while it waited for the lock', async () => {
+      const testDb = await createTestDatabase('postgres');
+      try {
+        const [dbA, dbB] = [await testDb.open(), await testDb.open()];
+        await migrate(dbA);
+        const clock = new FixedClock();
+        const stores = [new SqlEventStore(dbA, clock, []), new SqlEventStore(dbB, clock, [])];
+        await Promise.all(
+          Array.from({ length: 200 }, (_, i) => stores[i % 2].append('transaction-shared', [ev('Recorded', { i })], { expectedRevision: 'any' })),
+        );
+        const stream = await stores[0].readStream('transaction-shared');
+        expect(stream.map((e) => e.streamRevision)).toEqual(Array.from({ length: 200 }, (_, i) => i + 1));
+        expect(await verify(stores[0])).toMatchObject({ total_count: 200, verified_count: 200, break_count: 0 });
+      } finally {
+        await testDb.drop();
+      }
+    });
   });
 }

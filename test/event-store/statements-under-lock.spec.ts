@@ -34,7 +34,7 @@ function watched(db: Database): { db: Database; transactions: string[][] } {
 }
 
 /** From the statement that takes the chain-head lock to the last before commit. */
-const underLock = (statements: string[]) => statements.slice(statements.findIndex((text) => /from event_store_head .*for update/.test(text)));
+const underLock = (statements: string[]) => statements.slice(statements.findIndex((text) => /from event_store_head .*for update/s.test(text)));
 
 describe.each(DRIVERS)('statements under the chain-head lock on %s', (driver) => {
   let testDb: TestDatabase;
@@ -75,22 +75,26 @@ describe.each(DRIVERS)('statements under the chain-head lock on %s', (driver) =>
     open();
     await holder;
     const answers = await Promise.all(sales);
-    // Every sale landed in the one transaction after the holder's, with its read-model row and its idempotency record.
+    // Every sale landed in the one transaction after the holder's, with its read-model row and its
+    // idempotency record, and the inline read models' checkpoints moved to the head with it.
     expect(transactions).toHaveLength(2);
     const positions = answers.map((answer) => answer.position);
     expect(new Set(positions).size).toBe(size);
-    const [rows] = await db.query<{ sales: number; records: number }>(
+    const inline = PROJECTORS.filter((p) => p.mode === 'inline').map((p) => p.name);
+    const [rows] = await db.query<{ sales: number; records: number; current: number }>(
       `select (select count(*)::int from rm_transactions where id = any($1)) as sales,
-              (select count(*)::int from idempotency_keys where idempotency_key = any($1)) as records`,
-      [answers.map((answer) => answer.id)],
+              (select count(*)::int from idempotency_keys where idempotency_key = any($1)) as records,
+              (select count(*)::int from projection_checkpoints where name = any($2) and position = $3) as current`,
+      [answers.map((answer) => answer.id), inline, Math.max(...positions)],
     );
-    expect(rows).toEqual({ sales: size, records: size });
+    expect(rows).toEqual({ sales: size, records: size, current: inline.length });
     return underLock(transactions[1]);
   }
 
   it('does not grow with the number of appends in the batch', async () => {
     const [one, eight, sixtyFour] = [await batchOf(1), await batchOf(8), await batchOf(64)];
-    expect(one.length).toBeGreaterThan(0);
+    // The head lock with the log's last position and the revisions, the events, rm_transactions, the idempotency records, and the Merkle nodes with the checkpoints and the head.
+    expect(one).toHaveLength(5);
     expect(eight).toHaveLength(one.length);
     expect(sixtyFour).toHaveLength(one.length);
   });

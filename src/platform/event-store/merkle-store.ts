@@ -18,14 +18,18 @@ export async function readNodes(sql: Sql, keys: NodeKey[]): Promise<TreeNode[]> 
   return rows.map((r) => ({ level: r.level, index: Number(r.idx), hash: Buffer.from(r.hash, 'hex') }));
 }
 
+/**
+ * Writes nodes: levels, indices and hex hashes in three parameters numbered from `first`, so that
+ * the event store can make it part of the statement that closes an append batch (sql-event-store.ts).
+ */
+export const insertNodes = (first: number): string => `insert into merkle_nodes (level, idx, hash)
+  select level, idx, decode(hash, 'hex') from unnest($${first}::int[], $${first + 1}::bigint[], $${first + 2}::text[]) as n(level, idx, hash)
+  on conflict (level, idx) do update set hash = excluded.hash`;
+
+export const nodeParams = (nodes: TreeNode[]): unknown[] => [nodes.map((n) => n.level), nodes.map((n) => n.index), nodes.map((n) => n.hash.toString('hex'))];
+
 export async function writeNodes(sql: Sql, nodes: TreeNode[]): Promise<void> {
-  if (nodes.length === 0) return;
-  await sql.query(
-    prepared(`insert into merkle_nodes (level, idx, hash)
-     select level, idx, decode(hash, 'hex') from unnest($1::int[], $2::bigint[], $3::text[]) as n(level, idx, hash)
-     on conflict (level, idx) do update set hash = excluded.hash`),
-    [nodes.map((n) => n.level), nodes.map((n) => n.index), nodes.map((n) => n.hash.toString('hex'))],
-  );
+  if (nodes.length > 0) await sql.query(prepared(insertNodes(1)), nodeParams(nodes));
 }
 
 /** Builds something from the stored tree, reading the nodes it needs in one query. */

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Clock } from '../clock';
 import { sha256Hex } from '../sha256';
 import type { Projector } from '../projections/projector';
-import { advanceInline, applyBatch } from '../projections/runner';
+import { ADVANCE_CHECKPOINTS, applyBatch } from '../projections/runner';
 import {
   EventStore,
   type AppendOptions,
@@ -15,7 +15,7 @@ import {
 } from './event-store.port';
 import { EVENT_COLUMNS, toStoredEvent, type EventRow } from './event-rows';
 import { canonicalJson, entryBytes } from './entry-hash';
-import { loadFrontier, writeNodes } from './merkle-store';
+import { insertNodes, loadFrontier, nodeParams } from './merkle-store';
 import { leafHash, type MerkleFrontier } from './merkle-tree';
 import { JsonText, insertRows, prepared, type Database, type Sql } from './sql';
 import { ChainHeadError, RevisionConflictError, UnstorableValueError, type ChainHeadProblem } from './event-store.errors';
@@ -31,6 +31,27 @@ interface PendingAppend {
 
 /** Appends that wait while a batch commits are written together in the next one. */
 const MAX_BATCH = 200;
+
+/**
+ * The streams' revisions ($1: their ids), per stream the index's last entry: a prepared
+ * `= any($1) group by` fell to a generic plan that made appends of 8 to 32 events half as fast
+ * (bench/append-ceiling.bench.ts).
+ */
+const REVISIONS = `select s.stream_id, r.revision from unnest($1::text[]) as s(stream_id)
+  cross join lateral (select max(stream_revision)::int as revision from events e where e.stream_id = s.stream_id) r
+  where r.revision is not null`;
+const LAST_POSITION = prepared('select max(position) as last from events');
+/** The chain-head lock, with the log's last position and the streams' revisions in the same round trip (see writeBatch). */
+const LOCK_HEAD = prepared(`select h.position, h.hash, (select position from event_store_head where id) as seen,
+  (select max(position) from events) as last, (select coalesce(json_agg(json_build_array(v.stream_id, v.revision)), '[]') from (${REVISIONS}) v) as revisions
+  from event_store_head h where h.id for update`);
+/**
+ * What closes a batch, in one round trip: the Merkle tree's new nodes (merkle-store.ts), the inline
+ * projectors' checkpoints (projections/runner.ts) and the head. $1: the head's position, $2: the
+ * inline projectors' names, $3: the head's hash, $4 to $6: the nodes. One text whatever the batch.
+ */
+const CLOSE_BATCH = prepared(`with nodes as (${insertNodes(4)}), checkpoints as (${ADVANCE_CHECKPOINTS})
+  update event_store_head set position = $1, hash = $3 where id`);
 
 /**
  * The event store on one SQL dialect, through the `Database` port.
@@ -169,13 +190,33 @@ export class SqlEventStore extends EventStore {
    */
   private async writeBatch(tx: Sql, batch: PendingAppend[], isolated: boolean): Promise<{ outcomes: Outcomes; tree: MerkleFrontier }> {
     const outcomes: Outcomes = new Map();
-    const [head] = await tx.query<{ position: string; hash: string }>(prepared('select position, hash from event_store_head where id for update'));
+    const streams = [...new Set(batch.map((pending) => pending.streamId))];
+    const [head] = await tx.query<{ position: string; hash: string; seen: string; last: string | null; revisions: [string, number][] }>(LOCK_HEAD, [streams]);
     let chain: ChainHead = { position: Number(head.position), hash: head.hash };
-    // A statement of its own: one taken with the lock would read from before the wait for it.
-    const [{ last }] = await tx.query<{ last: string | null }>(prepared('select max(position) as last from events'));
-    this.checkHead(chain.position, Number(last ?? 0));
+    let last = Number(head.last ?? 0);
+    let revisions = new Map(head.revisions);
+    /*
+     * LOCK_HEAD reads the log's last position and the streams' revisions from the snapshot its
+     * statement began with, but the head row as it stands once locked: in READ COMMITTED a
+     * `for update` that waited for another transaction re-reads the row it locks, not the rest. It
+     * also reads the head as the snapshot saw it (`seen`). Every append, from this process or
+     * another, moves the head forward in the commit that writes its entries, so when `seen` is the
+     * locked head no append committed between the snapshot and the lock, and the snapshot's last
+     * position and revisions are the ones the lock now protects. When the head moved, or does not
+     * match the log's last entry (rows inserted or cut behind the service's back), both are read
+     * again after the lock, as statements of their own, before `checkHead` judges: it always sees
+     * the log as it stands under the lock. What the snapshot can miss is a row written by SQL
+     * without moving the head while the lock was awaited; a separate read leaves the same opening
+     * between it and the insert, and either way the insert runs into such a row on the primary key
+     * or the next batch's check finds it.
+     */
+    if (Number(head.seen) !== chain.position || last !== chain.position) {
+      const [reread] = await tx.query<{ last: string | null }>(LAST_POSITION);
+      last = Number(reread.last ?? 0);
+      revisions = await currentRevisions(tx, streams);
+    }
+    this.checkHead(chain.position, last);
     const tree = this.tree?.size === chain.position ? this.tree.copy() : await loadFrontier(tx, chain.position);
-    const revisions = await this.currentRevisions(tx, batch);
     const accepted: Written[] = [];
     for (const pending of batch) {
       const current = revisions.get(pending.streamId) ?? 0;
@@ -204,9 +245,8 @@ export class SqlEventStore extends EventStore {
         throw new BatchFailed(error);
       });
     }
-    await writeNodes(tx, accepted.flatMap(({ stored }) => stored.flatMap((e) => tree.append(leafHash(e.hash)))));
-    await advanceInline(tx, this.inlineProjectors, chain.position);
-    await tx.query(prepared('update event_store_head set position = $1, hash = $2 where id'), [chain.position, chain.hash]);
+    const nodes = accepted.flatMap(({ stored }) => stored.flatMap((e) => tree.append(leafHash(e.hash))));
+    await tx.query(CLOSE_BATCH, [chain.position, this.inlineProjectors.map((p) => p.name), chain.hash, ...nodeParams(nodes)]);
     return { outcomes, tree };
   }
 
@@ -256,18 +296,6 @@ export class SqlEventStore extends EventStore {
     const appendTx = new GatheredWrites(tx);
     for (const { pending, stored } of appends) await pending.options.inTransaction?.(appendTx, stored);
     await appendTx.flush();
-  }
-
-  private async currentRevisions(tx: Sql, batch: PendingAppend[]): Promise<Map<string, number>> {
-    const rows = await tx.query<{ stream_id: string; revision: number }>(
-      // Per stream, the index's last entry: a prepared `= any($1) group by` fell to a generic plan
-      // that made appends of 8 to 32 events half as fast (bench/append-ceiling.bench.ts).
-      prepared(`select s.stream_id, r.revision from unnest($1::text[]) as s(stream_id)
-                cross join lateral (select max(stream_revision)::int as revision from events e where e.stream_id = s.stream_id) r
-                where r.revision is not null`),
-      [[...new Set(batch.map((pending) => pending.streamId))]],
-    );
-    return new Map(rows.map((row) => [row.stream_id, row.revision]));
   }
 
   /** The append's events as they will be stored: the next positions after `chain`, hash-linked to it. */
@@ -339,6 +367,11 @@ class BatchFailed extends Error {
   constructor(cause: unknown) {
     super('the batch failed as a whole', { cause });
   }
+}
+
+async function currentRevisions(tx: Sql, streams: string[]): Promise<Map<string, number>> {
+  const rows = await tx.query<{ stream_id: string; revision: number }>(prepared(REVISIONS), [streams]);
+  return new Map(rows.map((row) => [row.stream_id, row.revision]));
 }
 
 async function insertEvents(tx: Sql, appends: Written[], writerKey: Buffer | undefined): Promise<void> {

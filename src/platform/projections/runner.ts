@@ -11,7 +11,9 @@ const LOCK_CHECKPOINTS = prepared(
   'select name, position from projection_checkpoints where name = any($1) order by name for update',
 );
 const EVENTS_AFTER = prepared(`select ${EVENT_COLUMNS} from events where position > $1 order by position limit $2`);
-const ADVANCE = prepared('update projection_checkpoints set position = $1, updated_at = now() where name = any($2)');
+/** Moves the checkpoints named in $2 to position $1: also part of the statement that closes an append batch (sql-event-store.ts). */
+export const ADVANCE_CHECKPOINTS = 'update projection_checkpoints set position = $1, updated_at = now() where name = any($2)';
+const ADVANCE = prepared(ADVANCE_CHECKPOINTS);
 
 /** Feeds each projector the events of the batch it handles, all at once (inside the append transaction, for inline ones). */
 export async function applyBatch(tx: Sql, projectors: readonly Projector[], events: readonly StoredEvent[]): Promise<void> {
@@ -19,12 +21,6 @@ export async function applyBatch(tx: Sql, projectors: readonly Projector[], even
     const handled = events.filter((event) => p.handles.includes(event.type));
     if (handled.length > 0) await p.apply(handled, tx);
   }
-}
-
-/** Inside the append transaction, once its events are applied: the inline projectors are current as of `position`. */
-export async function advanceInline(tx: Sql, projectors: readonly Projector[], position: number): Promise<void> {
-  if (projectors.length === 0) return;
-  await tx.query(ADVANCE, [position, projectors.map((p) => p.name)]);
 }
 
 /**
