@@ -8,6 +8,7 @@ import { Test, type TestingModuleBuilder } from '@nestjs/testing';
 import { createApp } from '../../src/app.factory';
 import { AppModule } from '../../src/app.module';
 import { loadConfig, type AppConfig } from '../../src/platform/config/config';
+import { recordRequests } from './request-recorder';
 import { createTestDatabase, type Driver } from './test-database';
 
 /** The ADMIN_API_KEY of every test app unless a test sets its own (an empty value unsets it). */
@@ -62,6 +63,8 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
       providers: options.providers,
     });
     const app = await createApp(config, await (options.override?.(builder) ?? builder).compile());
+    // Set only to regenerate test/invalid-requests/'s fixture (its README says how).
+    if (process.env.CRCS_RECORD_REQUESTS) recordRequests(app, process.env.CRCS_RECORD_REQUESTS);
     await app.listen({ port: 0, host: '127.0.0.1' });
     const { port } = app.getHttpServer().address() as AddressInfo;
     return {
