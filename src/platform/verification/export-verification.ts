@@ -26,8 +26,7 @@ export async function verifyExport(input: Readable, verifier: Pick<ChainVerifier
   try {
     await pool.each(
       lineRuns(input),
-      'lines',
-      (batch) => batch,
+      (batch) => pool.run('lines', batch),
       (batch, checked) => {
         entriesOf(checked, (i) => batch.subarray(checked.ranges[2 * i], checked.ranges[2 * i + 1])).forEach((e) => verifier.push(e));
         if (checked.error) throw new UnreadableLineError(linesBefore + checked.error.line, checked.error.message);
