@@ -214,6 +214,8 @@ export class HashPool {
   /** When the current stretch of work began, and the requests taken by then (see `taken`). */
   private workingSince = performance.now();
   private requestsBefore = requestsTaken();
+  /** When a stretch of work last saw requests taken (see `depth`). */
+  private lastRequestsSeen = -Infinity;
 
   private constructor(
     private readonly workers: Worker[],
@@ -270,13 +272,15 @@ export class HashPool {
   /**
    * How many batches to keep in flight. With threads, enough to keep every one busy while the next
    * is read. Inline, `readAhead`: a whole verification on a worker thread has the database read
-   * and hash the next ranges, on connections of their own, while it checks one; but one at a time
-   * while the service takes requests, so that those backends, which no nice value of ours reaches,
-   * take no more than a core from its sales (see `taken`).
+   * and hash the next ranges, on connections of their own, while it checks one. In the background,
+   * only once the service has taken no request for QUIET_MS: beside its sales, one at a time as
+   * before, so that those backends, which no nice value of ours reaches, take no more than a core
+   * from them (see `taken`).
    */
   private depth(readAhead: number): number {
     if (this.workers.length > 0) return this.workers.length * 2;
-    return this.background && requestsTaken() !== this.requestsBefore ? 1 : readAhead;
+    const quiet = requestsTaken() === this.requestsBefore && performance.now() - this.lastRequestsSeen >= QUIET_MS;
+    return !this.background || quiet ? readAhead : 1;
   }
 
   /**
@@ -294,6 +298,7 @@ export class HashPool {
     if (this.background && offTheEventLoop && requests !== this.requestsBefore) await pause(performance.now() - this.workingSince);
     else await yieldToRequests();
     this.workingSince = performance.now();
+    if (requests !== this.requestsBefore) this.lastRequestsSeen = this.workingSince;
     this.requestsBefore = requests;
   }
 
@@ -306,6 +311,9 @@ export class HashPool {
     this.pending.clear();
   }
 }
+
+/** How long a background pool waits after the service's last request before it reads ahead. */
+const QUIET_MS = 1000;
 
 /** The worker is this module's sibling; run from sources (ts-node, jest) it is TypeScript too. */
 function startWorker(background: boolean): Worker {
