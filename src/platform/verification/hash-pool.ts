@@ -20,7 +20,7 @@ export const HASH_TASKS = {
   /** SHA-256 (hex) of each entry's stored bytes. */
   bytes: (texts: string[]) => texts.map((text) => sha256Hex(text)),
   /** The entries of a run of whole export lines (export-lines.ts), or the first line that cannot be read. */
-  lines: (bytes: Uint8Array) => checkLines(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)),
+  lines: (bytes: Uint8Array) => ({ ...checkLines(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)), bytes }),
   /** The whole check of the log from `from` to `to`, range after range: only its answer goes back to the caller's thread. */
   verify: async (input: ThreadVerification) => verifyStored(await connection(input.url), input),
 };
@@ -50,6 +50,8 @@ export interface CheckedEntries {
 }
 
 export interface CheckedLines extends CheckedEntries {
+  /** The batch itself, handed back: it is moved to the thread and back, not copied (`movable`). */
+  bytes: Uint8Array;
   /** The lines of the batch, blank ones included: how the caller numbers the next batch's. */
   lineCount: number;
   /** Two per entry: where its line starts and ends in the batch. */
@@ -110,7 +112,7 @@ const NEWLINE = 0x0a;
 const CARRIAGE_RETURN = 0x0d;
 const OPEN_BRACE = 0x7b;
 
-function checkLines(bytes: Buffer): CheckedLines {
+function checkLines(bytes: Buffer): Omit<CheckedLines, 'bytes'> {
   const into = columns();
   const ranges: number[] = [];
   let lineCount = 0;
@@ -133,7 +135,7 @@ function checkLines(bytes: Buffer): CheckedLines {
     }
     start = next;
   }
-  return finish<CheckedLines>(into, { lineCount, ranges, error });
+  return finish<Omit<CheckedLines, 'bytes'>>(into, { lineCount, ranges, error });
 }
 
 /**
@@ -243,13 +245,14 @@ export class HashPool {
     return new HashPool(parallel ? Array.from({ length: threads }, () => startWorker(background)) : [], background);
   }
 
-  run<K extends HashTask>(task: K, input: Input<K>): Promise<Output<K>> {
+  /** `move`: buffers of the input given to the thread rather than copied (see `movable`); unusable here afterwards. */
+  run<K extends HashTask>(task: K, input: Input<K>, move: ArrayBuffer[] = []): Promise<Output<K>> {
     if (this.workers.length === 0) return Promise.resolve((HASH_TASKS[task] as (input: Input<K>) => Output<K> | Promise<Output<K>>)(input));
     const id = this.nextId++;
     const worker = this.workers[this.turn++ % this.workers.length];
     return new Promise((resolve, reject) => {
       this.pending.set(id, { resolve: resolve as (output: unknown) => void, reject });
-      worker.postMessage({ id, task, input });
+      worker.postMessage({ id, task, input }, move);
     });
   }
 
@@ -310,6 +313,14 @@ export class HashPool {
     for (const job of this.pending.values()) job.reject(error);
     this.pending.clear();
   }
+}
+
+/**
+ * The memory of `bytes`, to move between threads instead of copying it, when `bytes` is all of it:
+ * a small Buffer is a slice of memory shared with others, which must stay where it is (then it is copied).
+ */
+export function movable(bytes: Uint8Array): ArrayBuffer[] {
+  return bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength && bytes.buffer instanceof ArrayBuffer ? [bytes.buffer] : [];
 }
 
 /** How long a background pool waits after the service's last request before it reads ahead. */
