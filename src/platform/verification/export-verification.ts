@@ -1,5 +1,5 @@
 import type { Readable } from 'node:stream';
-import { HashPool, entriesOf } from './hash-pool';
+import { HashPool, entriesOf, movable } from './hash-pool';
 import type { ChainVerifier } from './chain-verifier';
 
 /** A line that cannot be read as an entry; `line` counts from 1. */
@@ -26,10 +26,11 @@ export async function verifyExport(input: Readable, verifier: Pick<ChainVerifier
   try {
     await pool.each(
       lineRuns(input),
-      'lines',
-      (batch) => batch,
-      (batch, checked) => {
-        entriesOf(checked, (i) => batch.subarray(checked.ranges[2 * i], checked.ranges[2 * i + 1])).forEach((e) => verifier.push(e));
+      // The batch is moved to its thread and back with the answer, not copied.
+      (batch) => pool.run('lines', batch, movable(batch)),
+      (_, checked) => {
+        const bytes = Buffer.from(checked.bytes.buffer, checked.bytes.byteOffset, checked.bytes.byteLength);
+        entriesOf(checked, (i) => bytes.subarray(checked.ranges[2 * i], checked.ranges[2 * i + 1])).forEach((e) => verifier.push(e));
         if (checked.error) throw new UnreadableLineError(linesBefore + checked.error.line, checked.error.message);
         linesBefore += checked.lineCount;
       },

@@ -6,7 +6,6 @@ import { requestCount, requestsTaken } from '../request-activity';
 import { sha256Hex } from '../sha256';
 import { CHECKPOINT_EVENT_TYPE } from './checkpoint';
 import { checkExportLineBytes, type CheckedLine } from './export-lines';
-import { entryBytes, entryHash as canonicalHash } from '../event-store/entry-hash';
 import { LazyEntry, ObjectsNotReadError } from './lazy-entry';
 import { HASH_BYTES, MerkleFrontier, leafHash, runNodes } from '../event-store/merkle-tree';
 import type { Sql } from '../event-store/sql';
@@ -21,10 +20,8 @@ export const HASH_TASKS = {
   /** SHA-256 (hex) of each entry's stored bytes. */
   bytes: (texts: string[]) => texts.map((text) => sha256Hex(text)),
   /** The entries of a run of whole export lines (export-lines.ts), or the first line that cannot be read. */
-  lines: (bytes: Uint8Array) => checkLines(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)),
-  /** The log's entries from `from` to `to`, read on a connection of this thread's own and hashed as stored. */
-  stored: async ({ url, from, to }: { url: string; from: number; to: number }) => checkStored(await connection(url), from, to),
-  /** The whole check of the log from `from` to `to`, `stored` range after range: only its answer goes back to the caller's thread. */
+  lines: (bytes: Uint8Array) => ({ ...checkLines(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)), bytes }),
+  /** The whole check of the log from `from` to `to`, range after range: only its answer goes back to the caller's thread. */
   verify: async (input: ThreadVerification) => verifyStored(await connection(input.url), input),
 };
 
@@ -53,17 +50,14 @@ export interface CheckedEntries {
 }
 
 export interface CheckedLines extends CheckedEntries {
+  /** The batch itself, handed back: it is moved to the thread and back, not copied (`movable`). */
+  bytes: Uint8Array;
   /** The lines of the batch, blank ones included: how the caller numbers the next batch's. */
   lineCount: number;
   /** Two per entry: where its line starts and ends in the batch. */
   ranges: number[];
   /** The first line that cannot be read (counted from 1 in the batch), and why; the entries before it are given. */
   error?: { line: number; message: string };
-}
-
-export interface CheckedStored extends CheckedEntries {
-  /** By index: the texts of the entries the verifier reads the objects of (checkpoints, and entries whose bytes do not hash to their hash). */
-  objects: Record<number, { data: string; metadata: string }>;
 }
 
 /** The entries of a batch a thread checked, each with its objects as `json(i)` gives them (see LazyEntry). */
@@ -99,7 +93,7 @@ function columns(): Omit<CheckedEntries, 'leaves' | 'nodes' | 'nodeCounts'> & { 
   return { texts: [], numbers: [], entryHashes: [], writerMacs: [], leafList: [] };
 }
 
-function add(into: ReturnType<typeof columns>, e: Omit<CheckedLine, 'entryHash' | 'writerMac'> & { writerMac?: string | null }, entryHash: string): void {
+function add(into: ReturnType<typeof columns>, e: Omit<CheckedLine, 'entryHash'>, entryHash: string): void {
   into.texts.push(e.entryId, e.streamId, e.type, e.recordedAt, e.prevHash, e.hash);
   into.numbers.push(e.position, e.streamRevision);
   into.entryHashes.push(entryHash === e.hash ? null : entryHash);
@@ -118,7 +112,7 @@ const NEWLINE = 0x0a;
 const CARRIAGE_RETURN = 0x0d;
 const OPEN_BRACE = 0x7b;
 
-function checkLines(bytes: Buffer): CheckedLines {
+function checkLines(bytes: Buffer): Omit<CheckedLines, 'bytes'> {
   const into = columns();
   const ranges: number[] = [];
   let lineCount = 0;
@@ -141,26 +135,7 @@ function checkLines(bytes: Buffer): CheckedLines {
     }
     start = next;
   }
-  return finish<CheckedLines>(into, { lineCount, ranges, error });
-}
-
-async function checkStored(db: Sql, from: number, to: number): Promise<CheckedStored> {
-  const into = columns();
-  const objects: CheckedStored['objects'] = {};
-  for (const { event, hashed, texts } of await readHashedRange(db, from, to, CHECKPOINT_EVENT_TYPE)) {
-    let entryHash = event.hash;
-    if (!hashed && texts) {
-      // As the verifier would do it: the stored bytes, else the canonical JSON rebuilt (a row written before the texts were kept canonical).
-      const own = sha256Hex(entryBytes(event, texts.data, texts.metadata));
-      entryHash = own === event.hash ? own : canonicalHash(event);
-    } else if (!hashed) {
-      // Gone between the two queries: a hash that cannot match sends the verifier for the texts, and the log is read again.
-      entryHash = '';
-    }
-    if (texts) objects[into.entryHashes.length] = texts;
-    add(into, event, entryHash);
-  }
-  return finish<CheckedStored>(into, { objects });
+  return finish<Omit<CheckedLines, 'bytes'>>(into, { lineCount, ranges, error });
 }
 
 /**
@@ -168,6 +143,9 @@ async function checkStored(db: Sql, from: number, to: number): Promise<CheckedSt
  * the query and of the batch checked at once halved a concurrent sale's p99 (docs/benchmarks.md).
  */
 const RANGE = 500;
+
+/** Ranges in flight while the service takes no requests: READ_AHEAD - 1 read by database backends while this thread checks one. */
+const READ_AHEAD = 3;
 
 /**
  * A verification as a worker thread is given it: the options as they cross threads (a KeyObject
@@ -181,11 +159,12 @@ export interface ThreadVerification {
 }
 
 /**
- * The `verify` task of a worker thread: reads and hashes range after range, as the `stored` task
- * does, and checks each in turn. Null when the verifier wants an entry's texts that were not read
- * (around a break): the caller then verifies with every entry's texts.
+ * The `verify` task of a worker thread: has the database read and hash range after range
+ * (`readHashedRange`), and checks each in turn, on this thread: the entries need not cross to
+ * another. Null when the verifier wants an entry's texts that were not read (around a break): the
+ * caller then verifies with every entry's texts.
  */
-async function verifyStored(db: Sql, { url, from, to, options: { treeBefore, writerKey, ...options } }: ThreadVerification): Promise<ChainVerification | null> {
+async function verifyStored(db: Sql, { from, to, options: { treeBefore, writerKey, ...options } }: ThreadVerification): Promise<ChainVerification | null> {
   const verifier = new ChainVerifier({
     ...options,
     treeBefore: treeBefore && MerkleFrontier.of(treeBefore.size, (level) => Buffer.from(treeBefore.peaks[level]!)),
@@ -196,9 +175,9 @@ async function verifyStored(db: Sql, { url, from, to, options: { treeBefore, wri
   try {
     await pool.each(
       storedRanges(db, from, to, RANGE),
-      'stored',
-      (range) => ({ url, ...range }),
-      (_, checked) => entriesOf(checked, (i) => checked.objects[i]).forEach((e) => verifier.push(e)),
+      (range) => readHashedRange(db, range.from, range.to, CHECKPOINT_EVENT_TYPE),
+      (_, entries) => entries.forEach((e) => verifier.push(e)),
+      READ_AHEAD,
     );
   } catch (error) {
     if (error instanceof ObjectsNotReadError) return null;
@@ -237,6 +216,8 @@ export class HashPool {
   /** When the current stretch of work began, and the requests taken by then (see `taken`). */
   private workingSince = performance.now();
   private requestsBefore = requestsTaken();
+  /** When a stretch of work last saw requests taken (see `depth`). */
+  private lastRequestsSeen = -Infinity;
 
   private constructor(
     private readonly workers: Worker[],
@@ -264,35 +245,45 @@ export class HashPool {
     return new HashPool(parallel ? Array.from({ length: threads }, () => startWorker(background)) : [], background);
   }
 
-  /** How many batches to keep in flight: enough to keep every thread busy while the next is read. */
-  get depth(): number {
-    return Math.max(1, this.workers.length * 2);
-  }
-
-  run<K extends HashTask>(task: K, input: Input<K>): Promise<Output<K>> {
+  /** `move`: buffers of the input given to the thread rather than copied (see `movable`); unusable here afterwards. */
+  run<K extends HashTask>(task: K, input: Input<K>, move: ArrayBuffer[] = []): Promise<Output<K>> {
     if (this.workers.length === 0) return Promise.resolve((HASH_TASKS[task] as (input: Input<K>) => Output<K> | Promise<Output<K>>)(input));
     const id = this.nextId++;
     const worker = this.workers[this.turn++ % this.workers.length];
     return new Promise((resolve, reject) => {
       this.pending.set(id, { resolve: resolve as (output: unknown) => void, reject });
-      worker.postMessage({ id, task, input });
+      worker.postMessage({ id, task, input }, move);
     });
   }
 
   /**
-   * Runs `task` over each batch, `depth` batches at a time, and hands each batch with its output
-   * to `take` in the batches' order: the order the chain is checked in.
+   * Runs `work` over each batch, several batches at a time (`depth`), and hands each batch with
+   * its output to `take` in the batches' order: the order the chain is checked in.
    */
-  async each<B, K extends HashTask>(batches: AsyncIterable<B>, task: K, input: (batch: B) => Input<K>, take: (batch: B, output: Output<K>) => void): Promise<void> {
-    const inFlight: Promise<[B, Output<K>]>[] = [];
+  async each<B, O>(batches: AsyncIterable<B>, work: (batch: B) => Promise<O>, take: (batch: B, output: O) => void, readAhead = 1): Promise<void> {
+    const inFlight: Promise<[B, O]>[] = [];
     for await (const batch of batches) {
-      const done = this.run(task, input(batch)).then((output): [B, Output<K>] => [batch, output]);
+      const done = work(batch).then((output): [B, O] => [batch, output]);
       // Awaited in turn below; until then a failure must not count as unhandled.
       done.catch(() => undefined);
       inFlight.push(done);
-      if (inFlight.length >= this.depth) await this.taken(take, await inFlight.shift()!);
+      while (inFlight.length >= this.depth(readAhead)) await this.taken(take, await inFlight.shift()!);
     }
     for (const done of inFlight) await this.taken(take, await done);
+  }
+
+  /**
+   * How many batches to keep in flight. With threads, enough to keep every one busy while the next
+   * is read. Inline, `readAhead`: a whole verification on a worker thread has the database read
+   * and hash the next ranges, on connections of their own, while it checks one. In the background,
+   * only once the service has taken no request for QUIET_MS: beside its sales, one at a time as
+   * before, so that those backends, which no nice value of ours reaches, take no more than a core
+   * from them (see `taken`).
+   */
+  private depth(readAhead: number): number {
+    if (this.workers.length > 0) return this.workers.length * 2;
+    const quiet = requestsTaken() === this.requestsBefore && performance.now() - this.lastRequestsSeen >= QUIET_MS;
+    return !this.background || quiet ? readAhead : 1;
   }
 
   /**
@@ -310,6 +301,7 @@ export class HashPool {
     if (this.background && offTheEventLoop && requests !== this.requestsBefore) await pause(performance.now() - this.workingSince);
     else await yieldToRequests();
     this.workingSince = performance.now();
+    if (requests !== this.requestsBefore) this.lastRequestsSeen = this.workingSince;
     this.requestsBefore = requests;
   }
 
@@ -322,6 +314,17 @@ export class HashPool {
     this.pending.clear();
   }
 }
+
+/**
+ * The memory of `bytes`, to move between threads instead of copying it, when `bytes` is all of it:
+ * a small Buffer is a slice of memory shared with others, which must stay where it is (then it is copied).
+ */
+export function movable(bytes: Uint8Array): ArrayBuffer[] {
+  return bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength && bytes.buffer instanceof ArrayBuffer ? [bytes.buffer] : [];
+}
+
+/** How long a background pool waits after the service's last request before it reads ahead. */
+const QUIET_MS = 1000;
 
 /** The worker is this module's sibling; run from sources (ts-node, jest) it is TypeScript too. */
 function startWorker(background: boolean): Worker {

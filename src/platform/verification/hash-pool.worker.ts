@@ -1,6 +1,6 @@
 import { constants, setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
-import { HASH_TASKS, type HashTask } from './hash-pool';
+import { HASH_TASKS, movable, type HashTask } from './hash-pool';
 
 // On Linux a nice value is a thread's own: this lowers only this thread, not the service's event loop.
 if ((workerData as { background?: boolean } | undefined)?.background) setPriority(constants.priority.PRIORITY_LOW);
@@ -8,7 +8,10 @@ if ((workerData as { background?: boolean } | undefined)?.background) setPriorit
 /** A thread of `HashPool`: runs the task of each message and answers with its id. */
 parentPort?.on('message', async ({ id, task, input }: { id: number; task: HashTask; input: never }) => {
   try {
-    parentPort?.postMessage({ id, output: await HASH_TASKS[task](input) });
+    const output = await HASH_TASKS[task](input);
+    // A batch of lines goes back as it came: moved, not copied.
+    const bytes = (output as { bytes?: Uint8Array }).bytes;
+    parentPort?.postMessage({ id, output }, bytes ? movable(bytes) : []);
   } catch (error) {
     parentPort?.postMessage({ id, error: error instanceof Error ? error.message : String(error) });
   }

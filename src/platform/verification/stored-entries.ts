@@ -52,13 +52,6 @@ const STORED_BYTES =
   `',"recorded_at":' || to_json(${RECORDED_AT})::text || ',"stream_id":' || to_json(stream_id)::text || ` +
   `',"stream_revision":' || stream_revision::text || '}'`;
 
-/** A stored entry, and whether its stored bytes hash to its hash; its texts only where they do not, or for an event of `textsOfType`. */
-export interface HashedEntry {
-  event: VerifiableEntry;
-  hashed: boolean;
-  texts?: { data: string; metadata: string };
-}
-
 /**
  * The ranges of `size` stored entries, cut where the rows are: positions are dense in a sound log,
  * but a tampered one may have gaps of any length.
@@ -77,9 +70,11 @@ export async function* storedRanges(db: Sql, from: number, to: number, size: num
  * them: it sends a few hundred bytes per row instead of the texts, whose decoding into strings
  * was most of a verification's time. The SHA-256 is PostgreSQL's, over the very bytes the row
  * holds: the service trusts its server for the rows already, and a match still has to be the
- * row's own hash.
+ * row's own hash. Each entry comes with its `entryHash`; its texts only where its bytes do not
+ * hash to its hash, or for an event of `textsOfType` (reading any other's objects throws
+ * `ObjectsNotReadError`).
  */
-export async function readHashedRange(db: Sql, from: number, to: number, textsOfType: string): Promise<HashedEntry[]> {
+export async function readHashedRange(db: Sql, from: number, to: number, textsOfType: string): Promise<VerifiableEntry[]> {
   const rows = await db.query<Omit<TextRow, 'data' | 'metadata'> & { hashed: boolean; data: string | null; metadata: string | null }>(
     `select position, entry_id, stream_id, stream_revision, event_type, ${RECORDED_AT} as recorded_at, prev_hash, hash, writer_mac, ` +
       `encode(pg_catalog.sha256(convert_to(${STORED_BYTES}, 'UTF8')), 'hex') = hash::text as hashed, ` +
@@ -99,7 +94,16 @@ export async function readHashedRange(db: Sql, from: number, to: number, textsOf
   }
   return rows.map((row) => {
     const own = row.data === null ? texts.get(row.position) : { data: row.data, metadata: row.metadata! };
-    return { event: new LazyEntry({ ...entryOf(row, row.recorded_at), writerMac: row.writer_mac }, own), hashed: row.hashed, texts: own };
+    const event = new LazyEntry({ ...entryOf(row, row.recorded_at), writerMac: row.writer_mac }, own);
+    if (row.hashed) event.entryHash = event.hash;
+    else if (own) {
+      // As the verifier would do it: the stored bytes, else the canonical JSON rebuilt (a row written before the texts were kept canonical).
+      const stored = sha256Hex(entryBytes(event, own.data, own.metadata));
+      event.entryHash = stored === event.hash ? stored : entryHash(event);
+    }
+    // Gone between the two queries: a hash that cannot match sends the verifier for the texts, and the log is read again.
+    else event.entryHash = '';
+    return event;
   });
 }
 

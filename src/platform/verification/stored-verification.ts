@@ -42,8 +42,7 @@ async function withTexts(db: Sql, from: number, to: number, verifier: ChainVerif
   try {
     await pool.each(
       readStoredEntries(db, from, to),
-      'bytes',
-      (batch) => batch.map((entry) => entry.bytes),
+      (batch) => pool.run('bytes', batch.map((entry) => entry.bytes)),
       (batch, hashes) =>
         batch.forEach(({ event }, i) => {
           // A mismatch is left to the verifier, which rebuilds the canonical JSON before it calls the entry modified.
