@@ -21,7 +21,6 @@ import { withWebhookEvents } from './webhooks';
 import { OpenApiDocument } from './platform/openapi/openapi-document.provider';
 import { servePortal } from './portal/portal';
 import { requestTaken } from './platform/request-activity';
-import { logRequests, RootLogger } from './platform/logging/request-log';
 
 /** "100 kB" in decimal bytes: a body of 101 kB is over the limit in either reading of the unit. */
 export const BODY_LIMIT_BYTES = 100_000;
@@ -58,7 +57,7 @@ export async function createApp(config: AppConfig, testingModule?: TestingModule
   app.useLogger(app.get(Logger));
   app.flushLogs();
   app.setGlobalPrefix(API_PREFIX);
-  app.useGlobalFilters(new HttpErrorFilter(app.get(RootLogger)));
+  app.useGlobalFilters(new HttpErrorFilter());
   app.useGlobalPipes(createValidationPipe());
 
   const fastify = app.getHttpAdapter().getInstance();
@@ -78,8 +77,6 @@ export async function createApp(config: AppConfig, testingModule?: TestingModule
     const refused = refuseTexts({ ...(request.params as Record<string, unknown>), ...(request.query as Record<string, unknown>) });
     done(refused.length > 0 ? validationError(refused) : undefined);
   });
-  // After the refusals above: the requests they refuse have never had an access line.
-  logRequests(fastify, app.get(RootLogger), API_PREFIX);
 
   fastify.addHook('preClose', (done) => {
     setTimeout(() => fastify.server.closeAllConnections(), SHUTDOWN_GRACE_MS).unref();

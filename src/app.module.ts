@@ -1,7 +1,7 @@
-import { Module, type DynamicModule } from '@nestjs/common';
+import { Module, RequestMethod, type DynamicModule } from '@nestjs/common';
 import { CqrsModule } from '@nestjs/cqrs';
 import { APP_GUARD } from '@nestjs/core';
-import { Logger } from 'nestjs-pino';
+import { LoggerModule } from 'nestjs-pino';
 import { AuditModule } from './audit/audit.module';
 import { AuthGuard } from './platform/identity/auth.guard';
 import { AuthModule } from './auth/auth.module';
@@ -21,7 +21,6 @@ import { ENFORCED_ROUNDING_RULES } from './rules/rounding-engine';
 import { TipsModule } from './tips/tips.module';
 import { TransactionsModule } from './transactions/transactions.module';
 import { writerKey } from './platform/event-store/writer-mac';
-import { nestLogger, RootLogger } from './platform/logging/request-log';
 import { WebhooksModule } from './webhooks';
 
 /** Every feature of the service; add a new feature module here. */
@@ -35,6 +34,22 @@ export class AppModule {
       module: AppModule,
       global: true,
       imports: [
+        LoggerModule.forRoot({
+          // Nest puts the global prefix before this path: a request outside /api/v1 gets its 404
+          // without an access log line.
+          forRoutes: [{ path: '/{*path}', method: RequestMethod.ALL }],
+          pinoHttp: {
+            level: config.logLevel,
+            // Lines logged during a request carry its reqId; only the completion line adds the request and response.
+            quietReqLogger: true,
+            customLogLevel: (_request, response, error) =>
+              error || response.statusCode >= 500 ? 'error' : response.statusCode >= 400 ? 'warn' : 'info',
+            redact: {
+              paths: ['req.headers["x-api-key"]', 'req.headers.authorization', 'req.headers.cookie'],
+              censor: '[redacted]',
+            },
+          },
+        }),
         CqrsModule.forRoot(),
         EventStoreModule.forRoot({
           databaseUrl: config.databaseUrl,
@@ -48,8 +63,6 @@ export class AppModule {
       ],
       providers: [
         { provide: AppConfig, useValue: config },
-        { provide: RootLogger, useValue: new RootLogger(config.logLevel) },
-        { provide: Logger, useFactory: nestLogger, inject: [RootLogger] },
         // Every route of every module passes the guard: a route without @Roles or @Public is closed.
         { provide: APP_GUARD, useExisting: AuthGuard },
         { provide: ENFORCED_RULES, useValue: ENFORCED_ROUNDING_RULES },

@@ -1,6 +1,6 @@
 import { Catch, HttpException, HttpStatus, type ArgumentsHost, type ExceptionFilter } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { RootLogger } from '../logging/request-log';
+import { PinoLogger } from 'nestjs-pino';
 import { DomainError, type ErrorBody } from './domain-error';
 
 /** Codes the spec names differently from the HTTP status name; every other status uses its name (`NOT_FOUND`). */
@@ -22,8 +22,6 @@ interface ErrorResponse {
 /** The one place any failure becomes a response: always `{error, message}`, never a stack trace. */
 @Catch()
 export class HttpErrorFilter implements ExceptionFilter {
-  constructor(private readonly log: RootLogger) {}
-
   catch(exception: unknown, host: ArgumentsHost): void {
     const request = host.switchToHttp().getRequest<FastifyRequest>();
     const reply = host.switchToHttp().getResponse<FastifyReply>();
@@ -31,7 +29,7 @@ export class HttpErrorFilter implements ExceptionFilter {
     if (status >= 500) {
       // The stack goes to the log only, tied to the request by its id (set here, not taken from the
       // request context, which errors raised by Fastify before the handler may lack).
-      this.log.pino.error({ reqId: request.id, err: exception }, 'unexpected error');
+      PinoLogger.root.child({ reqId: request.id }).error({ err: exception }, 'unexpected error');
     }
     if (!reply.sent) void reply.status(status).send(body);
   }
