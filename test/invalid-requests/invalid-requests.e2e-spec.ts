@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
-import { request as httpRequest } from 'node:http';
 import { isDeepStrictEqual } from 'node:util';
 import { EventStore } from '../../src/platform/event-store/event-store.port';
 import { issueKey, onboardMerchant } from '../support/auth';
+import { openRequest, readBody } from '../support/service-process';
 import { startTestApp, TEST_ADMIN_KEY, type TestApp } from '../support/test-app';
 import { FIXTURE, type InvalidRequest } from './harvest';
 
@@ -41,29 +41,22 @@ describe('the invalid requests of the suites, replayed', () => {
 
   afterAll(() => app?.close());
 
-  const send = (entry: InvalidRequest) =>
-    new Promise<{ status: number; body: unknown }>((resolve, reject) => {
-      const key = entry.caller === 'unknown' ? entry.apiKey : entry.caller === 'merchant' ? merchantKeys.get(entry.merchant!.id) : keys[entry.caller];
-      const headers: Record<string, string | string[]> = {};
-      for (const [name, value] of entry.headers) headers[name] = name in headers ? [headers[name], value].flat() : value;
-      if (key !== undefined) headers['x-api-key'] = key;
-      // The path as recorded: a URL would resolve its `..` and `%2e%2e` before sending.
-      const { hostname, port } = new URL(app.baseUrl);
-      const request = httpRequest({ hostname, port, path: entry.url, method: entry.method, headers, agent: false }, (response) => {
-        const chunks: Buffer[] = [];
-        response.on('data', (chunk: Buffer) => chunks.push(chunk));
-        response.on('end', () => {
-          const text = Buffer.concat(chunks).toString('utf8');
-          try {
-            resolve({ status: response.statusCode!, body: JSON.parse(text) });
-          } catch {
-            resolve({ status: response.statusCode!, body: text });
-          }
-        });
-      });
-      request.on('error', reject);
-      request.end(entry.bodyBase64 !== undefined ? Buffer.from(entry.bodyBase64, 'base64') : entry.body);
-    });
+  const send = async (entry: InvalidRequest): Promise<{ status: number; body: unknown }> => {
+    const key = entry.caller === 'unknown' ? entry.apiKey : entry.caller === 'merchant' ? merchantKeys.get(entry.merchant!.id) : keys[entry.caller];
+    const headers: Record<string, string | string[]> = {};
+    for (const [name, value] of entry.headers) headers[name] = name in headers ? [headers[name], value].flat() : value;
+    if (key !== undefined) headers['x-api-key'] = key;
+    // The path as recorded: a URL would resolve its `..` and `%2e%2e` before sending.
+    const { request, response } = openRequest(Number(new URL(app.baseUrl).port), entry.method, entry.url, headers);
+    request.end(entry.bodyBase64 !== undefined ? Buffer.from(entry.bodyBase64, 'base64') : entry.body);
+    const answer = await response;
+    const text = await readBody(answer);
+    try {
+      return { status: answer.statusCode!, body: JSON.parse(text) };
+    } catch {
+      return { status: answer.statusCode!, body: text };
+    }
+  };
 
   it('answers each with the status and body it had, and writes nothing', async () => {
     const store = app.app.get(EventStore);

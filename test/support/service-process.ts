@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
-import { request, type ClientRequest, type IncomingMessage } from 'node:http';
+import { request, type ClientRequest, type IncomingMessage, type OutgoingHttpHeaders } from 'node:http';
 import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -121,7 +121,7 @@ export async function freePort(): Promise<number> {
 }
 
 /** A fresh connection per request (no keep-alive pool), so "refused" means the listener is closed. */
-export function openRequest(port: number, method: string, path: string, headers: Record<string, string> = {}) {
+export function openRequest(port: number, method: string, path: string, headers: OutgoingHttpHeaders = {}) {
   let req!: ClientRequest;
   const response = new Promise<IncomingMessage>((resolve, reject) => {
     req = request({ host: '127.0.0.1', port, method, path, headers, agent: false }, resolve);
@@ -139,6 +139,8 @@ export async function get(port: number, path: string): Promise<IncomingMessage> 
 }
 
 export async function readBody(response: IncomingMessage): Promise<string> {
+  // Decoded as a stream: a character split between two chunks stays whole.
+  response.setEncoding('utf8');
   let text = '';
   for await (const chunk of response) text += chunk;
   return text;
