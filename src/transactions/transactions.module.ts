@@ -16,6 +16,7 @@ import { ListTransactionsHandler } from './list-transactions/list-transactions.h
 import { RecordTransactionController } from './record-transaction/record-transaction.controller';
 import { RecordTransactionHandler } from './record-transaction/record-transaction.handler';
 import { SaleChanges } from './sale-changes';
+import { SaleInputsReader } from './read-model/sale-inputs';
 import { SetRoundingPolicyController } from './set-rounding-policy/set-rounding-policy.controller';
 import { SetRoundingPolicyHandler } from './set-rounding-policy/set-rounding-policy.handler';
 import { TransactionDirectory } from './transaction-directory';
@@ -44,6 +45,7 @@ import { VerifyTransactionsHandler } from './verify-transactions/verify-transact
   providers: [
     TransactionDirectory,
     SaleChanges,
+    SaleInputsReader,
     RecordTransactionHandler,
     GetTransactionHandler,
     ListTransactionsHandler,

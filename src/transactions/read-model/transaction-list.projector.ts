@@ -1,9 +1,5 @@
 import type { StoredEvent } from '../../platform/event-store/event-store.port';
 import { insertRows, prepared, type Sql } from '../../platform/event-store/sql';
-import { BIAS_WINDOW, VELOCITY_WINDOW_MS, type MerchantHistory } from '../../rules/fraud-score';
-import type { RoundingMode } from '../../rules/rounding-engine';
-import type { RoundingPolicy } from '../../rules/rounding-policy';
-import { policySubquery } from './rounding-policies.projector';
 import type { TransactionType } from '../transaction.events';
 import { RecordIdTakenError } from '../../platform/ids';
 import { effectOf, historyEntry, type TransactionEffect, type TransactionRow } from './transaction-view';
@@ -54,7 +50,7 @@ export const transactionListProjector: Projector = {
     await tx.query('create index rm_transactions_merchant_created on rm_transactions (merchant_id, created_at desc, position desc)');
     // The CSV export of every merchant pages through the whole table by (created_at, position).
     await tx.query('create index rm_transactions_created on rm_transactions (created_at, position)');
-    // Fraud scoring reads both before every sale (saleInputs). Through the merchant's index it
+    // Fraud scoring reads both before every sale (sale-inputs.ts). Through the merchant's index it
     // visited every sale of the merchant in the window to find a cashier's, or 50 rounded cash
     // sales, so a sale cost more the busier its merchant was.
     await tx.query(
@@ -162,40 +158,4 @@ export async function findTransaction(sql: Sql, id: string): Promise<Transaction
     [id],
   );
   return row && { ...row.detail, history: row.history };
-}
-
-export interface HistoryQuery {
-  merchantId: string;
-  cashierId: string | null;
-  /** The instant of the sale being scored. */
-  at: Date;
-  /** Modes under which rounding up and down are equally likely by chance. */
-  symmetricModes: readonly RoundingMode[];
-}
-
-/**
- * What a sale needs read before it is decided: for fraud scoring, the merchant's recent sales (each
- * read through its own partial index, made for it in reset); and the merchant's rounding policy.
- */
-export async function saleInputs(sql: Sql, query: HistoryQuery): Promise<{ history: MerchantHistory; rounding_policy: RoundingPolicy }> {
-  // One round trip for the three reads: this runs on every sale. Prepared, so the window is written
-  // into the text: a generic plan then costs the real limit, not a guess of a tenth of the rows.
-  const [row] = await sql.query<{ deltas: string[] | null; cashier_sales: number | null; rounding_policy: RoundingPolicy | null }>(
-    prepared(`select
-       (select array_agg(delta order by created_at desc, position desc) from (
-          select rounding_delta_cents as delta, created_at, position from rm_transactions
-          where merchant_id = $1 and type = 'SALE' and rounding_delta_cents <> 0 and cash_rounding_mode = any($2)
-          order by created_at desc, position desc limit ${BIAS_WINDOW}) recent) as deltas,
-       (select count(*)::int from rm_transactions
-        where $3::text is not null and merchant_id = $1 and cashier_id = $3 and type = 'SALE' and created_at > $4) as cashier_sales,
-       ${policySubquery('$1')} as rounding_policy`),
-    [query.merchantId, query.symmetricModes, query.cashierId, new Date(query.at.getTime() - VELOCITY_WINDOW_MS).toISOString()],
-  );
-  return {
-    history: {
-      recent_symmetric_deltas: (row.deltas ?? []).map(Number),
-      cashier_sales_in_window: query.cashierId === null ? null : row.cashier_sales,
-    },
-    rounding_policy: row.rounding_policy ?? 'rule',
-  };
 }

@@ -1,15 +1,12 @@
-import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { eventMetadata } from '../../platform/identity/command-context';
 import { MerchantScope } from '../../auth';
 import { EntryPromises } from '../../audit';
 import { Clock } from '../../platform/clock';
 import { CommandStep } from '../../platform/command-step';
-import { DATABASE, type Database } from '../../platform/event-store/sql';
 import { JurisdictionRuleStore } from '../../jurisdiction';
-import { saleInputs } from '../read-model/transaction-list.projector';
+import { SaleInputsReader } from '../read-model/sale-inputs';
 import { transactionDecider } from '../transaction.decider';
-import { SYMMETRIC_MODES } from '../record-sale';
 import { transactionStream, type TransactionRecordedData } from '../transaction.events';
 import { TRANSACTION_ID_PREFIX } from '../transaction-id';
 import { recordedSaleView } from '../read-model/transaction-view';
@@ -18,18 +15,19 @@ import type { RecordTransactionResponse } from './record-transaction.response.dt
 
 /**
  * Resolves the rule in force on the sale's date, reads the merchant's recent history for the fraud
- * score and its rounding policy (one statement), lets the decider record the sale, and appends it. The answer is built from the stored
- * event inside the append transaction, where the idempotency record is saved with it.
+ * score and its rounding policy (in one statement with the sales read beside it), lets the decider
+ * record the sale, and appends it. The answer is built from the stored event inside the append
+ * transaction, where the idempotency record is saved with it.
  */
 @CommandHandler(RecordTransactionCommand)
 export class RecordTransactionHandler implements ICommandHandler<RecordTransactionCommand, RecordTransactionResponse> {
   constructor(
-    @Inject(DATABASE) private readonly db: Database,
     private readonly clock: Clock,
     private readonly resolver: JurisdictionRuleStore,
     private readonly scope: MerchantScope,
     private readonly step: CommandStep,
     private readonly promises: EntryPromises,
+    private readonly inputs: SaleInputsReader,
   ) {}
 
   async execute({ sale, context, idempotency }: RecordTransactionCommand): Promise<RecordTransactionResponse> {
@@ -37,12 +35,7 @@ export class RecordTransactionHandler implements ICommandHandler<RecordTransacti
     const now = this.clock.now();
     const { zip_code, state, county, city } = sale;
     const jurisdiction = this.resolver.resolve({ zip_code, state, county, city, date: now.toISOString().slice(0, 10) });
-    const { history, rounding_policy } = await saleInputs(this.db, {
-      merchantId: sale.merchant_id,
-      cashierId: sale.cashier_id ?? null,
-      at: now,
-      symmetricModes: SYMMETRIC_MODES,
-    });
+    const { history, rounding_policy } = await this.inputs.read({ merchantId: sale.merchant_id, cashierId: sale.cashier_id ?? null, at: now });
     const metadata = eventMetadata(context, sale.merchant_id);
 
     return this.step.runNew(
