@@ -32,6 +32,8 @@ export function benchSales(count: number, merchantIds: readonly string[], seed =
   };
   return Array.from({ length: count }, (_, i) => {
     const merchant = i % merchantIds.length;
+    // The merchant's own count of sales: `i` alone would give each merchant one lane and one cashier.
+    const turn = Math.floor(i / merchantIds.length);
     const subtotal = 50 + Math.floor(random() * 14_950);
     const tax = Math.floor((subtotal * Math.floor(random() * 11)) / 100);
     const kind = pick();
@@ -51,8 +53,8 @@ export function benchSales(count: number, merchantIds: readonly string[], seed =
       payment_method: kind === 'split' ? 'cash' : kind,
       zip_code: zips[i % zips.length],
       store_id: `store-${merchant}`,
-      terminal_id: `lane-${i % 6}`,
-      cashier_id: `cashier-${merchant}-${i % 4}`,
+      terminal_id: `lane-${turn % 6}`,
+      cashier_id: `cashier-${merchant}-${turn % 4}`,
       ...split,
     };
     return { merchant, body: JSON.stringify(body) };
