@@ -21,13 +21,17 @@ async function startedRequest(port: number, method: string, path: string, header
   return opened;
 }
 
-/** Until the service no longer accepts connections: the error of the first request refused. */
+/**
+ * Until the service no longer accepts connections: the error of the first request refused. A
+ * connection reset was still in the listener's queue when it closed (never served, never refused):
+ * the next one will tell.
+ */
 async function refused(port: number): Promise<NodeJS.ErrnoException> {
   for (;;) {
     try {
       await get(port, '/api/v1/health');
     } catch (error) {
-      return error as NodeJS.ErrnoException;
+      if ((error as NodeJS.ErrnoException).code !== 'ECONNRESET') return error as NodeJS.ErrnoException;
     }
     await sleep(50);
   }
