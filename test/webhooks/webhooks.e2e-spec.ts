@@ -132,6 +132,8 @@ describe('signed webhooks', () => {
     expect(retry.webhookId).toBe(first.webhookId);
     expect(retry.body).toBe(first.body);
     for (const received of receiver.received) verified(received, endpoint.secret);
+    // The receiver has the retry before the deliverer has written its answer down.
+    await waitUntil(async () => (await deliveries(endpoint.id)).some((d: { webhook_id: string; status: string }) => d.webhook_id === first.webhookId && d.status === 'delivered'));
     expect(await deliveries(endpoint.id)).toContainEqual(expect.objectContaining({ webhook_id: first.webhookId, status: 'delivered', attempts: 2, last_status_code: 200 }));
   });
 
