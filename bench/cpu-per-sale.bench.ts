@@ -7,7 +7,12 @@
  *
  * Run: npm run build && node -r ts-node/register/transpile-only bench/cpu-per-sale.bench.ts
  * BENCH_SECONDS (default 20), BENCH_CONNECTIONS (default 8); DATABASE_URL and REDIS_URL as for
- * bench/transactions.bench.ts. Prints its figures; docs/benchmarks.md quotes them.
+ * bench/transactions.bench.ts. BENCH_ROUNDS (default 1): each round measures every target, in an
+ * order that turns each round, and the last lines give each target's median round and, with
+ * BENCH_BEFORE, the change's ratio round by round: on a noisy machine one round of each moves by a
+ * third. BENCH_NODE_ARGS: flags for node running this checkout's service only (e.g.
+ * `--max-semi-space-size=32`), to pair a runtime flag with the build without it. Prints its
+ * figures; docs/benchmarks.md quotes them.
  */
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -19,6 +24,8 @@ import { benchMerchantIds, loadSales, onboardMerchants } from './support/service
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 20);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 8);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 1);
+const NODE_ARGS = process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
 const MERCHANTS = 20;
 const ADMIN_KEY = `bench-admin-${randomBytes(12).toString('hex')}`;
 process.env.DATABASE_URL ??= 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -60,6 +67,7 @@ const serviceTarget = (name: string, entry: 'built' | { builtIn: string }): Targ
   async start(db) {
     const service = await ServiceProcess.start({
       entry,
+      nodeArgs: entry === 'built' ? NODE_ARGS : [],
       env: { DATABASE_URL: db.url, ADMIN_API_KEY: ADMIN_KEY, LOG_LEVEL: 'info', RATE_LIMIT_SANDBOX: '1000000000', REDIS_URL, REDIS_KEY_PREFIX: `bench-${randomBytes(4).toString('hex')}:` },
     });
     return { service, path: '/api/v1/transaction', keys: await onboardMerchants(service.baseUrl, ADMIN_KEY, benchMerchantIds(MERCHANTS)) };
@@ -76,11 +84,18 @@ const TARGETS: Target[] = [
     },
   },
   ...(process.env.BENCH_BEFORE ? [serviceTarget(`service, before (${process.env.BENCH_BEFORE})`, { builtIn: process.env.BENCH_BEFORE })] : []),
-  serviceTarget('service', 'built'),
+  serviceTarget(NODE_ARGS.length > 0 ? `service (node ${NODE_ARGS.join(' ')})` : 'service', 'built'),
 ];
 
+/** One measurement: its rate, and the CPU ms per request of the target itself and of PostgreSQL. */
+interface Figures {
+  reqPerSecond: number;
+  itself: number;
+  postgres: number;
+}
+
 /** One target alone on the machine: its CPU, PostgreSQL's, Redis's and the load generator's per request. */
-async function measure(target: Target): Promise<void> {
+async function measure(target: Target): Promise<Figures> {
   const db = await createTestDatabase('postgres');
   const { service, path, keys } = await target.start(db);
   try {
@@ -96,19 +111,42 @@ async function measure(target: Target): Promise<void> {
     const result = await loadSales(service.port, path, keys, sales, CONNECTIONS, SECONDS);
     const generator = process.cpuUsage(before.generator);
     const after = cpuMs(pid);
+    const postgres = postgresCpuMs() - before.postgres;
     const per = (ms: number) => (ms / result.requests.total).toFixed(2);
     console.log(`${target.name}: ${result.requests.total} requests at ${CONNECTIONS} connections, ${result.requests.average} req/s, p99 ${result.latency.p99} ms, ${result.non2xx} not 2xx`);
     console.log(`  CPU ms per request: itself ${per(after.user - before.service.user)} user + ${per(after.system - before.service.system)} system, ` +
-      `PostgreSQL ${per(postgresCpuMs() - before.postgres)}, Redis ${per(redisMs() - before.redis)}, ` +
+      `PostgreSQL ${per(postgres)}, Redis ${per(redisMs() - before.redis)}, ` +
       `load generator ${per((generator.user + generator.system) / 1000)}`);
+    const itself = after.user - before.service.user + after.system - before.service.system;
+    return { reqPerSecond: result.requests.average, itself: itself / result.requests.total, postgres: postgres / result.requests.total };
   } finally {
     await service.stop();
     await db.drop();
   }
 }
 
+const median = (values: number[]): number => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+};
+
 async function main(): Promise<void> {
-  for (const target of TARGETS) await measure(target);
+  const rounds = new Map<Target, Figures[]>(TARGETS.map((target) => [target, []]));
+  for (let round = 0; round < ROUNDS; round++) {
+    const order = round % 2 === 0 ? TARGETS : [...TARGETS].reverse();
+    for (const target of order) rounds.get(target)!.push(await measure(target));
+  }
+  if (ROUNDS === 1) return;
+  console.log(`\nMedians of ${ROUNDS} rounds, CPU ms per request:`);
+  for (const [target, figures] of rounds) {
+    const both = median(figures.map((f) => f.itself + f.postgres));
+    console.log(`  ${target.name}: itself ${median(figures.map((f) => f.itself)).toFixed(2)}, PostgreSQL ${median(figures.map((f) => f.postgres)).toFixed(2)}, both ${both.toFixed(2)}, ${median(figures.map((f) => f.reqPerSecond)).toFixed(0)} req/s`);
+  }
+  const [now, before] = [TARGETS[TARGETS.length - 1], TARGETS.length === 3 ? TARGETS[1] : undefined];
+  if (!before) return;
+  const ratio = (pick: (f: Figures) => number) => rounds.get(now)!.map((f, i) => (pick(f) / pick(rounds.get(before)![i])).toFixed(2)).join(', ');
+  console.log(`  ${now.name} against ${before.name}, round by round: itself ${ratio((f) => f.itself)}; both ${ratio((f) => f.itself + f.postgres)}; req/s ${ratio((f) => f.reqPerSecond)}`);
 }
 
 main().catch((error: unknown) => {
