@@ -8,9 +8,9 @@
  * Run: npm run build && node -r ts-node/register/transpile-only bench/cpu-per-sale.bench.ts
  * BENCH_SECONDS (default 20), BENCH_CONNECTIONS (default 8); DATABASE_URL and REDIS_URL as for
  * bench/transactions.bench.ts. BENCH_ROUNDS (default 1): each round measures every target, in an
- * order that turns each round, and the last lines give each target's median round and, with
- * BENCH_BEFORE, the change's ratio round by round: on a noisy machine one round of each moves by a
- * third. BENCH_NODE_ARGS: flags for node running this checkout's service only (e.g.
+ * order that turns each round, and the last lines give each target's medians (the lower middle for
+ * an even count) and, with BENCH_BEFORE, the change's ratio round by round: on a noisy machine one
+ * round of each moves by a third. BENCH_NODE_ARGS: flags for node running this checkout's service only (e.g.
  * `--max-semi-space-size=32`), to pair a runtime flag with the build without it. Prints its
  * figures; docs/benchmarks.md quotes them.
  */
@@ -19,6 +19,7 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { ServiceProcess } from '../test/support/service-process';
 import { createTestDatabase, type TestDatabase } from '../test/support/test-database';
+import { median } from './support/median';
 import { benchSales } from './support/sales';
 import { benchMerchantIds, loadSales, onboardMerchants } from './support/service-load';
 
@@ -74,6 +75,9 @@ const serviceTarget = (name: string, entry: 'built' | { builtIn: string }): Targ
   },
 });
 
+const BEFORE = process.env.BENCH_BEFORE ? serviceTarget(`service, before (${process.env.BENCH_BEFORE})`, { builtIn: process.env.BENCH_BEFORE }) : undefined;
+const NOW = serviceTarget(NODE_ARGS.length > 0 ? `service (node ${NODE_ARGS.join(' ')})` : 'service', 'built');
+
 /** The peer of bench/transactions.bench.ts, so that the service's CPU per sale reads against the same sales' on another event store. */
 const TARGETS: Target[] = [
   {
@@ -83,8 +87,8 @@ const TARGETS: Target[] = [
       return { service, path: '/api/v1/peer', keys: [''] };
     },
   },
-  ...(process.env.BENCH_BEFORE ? [serviceTarget(`service, before (${process.env.BENCH_BEFORE})`, { builtIn: process.env.BENCH_BEFORE })] : []),
-  serviceTarget(NODE_ARGS.length > 0 ? `service (node ${NODE_ARGS.join(' ')})` : 'service', 'built'),
+  ...(BEFORE ? [BEFORE] : []),
+  NOW,
 ];
 
 /** One measurement: its rate, and the CPU ms per request of the target itself and of PostgreSQL. */
@@ -125,12 +129,6 @@ async function measure(target: Target): Promise<Figures> {
   }
 }
 
-const median = (values: number[]): number => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
-};
-
 async function main(): Promise<void> {
   const rounds = new Map<Target, Figures[]>(TARGETS.map((target) => [target, []]));
   for (let round = 0; round < ROUNDS; round++) {
@@ -139,14 +137,14 @@ async function main(): Promise<void> {
   }
   if (ROUNDS === 1) return;
   console.log(`\nMedians of ${ROUNDS} rounds, CPU ms per request:`);
+  const both = (f: Figures) => f.itself + f.postgres;
   for (const [target, figures] of rounds) {
-    const both = median(figures.map((f) => f.itself + f.postgres));
-    console.log(`  ${target.name}: itself ${median(figures.map((f) => f.itself)).toFixed(2)}, PostgreSQL ${median(figures.map((f) => f.postgres)).toFixed(2)}, both ${both.toFixed(2)}, ${median(figures.map((f) => f.reqPerSecond)).toFixed(0)} req/s`);
+    const middle = (pick: (f: Figures) => number) => pick(median(figures, pick));
+    console.log(`  ${target.name}: itself ${middle((f) => f.itself).toFixed(2)}, PostgreSQL ${middle((f) => f.postgres).toFixed(2)}, both ${middle(both).toFixed(2)}, ${middle((f) => f.reqPerSecond).toFixed(0)} req/s`);
   }
-  const [now, before] = [TARGETS[TARGETS.length - 1], TARGETS.length === 3 ? TARGETS[1] : undefined];
-  if (!before) return;
-  const ratio = (pick: (f: Figures) => number) => rounds.get(now)!.map((f, i) => (pick(f) / pick(rounds.get(before)![i])).toFixed(2)).join(', ');
-  console.log(`  ${now.name} against ${before.name}, round by round: itself ${ratio((f) => f.itself)}; both ${ratio((f) => f.itself + f.postgres)}; req/s ${ratio((f) => f.reqPerSecond)}`);
+  if (!BEFORE) return;
+  const ratio = (pick: (f: Figures) => number) => rounds.get(NOW)!.map((f, i) => (pick(f) / pick(rounds.get(BEFORE)![i])).toFixed(2)).join(', ');
+  console.log(`  ${NOW.name} against ${BEFORE.name}, round by round: itself ${ratio((f) => f.itself)}; both ${ratio(both)}; req/s ${ratio((f) => f.reqPerSecond)}`);
 }
 
 main().catch((error: unknown) => {

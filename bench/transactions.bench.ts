@@ -25,6 +25,7 @@ import { createTestDatabase, type TestDatabase } from '../test/support/test-data
 import { benchSales, type BenchSale } from './support/sales';
 import { replaceSection } from './support/report';
 import { benchMerchantIds, loadSales, onboardMerchants } from './support/service-load';
+import { median } from './support/median';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 20);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 1);
@@ -142,11 +143,6 @@ async function measure(name: string, { service, path, keys }: Running, sales: Be
   console.log(JSON.stringify({ ...row, load: loadavg()[0] }));
   if (failed > 0) console.error(`${name}: ${failed} requests failed\n${service.output.slice(-3000)}`);
   return row;
-}
-
-/** The median (the lower of the two middle ones for an even count). */
-function median<T>(items: T[], value: (item: T) => number): T {
-  return [...items].sort((a, b) => value(a) - value(b))[Math.floor((items.length - 1) / 2)];
 }
 
 /**
