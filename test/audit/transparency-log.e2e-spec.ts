@@ -76,7 +76,7 @@ describe('the log origin', () => {
     // Its own data folder: the witness file lives there, and one left from another log would stop the signer.
     const dataDir = await mkdtemp(join(tmpdir(), 'crcs-origin-'));
     const env = { DATABASE_URL: db.url, DATA_DIR: dataDir, ADMIN_API_KEY: TEST_ADMIN_KEY, CHECKPOINT_SIGNING_KEY: signingKey, LOG_LEVEL: 'silent' };
-    // A start through ts-node on a busy machine: more time than the default.
+    // A start on a busy machine: more time than the default.
     const first = await ServiceProcess.start({ env: { ...env, LOG_ORIGIN: 'rounding.example.com/store-12' }, startupLimitMs: 120_000 });
     expect(await first.stop()).toBe(0);
     const refused = await ServiceProcess.start({ env: { ...env, LOG_ORIGIN: 'rounding.example.com/store-13' }, startupLimitMs: 120_000 }).then(

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { SHUTDOWN_GRACE_MS } from '../../src/app.factory';
-import { get, openRequest, readBody, ServiceProcess } from '../support/service-process';
+import { BUILT_MAIN, get, openRequest, readBody, ServiceProcess } from '../support/service-process';
 import { childEnv } from '../support/child-env';
 
 const ROOT = join(__dirname, '../..');
@@ -37,7 +37,7 @@ async function refused(port: number): Promise<NodeJS.ErrnoException> {
   }
 }
 
-/** The real service as a process, one per test as each stops it: main.ts through ts-node, so no build is needed. */
+/** The real service as a process, one per test as each stops it: as `npm start` runs it (the test run's set-up builds it). */
 describe('the service process', () => {
   let dataDir: string;
   let service: ServiceProcess;
@@ -45,7 +45,7 @@ describe('the service process', () => {
   beforeEach(async () => {
     dataDir = await mkdtemp(join(tmpdir(), 'crcs-shutdown-'));
     // Its own embedded database whatever the environment says, so nothing else is touched.
-    // A start from source takes over 40 s on the 2-core machine when other suites load it.
+    // A start can take long on the 2-core machine when other suites load it.
     service = await ServiceProcess.start({ env: { DATA_DIR: dataDir, LOG_LEVEL: 'info' }, startupLimitMs: 90_000 });
   }, 100_000);
 
@@ -105,7 +105,7 @@ describe('the service process', () => {
 
 describe('the service process with a bad configuration', () => {
   it('prints which variables are wrong, without a stack trace, and exits 1', async () => {
-    const service = spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', 'src/main.ts'], {
+    const service = spawn(process.execPath, [BUILT_MAIN], {
       cwd: ROOT,
       env: childEnv({ PORT: '70000', LOG_LEVEL: 'loud' }),
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -117,6 +117,6 @@ describe('the service process with a bad configuration', () => {
     expect(stderr).toContain('PORT is "70000" but must be an integer from 1 to 65535');
     expect(stderr).toContain('LOG_LEVEL is "loud" but must be one of');
     expect(stderr).not.toMatch(/\n\s+at /);
-    // As long as a start of the service from source may take on a loaded machine (the limit above).
+    // As long as a start of the service may take on a loaded machine (the limit above).
   }, 100_000);
 });

@@ -3,7 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { freePort, ServiceProcess } from '../support/service-process';
+import { BUILT_MAIN, freePort, ServiceProcess } from '../support/service-process';
 import { createTestDatabase, type TestDatabase } from '../support/test-database';
 import { Pool } from 'pg';
 import { embeddedServerPid, inspectLog, loadUntil, onboard, post, recordSale, serviceEnv } from './support';
@@ -34,7 +34,7 @@ const LOAD_MS = 4000;
     // And one data folder, where their signer keeps its witness file (the checkout's ./data otherwise).
     const dataDir = await mkdtemp(join(tmpdir(), 'crcs-two-'));
     const env = serviceEnv({ DATABASE_URL: database.url, DATA_DIR: dataDir, CHECKPOINT_SIGNING_KEY: signingKey.export({ format: 'pem', type: 'pkcs8' }) as string });
-    // Two ts-node starts at once on a shared machine can take a while (as in key-revocation).
+    // Two starts at once on a shared machine can take a while (as in key-revocation).
     const services = await Promise.all([ServiceProcess.start({ env, startupLimitMs: 120_000 }), ServiceProcess.start({ env, startupLimitMs: 120_000 })]);
     let load;
     try {
@@ -69,7 +69,7 @@ const LOAD_MS = 4000;
 
   it('answer concurrent twins of a void or a refund with the first one’s answer, whichever process gets them', async () => {
     const env = serviceEnv({ DATABASE_URL: database.url });
-    // Two ts-node starts at once on a shared machine can take a while (as in key-revocation).
+    // Two starts at once on a shared machine can take a while (as in key-revocation).
     const services = await Promise.all([ServiceProcess.start({ env, startupLimitMs: 120_000 }), ServiceProcess.start({ env, startupLimitMs: 120_000 })]);
     const pool = new Pool({ connectionString: database.url });
     try {
@@ -130,7 +130,7 @@ describe('two service processes on one embedded data folder', () => {
     try {
       const merchant = await onboard(first);
       const server = embeddedServerPid(dataDir);
-      const second = spawnSync(process.execPath, ['-r', 'ts-node/register/transpile-only', 'src/main.ts'], {
+      const second = spawnSync(process.execPath, [BUILT_MAIN], {
         cwd: join(__dirname, '../..'),
         env: childEnv({ PORT: String(await freePort()), ...env }),
         encoding: 'utf8',

@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { EmbeddedPostgres } from '../../src/platform/event-store/embedded-postgres';
@@ -10,7 +11,8 @@ import { packagedBrowser } from './test-browser';
 export const globalState = globalThis as { crcsEmbeddedServer?: EmbeddedPostgres; crcsStandby?: Standby };
 
 /**
- * Once per run, for every worker through the environment: the run's folder, which every test
+ * Once per run: the service built from the current sources, which the suites start as `npm start`
+ * runs it. For every worker through the environment: the run's folder, which every test
  * writes into (TMPDIR names it, so tmpdir() is it in the tests and in what they start), one
  * embedded PostgreSQL server in it on which each test creates a database of its own, the browser
  * for the portal's suites: CHROMIUM_PATH where a machine configures one, else the Chromium that
@@ -22,6 +24,7 @@ export const globalState = globalThis as { crcsEmbeddedServer?: EmbeddedPostgres
  * before the process ends.
  */
 export default async function globalSetup(): Promise<void> {
+  buildService();
   const base = tmpdir();
   for (const dir of await reapDeadRuns(base)) console.warn(`removed ${dir}, left by a test run that did not finish, and stopped its servers`);
   const dir = makeRunFolder(base);
@@ -46,6 +49,16 @@ export default async function globalSetup(): Promise<void> {
   }
   process.env.CRCS_EMBEDDED_URL = server.value.url;
   process.env.CRCS_CHROMIUM = chromium.value;
+}
+
+/**
+ * `npm run build` (incremental: about a second when the build is current, as after `npm ci`), so
+ * that the service the suites start (test/support/service-process.ts) is the current sources'.
+ */
+function buildService(): void {
+  const root = join(__dirname, '../..');
+  const build = spawnSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-b', 'tsconfig.build.json'], { cwd: root, encoding: 'utf8' });
+  if (build.status !== 0) throw new Error(`npm run build failed:\n${build.stdout}${build.stderr}`);
 }
 
 function removeOnSignal(dir: string): void {

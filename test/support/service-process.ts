@@ -7,17 +7,22 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { childEnv } from './child-env';
 
 const ROOT = join(__dirname, '../..');
+/**
+ * The service as `npm start` runs it, built from the current sources by the test run's global
+ * set-up: a start through ts-node cost about five times the CPU (the compiler loaded in the process
+ * and in each of its worker threads), and the suites start the service dozens of times.
+ */
+export const BUILT_MAIN = join(ROOT, 'dist/src/main.js');
 
 export interface ServiceProcessOptions {
   /** On top of PATH and PORT; nothing else of the parent's environment is passed on. */
   env: Record<string, string>;
   /**
-   * `built`: dist/src/main.js as `npm start` runs it (bench). `source` (default): src/main.ts through
-   * ts-node, no build needed (tests). `{tsFile}`: another server script, which must answer
+   * `built` (default): dist/src/main.js as `npm start` runs it. `{tsFile}`: another server script, through ts-node, which must answer
    * `GET /api/v1/health` with 200 once it is ready (the bench's baseline). `{builtIn}`: the built
    * service of another checkout of this repository, run from there (a bench's build before a change).
    */
-  entry?: 'built' | 'source' | { tsFile: string } | { builtIn: string };
+  entry?: 'built' | { tsFile: string } | { builtIn: string };
   /** Flags for node itself, e.g. `--cpu-prof`, which NODE_OPTIONS does not take. */
   nodeArgs?: string[];
   /** A port to reuse (a restart after a crash); default a free one. */
@@ -36,15 +41,13 @@ export class ServiceProcess {
     child.stderr!.on('data', (chunk: Buffer) => (this.output += chunk.toString()));
   }
 
-  static async start({ env, entry = 'source', nodeArgs = [], port, startupLimitMs = 40_000 }: ServiceProcessOptions): Promise<ServiceProcess> {
+  static async start({ env, entry = 'built', nodeArgs = [], port, startupLimitMs = 40_000 }: ServiceProcessOptions): Promise<ServiceProcess> {
     const other = typeof entry === 'object' && 'builtIn' in entry ? entry.builtIn : undefined;
     const root = other ?? ROOT;
-    const built = entry === 'built' || other !== undefined;
-    const main = join(root, 'dist/src/main.js');
-    if (built && !existsSync(main)) throw new Error(`${main} is missing: run \`npm run build\` there first`);
-    const script = built
-      ? [main]
-      : ['-r', 'ts-node/register/transpile-only', entry === 'source' ? 'src/main.ts' : (entry as { tsFile: string }).tsFile];
+    const main = other ? join(other, 'dist/src/main.js') : BUILT_MAIN;
+    const tsFile = typeof entry === 'object' && 'tsFile' in entry ? entry.tsFile : undefined;
+    if (!tsFile && !existsSync(main)) throw new Error(`${main} is missing: run \`npm run build\` there first`);
+    const script = tsFile ? ['-r', 'ts-node/register/transpile-only', tsFile] : [main];
     const chosenPort = port ?? (await freePort());
     const child = spawn(process.execPath, [...nodeArgs, ...script], {
       cwd: root,
