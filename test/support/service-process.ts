@@ -18,9 +18,10 @@ export interface ServiceProcessOptions {
   /** On top of PATH and PORT; nothing else of the parent's environment is passed on. */
   env: Record<string, string>;
   /**
-   * `built` (default): dist/src/main.js as `npm start` runs it. `{tsFile}`: another server script, through ts-node, which must answer
-   * `GET /api/v1/health` with 200 once it is ready (the bench's baseline). `{builtIn}`: the built
-   * service of another checkout of this repository, run from there (a bench's build before a change).
+   * `built` (default): dist/src/main.js as `npm start` runs it. `{tsFile}`: another server script,
+   * through ts-node, which must answer `GET /api/v1/health` with 200 once it is ready (the bench's
+   * baseline). `{builtIn}`: the built service of another checkout of this repository, run from
+   * there (a bench's build before a change).
    */
   entry?: 'built' | { tsFile: string } | { builtIn: string };
   /** Flags for node itself, e.g. `--cpu-prof`, which NODE_OPTIONS does not take. */
