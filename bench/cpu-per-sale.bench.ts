@@ -115,14 +115,15 @@ async function measure(target: Target): Promise<Figures> {
     const result = await loadSales(service.port, path, keys, sales, CONNECTIONS, SECONDS);
     const generator = process.cpuUsage(before.generator);
     const after = cpuMs(pid);
+    const user = after.user - before.service.user;
+    const system = after.system - before.service.system;
     const postgres = postgresCpuMs() - before.postgres;
     const per = (ms: number) => (ms / result.requests.total).toFixed(2);
     console.log(`${target.name}: ${result.requests.total} requests at ${CONNECTIONS} connections, ${result.requests.average} req/s, p99 ${result.latency.p99} ms, ${result.non2xx} not 2xx`);
-    console.log(`  CPU ms per request: itself ${per(after.user - before.service.user)} user + ${per(after.system - before.service.system)} system, ` +
+    console.log(`  CPU ms per request: itself ${per(user)} user + ${per(system)} system, ` +
       `PostgreSQL ${per(postgres)}, Redis ${per(redisMs() - before.redis)}, ` +
       `load generator ${per((generator.user + generator.system) / 1000)}`);
-    const itself = after.user - before.service.user + after.system - before.service.system;
-    return { reqPerSecond: result.requests.average, itself: itself / result.requests.total, postgres: postgres / result.requests.total };
+    return { reqPerSecond: result.requests.average, itself: (user + system) / result.requests.total, postgres: postgres / result.requests.total };
   } finally {
     await service.stop();
     await db.drop();

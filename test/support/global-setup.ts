@@ -56,9 +56,8 @@ export default async function globalSetup(): Promise<void> {
  * that the service the suites start (test/support/service-process.ts) is the current sources'.
  */
 function buildService(): void {
-  const root = join(__dirname, '../..');
-  const build = spawnSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-b', 'tsconfig.build.json'], { cwd: root, encoding: 'utf8' });
-  if (build.status !== 0) throw new Error(`npm run build failed:\n${build.stdout}${build.stderr}`);
+  const build = spawnSync('npm', ['run', '--silent', 'build'], { cwd: join(__dirname, '../..'), encoding: 'utf8' });
+  if (build.status !== 0) throw new Error(`npm run build failed:\n${build.stdout}${build.stderr}${build.error?.message ?? ''}`);
 }
 
 function removeOnSignal(dir: string): void {

@@ -7,12 +7,13 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { childEnv } from './child-env';
 
 const ROOT = join(__dirname, '../..');
+const builtMain = (root: string) => join(root, 'dist/src/main.js');
 /**
  * The service as `npm start` runs it, built from the current sources by the test run's global
  * set-up: a start through ts-node cost about five times the CPU (the compiler loaded in the process
  * and in each of its worker threads), and the suites start the service dozens of times.
  */
-export const BUILT_MAIN = join(ROOT, 'dist/src/main.js');
+export const BUILT_MAIN = builtMain(ROOT);
 
 export interface ServiceProcessOptions {
   /** On top of PATH and PORT; nothing else of the parent's environment is passed on. */
@@ -45,7 +46,7 @@ export class ServiceProcess {
   static async start({ env, entry = 'built', nodeArgs = [], port, startupLimitMs = 40_000 }: ServiceProcessOptions): Promise<ServiceProcess> {
     const other = typeof entry === 'object' && 'builtIn' in entry ? entry.builtIn : undefined;
     const root = other ?? ROOT;
-    const main = other ? join(other, 'dist/src/main.js') : BUILT_MAIN;
+    const main = builtMain(root);
     const tsFile = typeof entry === 'object' && 'tsFile' in entry ? entry.tsFile : undefined;
     if (!tsFile && !existsSync(main)) throw new Error(`${main} is missing: run \`npm run build\` there first`);
     const script = tsFile ? ['-r', 'ts-node/register/transpile-only', tsFile] : [main];
