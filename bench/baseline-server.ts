@@ -29,11 +29,20 @@ async function main(): Promise<void> {
   });
   app.get('/api/v1/baseline/:id', async (request, reply) => {
     const { id } = request.params as { id: string };
-    const [row] = (await pool.query('select id, merchant_id, data, recorded_at from baseline_sales where id = $1', [id])).rows;
+    const [row] = (
+      await pool.query('select id, merchant_id, data, recorded_at from baseline_sales where id = $1', [id])
+    ).rows;
     return row ? row : reply.status(404).send({ error: 'NOT_FOUND', message: `no row ${id}` });
   });
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {
-    process.once(signal, () => void app.close().then(() => pool.end()).then(() => process.exit(0)));
+    process.once(
+      signal,
+      () =>
+        void app
+          .close()
+          .then(() => pool.end())
+          .then(() => process.exit(0)),
+    );
   }
   await app.listen({ port: Number(process.env.PORT), host: '127.0.0.1' });
 }

@@ -24,9 +24,12 @@ import { insertEntries, saleEntries } from './support/chain-entries';
 import { replaceSection } from './support/report';
 
 // The built modules, as the service and the CLI run them (their hashing threads are built JavaScript too).
-const { exportLine } = require('../dist/src/platform/verification/export-lines') as typeof import('../src/platform/verification/export-lines');
-const { migrate } = require('../dist/src/platform/event-store/migrations') as typeof import('../src/platform/event-store/migrations');
-const { verifyStoredLog } = require('../dist/src/platform/verification/stored-verification') as typeof import('../src/platform/verification/stored-verification');
+const { exportLine } =
+  require('../dist/src/platform/verification/export-lines') as typeof import('../src/platform/verification/export-lines');
+const { migrate } =
+  require('../dist/src/platform/event-store/migrations') as typeof import('../src/platform/event-store/migrations');
+const { verifyStoredLog } =
+  require('../dist/src/platform/verification/stored-verification') as typeof import('../src/platform/verification/stored-verification');
 
 const ENTRIES = Number(process.argv[2] ?? 1_000_000);
 const CHUNK = 1000;
@@ -79,7 +82,8 @@ async function main(): Promise<void> {
       encoding: 'utf8',
     });
     const offline = seconds(cliStart);
-    if (cli.status !== 0 || JSON.parse(cli.stdout).verified_count !== ENTRIES) throw new Error(`the export did not verify: ${cli.stderr}`);
+    if (cli.status !== 0 || JSON.parse(cli.stdout).verified_count !== ENTRIES)
+      throw new Error(`the export did not verify: ${cli.stderr}`);
     const cliPeakMb = Number(cli.stderr.trim().split('\n').pop()) / 1024;
 
     const fmt = (s: number) => `${s.toFixed(2)} s`;

@@ -35,7 +35,11 @@ const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 /** A process's CPU so far in ms (clock ticks of 10 ms): user, system, and its reaped children's. */
 function cpuMs(pid: number): { user: number; system: number; children: number } {
   const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  return { user: Number(fields[11]) * 10, system: Number(fields[12]) * 10, children: (Number(fields[13]) + Number(fields[14])) * 10 };
+  return {
+    user: Number(fields[11]) * 10,
+    system: Number(fields[12]) * 10,
+    children: (Number(fields[13]) + Number(fields[14])) * 10,
+  };
 }
 
 /**
@@ -45,16 +49,25 @@ function cpuMs(pid: number): { user: number; system: number; children: number } 
  */
 function postgresCpuMs(): number {
   const postmaster = Number(execFileSync('pgrep', ['-o', '-x', 'postgres']).toString().trim());
-  const children = execFileSync('pgrep', ['-P', String(postmaster)]).toString().trim().split('\n').map(Number);
+  const children = execFileSync('pgrep', ['-P', String(postmaster)])
+    .toString()
+    .trim()
+    .split('\n')
+    .map(Number);
   const own = cpuMs(postmaster);
-  return own.user + own.system + own.children + children.reduce((sum, pid) => {
-    try {
-      const { user, system } = cpuMs(pid);
-      return sum + user + system;
-    } catch {
-      return sum; // ended between the listing and the read: reaped into the postmaster's figure
-    }
-  }, 0);
+  return (
+    own.user +
+    own.system +
+    own.children +
+    children.reduce((sum, pid) => {
+      try {
+        const { user, system } = cpuMs(pid);
+        return sum + user + system;
+      } catch {
+        return sum; // ended between the listing and the read: reaped into the postmaster's figure
+      }
+    }, 0)
+  );
 }
 
 interface Target {
@@ -69,13 +82,26 @@ const serviceTarget = (name: string, entry: 'built' | { builtIn: string }): Targ
     const service = await ServiceProcess.start({
       entry,
       nodeArgs: entry === 'built' ? NODE_ARGS : [],
-      env: { DATABASE_URL: db.url, ADMIN_API_KEY: ADMIN_KEY, LOG_LEVEL: 'info', RATE_LIMIT_SANDBOX: '1000000000', REDIS_URL, REDIS_KEY_PREFIX: `bench-${randomBytes(4).toString('hex')}:` },
+      env: {
+        DATABASE_URL: db.url,
+        ADMIN_API_KEY: ADMIN_KEY,
+        LOG_LEVEL: 'info',
+        RATE_LIMIT_SANDBOX: '1000000000',
+        REDIS_URL,
+        REDIS_KEY_PREFIX: `bench-${randomBytes(4).toString('hex')}:`,
+      },
     });
-    return { service, path: '/api/v1/transaction', keys: await onboardMerchants(service.baseUrl, ADMIN_KEY, benchMerchantIds(MERCHANTS)) };
+    return {
+      service,
+      path: '/api/v1/transaction',
+      keys: await onboardMerchants(service.baseUrl, ADMIN_KEY, benchMerchantIds(MERCHANTS)),
+    };
   },
 });
 
-const BEFORE = process.env.BENCH_BEFORE ? serviceTarget(`service, before (${process.env.BENCH_BEFORE})`, { builtIn: process.env.BENCH_BEFORE }) : undefined;
+const BEFORE = process.env.BENCH_BEFORE
+  ? serviceTarget(`service, before (${process.env.BENCH_BEFORE})`, { builtIn: process.env.BENCH_BEFORE })
+  : undefined;
 const NOW = serviceTarget(NODE_ARGS.length > 0 ? `service (node ${NODE_ARGS.join(' ')})` : 'service', 'built');
 
 /** The peer of bench/transactions.bench.ts, so that the service's CPU per sale reads against the same sales' on another event store. */
@@ -83,7 +109,10 @@ const TARGETS: Target[] = [
   {
     name: 'peer (Fastify + Emmett appendToStream)',
     async start(db) {
-      const service = await ServiceProcess.start({ entry: { tsFile: 'bench/peer-server.ts' }, env: { DATABASE_URL: db.url } });
+      const service = await ServiceProcess.start({
+        entry: { tsFile: 'bench/peer-server.ts' },
+        env: { DATABASE_URL: db.url },
+      });
       return { service, path: '/api/v1/peer', keys: [''] };
     },
   },
@@ -119,11 +148,19 @@ async function measure(target: Target): Promise<Figures> {
     const system = after.system - before.service.system;
     const postgres = postgresCpuMs() - before.postgres;
     const per = (ms: number) => (ms / result.requests.total).toFixed(2);
-    console.log(`${target.name}: ${result.requests.total} requests at ${CONNECTIONS} connections, ${result.requests.average} req/s, p99 ${result.latency.p99} ms, ${result.non2xx} not 2xx`);
-    console.log(`  CPU ms per request: itself ${per(user)} user + ${per(system)} system, ` +
-      `PostgreSQL ${per(postgres)}, Redis ${per(redisMs() - before.redis)}, ` +
-      `load generator ${per((generator.user + generator.system) / 1000)}`);
-    return { reqPerSecond: result.requests.average, itself: (user + system) / result.requests.total, postgres: postgres / result.requests.total };
+    console.log(
+      `${target.name}: ${result.requests.total} requests at ${CONNECTIONS} connections, ${result.requests.average} req/s, p99 ${result.latency.p99} ms, ${result.non2xx} not 2xx`,
+    );
+    console.log(
+      `  CPU ms per request: itself ${per(user)} user + ${per(system)} system, ` +
+        `PostgreSQL ${per(postgres)}, Redis ${per(redisMs() - before.redis)}, ` +
+        `load generator ${per((generator.user + generator.system) / 1000)}`,
+    );
+    return {
+      reqPerSecond: result.requests.average,
+      itself: (user + system) / result.requests.total,
+      postgres: postgres / result.requests.total,
+    };
   } finally {
     await service.stop();
     await db.drop();
@@ -141,11 +178,19 @@ async function main(): Promise<void> {
   const both = (f: Figures) => f.itself + f.postgres;
   for (const [target, figures] of rounds) {
     const middle = (pick: (f: Figures) => number) => pick(median(figures, pick));
-    console.log(`  ${target.name}: itself ${middle((f) => f.itself).toFixed(2)}, PostgreSQL ${middle((f) => f.postgres).toFixed(2)}, both ${middle(both).toFixed(2)}, ${middle((f) => f.reqPerSecond).toFixed(0)} req/s`);
+    console.log(
+      `  ${target.name}: itself ${middle((f) => f.itself).toFixed(2)}, PostgreSQL ${middle((f) => f.postgres).toFixed(2)}, both ${middle(both).toFixed(2)}, ${middle((f) => f.reqPerSecond).toFixed(0)} req/s`,
+    );
   }
   if (!BEFORE) return;
-  const ratio = (pick: (f: Figures) => number) => rounds.get(NOW)!.map((f, i) => (pick(f) / pick(rounds.get(BEFORE)![i])).toFixed(2)).join(', ');
-  console.log(`  ${NOW.name} against ${BEFORE.name}, round by round: itself ${ratio((f) => f.itself)}; both ${ratio(both)}; req/s ${ratio((f) => f.reqPerSecond)}`);
+  const ratio = (pick: (f: Figures) => number) =>
+    rounds
+      .get(NOW)!
+      .map((f, i) => (pick(f) / pick(rounds.get(BEFORE)![i])).toFixed(2))
+      .join(', ');
+  console.log(
+    `  ${NOW.name} against ${BEFORE.name}, round by round: itself ${ratio((f) => f.itself)}; both ${ratio(both)}; req/s ${ratio((f) => f.reqPerSecond)}`,
+  );
 }
 
 main().catch((error: unknown) => {

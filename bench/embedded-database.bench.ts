@@ -95,7 +95,9 @@ function treeMemory(rootPid: number): Memory {
   for (let i = 0; i < tree.length; i++) for (const [pid, parent] of parents) if (parent === tree[i]) tree.push(pid);
   const kib = (pid: number, field: string) => {
     try {
-      return Number(new RegExp(`^${field}:\\s+(\\d+) kB$`, 'm').exec(readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8'))?.[1] ?? 0);
+      return Number(
+        new RegExp(`^${field}:\\s+(\\d+) kB$`, 'm').exec(readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8'))?.[1] ?? 0,
+      );
     } catch {
       return 0;
     }
@@ -187,7 +189,12 @@ async function main(): Promise<void> {
     '',
     "At the peak under load, MB PSS by process (the server's backends together):",
     '',
-    ...rows.map((row) => `- ${row.target}: ${Object.entries(row.peak.parts).map(([name, mb]) => `${name} ${fmt(mb)}`).join(', ')}`),
+    ...rows.map(
+      (row) =>
+        `- ${row.target}: ${Object.entries(row.peak.parts)
+          .map(([name, mb]) => `${name} ${fmt(mb)}`)
+          .join(', ')}`,
+    ),
   ].join('\n');
   console.log(text);
   await replaceSection('embedded-database', text);

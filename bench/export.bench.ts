@@ -79,7 +79,8 @@ async function exportOnce(service: ServiceProcess, mode: ExportMode): Promise<Re
 const elapsed = (since: bigint) => Number(process.hrtime.bigint() - since) / 1e9;
 
 function table(results: Result[], rssBeforeMb: number): string {
-  const fmt = (n: number, digits = 0) => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
+  const fmt = (n: number, digits = 0) =>
+    n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
   const floor = results[0].rows / results[0].seconds;
   return [
     `Run ${new Date().toISOString().slice(0, 16)}Z: node ${process.version}, ${availableParallelism()} cores (${cpus()[0]?.model ?? 'unknown'}), ` +
@@ -119,7 +120,9 @@ async function main(): Promise<void> {
       results.push(await exportOnce(service, mode));
       console.log(JSON.stringify(results.at(-1)));
     }
-    for (const r of results) if (r.rows !== results[0].rows) throw new Error(`${r.target}: ${r.rows} rows, the baseline read ${results[0].rows}`);
+    for (const r of results)
+      if (r.rows !== results[0].rows)
+        throw new Error(`${r.target}: ${r.rows} rows, the baseline read ${results[0].rows}`);
     const text = table(results, rssBeforeMb);
     console.log(text);
     if (!CPU_PROF_DIR && MODES.length === EXPORT_MODES.length) await replaceSection('export', text);

@@ -17,7 +17,16 @@ import { performance } from 'node:perf_hooks';
 import { PROJECTORS } from '../src/projectors';
 import { openDatabase } from '../src/platform/event-store/event-store.module';
 import { fromStoredTree, writeNodes } from '../src/platform/event-store/merkle-store';
-import { consistencyPath, inclusionPath, leafHash, MerkleFrontier, treeRoot, verifyConsistency, verifyInclusion, type TreeNode } from '../src/platform/event-store/merkle-tree';
+import {
+  consistencyPath,
+  inclusionPath,
+  leafHash,
+  MerkleFrontier,
+  treeRoot,
+  verifyConsistency,
+  verifyInclusion,
+  type TreeNode,
+} from '../src/platform/event-store/merkle-tree';
 import type { Database } from '../src/platform/event-store/sql';
 import { createTestDatabase } from '../test/support/test-database';
 import { replaceSection } from './support/report';
@@ -45,7 +54,12 @@ async function time(what: string, run: (i: number) => Promise<void>): Promise<Ti
   }
   const total = performance.now() - started;
   took.sort((a, b) => a - b);
-  return { what, p50: took[Math.floor(SAMPLES * 0.5)], p99: took[Math.floor(SAMPLES * 0.99)], perSecond: (SAMPLES / total) * 1000 };
+  return {
+    what,
+    p50: took[Math.floor(SAMPLES * 0.5)],
+    p99: took[Math.floor(SAMPLES * 0.99)],
+    perSecond: (SAMPLES / total) * 1000,
+  };
 }
 
 async function build(db: Database): Promise<MerkleFrontier> {
@@ -77,7 +91,9 @@ async function main(): Promise<void> {
 
     await db.query('create table bench_rows (id bigint primary key, hash bytea not null)');
     const baselineInsert = await time('baseline: insert one row (own transaction)', (i) =>
-      db.transaction(async (tx) => void (await tx.query('insert into bench_rows (id, hash) values ($1, $2)', [i, randomBytes(32)]))),
+      db.transaction(
+        async (tx) => void (await tx.query('insert into bench_rows (id, hash) values ($1, $2)', [i, randomBytes(32)])),
+      ),
     );
     const appendTree = await time('append: frontier hashes + upsert of the new nodes (own transaction)', () =>
       db.transaction((tx) => writeNodes(tx, frontier.append(leafHash(randomBytes(32).toString('hex'))))),
@@ -87,29 +103,44 @@ async function main(): Promise<void> {
       await db.query('select hash from merkle_nodes where level = 0 and idx = $1', [(i * 7919) % grown]);
     });
     const heads: Buffer[] = [];
-    const treeHead = await time(`tree head: the root at tree_size ${size.toLocaleString('en-US')} (one query, then hashing)`, async (i) => {
-      heads[i] = await fromStoredTree(db, (node) => treeRoot(size, node));
-    });
+    const treeHead = await time(
+      `tree head: the root at tree_size ${size.toLocaleString('en-US')} (one query, then hashing)`,
+      async (i) => {
+        heads[i] = await fromStoredTree(db, (node) => treeRoot(size, node));
+      },
+    );
     if (heads.some((head) => !head.equals(root))) throw new Error('a stored root differs from the frontier’s');
     // The proofs are over the tree as built, so they can be checked against its root.
     const positions = Array.from({ length: SAMPLES }, (_, i) => 1 + ((i * 104_729) % size));
     const inclusions: Buffer[][] = [];
-    const inclusion = await time(`inclusion proof at tree_size ${size.toLocaleString('en-US')} (one query, then hashing)`, async (i) => {
-      inclusions[i] = await fromStoredTree(db, (node) => inclusionPath(positions[i] - 1, size, node));
-    });
+    const inclusion = await time(
+      `inclusion proof at tree_size ${size.toLocaleString('en-US')} (one query, then hashing)`,
+      async (i) => {
+        inclusions[i] = await fromStoredTree(db, (node) => inclusionPath(positions[i] - 1, size, node));
+      },
+    );
     const firsts = positions.map((p) => Math.max(1, p - 1));
     const consistencies: { path: Buffer[]; firstRoot: Buffer }[] = [];
-    const consistency = await time(`consistency proof to tree_size ${size.toLocaleString('en-US')} (one query, then hashing)`, async (i) => {
-      consistencies[i] = await fromStoredTree(db, (node) => ({ path: consistencyPath(firsts[i], size, node), firstRoot: treeRoot(firsts[i], node) }));
-    });
+    const consistency = await time(
+      `consistency proof to tree_size ${size.toLocaleString('en-US')} (one query, then hashing)`,
+      async (i) => {
+        consistencies[i] = await fromStoredTree(db, (node) => ({
+          path: consistencyPath(firsts[i], size, node),
+          firstRoot: treeRoot(firsts[i], node),
+        }));
+      },
+    );
 
-    const leaves = await db.query<{ idx: string; hash: Buffer }>('select idx, hash from merkle_nodes where level = 0 and idx = any($1::bigint[])', [
-      positions.map((p) => p - 1),
-    ]);
+    const leaves = await db.query<{ idx: string; hash: Buffer }>(
+      'select idx, hash from merkle_nodes where level = 0 and idx = any($1::bigint[])',
+      [positions.map((p) => p - 1)],
+    );
     const leafAt = new Map(leaves.map((row) => [Number(row.idx), row.hash]));
     positions.forEach((p, i) => {
-      if (!verifyInclusion(p - 1, size, leafAt.get(p - 1)!, inclusions[i], root)) throw new Error(`the inclusion proof of ${p} does not verify`);
-      if (!verifyConsistency(firsts[i], size, consistencies[i].path, consistencies[i].firstRoot, root)) throw new Error(`the consistency proof from ${firsts[i]} does not verify`);
+      if (!verifyInclusion(p - 1, size, leafAt.get(p - 1)!, inclusions[i], root))
+        throw new Error(`the inclusion proof of ${p} does not verify`);
+      if (!verifyConsistency(firsts[i], size, consistencies[i].path, consistencies[i].firstRoot, root))
+        throw new Error(`the consistency proof from ${firsts[i]} does not verify`);
     });
 
     const row = (t: Timing, base: Timing) =>

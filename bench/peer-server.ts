@@ -32,7 +32,15 @@ async function main(): Promise<void> {
     return reply.status(201).send({ id, stream_version: String(result.nextExpectedStreamVersion) });
   });
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {
-    process.once(signal, () => void app.close().then(() => store.close()).then(() => pool.end()).then(() => process.exit(0)));
+    process.once(
+      signal,
+      () =>
+        void app
+          .close()
+          .then(() => store.close())
+          .then(() => pool.end())
+          .then(() => process.exit(0)),
+    );
   }
   await app.listen({ port: Number(process.env.PORT), host: '127.0.0.1' });
 }

@@ -55,7 +55,14 @@ interface Row {
 }
 
 /** One service, on the replica or not: warm-up, the sales alone, then the sales while an admin exports every merchant. */
-async function measure(target: string, database: TestDatabase, env: Record<string, string>, sales: BenchSale[], keys: string[], onReplica: boolean): Promise<Row> {
+async function measure(
+  target: string,
+  database: TestDatabase,
+  env: Record<string, string>,
+  sales: BenchSale[],
+  keys: string[],
+  onReplica: boolean,
+): Promise<Row> {
   const service = await ServiceProcess.start({
     entry: 'built',
     env: {
@@ -73,13 +80,19 @@ async function measure(target: string, database: TestDatabase, env: Record<strin
     const alone = summary(await loadSales(service.port, '/api/v1/transaction', keys, sales, CONNECTIONS, SECONDS));
     console.log(JSON.stringify({ target, alone }));
     const exported = readExport(service.baseUrl, ADMIN_KEY, { export_mode: EXPORT_MODE, end_date: EXPORT_UNTIL });
-    const duringExport = summary(await loadSales(service.port, '/api/v1/transaction', keys, sales, CONNECTIONS, exported));
+    const duringExport = summary(
+      await loadSales(service.port, '/api/v1/transaction', keys, sales, CONNECTIONS, exported),
+    );
     const { lines, seconds, dataAsOf } = await exported;
     console.log(JSON.stringify({ target, duringExport, exportSeconds: seconds, dataAsOf }));
     if (lines - 1 !== ROWS) throw new Error(`${target}: the export sent ${lines - 1} rows, not ${ROWS}`);
-    if ((dataAsOf !== null) !== onReplica) throw new Error(`${target}: the export was read from the ${dataAsOf ? 'replica' : 'primary'} (X-Data-As-Of ${dataAsOf})`);
+    if ((dataAsOf !== null) !== onReplica)
+      throw new Error(
+        `${target}: the export was read from the ${dataAsOf ? 'replica' : 'primary'} (X-Data-As-Of ${dataAsOf})`,
+      );
     for (const [phase, run] of Object.entries({ alone, duringExport })) {
-      if (run.failed > 0) throw new Error(`${target}, ${phase}: ${run.failed} sales failed\n${service.output.slice(-3000)}`);
+      if (run.failed > 0)
+        throw new Error(`${target}, ${phase}: ${run.failed} sales failed\n${service.output.slice(-3000)}`);
     }
     return { target, alone, duringExport, exportSeconds: seconds };
   } finally {
@@ -87,7 +100,13 @@ async function measure(target: string, database: TestDatabase, env: Record<strin
   }
 }
 
-function summary(result: { requests: { average: number; total: number }; latency: { p50: number; p99: number }; non2xx: number; errors: number; timeouts: number }): Sales {
+function summary(result: {
+  requests: { average: number; total: number };
+  latency: { p50: number; p99: number };
+  non2xx: number;
+  errors: number;
+  timeouts: number;
+}): Sales {
   return {
     requestsPerSecond: result.requests.average,
     p50: result.latency.p50,
@@ -98,7 +117,8 @@ function summary(result: { requests: { average: number; total: number }; latency
 }
 
 function table(rows: [Row, Row]): string {
-  const fmt = (n: number, digits = 0) => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
+  const fmt = (n: number, digits = 0) =>
+    n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
   const pct = (part: number, whole: number) => `${fmt((100 * part) / whole)}%`;
   const [primary, replica] = rows;
   return [
@@ -129,7 +149,14 @@ async function main(): Promise<void> {
     standby = await Standby.create(process.env.DATABASE_URL!, join(folder, 'standby'));
     const sales = benchSales(20_000, benchMerchantIds(MERCHANTS));
     // The rows and the keys once, through a service on the primary alone; both measured services share them.
-    const setup = await ServiceProcess.start({ entry: 'built', env: { DATABASE_URL: database.url, ADMIN_API_KEY: ADMIN_KEY, REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379' } });
+    const setup = await ServiceProcess.start({
+      entry: 'built',
+      env: {
+        DATABASE_URL: database.url,
+        ADMIN_API_KEY: ADMIN_KEY,
+        REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
+      },
+    });
     let keys: string[];
     try {
       keys = await onboardMerchants(setup.baseUrl, ADMIN_KEY, benchMerchantIds(MERCHANTS));
@@ -142,7 +169,14 @@ async function main(): Promise<void> {
     const primary = await measure('the primary', database, {}, sales, keys, false);
     await standby.replayed();
     const name = new URL(database.url).pathname.slice(1);
-    const replica = await measure('the standby (READ_DATABASE_URL)', database, { READ_DATABASE_URL: standby.url(name) }, sales, keys, true);
+    const replica = await measure(
+      'the standby (READ_DATABASE_URL)',
+      database,
+      { READ_DATABASE_URL: standby.url(name) },
+      sales,
+      keys,
+      true,
+    );
     const text = table([primary, replica]);
     console.log(text);
     await replaceSection('replica-export', text);

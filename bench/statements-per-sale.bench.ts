@@ -17,7 +17,11 @@ import { benchSales } from './support/sales';
 const SALES = 200;
 const WARM_UP = 20;
 
-type Kind = 'reads outside a transaction' | 'append transactions (chain-head lock)' | 'async projector catch-up' | 'other transactions';
+type Kind =
+  | 'reads outside a transaction'
+  | 'append transactions (chain-head lock)'
+  | 'async projector catch-up'
+  | 'other transactions';
 
 async function main(): Promise<void> {
   const counts = new Map<Kind, Map<string, number>>();
@@ -74,7 +78,8 @@ async function main(): Promise<void> {
   for (const [kind, labels] of counts) {
     const total = [...labels.values()].reduce((sum, n) => sum + n, 0);
     console.log(`${(total / SALES).toFixed(2).padStart(6)}  ${kind}`);
-    for (const [label, n] of [...labels].sort((x, y) => y[1] - x[1])) console.log(`${(n / SALES).toFixed(2).padStart(12)}  ${label}`);
+    for (const [label, n] of [...labels].sort((x, y) => y[1] - x[1]))
+      console.log(`${(n / SALES).toFixed(2).padStart(12)}  ${label}`);
   }
 }
 

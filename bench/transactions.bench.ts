@@ -78,7 +78,10 @@ const TARGETS: Target[] = [
     name: 'baseline: bare Fastify + one INSERT (PostgreSQL)',
     async start() {
       const db = await createTestDatabase('postgres');
-      const service = await ServiceProcess.start({ entry: { tsFile: 'bench/baseline-server.ts' }, env: { DATABASE_URL: db.url } });
+      const service = await ServiceProcess.start({
+        entry: { tsFile: 'bench/baseline-server.ts' },
+        env: { DATABASE_URL: db.url },
+      });
       return { service, path: '/api/v1/baseline', keys: [''], cleanUp: () => db.drop() };
     },
   },
@@ -86,7 +89,10 @@ const TARGETS: Target[] = [
     name: 'peer: Fastify + Emmett appendToStream (PostgreSQL)',
     async start() {
       const db = await createTestDatabase('postgres');
-      const service = await ServiceProcess.start({ entry: { tsFile: 'bench/peer-server.ts' }, env: { DATABASE_URL: db.url } });
+      const service = await ServiceProcess.start({
+        entry: { tsFile: 'bench/peer-server.ts' },
+        env: { DATABASE_URL: db.url },
+      });
       return { service, path: '/api/v1/peer', keys: [''], cleanUp: () => db.drop() };
     },
   },
@@ -96,9 +102,13 @@ const TARGETS: Target[] = [
           name: `service on PostgreSQL, before (${execFileSync('git', ['-C', process.env.BENCH_BEFORE, 'rev-parse', '--short', 'HEAD']).toString().trim()})`,
           async start() {
             const db = await createTestDatabase('postgres');
-            return startService({ DATABASE_URL: db.url, REDIS_KEY_PREFIX: `bench-${randomBytes(4).toString('hex')}:` }, db, {
-              builtIn: process.env.BENCH_BEFORE!,
-            });
+            return startService(
+              { DATABASE_URL: db.url, REDIS_KEY_PREFIX: `bench-${randomBytes(4).toString('hex')}:` },
+              db,
+              {
+                builtIn: process.env.BENCH_BEFORE!,
+              },
+            );
           },
         },
       ]
@@ -114,20 +124,32 @@ const TARGETS: Target[] = [
     name: 'service on the embedded database',
     async start() {
       const dataDir = await mkdtemp(join(tmpdir(), 'crcs-bench-'));
-      return startService({ DATA_DIR: dataDir, REDIS_KEY_PREFIX: `bench-${randomBytes(4).toString('hex')}:` }, {
-        drop: () => rm(dataDir, { recursive: true, force: true }),
-      });
+      return startService(
+        { DATA_DIR: dataDir, REDIS_KEY_PREFIX: `bench-${randomBytes(4).toString('hex')}:` },
+        {
+          drop: () => rm(dataDir, { recursive: true, force: true }),
+        },
+      );
     },
   },
 ];
 
-async function startService(env: Record<string, string>, db: Pick<TestDatabase, 'drop'>, entry: 'built' | { builtIn: string } = 'built') {
+async function startService(
+  env: Record<string, string>,
+  db: Pick<TestDatabase, 'drop'>,
+  entry: 'built' | { builtIn: string } = 'built',
+) {
   const service = await ServiceProcess.start({ entry, nodeArgs, env: { ...serviceEnv, ...env } });
   const keys = await onboardMerchants(service.baseUrl, ADMIN_KEY, benchMerchantIds(MERCHANTS));
   return { service, path: '/api/v1/transaction', keys, cleanUp: () => db.drop() };
 }
 
-async function measure(name: string, { service, path, keys }: Running, sales: BenchSale[], connections: number): Promise<Row> {
+async function measure(
+  name: string,
+  { service, path, keys }: Running,
+  sales: BenchSale[],
+  connections: number,
+): Promise<Row> {
   const result = await loadSales(service.port, path, keys, sales, connections, SECONDS);
   const failed = result.non2xx + result.errors + result.timeouts;
   const row = {
@@ -151,12 +173,20 @@ async function measure(name: string, { service, path, keys }: Running, sales: Be
  */
 function summarize(rounds: Row[][]): Summary[] {
   const ratio = (i: number, to: number) =>
-    median(rounds[i].map((row, round) => row.requestsPerSecond / rounds[to][round].requestsPerSecond), (x) => x);
-  return rounds.map((rows, i) => ({ ...median(rows, (row) => row.requestsPerSecond), vsBaseline: ratio(i, 0), vsPeer: ratio(i, 1) }));
+    median(
+      rounds[i].map((row, round) => row.requestsPerSecond / rounds[to][round].requestsPerSecond),
+      (x) => x,
+    );
+  return rounds.map((rows, i) => ({
+    ...median(rows, (row) => row.requestsPerSecond),
+    vsBaseline: ratio(i, 0),
+    vsPeer: ratio(i, 1),
+  }));
 }
 
 function table(rows: Summary[], loads: number[]): string {
-  const fmt = (n: number, digits = 0) => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
+  const fmt = (n: number, digits = 0) =>
+    n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
   const lines = [
     `Run ${new Date().toISOString().slice(0, 16)}Z: node ${process.version}, ${availableParallelism()} cores (${cpus()[0]?.model ?? 'unknown'}), ` +
       `${SECONDS} s per measurement after a ${WARM_UP_SECONDS} s warm-up, ` +
@@ -185,7 +215,14 @@ async function main(): Promise<void> {
   try {
     for (const target of targets) {
       running.push(await target.start());
-      await loadSales(running.at(-1)!.service.port, running.at(-1)!.path, running.at(-1)!.keys, sales, CONNECTIONS[0], WARM_UP_SECONDS);
+      await loadSales(
+        running.at(-1)!.service.port,
+        running.at(-1)!.path,
+        running.at(-1)!.keys,
+        sales,
+        CONNECTIONS[0],
+        WARM_UP_SECONDS,
+      );
     }
     for (const connections of CONNECTIONS) {
       const rounds: Row[][] = targets.map(() => []);

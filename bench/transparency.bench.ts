@@ -46,18 +46,27 @@ import { replaceSection } from './support/report';
 import { load } from './support/service-load';
 
 // The built modules, as the service runs them.
-const { PgDatabase } = require('../dist/src/platform/event-store/pg-database') as typeof import('../src/platform/event-store/pg-database');
-const { loadFrontier, writeNodes, fromStoredTree } = require('../dist/src/platform/event-store/merkle-store') as typeof import('../src/platform/event-store/merkle-store');
-const { leafHash, consistencyPath } = require('../dist/src/platform/event-store/merkle-tree') as typeof import('../src/platform/event-store/merkle-tree');
-const { writerKey } = require('../dist/src/platform/event-store/writer-mac') as typeof import('../src/platform/event-store/writer-mac');
-const { SqlEventStore } = require('../dist/src/platform/event-store/sql-event-store') as typeof import('../src/platform/event-store/sql-event-store');
-const { LogOrigin } = require('../dist/src/platform/event-store/log-origin') as typeof import('../src/platform/event-store/log-origin');
+const { PgDatabase } =
+  require('../dist/src/platform/event-store/pg-database') as typeof import('../src/platform/event-store/pg-database');
+const { loadFrontier, writeNodes, fromStoredTree } =
+  require('../dist/src/platform/event-store/merkle-store') as typeof import('../src/platform/event-store/merkle-store');
+const { leafHash, consistencyPath } =
+  require('../dist/src/platform/event-store/merkle-tree') as typeof import('../src/platform/event-store/merkle-tree');
+const { writerKey } =
+  require('../dist/src/platform/event-store/writer-mac') as typeof import('../src/platform/event-store/writer-mac');
+const { SqlEventStore } =
+  require('../dist/src/platform/event-store/sql-event-store') as typeof import('../src/platform/event-store/sql-event-store');
+const { LogOrigin } =
+  require('../dist/src/platform/event-store/log-origin') as typeof import('../src/platform/event-store/log-origin');
 const { SystemClock } = require('../dist/src/platform/clock') as typeof import('../src/platform/clock');
 const { loadConfig } = require('../dist/src/platform/config/config') as typeof import('../src/platform/config/config');
-const { verifierKey } = require('../dist/src/platform/verification/signed-note') as typeof import('../src/platform/verification/signed-note');
-const { TILE_WIDTH, tilePath, parseTilePath } = require('../dist/src/platform/verification/tiles') as typeof import('../src/platform/verification/tiles');
+const { verifierKey } =
+  require('../dist/src/platform/verification/signed-note') as typeof import('../src/platform/verification/signed-note');
+const { TILE_WIDTH, tilePath, parseTilePath } =
+  require('../dist/src/platform/verification/tiles') as typeof import('../src/platform/verification/tiles');
 const { ChainAlarms } = require('../dist/src/audit/chain-alarms') as typeof import('../src/audit/chain-alarms');
-const { CheckpointNotes } = require('../dist/src/audit/checkpoint-notes') as typeof import('../src/audit/checkpoint-notes');
+const { CheckpointNotes } =
+  require('../dist/src/audit/checkpoint-notes') as typeof import('../src/audit/checkpoint-notes');
 const { Cosignatures } = require('../dist/src/audit/cosignatures') as typeof import('../src/audit/cosignatures');
 
 const ENTRIES = Number(process.argv[2] ?? 1_000_000);
@@ -87,7 +96,15 @@ async function measure(what: string, port: number, path: () => string): Promise<
   const failed = result.non2xx + result.errors + result.timeouts;
   if (failed > 0) throw new Error(`${what}: ${failed} of ${result.requests.total} requests failed`);
   const row = { what, bytes: result.throughput.total / result.requests.total, result };
-  console.log(JSON.stringify({ what, requestsPerSecond: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, load: loadavg()[0] }));
+  console.log(
+    JSON.stringify({
+      what,
+      requestsPerSecond: result.requests.average,
+      p50: result.latency.p50,
+      p99: result.latency.p99,
+      load: loadavg()[0],
+    }),
+  );
   return row;
 }
 
@@ -95,11 +112,13 @@ async function measure(what: string, port: number, path: () => string): Promise<
 async function checkAnswer(url: string, expectedBytes: number): Promise<void> {
   const response = await fetch(url);
   const bytes = Buffer.from(await response.arrayBuffer());
-  if (response.status !== 200 || bytes.length !== expectedBytes) throw new Error(`${url}: ${response.status}, ${bytes.length} bytes, not ${expectedBytes}`);
+  if (response.status !== 200 || bytes.length !== expectedBytes)
+    throw new Error(`${url}: ${response.status}, ${bytes.length} bytes, not ${expectedBytes}`);
 }
 
 /** p-th percentile of the samples (sorted here), ms. */
-const percentile = (samples: number[], p: number) => [...samples].sort((a, b) => a - b)[Math.min(samples.length - 1, Math.floor(samples.length * p))];
+const percentile = (samples: number[], p: number) =>
+  [...samples].sort((a, b) => a - b)[Math.min(samples.length - 1, Math.floor(samples.length * p))];
 
 /** The tree size of the log's latest checkpoint, once it is past `after`. */
 async function checkpointAfter(baseUrl: string, after: number, limitMs: number): Promise<number> {
@@ -170,15 +189,22 @@ async function main(): Promise<void> {
     await db.query('analyze events');
     await db.query('analyze merkle_nodes');
     const loadedSeconds = (performance.now() - buildStarted) / 1000;
-    process.stdout.write(`\rappended ${ENTRIES.toLocaleString('en-US')} entries after position ${first} in ${loadedSeconds.toFixed(1)} s\n`);
+    process.stdout.write(
+      `\rappended ${ENTRIES.toLocaleString('en-US')} entries after position ${first} in ${loadedSeconds.toFixed(1)} s\n`,
+    );
 
     const service = await ServiceProcess.start({ entry: 'built', nodeArgs, env, startupLimitMs: 120_000 });
     running.push(service);
     const size = await checkpointAfter(service.baseUrl, last.position - 1, 600_000);
     const builtSeconds = (performance.now() - buildStarted) / 1000;
-    console.log(`the service signed a checkpoint of tree size ${size} ${builtSeconds.toFixed(1)} s after the bulk load began`);
+    console.log(
+      `the service signed a checkpoint of tree size ${size} ${builtSeconds.toFixed(1)} s after the bulk load began`,
+    );
 
-    const baseline = await ServiceProcess.start({ entry: { tsFile: 'bench/baseline-server.ts' }, env: { DATABASE_URL: database.url } });
+    const baseline = await ServiceProcess.start({
+      entry: { tsFile: 'bench/baseline-server.ts' },
+      env: { DATABASE_URL: database.url },
+    });
     running.push(baseline);
     await db.query(
       `insert into baseline_sales (id, merchant_id, data, recorded_at)
@@ -193,16 +219,29 @@ async function main(): Promise<void> {
     const random = seededRandom(34);
     const below = (n: number) => Math.floor(random() * n);
     const fullTiles = (level: number) => Math.floor(size / TILE_WIDTH ** (level + 1));
-    const tile = (level: number | 'entries', index: number, width: number = TILE_WIDTH) => `/api/v1/log/${tilePath({ level, index, width })}`;
+    const tile = (level: number | 'entries', index: number, width: number = TILE_WIDTH) =>
+      `/api/v1/log/${tilePath({ level, index, width })}`;
     const top = Math.floor(size / TILE_WIDTH ** 2) % TILE_WIDTH;
     const rows: { what: string; path: () => string }[] = [
       { what: '`GET /log/checkpoint`', path: () => '/api/v1/log/checkpoint' },
-      { what: `hash tile, level 0, full (random of ${fullTiles(0).toLocaleString('en-US')})`, path: () => tile(0, below(fullTiles(0))) },
+      {
+        what: `hash tile, level 0, full (random of ${fullTiles(0).toLocaleString('en-US')})`,
+        path: () => tile(0, below(fullTiles(0))),
+      },
       { what: `hash tile, level 1, full (random of ${fullTiles(1)})`, path: () => tile(1, below(fullTiles(1))) },
       { what: `hash tile, level 2, partial (the top, ${top} wide)`, path: () => tile(2, 0, top) },
-      { what: 'hash tile, level 0, partial (random index and width)', path: () => tile(0, below(fullTiles(0)), 1 + below(TILE_WIDTH - 1)) },
-      { what: `entry bundle, full (random of ${fullTiles(0).toLocaleString('en-US')})`, path: () => tile('entries', below(fullTiles(0))) },
-      { what: 'entry bundle, partial (random index and width)', path: () => tile('entries', below(fullTiles(0)), 1 + below(TILE_WIDTH - 1)) },
+      {
+        what: 'hash tile, level 0, partial (random index and width)',
+        path: () => tile(0, below(fullTiles(0)), 1 + below(TILE_WIDTH - 1)),
+      },
+      {
+        what: `entry bundle, full (random of ${fullTiles(0).toLocaleString('en-US')})`,
+        path: () => tile('entries', below(fullTiles(0))),
+      },
+      {
+        what: 'entry bundle, partial (random index and width)',
+        path: () => tile('entries', below(fullTiles(0)), 1 + below(TILE_WIDTH - 1)),
+      },
     ];
     for (const { path } of rows.slice(1)) {
       const sample = path();
@@ -214,7 +253,11 @@ async function main(): Promise<void> {
     await load(service.port, CONNECTIONS, WARM_UP_SECONDS, () => ({ method: 'GET', path: rows[1].path() }));
 
     const loads = [loadavg()[0]];
-    const before = await measure('baseline: PK read of one row (bare Fastify + pg), at the start', baseline.port, baselinePath);
+    const before = await measure(
+      'baseline: PK read of one row (bare Fastify + pg), at the start',
+      baseline.port,
+      baselinePath,
+    );
     const measured: Measured[] = [];
     for (const row of rows) measured.push(await measure(row.what, service.port, row.path));
     const after = await measure('baseline again, at the end', baseline.port, baselinePath);
@@ -230,7 +273,10 @@ async function main(): Promise<void> {
     }
     const witness = await WitnessProcess.start(join(work, 'witness'), [verifierKey(ORIGIN, key)]);
     running.push(witness);
-    await writeFile(policyFile, `log ${verifierKey(ORIGIN, key)}\nwitness W1 ${witness.vkey} ${witness.url}\nquorum W1\n`);
+    await writeFile(
+      policyFile,
+      `log ${verifierKey(ORIGIN, key)}\nwitness W1 ${witness.vkey} ${witness.url}\nquorum W1\n`,
+    );
     const config = loadConfig({ ...env, LOG_POLICY_FILE: policyFile });
     const clock = new SystemClock();
     const alarms = new ChainAlarms(new SqlEventStore(db, clock, [], macKey), clock);
@@ -243,7 +289,11 @@ async function main(): Promise<void> {
       const response = await fetch(`${service.baseUrl}/admin/merchants`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', 'x-api-key': ADMIN_KEY },
-        body: JSON.stringify({ merchant_id: `bench-witnessed-${round}`, name: `Witnessed ${round}`, environment: 'sandbox' }),
+        body: JSON.stringify({
+          merchant_id: `bench-witnessed-${round}`,
+          name: `Witnessed ${round}`,
+          environment: 'sandbox',
+        }),
       });
       if (response.status !== 201) throw new Error(`appending an entry: ${response.status} ${await response.text()}`);
       const next = await checkpointAfter(service.baseUrl, Math.max(cosigned, size), 30_000);
@@ -251,8 +301,13 @@ async function main(): Promise<void> {
       cosignatures.collect();
       await cosignatures.idle();
       const took = performance.now() - started;
-      const [{ size: stored }] = await db.query<{ size: string | null }>('select max(tree_size) as size from checkpoint_cosignatures');
-      if (Number(stored) < next || alarms.active().length > 0) throw new Error(`no cosignature on the checkpoint of size ${next}: ${JSON.stringify(alarms.active())}\n${witness.output}`);
+      const [{ size: stored }] = await db.query<{ size: string | null }>(
+        'select max(tree_size) as size from checkpoint_cosignatures',
+      );
+      if (Number(stored) < next || alarms.active().length > 0)
+        throw new Error(
+          `no cosignature on the checkpoint of size ${next}: ${JSON.stringify(alarms.active())}\n${witness.output}`,
+        );
       // The first round is the witness's first sight of the log (from size 0, no proof): the warm-up.
       if (round > 0) {
         trips.push(took);
@@ -262,7 +317,8 @@ async function main(): Promise<void> {
     }
     loads.push(loadavg()[0]);
 
-    const fmt = (n: number, digits = 0) => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
+    const fmt = (n: number, digits = 0) =>
+      n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
     const baseRate = (before.result.requests.average + after.result.requests.average) / 2;
     const baseMean = (before.result.latency.average + after.result.latency.average) / 2;
     const line = ({ what, bytes, result }: Measured, ratios: boolean) =>

@@ -58,7 +58,13 @@ async function main(): Promise<void> {
   const db = await createTestDatabase('postgres');
   const service = await ServiceProcess.start({
     entry: 'built',
-    env: { DATABASE_URL: db.url, ADMIN_API_KEY: ADMIN_KEY, LOG_LEVEL: 'warn', RATE_LIMIT_SANDBOX: '1000000000', REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379' },
+    env: {
+      DATABASE_URL: db.url,
+      ADMIN_API_KEY: ADMIN_KEY,
+      LOG_LEVEL: 'warn',
+      RATE_LIMIT_SANDBOX: '1000000000',
+      REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
+    },
   });
   try {
     const merchantIds = benchMerchantIds(MERCHANTS);

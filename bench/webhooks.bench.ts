@@ -29,9 +29,12 @@ const ROUNDS = 3;
 const ADMIN_KEY = `bench-admin-${randomBytes(12).toString('hex')}`;
 process.env.DATABASE_URL ??= 'postgres://postgres@127.0.0.1:5432/test';
 
-
 async function post(service: ServiceProcess, key: string, path: string, body: unknown): Promise<any> {
-  const response = await fetch(`${service.baseUrl}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': key }, body: JSON.stringify(body) });
+  const response = await fetch(`${service.baseUrl}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-api-key': key },
+    body: JSON.stringify(body),
+  });
   const answer = await response.json();
   if (!response.ok) throw new Error(`${path}: ${response.status} ${JSON.stringify(answer)}`);
   return answer;
@@ -47,7 +50,13 @@ async function startService(): Promise<Running> {
   const db = await createTestDatabase('postgres');
   const service = await ServiceProcess.start({
     entry: 'built',
-    env: { DATABASE_URL: db.url, ADMIN_API_KEY: ADMIN_KEY, LOG_LEVEL: 'warn', RATE_LIMIT_SANDBOX: '1000000000', WEBHOOK_ALLOW_PRIVATE: 'true' },
+    env: {
+      DATABASE_URL: db.url,
+      ADMIN_API_KEY: ADMIN_KEY,
+      LOG_LEVEL: 'warn',
+      RATE_LIMIT_SANDBOX: '1000000000',
+      WEBHOOK_ALLOW_PRIVATE: 'true',
+    },
   });
   const stop = async () => {
     await service.stop();
@@ -62,11 +71,16 @@ async function startService(): Promise<Running> {
 }
 
 const subscribe = (service: ServiceProcess, receiver: WebhookReceiver, event_types: string[]) =>
-  Promise.all(Array.from({ length: ENDPOINTS }, () => post(service, ADMIN_KEY, '/webhooks/endpoints', { url: receiver.url, event_types })));
+  Promise.all(
+    Array.from({ length: ENDPOINTS }, () =>
+      post(service, ADMIN_KEY, '/webhooks/endpoints', { url: receiver.url, event_types }),
+    ),
+  );
 
 async function salesPerSecond({ service, keys }: Running, sales: BenchSale[], seconds: number): Promise<number> {
   const result = await loadSales(service.port, '/api/v1/transaction', keys, sales, CONNECTIONS, seconds);
-  if (result.non2xx + result.errors + result.timeouts > 0) throw new Error(`${result.non2xx + result.errors + result.timeouts} sales failed`);
+  if (result.non2xx + result.errors + result.timeouts > 0)
+    throw new Error(`${result.non2xx + result.errors + result.timeouts} sales failed`);
   return result.requests.average;
 }
 
@@ -77,14 +91,20 @@ const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floo
  * comes and goes, each round's pair meets about the same conditions, and the median of the rounds'
  * ratios is reported beside each round's.
  */
-async function salesRounds(receiver: WebhookReceiver, sales: BenchSale[]): Promise<{ without: number; with: number }[]> {
+async function salesRounds(
+  receiver: WebhookReceiver,
+  sales: BenchSale[],
+): Promise<{ without: number; with: number }[]> {
   const [plain, subscribed] = await Promise.all([startService(), startService()]);
   try {
     await subscribe(subscribed.service, receiver, [...WEBHOOK_EVENT_TYPES]);
     for (const running of [plain, subscribed]) await salesPerSecond(running, sales, WARM_UP_SECONDS);
     const rounds: { without: number; with: number }[] = [];
     for (let round = 0; round < ROUNDS; round++) {
-      rounds.push({ without: await salesPerSecond(plain, sales, SECONDS), with: await salesPerSecond(subscribed, sales, SECONDS) });
+      rounds.push({
+        without: await salesPerSecond(plain, sales, SECONDS),
+        with: await salesPerSecond(subscribed, sales, SECONDS),
+      });
       console.log(JSON.stringify(rounds.at(-1)));
     }
     return rounds;
@@ -100,15 +120,28 @@ async function deliveryRate(receiver: WebhookReceiver): Promise<{ deliveries: nu
     const endpoints = await subscribe(service, receiver, ['transaction.voided']);
     const merchant = benchMerchantIds(MERCHANTS)[0];
     for (let i = 0; i < VOIDS; i += 10) {
-      await Promise.all(Array.from({ length: 10 }, async () => {
-        const { transaction } = await post(service, keys[0], '/transaction', { merchant_id: merchant, subtotal_cents: 1000, tax_total_cents: 3, payment_method: 'cash', zip_code: '85004' });
-        await post(service, keys[0], '/transaction/void', { original_transaction_id: transaction.id, void_reason: 'pricing_error', voided_by: 'bench' });
-      }));
+      await Promise.all(
+        Array.from({ length: 10 }, async () => {
+          const { transaction } = await post(service, keys[0], '/transaction', {
+            merchant_id: merchant,
+            subtotal_cents: 1000,
+            tax_total_cents: 3,
+            payment_method: 'cash',
+            zip_code: '85004',
+          });
+          await post(service, keys[0], '/transaction/void', {
+            original_transaction_id: transaction.id,
+            void_reason: 'pricing_error',
+            voided_by: 'bench',
+          });
+        }),
+      );
     }
     await receiver.waitFor('the first deliveries', (got) => got.length >= VOIDS * ENDPOINTS, 300_000);
     receiver.received.length = 0;
     const started = performance.now();
-    for (const endpoint of endpoints) await post(service, ADMIN_KEY, `/webhooks/endpoints/${endpoint.id}/replay`, { from_position: 1 });
+    for (const endpoint of endpoints)
+      await post(service, ADMIN_KEY, `/webhooks/endpoints/${endpoint.id}/replay`, { from_position: 1 });
     await receiver.waitFor('the replayed deliveries', (got) => got.length >= VOIDS * ENDPOINTS, 300_000);
     return { deliveries: VOIDS * ENDPOINTS, seconds: (performance.now() - started) / 1000 };
   } finally {
@@ -124,7 +157,8 @@ async function main(): Promise<void> {
     const deliveredDuringSales = receiver.received.length;
     receiver.received.length = 0;
     const delivery = await deliveryRate(receiver);
-    const fmt = (n: number, digits = 0) => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
+    const fmt = (n: number, digits = 0) =>
+      n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
     const ratios = rounds.map((round) => round.with / round.without);
     const text = [
       `Run ${new Date().toISOString().slice(0, 16)}Z: node ${process.version}, ${availableParallelism()} cores (${cpus()[0]?.model ?? 'unknown'}), PostgreSQL, ` +
@@ -133,7 +167,9 @@ async function main(): Promise<void> {
       '',
       '| round | no endpoint (baseline), sales/s | 5 endpoints on every event, sales/s | ratio |',
       '|---|---:|---:|---:|',
-      ...rounds.map((round, i) => `| ${i + 1} | ${fmt(round.without, 1)} | ${fmt(round.with, 1)} | ${fmt(100 * ratios[i])}% |`),
+      ...rounds.map(
+        (round, i) => `| ${i + 1} | ${fmt(round.without, 1)} | ${fmt(round.with, 1)} | ${fmt(100 * ratios[i])}% |`,
+      ),
       `| median | | | ${fmt(100 * median(ratios))}% |`,
       '',
       `Deliveries received during the sales: ${fmt(deliveredDuringSales)}. Deliverer: ${fmt(delivery.deliveries)} replayed deliveries to ${ENDPOINTS} endpoints ` +

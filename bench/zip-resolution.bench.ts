@@ -12,7 +12,11 @@ const SECONDS = Number(process.argv[2] ?? 5);
 const DATE = '2026-10-01';
 
 /** Runs `op` over the keys, round after round, for about `seconds`; returns ops/s. */
-function measure(keys: readonly string[], seconds: number, op: (key: string) => number): { opsPerSecond: number; checksum: number } {
+function measure(
+  keys: readonly string[],
+  seconds: number,
+  op: (key: string) => number,
+): { opsPerSecond: number; checksum: number } {
   const deadline = process.hrtime.bigint() + BigInt(Math.round(seconds * 1e9));
   const start = process.hrtime.bigint();
   let ops = 0;
@@ -43,5 +47,7 @@ console.log(
 );
 console.log(`resolver.resolve(zip): ${fmt(resolution.opsPerSecond)} ops/s`);
 console.log(`Map.get(zip) baseline: ${fmt(baseline.opsPerSecond)} ops/s`);
-console.log(`ratio: resolve is ${(baseline.opsPerSecond / resolution.opsPerSecond).toFixed(1)}x slower than a bare Map.get`);
+console.log(
+  `ratio: resolve is ${(baseline.opsPerSecond / resolution.opsPerSecond).toFixed(1)}x slower than a bare Map.get`,
+);
 console.log(`(checksums ${resolution.checksum} ${baseline.checksum})`);

@@ -41,11 +41,16 @@ async function auditorKey(): Promise<string> {
   if (process.env.CRCS_AUDITOR_KEY) return process.env.CRCS_AUDITOR_KEY;
   const adminKey = process.env.CRCS_ADMIN_KEY;
   if (!adminKey) {
-    process.stderr.write('Set CRCS_AUDITOR_KEY (or CRCS_ADMIN_KEY, to issue one), and CRCS_BASE_URL if the service is not on 127.0.0.1:3000.\n');
+    process.stderr.write(
+      'Set CRCS_AUDITOR_KEY (or CRCS_ADMIN_KEY, to issue one), and CRCS_BASE_URL if the service is not on 127.0.0.1:3000.\n',
+    );
     process.exit(2);
   }
   const issued = await json<{ key: string; api_key: { id: string } }>(
-    request('POST', '/admin/api-keys', { key: adminKey, body: { role: 'auditor', name: `auditor example ${new Date().toISOString().slice(0, 10)}` } }),
+    request('POST', '/admin/api-keys', {
+      key: adminKey,
+      body: { role: 'auditor', name: `auditor example ${new Date().toISOString().slice(0, 10)}` },
+    }),
   );
   console.log(`  auditor key: ${issued.api_key.id}, issued with the admin key`);
   return issued.key;
@@ -76,7 +81,9 @@ async function checkpointKeyFile(key: string): Promise<string | undefined> {
     return KEY_FILE;
   }
   if (served === undefined) {
-    console.log('  checkpoint key: none, the service signs no checkpoints; hashes and links are verified, but a rewrite that recomputed every hash would go unseen');
+    console.log(
+      '  checkpoint key: none, the service signs no checkpoints; hashes and links are verified, but a rewrite that recomputed every hash would go unseen',
+    );
     return undefined;
   }
   await writeFile(KEY_FILE, served.public_key_pem);
@@ -137,13 +144,17 @@ async function main(): Promise<number> {
   if (status === 2) return 2; // it could not read the file: its message is above
 
   const result = JSON.parse(stdout) as ChainVerification;
-  const signatures = result.checkpoints.signatures_checked ? 'checkpoint signatures checked' : 'checkpoint signatures NOT checked';
+  const signatures = result.checkpoints.signatures_checked
+    ? 'checkpoint signatures checked'
+    : 'checkpoint signatures NOT checked';
   console.log(
     `\nResult: ${result.verified_count} of ${result.total_count} entries verified, ${count(result.break_count, 'break')}, ` +
       `${count(result.checkpoints.count, 'checkpoint')} (${signatures})`,
   );
-  for (const b of result.breaks) console.log(`  break at position ${b.position}: ${b.kind}, entry ${b.entry_id}: ${b.detail}`);
-  if (result.breaks.length < result.break_count) console.log(`  ... and ${result.break_count - result.breaks.length} more (see the verifier's JSON report)`);
+  for (const b of result.breaks)
+    console.log(`  break at position ${b.position}: ${b.kind}, entry ${b.entry_id}: ${b.detail}`);
+  if (result.breaks.length < result.break_count)
+    console.log(`  ... and ${result.break_count - result.breaks.length} more (see the verifier's JSON report)`);
   return status;
 }
 

@@ -80,7 +80,11 @@ interface Transaction {
   compliance: { compliance_status: 'PASS' | 'WARN' | 'FAIL' };
   reversal: {
     refund_amount_cents: number | null;
-    normalization: { passed: boolean; original_rounding_delta_cents: number; refund_rounding_delta_cents: number } | null;
+    normalization: {
+      passed: boolean;
+      original_rounding_delta_cents: number;
+      refund_rounding_delta_cents: number;
+    } | null;
   } | null;
   refundable_cents: number;
 }
@@ -95,7 +99,8 @@ interface SaleChange {
 // Money, as the service keeps it: integer cents, never floating-point dollars
 // ---------------------------------------------------------------------------------------------
 
-const dollars = (cents: number) => `${cents < 0 ? '-' : ''}$${Math.floor(Math.abs(cents) / 100)}.${String(Math.abs(cents) % 100).padStart(2, '0')}`;
+const dollars = (cents: number) =>
+  `${cents < 0 ? '-' : ''}$${Math.floor(Math.abs(cents) / 100)}.${String(Math.abs(cents) % 100).padStart(2, '0')}`;
 const signed = (cents: number) => `${cents > 0 ? '+' : ''}${dollars(cents)}`;
 
 /**
@@ -159,7 +164,9 @@ const DAY: Sale[] = [
 
 async function main(): Promise<void> {
   if (!ADMIN_KEY) {
-    process.stderr.write('Set CRCS_ADMIN_KEY to the service\'s ADMIN_API_KEY (and CRCS_BASE_URL if it is not on 127.0.0.1:3000).\n');
+    process.stderr.write(
+      "Set CRCS_ADMIN_KEY to the service's ADMIN_API_KEY (and CRCS_BASE_URL if it is not on 127.0.0.1:3000).\n",
+    );
     process.exit(2);
   }
   console.log(`POS example against ${BASE_URL}`);
@@ -176,7 +183,9 @@ async function main(): Promise<void> {
     body: { role: 'merchant', merchant_id: merchantId, name: `${STORE.store_id} ${STORE.terminal_id}` },
   });
   const key = issued.body.key;
-  console.log(`\n1. Onboarded merchant ${merchantId}; merchant key ${issued.body.api_key.id} issued for ${STORE.store_id} ${STORE.terminal_id}`);
+  console.log(
+    `\n1. Onboarded merchant ${merchantId}; merchant key ${issued.body.api_key.id} issued for ${STORE.store_id} ${STORE.terminal_id}`,
+  );
 
   // 2. The sales. Everything else the service needs (rule, mode, exemptions) it finds from the ZIP.
   console.log(`\n2. Sales at ZIP ${STORE.zip_code}`);
@@ -192,21 +201,35 @@ async function main(): Promise<void> {
   const recorded: { sale: Sale; transaction: Transaction; idempotencyKey: string }[] = [];
   for (const sale of DAY) {
     const idempotencyKey = randomUUID();
-    const { body } = await call<{ transaction: Transaction }>('POST', '/transaction', { key, idempotencyKey, body: saleRequest(sale) });
+    const { body } = await call<{ transaction: Transaction }>('POST', '/transaction', {
+      key,
+      idempotencyKey,
+      body: saleRequest(sale),
+    });
     const t = body.transaction;
     recorded.push({ sale, transaction: t, idempotencyKey });
-    const paid = sale.tenders ? sale.tenders.map((tender) => `${tender.type} ${dollars(tender.amount_cents)}`).join(' + ') : sale.payment_method;
+    const paid = sale.tenders
+      ? sale.tenders.map((tender) => `${tender.type} ${dollars(tender.amount_cents)}`).join(' + ')
+      : sale.payment_method;
     const rounding = t.calculation.rounding_applied
       ? `cash ${dollars(t.calculation.cash_total_cents)} (${signed(t.calculation.rounding_delta_cents)}, ${t.calculation.cash_rounding_mode})`
       : 'not rounded';
-    console.log(`   ${t.id}  ${sale.label}: ${dollars(t.calculation.ledger_total_cents)} by ${paid}, ${rounding}, ${t.calculation.jurisdiction} ${t.compliance.compliance_status}`);
+    console.log(
+      `   ${t.id}  ${sale.label}: ${dollars(t.calculation.ledger_total_cents)} by ${paid}, ${rounding}, ${t.calculation.jurisdiction} ${t.compliance.compliance_status}`,
+    );
   }
 
   // A retry, as after a timeout: same body, same Idempotency-Key. The service answers the first
   // answer again (header `idempotent-replayed: true`) and records nothing new.
   const first = recorded[0];
-  const retry = await call<{ transaction: Transaction }>('POST', '/transaction', { key, idempotencyKey: first.idempotencyKey, body: saleRequest(first.sale) });
-  console.log(`   retry of ${first.transaction.id} with its Idempotency-Key: answered ${retry.body.transaction.id} again (replayed: ${retry.replayed}), nothing recorded twice`);
+  const retry = await call<{ transaction: Transaction }>('POST', '/transaction', {
+    key,
+    idempotencyKey: first.idempotencyKey,
+    body: saleRequest(first.sale),
+  });
+  console.log(
+    `   retry of ${first.transaction.id} with its Idempotency-Key: answered ${retry.body.transaction.id} again (replayed: ${retry.replayed}), nothing recorded twice`,
+  );
 
   // 3. A void cancels a whole sale: a VOID record mirroring it with negative amounts, so the
   // rounding is reversed too. Policies (422 VOID_POLICY_VIOLATION otherwise): within 24 hours of the
@@ -235,7 +258,12 @@ async function main(): Promise<void> {
   const refundAnswer = await call<SaleChange>('POST', '/transaction/refund', {
     key,
     idempotencyKey: randomUUID(),
-    body: { original_transaction_id: refunded.id, refund_amount: muffin, void_reason: 'defective_product', voided_by: CASHIER },
+    body: {
+      original_transaction_id: refunded.id,
+      refund_amount: muffin,
+      void_reason: 'defective_product',
+      voided_by: CASHIER,
+    },
   });
   const refundRecord = refundAnswer.body.transaction;
   const normalization = refundRecord.reversal?.normalization;
@@ -251,7 +279,11 @@ async function main(): Promise<void> {
   const day = await listAll(key);
   console.log(`\n5. Receipts (${day.length})`);
   for (const t of day) {
-    const { body } = await call<{ receipt: { text: string } }>('GET', `/transaction/${encodeURIComponent(t.id)}/receipt?format=merchant`, { key });
+    const { body } = await call<{ receipt: { text: string } }>(
+      'GET',
+      `/transaction/${encodeURIComponent(t.id)}/receipt?format=merchant`,
+      { key },
+    );
     console.log(`${'-'.repeat(38)}\n${body.receipt.text}`);
   }
   console.log('-'.repeat(38));
@@ -276,7 +308,11 @@ async function main(): Promise<void> {
 async function listAll(key: string): Promise<Transaction[]> {
   const all: Transaction[] = [];
   for (;;) {
-    const { body } = await call<{ transactions: Transaction[]; total: number }>('GET', `/transactions?limit=1000&offset=${all.length}`, { key });
+    const { body } = await call<{ transactions: Transaction[]; total: number }>(
+      'GET',
+      `/transactions?limit=1000&offset=${all.length}`,
+      { key },
+    );
     all.push(...body.transactions);
     if (body.transactions.length === 0 || all.length >= body.total) break;
   }

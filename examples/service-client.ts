@@ -37,12 +37,20 @@ export interface RequestOptions {
 }
 
 /** One request; resolves with the response of a 2xx answer and throws an ApiError for any other. */
-export async function request(method: 'GET' | 'POST', path: string, { key, body, idempotencyKey }: RequestOptions): Promise<Response> {
+export async function request(
+  method: 'GET' | 'POST',
+  path: string,
+  { key, body, idempotencyKey }: RequestOptions,
+): Promise<Response> {
   const headers: Record<string, string> = { 'x-api-key': key };
   // The service refuses a body without this header (415), so set it whenever there is one.
   if (body !== undefined) headers['content-type'] = 'application/json';
   if (idempotencyKey !== undefined) headers['idempotency-key'] = idempotencyKey;
-  const response = await fetch(`${BASE_URL}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  const response = await fetch(`${BASE_URL}${path}`, {
+    method,
+    headers,
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
   if (response.ok) return response;
   const text = await response.text();
   let error: ErrorBody;

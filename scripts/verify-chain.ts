@@ -1,13 +1,27 @@
 #!/usr/bin/env node
 import { createReadStream, readFileSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { checkSignature, keyRing, parsePrivateKey, parsePublicKey, parseWitness, type SignedTreeHead } from '../src/platform/verification/checkpoint';
+import {
+  checkSignature,
+  keyRing,
+  parsePrivateKey,
+  parsePublicKey,
+  parseWitness,
+  type SignedTreeHead,
+} from '../src/platform/verification/checkpoint';
 import { writerKey } from '../src/platform/event-store/writer-mac';
 import { checkPromise, isEntryPromise, type EntryPromise } from '../src/platform/verification/entry-promise';
 import { ChainVerifier, type ChainVerification } from '../src/platform/verification/chain-verifier';
 import { UnreadableLineError, verifyExport } from '../src/platform/verification/export-verification';
 import { leafHash, verifyConsistency, verifyInclusion } from '../src/platform/event-store/merkle-tree';
-import { NoteError, openNote, parseCheckpoint, parseVerifierKey, type Checkpoint, type NoteVerifier } from '../src/platform/verification/signed-note';
+import {
+  NoteError,
+  openNote,
+  parseCheckpoint,
+  parseVerifierKey,
+  type Checkpoint,
+  type NoteVerifier,
+} from '../src/platform/verification/signed-note';
 import { parseTlogProof, verifyTlogProof } from '../src/platform/verification/tlog-proof';
 import { TiledLogError, verifyTiledLog, type ExportedHashes } from '../src/platform/verification/tiled-log';
 import { parseTlogPolicy, policyCosignatures, type TlogPolicy } from '../src/platform/verification/tlog-policy';
@@ -69,7 +83,8 @@ const fromCaller = (path: string): string => resolve(process.env.INIT_CWD ?? '.'
  * found (the proof holds), 1 when any was (a bad signature included), 2 when the input could not be read.
  */
 async function main(args: string[]): Promise<number> {
-  if (args[0] === 'checkpoint' || args[0] === 'tiles' || args[0] === 'tlog-proof') return checkC2sp(args[0], args.slice(1));
+  if (args[0] === 'checkpoint' || args[0] === 'tiles' || args[0] === 'tlog-proof')
+    return checkC2sp(args[0], args.slice(1));
   if (args[0] === 'export') return verifyCsvExport(args.slice(1));
   const { file, keyFiles, witnessFile, signingKeyFile, heads, proofKind, proofFile } = parseArgs(args);
   const keys = keyFiles.length > 0 ? keyRing(keyFiles.map(readPublicKey)) : undefined;
@@ -91,9 +106,15 @@ async function pushExport(file: string, verifier: Pick<ChainVerifier, 'push'>): 
   const input = file === '-' ? process.stdin : createReadStream(file, { highWaterMark: 1 << 20 });
   input.on('error', () => undefined); // reported by the iteration below
   try {
-    await verifyExport(input, verifier, file === '-' || (statSync(file, { throwIfNoEntry: false })?.size ?? 0) >= PARALLEL_FROM_BYTES);
+    await verifyExport(
+      input,
+      verifier,
+      file === '-' || (statSync(file, { throwIfNoEntry: false })?.size ?? 0) >= PARALLEL_FROM_BYTES,
+    );
   } catch (error) {
-    throw error instanceof UnreadableLineError ? new InputError(error.message) : new InputError(`cannot read ${file}: ${(error as Error).message}`);
+    throw error instanceof UnreadableLineError
+      ? new InputError(error.message)
+      : new InputError(`cannot read ${file}: ${(error as Error).message}`);
   }
 }
 
@@ -127,7 +148,12 @@ function parseArgs(args: string[]): {
   }
   // An inclusion proof may come as an audit receipt, which carries its head: then --head is optional.
   const headsAllowed = proofKind === 'inclusion' || proofKind === 'promise' ? [0, 1] : proofKind ? [2] : [0];
-  if (files.length !== 1 || !headsAllowed.includes(heads.length) || (proofKind === 'promise') !== (proofFile !== undefined)) throw new InputError(USAGE);
+  if (
+    files.length !== 1 ||
+    !headsAllowed.includes(heads.length) ||
+    (proofKind === 'promise') !== (proofFile !== undefined)
+  )
+    throw new InputError(USAGE);
   return { file: files[0], keyFiles, witnessFile, signingKeyFile, heads, proofKind, proofFile };
 }
 
@@ -151,36 +177,60 @@ function readJson<T>(path: string, parse: (text: string) => T): T {
  * A proof against tree heads the auditor holds: each head's signature (given keys), its size and
  * root, then the proof itself; for `promise`, an inclusion proof that must be of the promised entry.
  */
-function checkProof(kind: ProofKind, proofFile: string, headFiles: string[], keys: ReturnType<typeof keyRing> | undefined, kept?: EntryPromise): number {
+function checkProof(
+  kind: ProofKind,
+  proofFile: string,
+  headFiles: string[],
+  keys: ReturnType<typeof keyRing> | undefined,
+  kept?: EntryPromise,
+): number {
   const given = readJson(proofFile, JSON.parse) as Record<string, unknown>;
   // `GET /transaction/{id}/receipt?format=audit` answers the proof with the head it leads to.
   const receipt = kind !== 'consistency' && typeof given.inclusion_proof === 'object' && given.inclusion_proof !== null;
   const proof = (receipt ? given.inclusion_proof : given) as Record<string, unknown>;
-  const headTexts = headFiles.length > 0 || !receipt ? headFiles.map((f) => readJson(f, (text) => text)) : [JSON.stringify(given.tree_head)];
+  const headTexts =
+    headFiles.length > 0 || !receipt
+      ? headFiles.map((f) => readJson(f, (text) => text))
+      : [JSON.stringify(given.tree_head)];
   if (headTexts.length === 0) throw new InputError(USAGE);
   const headNames = headFiles.length > 0 ? headFiles : [`the tree_head of ${proofFile}`];
   // An unsigned head (GET /admin/audit/tree-head before any is signed) is taken only when no key is given.
-  const heads = headTexts.map((text) => parseWitness(text.replace(/"(signature|key_id)":null/g, '"$1":""'))[0] as SignedTreeHead | undefined);
+  const heads = headTexts.map(
+    (text) => parseWitness(text.replace(/"(signature|key_id)":null/g, '"$1":""'))[0] as SignedTreeHead | undefined,
+  );
   const problems: string[] = [];
   heads.forEach((head, i) => {
     if (!head) problems.push(`${headNames[i]} is not a tree head`);
-    else if (keys && checkSignature(head, keys) !== 'valid') problems.push(`the tree head of size ${head.tree_size} does not carry a valid signature of the keys given`);
+    else if (keys && checkSignature(head, keys) !== 'valid')
+      problems.push(`the tree head of size ${head.tree_size} does not carry a valid signature of the keys given`);
   });
   const hex = (v: unknown) => Buffer.from(typeof v === 'string' ? v : '', 'hex');
   const path = (v: unknown) => (Array.isArray(v) ? v.map(hex) : []);
   let holds = false;
   // A receipt's proof must be of the receipt's own entry: a proof of whatever entry now sits at its position proves nothing about it.
   const record = receipt ? (given.receipt as Record<string, unknown> | undefined) : undefined;
-  if (record && (proof.entry_hash !== record.auditHash || proof.position !== record.chain_position || proof.leaf_index !== Number(record.chain_position) - 1)) {
+  if (
+    record &&
+    (proof.entry_hash !== record.auditHash ||
+      proof.position !== record.chain_position ||
+      proof.leaf_index !== Number(record.chain_position) - 1)
+  ) {
     problems.push(
       `the proof is of the entry at position ${String(proof.position)} with hash ${String(proof.entry_hash)}, but the receipt's record is the entry at position ${String(record.chain_position)} with audit hash ${String(record.auditHash)}`,
     );
   }
   // The promise kept, or the one the receipt carries, each for the entry the proof is of.
-  const promises: [string, EntryPromise][] = kept ? [['the promise', kept]] : isEntryPromise(given.promise) ? [["the receipt's promise", given.promise]] : [];
+  const promises: [string, EntryPromise][] = kept
+    ? [['the promise', kept]]
+    : isEntryPromise(given.promise)
+      ? [["the receipt's promise", given.promise]]
+      : [];
   for (const [name, promise] of promises) {
     const signature = keys ? checkPromise(promise, keys) : 'valid';
-    if (signature !== 'valid') problems.push(`${name} ${signature === 'invalid' ? 'has an invalid signature' : `is signed by key ${promise.key_id}, which is not among the keys given`}`);
+    if (signature !== 'valid')
+      problems.push(
+        `${name} ${signature === 'invalid' ? 'has an invalid signature' : `is signed by key ${promise.key_id}, which is not among the keys given`}`,
+      );
     if (proof.position !== promise.position || proof.entry_hash !== promise.entry_hash) {
       problems.push(
         `${name} is of the entry at position ${promise.position} with hash ${promise.entry_hash}, but the log's entry at position ${String(proof.position)} has hash ${String(proof.entry_hash)}: the promised entry was deleted or changed`,
@@ -189,20 +239,40 @@ function checkProof(kind: ProofKind, proofFile: string, headFiles: string[], key
   }
   if (problems.length === 0 && kind !== 'consistency') {
     const [head] = heads as SignedTreeHead[];
-    if (proof.tree_size !== head.tree_size) problems.push(`the proof is for a tree of ${String(proof.tree_size)} entries, the head for ${head.tree_size}`);
+    if (proof.tree_size !== head.tree_size)
+      problems.push(`the proof is for a tree of ${String(proof.tree_size)} entries, the head for ${head.tree_size}`);
     const leaf = leafHash(String(proof.entry_hash));
     if (!leaf.equals(hex(proof.leaf_hash))) problems.push('leaf_hash is not the hash of entry_hash');
-    holds = verifyInclusion(Number(proof.leaf_index), head.tree_size, leaf, path(proof.audit_path), hex(head.root_hash));
+    holds = verifyInclusion(
+      Number(proof.leaf_index),
+      head.tree_size,
+      leaf,
+      path(proof.audit_path),
+      hex(head.root_hash),
+    );
   } else if (problems.length === 0) {
     const [first, second] = heads as SignedTreeHead[];
-    if (proof.first !== first.tree_size || proof.second !== second.tree_size) problems.push('the proof is not between the sizes of the two heads');
-    holds = verifyConsistency(first.tree_size, second.tree_size, path(proof.proof), hex(first.root_hash), hex(second.root_hash));
+    if (proof.first !== first.tree_size || proof.second !== second.tree_size)
+      problems.push('the proof is not between the sizes of the two heads');
+    holds = verifyConsistency(
+      first.tree_size,
+      second.tree_size,
+      path(proof.proof),
+      hex(first.root_hash),
+      hex(second.root_hash),
+    );
   }
-  if (problems.length === 0 && !holds) problems.push(`the ${kind} proof does not verify against the tree head${heads.length > 1 ? 's' : ''}`);
+  if (problems.length === 0 && !holds)
+    problems.push(`the ${kind} proof does not verify against the tree head${heads.length > 1 ? 's' : ''}`);
   const ok = problems.length === 0;
-  process.stdout.write(`${JSON.stringify({ kind, holds: ok, problems, signatures_checked: keys !== undefined }, null, 2)}\n`);
+  process.stdout.write(
+    `${JSON.stringify({ kind, holds: ok, problems, signatures_checked: keys !== undefined }, null, 2)}\n`,
+  );
   process.stderr.write(ok ? `OK: the ${kind} proof holds\n` : `FAILED: ${problems.join('; ')}\n`);
-  if (ok && !keys) process.stderr.write(`WARNING: no --public-key given: tree head${promises.length > 0 ? ' and promise' : ''} signatures were NOT checked\n`);
+  if (ok && !keys)
+    process.stderr.write(
+      `WARNING: no --public-key given: tree head${promises.length > 0 ? ' and promise' : ''} signatures were NOT checked\n`,
+    );
   return ok ? 0 : 1;
 }
 
@@ -221,7 +291,8 @@ async function checkC2sp(kind: 'checkpoint' | 'tiles' | 'tlog-proof', args: stri
   for (let i = 0; i < args.length; i++) {
     if (args[i] === '--vkey' && i + 1 < args.length) vkeyFile = fromCaller(args[++i]);
     else if (args[i] === '--policy' && i + 1 < args.length && kind !== 'tiles') policyFile = fromCaller(args[++i]);
-    else if (args[i] === '--checkpoint' && i + 1 < args.length && kind === 'tiles') keptFiles.push(fromCaller(args[++i]));
+    else if (args[i] === '--checkpoint' && i + 1 < args.length && kind === 'tiles')
+      keptFiles.push(fromCaller(args[++i]));
     else if (args[i] === '--export' && i + 1 < args.length && kind === 'tiles') exportFile = fromCaller(args[++i]);
     else if (args[i] === '--entry' && i + 1 < args.length && kind === 'tlog-proof') entry = args[++i].toLowerCase();
     else if (!args[i].startsWith('-')) positional.push(args[i]);
@@ -240,8 +311,12 @@ async function checkC2sp(kind: 'checkpoint' | 'tiles' | 'tlog-proof', args: stri
     if (kind === 'tiles') {
       const exported = exportFile === undefined ? undefined : await keptExport(exportFile);
       result = { ...(await verifyTiledLog(reader(positional[0]), verifiers[0], keptFiles.map(openKept), exported)) };
-    }
-    else if (kind === 'tlog-proof') result = tlogProofResult(readJson(fromCaller(positional[0]), (text) => tlogProofIn(text, entry)), verifiers[0], policy);
+    } else if (kind === 'tlog-proof')
+      result = tlogProofResult(
+        readJson(fromCaller(positional[0]), (text) => tlogProofIn(text, entry)),
+        verifiers[0],
+        policy,
+      );
     else {
       const note = readJson(fromCaller(positional[0]), (text) => text);
       result = checkpointResult(parseCheckpoint(openNote(note, verifiers).text));
@@ -274,39 +349,69 @@ interface TlogProofInput {
 /** A .tlog-proof file with the entry given, or an audit receipt, which carries both. */
 function tlogProofIn(text: string, entry: string | undefined): TlogProofInput {
   if (!text.trimStart().startsWith('{')) {
-    if (entry === undefined) throw new Error('a .tlog-proof file needs --entry <the record\'s auditHash>');
+    if (entry === undefined) throw new Error("a .tlog-proof file needs --entry <the record's auditHash>");
     return { proof: text, entry };
   }
-  const answer = JSON.parse(text) as { tlog_proof?: unknown; receipt?: { auditHash?: unknown; chain_position?: unknown } };
+  const answer = JSON.parse(text) as {
+    tlog_proof?: unknown;
+    receipt?: { auditHash?: unknown; chain_position?: unknown };
+  };
   const { auditHash, chain_position } = answer.receipt ?? {};
   if (typeof answer.tlog_proof !== 'string' || typeof auditHash !== 'string' || typeof chain_position !== 'number') {
-    throw new Error('not an audit receipt with a tlog_proof (null until the entry is under a signed checkpoint: fetch the receipt again)');
+    throw new Error(
+      'not an audit receipt with a tlog_proof (null until the entry is under a signed checkpoint: fetch the receipt again)',
+    );
   }
-  if (entry !== undefined && entry !== auditHash) throw new Error(`--entry ${entry} is not the receipt's auditHash ${auditHash}`);
+  if (entry !== undefined && entry !== auditHash)
+    throw new Error(`--entry ${entry} is not the receipt's auditHash ${auditHash}`);
   return { proof: answer.tlog_proof, entry: auditHash, position: chain_position };
 }
 
 /** With a policy, the proof's checkpoint must also carry its witnesses' quorum. */
-function tlogProofResult({ proof, entry, position }: TlogProofInput, verifier: NoteVerifier, policy: TlogPolicy | undefined): Record<string, unknown> {
+function tlogProofResult(
+  { proof, entry, position }: TlogProofInput,
+  verifier: NoteVerifier,
+  policy: TlogPolicy | undefined,
+): Record<string, unknown> {
   const { checkpoint, index, signers } = verifyTlogProof(proof, verifier, entry);
-  if (position !== undefined && index !== position - 1) throw new NoteError(`the proof is for index ${index}, not the receipt's position ${position} (index ${position - 1})`);
-  return { entry, position: index + 1, ...checkpointResult(checkpoint), signers, ...(policy && checkQuorum(parseTlogProof(proof).checkpoint, policy)) };
+  if (position !== undefined && index !== position - 1)
+    throw new NoteError(
+      `the proof is for index ${index}, not the receipt's position ${position} (index ${position - 1})`,
+    );
+  return {
+    entry,
+    position: index + 1,
+    ...checkpointResult(checkpoint),
+    signers,
+    ...(policy && checkQuorum(parseTlogProof(proof).checkpoint, policy)),
+  };
 }
 
 /** The policy's witnesses that cosigned the note, and whether they meet its quorum; a `NoteError` when they do not. */
-function checkQuorum(note: string, policy: TlogPolicy): { cosigned_by: { witness: string; timestamp: string }[]; quorum: string } {
+function checkQuorum(
+  note: string,
+  policy: TlogPolicy,
+): { cosigned_by: { witness: string; timestamp: string }[]; quorum: string } {
   const { cosigned, met } = policyCosignatures(note, policy);
   if (!met) {
-    const names = cosigned.size === 0 ? 'none of its witnesses' : `only ${[...cosigned.keys()].map((w) => w.name).join(', ')}`;
+    const names =
+      cosigned.size === 0 ? 'none of its witnesses' : `only ${[...cosigned.keys()].map((w) => w.name).join(', ')}`;
     throw new NoteError(`the checkpoint is cosigned by ${names}: the policy's quorum (${policy.quorum}) is not met`);
   }
   return {
-    cosigned_by: [...cosigned].map(([w, timestamp]) => ({ witness: w.name, timestamp: new Date(timestamp * 1000).toISOString() })),
+    cosigned_by: [...cosigned].map(([w, timestamp]) => ({
+      witness: w.name,
+      timestamp: new Date(timestamp * 1000).toISOString(),
+    })),
     quorum: policy.quorum,
   };
 }
 
-const checkpointResult = ({ origin, size, root }: Checkpoint) => ({ origin, tree_size: size, root_hash: root.toString('hex') });
+const checkpointResult = ({ origin, size, root }: Checkpoint) => ({
+  origin,
+  tree_size: size,
+  root_hash: root.toString('hex'),
+});
 
 /** Reads below a log's URL; a key from CRCS_API_KEY for a log that is not public. */
 function reader(prefix: string): (path: string) => Promise<Buffer> {
@@ -316,7 +421,8 @@ function reader(prefix: string): (path: string) => Promise<Buffer> {
     const response = await fetch(url, { headers: key ? { 'x-api-key': key } : {} }).catch((error: Error) => {
       throw new InputError(`cannot read ${url}: ${error.message}`);
     });
-    if (response.status !== 200) throw new TiledLogError(`${url} answered ${response.status}: ${(await response.text()).slice(0, 200)}`);
+    if (response.status !== 200)
+      throw new TiledLogError(`${url} answered ${response.status}: ${(await response.text()).slice(0, 200)}`);
     return Buffer.from(await response.arrayBuffer());
   };
 }
@@ -335,9 +441,12 @@ async function verifyCsvExport(args: string[]): Promise<number> {
   }
   if (files.length !== 1 || logFile === undefined) throw new InputError(USAGE);
   const events = await transactionEvents(logFile, asOf);
-  const transactions = new Map([...foldTransactions(events)].map(([id, row]) => [id, { ...row.detail, history: row.history }]));
+  const transactions = new Map(
+    [...foldTransactions(events)].map(([id, row]) => [id, { ...row.detail, history: row.history }]),
+  );
   const csv = readJson(files[0], (text) => Papa.parse<string[]>(text, { skipEmptyLines: true }));
-  if (csv.errors.length > 0) throw new InputError(`${files[0]}: row ${(csv.errors[0].row ?? 0) + 1}: ${csv.errors[0].message}`);
+  if (csv.errors.length > 0)
+    throw new InputError(`${files[0]}: row ${(csv.errors[0].row ?? 0) + 1}: ${csv.errors[0].message}`);
   let result: ExportCheck;
   try {
     result = checkExport(csv.data, transactions);
@@ -345,11 +454,13 @@ async function verifyCsvExport(args: string[]): Promise<number> {
     throw new InputError(`${files[0]}: ${(error as Error).message}`);
   }
   process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
-  const shown = result.differences.slice(0, 20).map((d) =>
-    d.from_log === null && d.field === 'transaction_id'
-      ? `  row ${d.row}: transaction ${d.transaction_id} is not in the log`
-      : `  row ${d.row} (${d.transaction_id}), ${d.field}: exported ${JSON.stringify(d.exported)}, from the log ${d.from_log === null ? 'no such column' : JSON.stringify(d.from_log)}`,
-  );
+  const shown = result.differences
+    .slice(0, 20)
+    .map((d) =>
+      d.from_log === null && d.field === 'transaction_id'
+        ? `  row ${d.row}: transaction ${d.transaction_id} is not in the log`
+        : `  row ${d.row} (${d.transaction_id}), ${d.field}: exported ${JSON.stringify(d.exported)}, from the log ${d.from_log === null ? 'no such column' : JSON.stringify(d.from_log)}`,
+    );
   process.stderr.write(
     result.difference_count === 0
       ? `OK: ${result.row_count} rows, every cell as the log's ${transactions.size} transactions give it\n`
@@ -394,7 +505,10 @@ async function keptExport(file: string): Promise<ExportedHashes> {
     },
   });
   const { break_count } = verifier.result();
-  if (break_count > 0) throw new InputError(`--export ${file} does not verify on its own (${break_count === 1 ? 'a break' : `${break_count} breaks`}): npm run verify-chain -- ${file} shows where`);
+  if (break_count > 0)
+    throw new InputError(
+      `--export ${file} does not verify on its own (${break_count === 1 ? 'a break' : `${break_count} breaks`}): npm run verify-chain -- ${file} shows where`,
+    );
   return { first: first ?? 1, hashes: Buffer.concat(hashes) };
 }
 
@@ -419,7 +533,10 @@ function summary(result: ChainVerification, writersChecked: boolean): string {
   if (!checkpoints.signatures_checked && checkpoints.count > 0) {
     lines.push('WARNING: no --public-key given: checkpoint signatures were NOT checked');
   }
-  if (!writersChecked) lines.push('NOTE: no --signing-key given: writer authenticators were not checked (an entry inserted by SQL passes)');
+  if (!writersChecked)
+    lines.push(
+      'NOTE: no --signing-key given: writer authenticators were not checked (an entry inserted by SQL passes)',
+    );
   return lines.join('\n');
 }
 

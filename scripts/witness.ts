@@ -66,8 +66,11 @@ class WitnessState {
     try {
       text = await readFile(this.path, 'utf8');
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw new StartError(`the witness state ${this.path} cannot be read: ${(error as Error).message}`);
-      throw new StartError(`the witness state ${this.path} is missing, but the witness key beside it exists: it was deleted or moved. Restore it; the witness will not start afresh`);
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT')
+        throw new StartError(`the witness state ${this.path} cannot be read: ${(error as Error).message}`);
+      throw new StartError(
+        `the witness state ${this.path} is missing, but the witness key beside it exists: it was deleted or moved. Restore it; the witness will not start afresh`,
+      );
     }
     let file: StateFile;
     try {
@@ -75,8 +78,14 @@ class WitnessState {
     } catch {
       throw new StartError(`the witness state ${this.path} is not JSON: it was torn or edited`);
     }
-    if (file.witness !== this.name || typeof file.signature !== 'string' || !verify(null, statement(file.witness, file.logs), this.key, Buffer.from(file.signature, 'base64'))) {
-      throw new StartError(`the witness state ${this.path} does not carry the witness's own signature: it was edited outside the witness. Restore it from a backup; the witness will not start afresh`);
+    if (
+      file.witness !== this.name ||
+      typeof file.signature !== 'string' ||
+      !verify(null, statement(file.witness, file.logs), this.key, Buffer.from(file.signature, 'base64'))
+    ) {
+      throw new StartError(
+        `the witness state ${this.path} does not carry the witness's own signature: it was edited outside the witness. Restore it from a backup; the witness will not start afresh`,
+      );
     }
     this.logs = file.logs;
   }
@@ -117,7 +126,11 @@ class WitnessState {
   }
 
   private async write(logs: StateFile['logs']): Promise<void> {
-    const file: StateFile = { witness: this.name, logs, signature: sign(null, statement(this.name, logs), this.key).toString('base64') };
+    const file: StateFile = {
+      witness: this.name,
+      logs,
+      signature: sign(null, statement(this.name, logs), this.key).toString('base64'),
+    };
     const temporary = `${this.path}.tmp`;
     const handle = await open(temporary, 'w', 0o600);
     try {
@@ -140,11 +153,19 @@ async function openWitness(folder: string, name: string | undefined): Promise<Wi
   try {
     text = await readFile(keyPath, 'utf8');
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw new StartError(`the witness key ${keyPath} cannot be read: ${(error as Error).message}`);
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT')
+      throw new StartError(`the witness key ${keyPath} cannot be read: ${(error as Error).message}`);
   }
   if (text === undefined) {
-    if (await access(join(folder, STATE_FILE)).then(() => true, () => false)) {
-      throw new StartError(`the witness key ${keyPath} is missing, but a witness state is beside it: a new key would cosign what the old one refused. Restore the key`);
+    if (
+      await access(join(folder, STATE_FILE)).then(
+        () => true,
+        () => false,
+      )
+    ) {
+      throw new StartError(
+        `the witness key ${keyPath} is missing, but a witness state is beside it: a new key would cosign what the old one refused. Restore the key`,
+      );
     }
     const chosen = name ?? `witness.invalid/${Math.random().toString(36).slice(2, 10)}`;
     if (!isValidKeyName(chosen)) throw new StartError(`--name ${chosen}: a key name has no spaces and no plus sign`);
@@ -159,13 +180,21 @@ async function openWitness(folder: string, name: string | undefined): Promise<Wi
   }
   const [first, ...pem] = text.split('\n');
   const stored = first.replace(/^# /, '');
-  if (name !== undefined && name !== stored) throw new StartError(`--name ${name}: this witness's key is named ${stored}; a witness keeps its name`);
+  if (name !== undefined && name !== stored)
+    throw new StartError(`--name ${name}: this witness's key is named ${stored}; a witness keeps its name`);
   const state = new WitnessState(folder, stored, createPrivateKey(pem.join('\n')));
   await state.load();
   return state;
 }
 
-function parseArgs(args: string[]): { state: string; logs: NoteVerifier[]; name?: string; host: string; port: number; logFiles: string[] } {
+function parseArgs(args: string[]): {
+  state: string;
+  logs: NoteVerifier[];
+  name?: string;
+  host: string;
+  port: number;
+  logFiles: string[];
+} {
   const logs: NoteVerifier[] = [];
   const logFiles: string[] = [];
   let state: string | undefined;
@@ -184,7 +213,14 @@ function parseArgs(args: string[]): { state: string; logs: NoteVerifier[]; name?
   }
   const match = /^(.+):(\d+)$/.exec(listen);
   if (!state || !match) throw new StartError(USAGE);
-  return { state: resolve(process.env.INIT_CWD ?? '.', state), logs, name, host: match[1], port: Number(match[2]), logFiles };
+  return {
+    state: resolve(process.env.INIT_CWD ?? '.', state),
+    logs,
+    name,
+    host: match[1],
+    port: Number(match[2]),
+    logFiles,
+  };
 }
 
 function logKey(vkey: string, where: string): NoteVerifier {
@@ -218,7 +254,8 @@ async function main(): Promise<void> {
   for (const file of args.logFiles) {
     const text = await readFile(resolve(process.env.INIT_CWD ?? '.', file), 'utf8');
     text.split('\n').forEach((line, i) => {
-      if (line.trim() !== '' && !line.trim().startsWith('#')) args.logs.push(logKey(line.trim(), `${file} line ${i + 1}`));
+      if (line.trim() !== '' && !line.trim().startsWith('#'))
+        args.logs.push(logKey(line.trim(), `${file} line ${i + 1}`));
     });
   }
   if (args.logs.length === 0) throw new StartError(`no log to witness: give --log or --logs\n${USAGE}`);
@@ -226,23 +263,35 @@ async function main(): Promise<void> {
 
   const server = createServer((request, response) => {
     void (async () => {
-      if (request.url !== '/add-checkpoint') return answer(response, 404, 'text/plain; charset=utf-8', 'not found: this witness serves POST /add-checkpoint\n');
-      if (request.method !== 'POST') return answer(response, 405, 'text/plain; charset=utf-8', 'add-checkpoint is a POST\n');
+      if (request.url !== '/add-checkpoint')
+        return answer(
+          response,
+          404,
+          'text/plain; charset=utf-8',
+          'not found: this witness serves POST /add-checkpoint\n',
+        );
+      if (request.method !== 'POST')
+        return answer(response, 405, 'text/plain; charset=utf-8', 'add-checkpoint is a POST\n');
       const body = await readBody(request);
-      if (body === undefined) return answer(response, 413, 'text/plain; charset=utf-8', `the body is larger than ${MAX_BODY} bytes\n`);
+      if (body === undefined)
+        return answer(response, 413, 'text/plain; charset=utf-8', `the body is larger than ${MAX_BODY} bytes\n`);
       try {
         await state.inTurn(async () => {
           const judged = judgeCheckpoint(body, args.logs, (origin) => state.last(origin));
           if ('status' in judged) {
             // A refusal of a well-signed checkpoint may be the proof of a log's misbehaviour: it is kept in this witness's own log.
-            if (judged.status === 422 || (judged.status === 409 && judged.contentType !== TLOG_SIZE)) process.stderr.write(`REFUSED (${judged.status}): ${judged.body.trim()}\n--- request ---\n${body}---\n`);
+            if (judged.status === 422 || (judged.status === 409 && judged.contentType !== TLOG_SIZE))
+              process.stderr.write(`REFUSED (${judged.status}): ${judged.body.trim()}\n--- request ---\n${body}---\n`);
             return answer(response, judged.status, judged.contentType, judged.body);
           }
           await state.record(judged.checkpoint.origin, judged.checkpoint);
           answer(response, 200, 'text/plain; charset=utf-8', state.cosign(judged.text));
         });
       } catch (error) {
-        const message = error instanceof StartError ? error.message : `the witness could not record its state: ${(error as Error).message}`;
+        const message =
+          error instanceof StartError
+            ? error.message
+            : `the witness could not record its state: ${(error as Error).message}`;
         process.stderr.write(`ERROR: ${message}\n`);
         answer(response, 500, 'text/plain; charset=utf-8', `${message}\n`);
       }
@@ -255,7 +304,9 @@ async function main(): Promise<void> {
   });
   const address = server.address() as { address: string; port: number };
   const host = address.address.includes(':') ? `[${address.address}]` : address.address;
-  process.stdout.write(`witness vkey: ${state.vkey}\nwitnessing: ${args.logs.map((log) => log.name).join(', ')}\nlistening on http://${host}:${address.port}\n`);
+  process.stdout.write(
+    `witness vkey: ${state.vkey}\nwitnessing: ${args.logs.map((log) => log.name).join(', ')}\nlistening on http://${host}:${address.port}\n`,
+  );
   const stop = () => server.close(() => process.exit(0));
   process.once('SIGTERM', stop);
   process.once('SIGINT', stop);

@@ -44,12 +44,23 @@ const SANE_REQUEST_ID = /^[\w.:-]{1,128}$/;
  * controllers or override providers (see test/support/test-app.ts).
  */
 export async function createApp(config: AppConfig, testingModule?: TestingModule): Promise<NestFastifyApplication> {
-  const adapter = new FastifyAdapter({ bodyLimit: BODY_LIMIT_BYTES, genReqId: requestId, routerOptions: { maxParamLength: MAX_PARAM_LENGTH }, clientErrorHandler, frameworkErrors });
+  const adapter = new FastifyAdapter({
+    bodyLimit: BODY_LIMIT_BYTES,
+    genReqId: requestId,
+    routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
+    clientErrorHandler,
+    frameworkErrors,
+  });
   // bodyParser false: Nest's own parsers would also accept form bodies; the API takes JSON only.
   // abortOnError false: a failed start must reach main.ts as an error, not abort the process.
   // autoFlushLogs false: main.ts reports that error once (one line for a refused data folder), so
   // Nest's exception handler must not print it first; the buffered logs are flushed below instead.
-  const options: NestApplicationOptions = { bufferLogs: true, autoFlushLogs: false, bodyParser: false, abortOnError: false };
+  const options: NestApplicationOptions = {
+    bufferLogs: true,
+    autoFlushLogs: false,
+    bodyParser: false,
+    abortOnError: false,
+  };
   const app = testingModule
     ? testingModule.createNestApplication<NestFastifyApplication>(adapter, options)
     : await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config), adapter, options);
@@ -74,7 +85,10 @@ export async function createApp(config: AppConfig, testingModule?: TestingModule
     // Fastify leaves a GET's body unread: refused here, before anything answers as if it were not there.
     if (BODYLESS_METHODS.has(request.method) && hasBody(request)) return done(new BodyNotAllowedError(request.method));
     // Before any route, guard or query sees them: PostgreSQL cannot take such a text (DESIGN.md).
-    const refused = refuseTexts({ ...(request.params as Record<string, unknown>), ...(request.query as Record<string, unknown>) });
+    const refused = refuseTexts({
+      ...(request.params as Record<string, unknown>),
+      ...(request.query as Record<string, unknown>),
+    });
     done(refused.length > 0 ? validationError(refused) : undefined);
   });
 
@@ -124,7 +138,10 @@ function frameworkErrors(error: FastifyError, request: FastifyRequest, reply: Fa
 const BODYLESS_METHODS = new Set(['GET', 'HEAD', 'DELETE']);
 
 function hasBody({ headers }: FastifyRequest): boolean {
-  return headers['transfer-encoding'] !== undefined || (headers['content-length'] !== undefined && headers['content-length'] !== '0');
+  return (
+    headers['transfer-encoding'] !== undefined ||
+    (headers['content-length'] !== undefined && headers['content-length'] !== '0')
+  );
 }
 
 function requestId(request: IncomingMessage): string {

@@ -24,7 +24,19 @@ import { writerKey } from './platform/event-store/writer-mac';
 import { WebhooksModule } from './webhooks';
 
 /** Every feature of the service; add a new feature module here. */
-const FEATURE_MODULES = [HealthModule, AuthModule, MerchantsModule, JurisdictionModule, TransactionsModule, TipsModule, AuditModule, ExportModule, RiskModule, WebhooksModule, OpenApiModule];
+const FEATURE_MODULES = [
+  HealthModule,
+  AuthModule,
+  MerchantsModule,
+  JurisdictionModule,
+  TransactionsModule,
+  TipsModule,
+  AuditModule,
+  ExportModule,
+  RiskModule,
+  WebhooksModule,
+  OpenApiModule,
+];
 
 @Module({})
 export class AppModule {
@@ -58,7 +70,11 @@ export class AppModule {
           writerKey: config.checkpointSigningKey && writerKey(config.checkpointSigningKey),
           logOrigin: config.logOrigin,
         }),
-        ReadReplicaModule.forRoot({ url: config.readDatabaseUrl, maxLagMs: config.readMaxLagMs, queries: REPLICA_QUERIES }),
+        ReadReplicaModule.forRoot({
+          url: config.readDatabaseUrl,
+          maxLagMs: config.readMaxLagMs,
+          queries: REPLICA_QUERIES,
+        }),
         ...FEATURE_MODULES,
       ],
       providers: [

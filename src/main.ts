@@ -47,6 +47,8 @@ async function shutdown(app: NestFastifyApplication, signal: string): Promise<vo
 
 main().catch((error: unknown) => {
   // A folder in use, a server that cannot start or a LOG_ORIGIN not the log's is the operator's to fix: one line, no stack.
-  console.error(error instanceof EmbeddedDatabaseError || error instanceof LogOriginMismatchError ? error.message : error);
+  console.error(
+    error instanceof EmbeddedDatabaseError || error instanceof LogOriginMismatchError ? error.message : error,
+  );
   process.exit(1);
 });

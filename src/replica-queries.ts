@@ -1,7 +1,13 @@
 import { ListAuditLogsQuery, VerifyHashChainQuery } from './audit';
 import { ExportTransactionsQuery } from './export';
 import type { QueryClass } from './platform/read-replica/query-databases';
-import { GetFraudOverviewQuery, GetRiskProfileQuery, OverrideReportQuery, VoidAbuseQuery, VoidAnalyticsQuery } from './risk';
+import {
+  GetFraudOverviewQuery,
+  GetRiskProfileQuery,
+  OverrideReportQuery,
+  VoidAbuseQuery,
+  VoidAnalyticsQuery,
+} from './risk';
 import { TipAnalyticsQuery, TipWageTheftQuery } from './tips';
 import { VerifyTransactionsQuery } from './transactions';
 

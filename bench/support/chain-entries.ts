@@ -2,8 +2,10 @@ import { createHash } from 'node:crypto';
 import type { Sql } from '../../src/platform/event-store/sql';
 
 // The built modules, as the service runs them.
-const { GENESIS_HASH, canonicalJson, entryBytes } = require('../../dist/src/platform/event-store/entry-hash') as typeof import('../../src/platform/event-store/entry-hash');
-const { writerMac } = require('../../dist/src/platform/event-store/writer-mac') as typeof import('../../src/platform/event-store/writer-mac');
+const { GENESIS_HASH, canonicalJson, entryBytes } =
+  require('../../dist/src/platform/event-store/entry-hash') as typeof import('../../src/platform/event-store/entry-hash');
+const { writerMac } =
+  require('../../dist/src/platform/event-store/writer-mac') as typeof import('../../src/platform/event-store/writer-mac');
 
 /** The data of a recorded cash sale, shaped as TransactionRecorded's (about 1.6 kB of canonical JSON per entry). */
 function saleData(i: number, createdAt: string): Record<string, unknown> {
@@ -54,7 +56,15 @@ function saleData(i: number, createdAt: string): Record<string, unknown> {
 }
 
 export interface ChainEntry {
-  fields: { position: number; entryId: string; streamId: string; streamRevision: number; type: string; recordedAt: string; prevHash: string };
+  fields: {
+    position: number;
+    entryId: string;
+    streamId: string;
+    streamRevision: number;
+    type: string;
+    recordedAt: string;
+    prevHash: string;
+  };
   dataJson: string;
   metadataJson: string;
   /** The bytes the chain hash is taken over (canonical JSON of the entry). */
@@ -66,7 +76,10 @@ export interface ChainEntry {
  * Cash-sale entries chained on from `head`, one stream per sale as in the service, a chunk per
  * call; entry `p` is recorded at `firstAt` + p seconds.
  */
-export function saleEntries(head = { position: 0, hash: GENESIS_HASH }, firstAt = Date.UTC(2026, 10, 21)): (size: number) => ChainEntry[] {
+export function saleEntries(
+  head = { position: 0, hash: GENESIS_HASH },
+  firstAt = Date.UTC(2026, 10, 21),
+): (size: number) => ChainEntry[] {
   return (size) => {
     const chunk: ChainEntry[] = [];
     for (let k = 0; k < size; k++) {
@@ -81,7 +94,13 @@ export function saleEntries(head = { position: 0, hash: GENESIS_HASH }, firstAt 
         recordedAt,
         prevHash: head.hash,
       };
-      const metadata = { schemaVersion: 1, correlationId: `req-${position}`, causationId: `req-${position}`, actor: { keyId: 'key_0123456789', role: 'merchant' }, merchantId: `m-${position % 50}` };
+      const metadata = {
+        schemaVersion: 1,
+        correlationId: `req-${position}`,
+        causationId: `req-${position}`,
+        actor: { keyId: 'key_0123456789', role: 'merchant' },
+        merchantId: `m-${position % 50}`,
+      };
       const dataJson = canonicalJson(saleData(position, recordedAt));
       const metadataJson = canonicalJson(metadata);
       const bytes = entryBytes(fields, dataJson, metadataJson);
@@ -98,7 +117,19 @@ export async function insertEntries(sql: Sql, chunk: readonly ChainEntry[], writ
   const params: unknown[] = [];
   const tuples = chunk.map((e, i) => {
     const f = e.fields;
-    params.push(f.position, f.entryId, f.streamId, f.streamRevision, f.type, e.dataJson, e.metadataJson, f.recordedAt, f.prevHash, e.hash, writerKey ? writerMac(writerKey, e.hash) : null);
+    params.push(
+      f.position,
+      f.entryId,
+      f.streamId,
+      f.streamRevision,
+      f.type,
+      e.dataJson,
+      e.metadataJson,
+      f.recordedAt,
+      f.prevHash,
+      e.hash,
+      writerKey ? writerMac(writerKey, e.hash) : null,
+    );
     return `(${Array.from({ length: 11 }, (_, k) => `$${i * 11 + k + 1}`).join(', ')})`;
   });
   await sql.query(

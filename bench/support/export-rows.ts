@@ -22,25 +22,71 @@ async function post(baseUrl: string, path: string, body: unknown, key: string): 
  * before now (an export leaves out what is newer than its request). Their events are not in the
  * log: the export reads the read model only.
  */
-export async function makeExportRows(baseUrl: string, adminKey: string, db: Database, rows: number, merchants: number): Promise<void> {
-  await post(baseUrl, '/admin/merchants', { merchant_id: TEMPLATE_MERCHANT, name: 'Bench templates', environment: 'sandbox' }, adminKey);
-  const { key } = await post(baseUrl, '/admin/api-keys', { role: 'merchant', merchant_id: TEMPLATE_MERCHANT }, adminKey);
+export async function makeExportRows(
+  baseUrl: string,
+  adminKey: string,
+  db: Database,
+  rows: number,
+  merchants: number,
+): Promise<void> {
+  await post(
+    baseUrl,
+    '/admin/merchants',
+    { merchant_id: TEMPLATE_MERCHANT, name: 'Bench templates', environment: 'sandbox' },
+    adminKey,
+  );
+  const { key } = await post(
+    baseUrl,
+    '/admin/api-keys',
+    { role: 'merchant', merchant_id: TEMPLATE_MERCHANT },
+    adminKey,
+  );
   const sale = async (cashier: string) =>
     (
       await post(
         baseUrl,
         '/transaction',
-        { merchant_id: TEMPLATE_MERCHANT, subtotal_cents: 1000, tax_total_cents: 3, payment_method: 'cash', zip_code: '85004', store_id: 's-1', terminal_id: 't-1', cashier_id: cashier },
+        {
+          merchant_id: TEMPLATE_MERCHANT,
+          subtotal_cents: 1000,
+          tax_total_cents: 3,
+          payment_method: 'cash',
+          zip_code: '85004',
+          store_id: 's-1',
+          terminal_id: 't-1',
+          cashier_id: cashier,
+        },
         key,
       )
     ).transaction.id;
   await sale('c-1');
   const overridden = await sale('c-2');
-  await post(baseUrl, '/transaction/override', { transaction_id: overridden, employee_id: 'e-9', employee_name: 'Ann Lee', reason: 'pricing-error', new_cash_total_cents: 1000 }, key);
+  await post(
+    baseUrl,
+    '/transaction/override',
+    {
+      transaction_id: overridden,
+      employee_id: 'e-9',
+      employee_name: 'Ann Lee',
+      reason: 'pricing-error',
+      new_cash_total_cents: 1000,
+    },
+    key,
+  );
   const voided = await sale('c-3');
-  await post(baseUrl, '/transaction/void', { original_transaction_id: voided, void_reason: 'pricing_error', voided_by: 'm-1' }, key);
+  await post(
+    baseUrl,
+    '/transaction/void',
+    { original_transaction_id: voided, void_reason: 'pricing_error', voided_by: 'm-1' },
+    key,
+  );
   const refunded = await sale('c-4');
-  await post(baseUrl, '/transaction/refund', { original_transaction_id: refunded, refund_amount: 503, void_reason: 'wrong_item', voided_by: 'e-3' }, key);
+  await post(
+    baseUrl,
+    '/transaction/refund',
+    { original_transaction_id: refunded, refund_amount: 503, void_reason: 'wrong_item', voided_by: 'e-3' },
+    key,
+  );
 
   const [{ templates, top }] = await db.query<{ templates: number; top: string }>(
     `select count(*)::int as templates, (select max(position) from rm_transactions) as top from rm_transactions where merchant_id = $1`,
@@ -81,14 +127,20 @@ export interface ExportRead {
 }
 
 /** One POST /export, read as fast as the client can; the lines are counted as they arrive (`onLines` after each chunk), not kept. */
-export async function readExport(baseUrl: string, key: string, body: unknown, onLines?: (lines: number) => void): Promise<ExportRead> {
+export async function readExport(
+  baseUrl: string,
+  key: string,
+  body: unknown,
+  onLines?: (lines: number) => void,
+): Promise<ExportRead> {
   const started = process.hrtime.bigint();
   const response = await fetch(`${baseUrl}/export`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', 'x-api-key': key },
     body: JSON.stringify(body),
   });
-  if (response.status !== 200 || !response.body) throw new Error(`export ${JSON.stringify(body)}: ${response.status} ${await response.text()}`);
+  if (response.status !== 200 || !response.body)
+    throw new Error(`export ${JSON.stringify(body)}: ${response.status} ${await response.text()}`);
   let bytes = 0;
   let lines = 0;
   for await (const chunk of response.body as AsyncIterable<Uint8Array>) {
@@ -97,5 +149,10 @@ export async function readExport(baseUrl: string, key: string, body: unknown, on
     for (let at = buffer.indexOf(10); at >= 0; at = buffer.indexOf(10, at + 1)) lines++;
     onLines?.(lines);
   }
-  return { lines, bytes, seconds: Number(process.hrtime.bigint() - started) / 1e9, dataAsOf: response.headers.get('x-data-as-of') };
+  return {
+    lines,
+    bytes,
+    seconds: Number(process.hrtime.bigint() - started) / 1e9,
+    dataAsOf: response.headers.get('x-data-as-of'),
+  };
 }

@@ -4,7 +4,11 @@ import type { BenchSale } from './sales';
 export const benchMerchantIds = (count: number) => Array.from({ length: count }, (_, i) => `bench-merchant-${i}`);
 
 /** One merchant key per bench merchant, issued through the admin API as an operator would. */
-export async function onboardMerchants(baseUrl: string, adminKey: string, merchantIds: readonly string[]): Promise<string[]> {
+export async function onboardMerchants(
+  baseUrl: string,
+  adminKey: string,
+  merchantIds: readonly string[],
+): Promise<string[]> {
   const post = async (path: string, body: unknown) => {
     const response = await fetch(`${baseUrl}${path}`, {
       method: 'POST',
@@ -46,15 +50,31 @@ export function load(port: number, connections: number, length: number | Promise
       },
       (error, result) => (error ? reject(error) : resolve(result)),
     );
-    if (typeof length !== 'number') void length.then(() => instance.stop(), () => instance.stop());
+    if (typeof length !== 'number')
+      void length.then(
+        () => instance.stop(),
+        () => instance.stop(),
+      );
   });
 }
 
 /** Sends the sales round-robin to `path`, each with its merchant's key. */
-export function loadSales(port: number, path: string, keys: string[], sales: BenchSale[], connections: number, length: number | Promise<unknown>) {
+export function loadSales(
+  port: number,
+  path: string,
+  keys: string[],
+  sales: BenchSale[],
+  connections: number,
+  length: number | Promise<unknown>,
+) {
   let next = 0;
   return load(port, connections, length, () => {
     const sale = sales[next++ % sales.length];
-    return { method: 'POST', path, body: sale.body, headers: { 'content-type': 'application/json', 'x-api-key': keys[sale.merchant % keys.length] } };
+    return {
+      method: 'POST',
+      path,
+      body: sale.body,
+      headers: { 'content-type': 'application/json', 'x-api-key': keys[sale.merchant % keys.length] },
+    };
   });
 }

@@ -25,7 +25,9 @@ const apiUrl = (path) => new URL(`../api/v1${path}`, document.baseURI);
 
 /** Query parameters without the empty ones, so a blank filter field means "no filter". */
 export function withQuery(path, params) {
-  const query = new URLSearchParams(Object.entries(params).filter(([, value]) => value !== undefined && value !== null && value !== ''));
+  const query = new URLSearchParams(
+    Object.entries(params).filter(([, value]) => value !== undefined && value !== null && value !== ''),
+  );
   const text = query.toString();
   return text ? `${path}?${text}` : path;
 }
@@ -38,13 +40,26 @@ export async function call(method, path, { body, key = session.key } = {}) {
   const headers = { accept: 'application/json, text/csv' };
   if (key) headers['x-api-key'] = key;
   if (body !== undefined) headers['content-type'] = 'application/json';
-  const response = await fetch(apiUrl(path), { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  const response = await fetch(apiUrl(path), {
+    method,
+    headers,
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
   const type = response.headers.get('content-type') ?? '';
   const text = await response.text();
-  const answer = { status: response.status, ok: response.ok, headers: response.headers, body: type.includes('json') && text ? JSON.parse(text) : text };
+  const answer = {
+    status: response.status,
+    ok: response.ok,
+    headers: response.headers,
+    body: type.includes('json') && text ? JSON.parse(text) : text,
+  };
   if (answer.status === 401 && key === session.key && session.key) {
     session.end();
-    window.dispatchEvent(new CustomEvent('portal:signed-out', { detail: 'The service refused the key (revoked or unknown). Sign in again.' }));
+    window.dispatchEvent(
+      new CustomEvent('portal:signed-out', {
+        detail: 'The service refused the key (revoked or unknown). Sign in again.',
+      }),
+    );
   }
   return answer;
 }
@@ -55,7 +70,10 @@ let servedRoutes;
 async function servedMatchers() {
   servedRoutes ??= call('GET', '/version', { key: null }).then(({ body }) =>
     (body.endpoints ?? []).map(({ method, path }) => {
-      const pattern = path.replace(/^\/api\/v1/, '').replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[^}]+\}/g, '[^/]+');
+      const pattern = path
+        .replace(/^\/api\/v1/, '')
+        .replace(/[.*+?^$()|[\]\\]/g, '\\$&')
+        .replace(/\{[^}]+\}/g, '[^/]+');
       return { method, regex: new RegExp(`^${pattern}$`) };
     }),
   );

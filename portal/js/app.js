@@ -42,7 +42,9 @@ async function showChainAlarms() {
   const { body } = await call('GET', '/health', { key: null });
   const alarms = body?.chain?.alarms ?? [];
   chainAlarm.hidden = alarms.length === 0;
-  chainAlarm.replaceChildren(...alarms.map((alarm) => notice('error', `Chain alarm (${alarm.source}): ${alarm.detail}`)));
+  chainAlarm.replaceChildren(
+    ...alarms.map((alarm) => notice('error', `Chain alarm (${alarm.source}): ${alarm.detail}`)),
+  );
 }
 
 /**
@@ -51,11 +53,18 @@ async function showChainAlarms() {
  * the API, not this portal.
  */
 async function roleOf(key) {
-  const [keys, log] = await Promise.all([call('GET', '/admin/api-keys?limit=1', { key }), call('GET', '/admin/audit-logs?limit=1', { key })]);
-  if (keys.status === 401 || log.status === 401) return { problem: 'The service does not know this key, or it was revoked.' };
+  const [keys, log] = await Promise.all([
+    call('GET', '/admin/api-keys?limit=1', { key }),
+    call('GET', '/admin/audit-logs?limit=1', { key }),
+  ]);
+  if (keys.status === 401 || log.status === 401)
+    return { problem: 'The service does not know this key, or it was revoked.' };
   if (keys.ok && log.ok) return { role: 'admin' };
   if (log.ok) return { role: 'auditor' };
-  if (keys.status === 403 || log.status === 403) return { problem: 'This portal is for admin and auditor keys. Merchant and partner keys work with the API directly.' };
+  if (keys.status === 403 || log.status === 403)
+    return {
+      problem: 'This portal is for admin and auditor keys. Merchant and partner keys work with the API directly.',
+    };
   return { problem: `The service answered ${keys.status} and ${log.status}; try again.` };
 }
 
@@ -63,23 +72,36 @@ function signInPage(message) {
   document.title = 'Sign in · Cash Rounding Compliance portal';
   const key = h('input', { type: 'password', name: 'key', autocomplete: 'off', spellcheck: 'false', required: true });
   const status = h('div', { 'aria-live': 'polite' }, message && notice('error', message));
-  const form = h('form', { class: 'card narrow', onsubmit: async (event) => {
-    event.preventDefault();
-    status.replaceChildren(h('p', { class: 'loading' }, 'Checking the key…'));
-    const found = await roleOf(key.value.trim());
-    if (found.problem) {
-      status.replaceChildren(notice('error', found.problem));
-      key.focus();
-      return;
-    }
-    session.start(key.value.trim(), found.role);
-    location.hash = `#/${HOME[found.role]}`;
-    route();
-  } },
-  field('API key', key, 'An admin or auditor key. It is kept in this browser tab only (session storage) and forgotten when the tab closes or you sign out.'),
-  h('button', { type: 'submit' }, 'Sign in'),
-  status);
-  main.replaceChildren(...pageHeading('Sign in', 'The portal shows and does what your key may do through the API, nothing more.'), form);
+  const form = h(
+    'form',
+    {
+      class: 'card narrow',
+      onsubmit: async (event) => {
+        event.preventDefault();
+        status.replaceChildren(h('p', { class: 'loading' }, 'Checking the key…'));
+        const found = await roleOf(key.value.trim());
+        if (found.problem) {
+          status.replaceChildren(notice('error', found.problem));
+          key.focus();
+          return;
+        }
+        session.start(key.value.trim(), found.role);
+        location.hash = `#/${HOME[found.role]}`;
+        route();
+      },
+    },
+    field(
+      'API key',
+      key,
+      'An admin or auditor key. It is kept in this browser tab only (session storage) and forgotten when the tab closes or you sign out.',
+    ),
+    h('button', { type: 'submit' }, 'Sign in'),
+    status,
+  );
+  main.replaceChildren(
+    ...pageHeading('Sign in', 'The portal shows and does what your key may do through the API, nothing more.'),
+    form,
+  );
   main.querySelector('h1').focus();
 }
 
@@ -89,10 +111,17 @@ function renderChrome(current) {
   document.getElementById('session').hidden = false;
   document.getElementById('session-role').textContent = `Signed in with an ${role} key`;
   document.getElementById('nav').hidden = false;
-  document.getElementById('nav-links').replaceChildren(
-    ...PAGES.filter((page) => page.roles.includes(role)).map((page) =>
-      h('li', {}, h('a', { href: `#/${page.path}`, 'aria-current': page === current ? 'page' : undefined }, page.title))),
-  );
+  document
+    .getElementById('nav-links')
+    .replaceChildren(
+      ...PAGES.filter((page) => page.roles.includes(role)).map((page) =>
+        h(
+          'li',
+          {},
+          h('a', { href: `#/${page.path}`, 'aria-current': page === current ? 'page' : undefined }, page.title),
+        ),
+      ),
+    );
 }
 
 function signedOut(message) {
@@ -112,7 +141,13 @@ function route() {
   renderChrome(page);
   document.title = `${page.title} · Cash Rounding Compliance portal`;
   if (!page.roles.includes(session.role)) {
-    main.replaceChildren(...pageHeading(page.title), notice('error', `This page is for ${page.roles.join(' and ')} keys; the API refuses it to your ${session.role} key.`));
+    main.replaceChildren(
+      ...pageHeading(page.title),
+      notice(
+        'error',
+        `This page is for ${page.roles.join(' and ')} keys; the API refuses it to your ${session.role} key.`,
+      ),
+    );
   } else {
     main.replaceChildren();
     page.render(main, new URLSearchParams(query));

@@ -31,7 +31,12 @@ const resizing = new ResizeObserver((entries) => {
 export function chart({ title, description, labels, series, reference }) {
   const id = `chart-${++charts}`;
   const top = niceCeiling(Math.max(1, reference?.value ?? 0, ...series.flatMap((s) => s.values)));
-  const picture = svg('svg', { role: 'img', 'aria-labelledby': `${id}-title`, 'aria-describedby': `${id}-desc`, class: 'chart-svg' });
+  const picture = svg('svg', {
+    role: 'img',
+    'aria-labelledby': `${id}-title`,
+    'aria-describedby': `${id}-desc`,
+    class: 'chart-svg',
+  });
   const draw = (width) => {
     drawn.set(figure, { width, draw });
     const plotWidth = width - MARGIN.left - MARGIN.right;
@@ -47,23 +52,67 @@ export function chart({ title, description, labels, series, reference }) {
       svg('desc', { id: `${id}-desc` }, description),
       ...[0, 0.25, 0.5, 0.75, 1].flatMap((f) => [
         svg('line', { x1: MARGIN.left, x2: width - MARGIN.right, y1: y(top * f), y2: y(top * f), class: 'grid' }),
-        svg('text', { x: MARGIN.left - 6, y: y(top * f) + 4, class: 'tick', 'text-anchor': 'end' }, formatTick(top * f)),
+        svg(
+          'text',
+          { x: MARGIN.left - 6, y: y(top * f) + 4, class: 'tick', 'text-anchor': 'end' },
+          formatTick(top * f),
+        ),
       ]),
-      ...labels.map((label, i) => i % every === 0 && svg('text', { x: x(i), y: HEIGHT - MARGIN.bottom + 16, class: 'tick', 'text-anchor': 'middle' }, label)).filter(Boolean),
+      ...labels
+        .map(
+          (label, i) =>
+            i % every === 0 &&
+            svg('text', { x: x(i), y: HEIGHT - MARGIN.bottom + 16, class: 'tick', 'text-anchor': 'middle' }, label),
+        )
+        .filter(Boolean),
       ...bars(series, x, y, step).flat(),
-      ...(reference ? [svg('line', { x1: MARGIN.left, x2: width - MARGIN.right, y1: y(reference.value), y2: y(reference.value), class: 'reference' })] : []),
+      ...(reference
+        ? [
+            svg('line', {
+              x1: MARGIN.left,
+              x2: width - MARGIN.right,
+              y1: y(reference.value),
+              y2: y(reference.value),
+              class: 'reference',
+            }),
+          ]
+        : []),
     );
   };
-  const legend = h('ul', { class: 'legend' },
+  const legend = h(
+    'ul',
+    { class: 'legend' },
     [...series, ...(reference ? [{ name: reference.name, className: 'reference' }] : [])].map((s) =>
-      h('li', {}, svg('svg', { viewBox: '0 0 14 14', class: 'swatch', 'aria-hidden': 'true' }, svg('rect', { width: 14, height: 14, class: s.className })), s.name)));
-  const columns = [{ label: 'Label', value: (i) => labels[i] }, ...series.map((s) => ({ label: s.name, value: (i) => s.values[i], numeric: true }))];
+      h(
+        'li',
+        {},
+        svg(
+          'svg',
+          { viewBox: '0 0 14 14', class: 'swatch', 'aria-hidden': 'true' },
+          svg('rect', { width: 14, height: 14, class: s.className }),
+        ),
+        s.name,
+      ),
+    ),
+  );
+  const columns = [
+    { label: 'Label', value: (i) => labels[i] },
+    ...series.map((s) => ({ label: s.name, value: (i) => s.values[i], numeric: true })),
+  ];
   if (reference) columns.push({ label: reference.name, value: () => round(reference.value), numeric: true });
-  const figure = h('figure', { class: 'chart' },
+  const figure = h(
+    'figure',
+    { class: 'chart' },
     h('figcaption', {}, title),
     picture,
     legend,
-    h('details', {}, h('summary', {}, `${title}: the numbers`), table({ caption: title, columns, rows: labels.map((_, i) => i) })));
+    h(
+      'details',
+      {},
+      h('summary', {}, `${title}: the numbers`),
+      table({ caption: title, columns, rows: labels.map((_, i) => i) }),
+    ),
+  );
   draw(FIRST_WIDTH);
   resizing.observe(figure);
   return figure;
@@ -73,8 +122,19 @@ function bars(series, x, y, step) {
   const width = (step * 0.8) / series.length;
   return series.map((s, n) =>
     s.values.map((value, i) =>
-      svg('rect', { x: x(i) - step * 0.4 + n * width, y: y(value), width: Math.max(1, width - 1), height: y(0) - y(value), class: s.className },
-        svg('title', {}, `${s.name}: ${value}`))));
+      svg(
+        'rect',
+        {
+          x: x(i) - step * 0.4 + n * width,
+          y: y(value),
+          width: Math.max(1, width - 1),
+          height: y(0) - y(value),
+          class: s.className,
+        },
+        svg('title', {}, `${s.name}: ${value}`),
+      ),
+    ),
+  );
 }
 
 /** 1, 2 or 5 times a power of ten, at or above `value`: round numbers on the axis. */

@@ -32,22 +32,36 @@ export function field(label, control, hint) {
   control.id ||= `field-${++ids}`;
   const hintElement = hint && h('span', { class: 'hint', id: `${control.id}-hint` }, hint);
   if (hintElement) control.setAttribute('aria-describedby', hintElement.id);
-  return h('div', { class: control.type === 'checkbox' ? 'field check' : 'field' }, h('label', { for: control.id }, label), control, hintElement);
+  return h(
+    'div',
+    { class: control.type === 'checkbox' ? 'field check' : 'field' },
+    h('label', { for: control.id }, label),
+    control,
+    hintElement,
+  );
 }
 
 /** `start_date` and `end_date` as the API takes them: whole days, UTC, both inclusive. */
 export function dateRangeFields(values = {}) {
   return [
     field('From', h('input', { name: 'start_date', type: 'date', value: values.start_date }), 'Inclusive, UTC.'),
-    field('To', h('input', { name: 'end_date', type: 'date', value: values.end_date }), 'Inclusive: the whole day, UTC.'),
+    field(
+      'To',
+      h('input', { name: 'end_date', type: 'date', value: values.end_date }),
+      'Inclusive: the whole day, UTC.',
+    ),
   ];
 }
 
 export function select(name, options, selected = '') {
-  return h('select', { name }, options.map((option) => {
-    const [value, text] = Array.isArray(option) ? option : [option, option];
-    return h('option', { value, selected: value === selected }, text);
-  }));
+  return h(
+    'select',
+    { name },
+    options.map((option) => {
+      const [value, text] = Array.isArray(option) ? option : [option, option];
+      return h('option', { value, selected: value === selected }, text);
+    }),
+  );
 }
 
 /** `kind`: info, success, warning or error; errors are announced at once (role alert). */
@@ -82,12 +96,42 @@ export async function load(container, path, what) {
  */
 export function table({ caption, columns, rows, empty = 'Nothing to show.' }) {
   if (rows.length === 0) return h('p', { class: 'empty' }, empty);
-  const wrap = h('div', { class: 'table-wrap', tabindex: '0', role: 'region', 'aria-label': caption },
-    h('table', {},
+  const wrap = h(
+    'div',
+    { class: 'table-wrap', tabindex: '0', role: 'region', 'aria-label': caption },
+    h(
+      'table',
+      {},
       h('caption', {}, caption),
-      h('thead', {}, h('tr', {}, columns.map((c) => h('th', { scope: 'col', class: c.numeric ? 'num' : undefined }, c.label)))),
-      h('tbody', {}, rows.map((row) => h('tr', {}, columns.map((c) =>
-        h('td', { class: c.numeric ? 'num' : undefined }, h('span', { class: 'cell-label' }, c.label), h('div', { class: 'value' }, display(c.value(row))))))))));
+      h(
+        'thead',
+        {},
+        h(
+          'tr',
+          {},
+          columns.map((c) => h('th', { scope: 'col', class: c.numeric ? 'num' : undefined }, c.label)),
+        ),
+      ),
+      h(
+        'tbody',
+        {},
+        rows.map((row) =>
+          h(
+            'tr',
+            {},
+            columns.map((c) =>
+              h(
+                'td',
+                { class: c.numeric ? 'num' : undefined },
+                h('span', { class: 'cell-label' }, c.label),
+                h('div', { class: 'value' }, display(c.value(row))),
+              ),
+            ),
+          ),
+        ),
+      ),
+    ),
+  );
   fitting.observe(wrap);
   return wrap;
 }
@@ -113,7 +157,8 @@ const PAGING_FIELDS = ['limit', 'offset', 'total', 'as_of_position'];
 export function pageFooter(body) {
   const parts = [
     body.total !== undefined && `${body.total.toLocaleString('en-US')} in all`,
-    body.limit !== undefined && `up to ${body.limit.toLocaleString('en-US')} a page, from row ${(body.offset ?? 0) + 1}`,
+    body.limit !== undefined &&
+      `up to ${body.limit.toLocaleString('en-US')} a page, from row ${(body.offset ?? 0) + 1}`,
     body.as_of_position !== undefined && `current to audit log position ${body.as_of_position.toLocaleString('en-US')}`,
   ].filter(Boolean);
   return parts.length > 0 && h('footer', { class: 'page-meta' }, `${parts.join(' · ')}.`);
@@ -124,9 +169,12 @@ export function pageFooter(body) {
  * thresholds are those of src/rules/fraud-signals.ts.
  */
 const EXPLANATIONS = {
-  'round_up_bias.z': 'How many standard deviations the round-ups sit above what honest rounding of the same sales gives. ROUND_UP_BIAS is flagged from 2, once 20 or more sales were rounded up or down.',
-  'penny_endings.chi_square': 'How far the penny endings stray from an even spread over 0 to 9 (Pearson’s chi-square). PENNY_ENDINGS_SKEWED is flagged above 21.67 (a 1% chance for honest prices) when the endings lean to those the rule rounds up.',
-  'shift_change.z': 'How many standard deviations the voids near a shift change sit above the share of the day those windows cover. VOIDS_AT_SHIFT_CHANGE is flagged from 3, and only with 3 or more such voids: a high z from one or two voids flags nothing.',
+  'round_up_bias.z':
+    'How many standard deviations the round-ups sit above what honest rounding of the same sales gives. ROUND_UP_BIAS is flagged from 2, once 20 or more sales were rounded up or down.',
+  'penny_endings.chi_square':
+    'How far the penny endings stray from an even spread over 0 to 9 (Pearson’s chi-square). PENNY_ENDINGS_SKEWED is flagged above 21.67 (a 1% chance for honest prices) when the endings lean to those the rule rounds up.',
+  'shift_change.z':
+    'How many standard deviations the voids near a shift change sit above the share of the day those windows cover. VOIDS_AT_SHIFT_CHANGE is flagged from 3, and only with 3 or more such voids: a high z from one or two voids flags nothing.',
 };
 
 /** Any JSON value, readable: objects as term lists, arrays of objects as tables. For shapes the portal does not know in detail. */
@@ -136,22 +184,45 @@ export function anyValue(value, caption = 'Details', parent = '') {
   if (Array.isArray(value)) {
     if (value.every((item) => item === null || typeof item !== 'object')) return value.length ? list(value) : '—';
     const keys = [...new Set(value.flatMap((item) => (item && typeof item === 'object' ? Object.keys(item) : [])))];
-    return table({ caption, columns: keys.map((key) => ({ label: humanize(key), value: (row) => cell(key, row?.[key]), numeric: typeof value[0]?.[key] === 'number' })), rows: value });
+    return table({
+      caption,
+      columns: keys.map((key) => ({
+        label: humanize(key),
+        value: (row) => cell(key, row?.[key]),
+        numeric: typeof value[0]?.[key] === 'number',
+      })),
+      rows: value,
+    });
   }
   if (typeof value === 'object') {
     const entries = Object.entries(value).filter(([key]) => !PAGING_FIELDS.includes(key));
     if (entries.length === 0) return '—';
-    return h('dl', { class: 'facts' }, entries.map(([key, item]) => {
-      const explanation = EXPLANATIONS[`${parent}.${key}`];
-      return h('div', {}, h('dt', {}, humanize(key)), h('dd', {}, anyValue(byName(key, item), humanize(key), key), explanation && h('p', { class: 'hint explanation' }, explanation)));
-    }));
+    return h(
+      'dl',
+      { class: 'facts' },
+      entries.map(([key, item]) => {
+        const explanation = EXPLANATIONS[`${parent}.${key}`];
+        return h(
+          'div',
+          {},
+          h('dt', {}, humanize(key)),
+          h(
+            'dd',
+            {},
+            anyValue(byName(key, item), humanize(key), key),
+            explanation && h('p', { class: 'hint explanation' }, explanation),
+          ),
+        );
+      }),
+    );
   }
   return display(value);
 }
 
 /** Nested values inside a table cell stay compact: lists joined, objects as term lists, instants as the log reads them. */
 function cell(key, value) {
-  if (Array.isArray(value) && value.every((item) => item === null || typeof item !== 'object')) return value.length ? list(value) : '—';
+  if (Array.isArray(value) && value.every((item) => item === null || typeof item !== 'object'))
+    return value.length ? list(value) : '—';
   if (/_at$/.test(key) && typeof value === 'string') return utc(value);
   return value !== null && typeof value === 'object' ? anyValue(value, humanize(key), key) : byName(key, value);
 }
@@ -168,13 +239,21 @@ function byName(key, value) {
 }
 
 /** An amount stays on one line: a line may otherwise end between its minus and its dollar sign. */
-const dollars = (cents) => h('span', { class: 'money' }, `${cents < 0 ? '−' : ''}$${(Math.abs(cents) / 100).toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`);
+const dollars = (cents) =>
+  h(
+    'span',
+    { class: 'money' },
+    `${cents < 0 ? '−' : ''}$${(Math.abs(cents) / 100).toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`,
+  );
 
 function display(value) {
   if (value instanceof Node || Array.isArray(value)) return value;
   if (value === null || value === undefined || value === '') return '—';
   if (typeof value === 'boolean') return value ? 'yes' : 'no';
-  if (typeof value === 'number') return Number.isInteger(value) ? value.toLocaleString('en-US') : value.toLocaleString('en-US', { maximumFractionDigits: 4 });
+  if (typeof value === 'number')
+    return Number.isInteger(value)
+      ? value.toLocaleString('en-US')
+      : value.toLocaleString('en-US', { maximumFractionDigits: 4 });
   return words(String(value));
 }
 
@@ -194,13 +273,19 @@ export function words(text) {
 }
 
 /** `voided_amount_cents` → `Voided amount ($)`: its value is shown in dollars. */
-export const humanize = (key) => String(key).replace(/_cents$/, ' ($)').replace(/_/g, ' ').replace(/^./, (c) => c.toUpperCase());
+export const humanize = (key) =>
+  String(key)
+    .replace(/_cents$/, ' ($)')
+    .replace(/_/g, ' ')
+    .replace(/^./, (c) => c.toUpperCase());
 
 /** Times in UTC, as the log records them, so every reader sees the same. */
 export function utc(iso) {
   if (!iso) return '—';
   const date = new Date(iso);
-  return Number.isNaN(date.getTime()) ? String(iso) : h('time', { datetime: iso }, `${date.toISOString().slice(0, 19).replace('T', ' ')} UTC`);
+  return Number.isNaN(date.getTime())
+    ? String(iso)
+    : h('time', { datetime: iso }, `${date.toISOString().slice(0, 19).replace('T', ' ')} UTC`);
 }
 
 /**
@@ -210,7 +295,11 @@ export function utc(iso) {
  */
 export function copyable(value) {
   if (!value) return '—';
-  return h('button', { type: 'button', class: 'copyable', title: `${value} (copy)`, onclick: () => copy(value) }, value);
+  return h(
+    'button',
+    { type: 'button', class: 'copyable', title: `${value} (copy)`, onclick: () => copy(value) },
+    value,
+  );
 }
 
 /** Puts the value on the clipboard and says so in the live region. */
@@ -231,22 +320,47 @@ export function riskBadge(level) {
 
 /** Previous and next buttons for an offset-paged list; `onPage(offset)`. */
 export function pager({ offset, limit, count, onPage, label }) {
-  return h('div', { class: 'pager', role: 'group', 'aria-label': `${label} pages` },
-    h('button', { type: 'button', class: 'secondary', disabled: offset === 0, onclick: () => onPage(Math.max(0, offset - limit)) }, 'Previous page'),
+  return h(
+    'div',
+    { class: 'pager', role: 'group', 'aria-label': `${label} pages` },
+    h(
+      'button',
+      {
+        type: 'button',
+        class: 'secondary',
+        disabled: offset === 0,
+        onclick: () => onPage(Math.max(0, offset - limit)),
+      },
+      'Previous page',
+    ),
     h('span', {}, count === 0 ? 'No rows' : `Rows ${offset + 1}–${offset + count}`),
-    h('button', { type: 'button', class: 'secondary', disabled: count < limit, onclick: () => onPage(offset + limit) }, 'Next page'));
+    h(
+      'button',
+      { type: 'button', class: 'secondary', disabled: count < limit, onclick: () => onPage(offset + limit) },
+      'Next page',
+    ),
+  );
 }
 
 /** A modal yes/no question; resolves true on confirm. Escape or Cancel resolves false. */
 export function confirmDialog({ title, text, confirmLabel }) {
   return new Promise((resolve) => {
-    const dialog = h('dialog', { class: 'confirm', 'aria-labelledby': 'confirm-title' },
-      h('form', { method: 'dialog' },
+    const dialog = h(
+      'dialog',
+      { class: 'confirm', 'aria-labelledby': 'confirm-title' },
+      h(
+        'form',
+        { method: 'dialog' },
         h('h2', { id: 'confirm-title' }, title),
         h('p', {}, text),
-        h('div', { class: 'actions' },
+        h(
+          'div',
+          { class: 'actions' },
           h('button', { value: 'confirm', class: 'danger' }, confirmLabel),
-          h('button', { value: 'cancel', class: 'secondary', autofocus: true }, 'Cancel'))));
+          h('button', { value: 'cancel', class: 'secondary', autofocus: true }, 'Cancel'),
+        ),
+      ),
+    );
     dialog.addEventListener('close', () => {
       dialog.remove();
       resolve(dialog.returnValue === 'confirm');

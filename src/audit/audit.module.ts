@@ -31,7 +31,16 @@ import { WitnessingHandler } from './witnessing/witnessing.handler';
  * formats (checkpoint notes, tiles) under its origin, with the cosignatures of independent witnesses.
  */
 @Module({
-  controllers: [ListAuditLogsController, VerifyHashChainController, ExportAuditLogController, CheckpointKeyController, TreeProofsController, WitnessController, TransparencyLogController, WitnessingController],
+  controllers: [
+    ListAuditLogsController,
+    VerifyHashChainController,
+    ExportAuditLogController,
+    CheckpointKeyController,
+    TreeProofsController,
+    WitnessController,
+    TransparencyLogController,
+    WitnessingController,
+  ],
   providers: [
     ListAuditLogsHandler,
     VerifyHashChainHandler,

@@ -67,15 +67,27 @@ export class ChainAlarms implements OnApplicationShutdown {
       try {
         const [entry] = await this.store.append(
           stream,
-          [{ type: CHAIN_ALARM_RAISED, data: { ...alarm, raised_at: this.clock.now().toISOString() }, metadata: { schemaVersion: EVENT_SCHEMA_VERSION } }],
+          [
+            {
+              type: CHAIN_ALARM_RAISED,
+              data: { ...alarm, raised_at: this.clock.now().toISOString() },
+              metadata: { schemaVersion: EVENT_SCHEMA_VERSION },
+            },
+          ],
           { expectedRevision: 0 },
         );
-        this.logger.warn({ alarm, position: entry.position }, `the alarm is recorded in the log at position ${entry.position}`);
+        this.logger.warn(
+          { alarm, position: entry.position },
+          `the alarm is recorded in the log at position ${entry.position}`,
+        );
         return afterFirst();
       } catch (error) {
         // Recorded already, by this process or another.
         if (error instanceof RevisionConflictError) return afterFirst();
-        this.logger.error({ alarm, err: error }, `ALARM NOT RECORDED in the log (${(error as Error).message}); trying again in ${delay} ms`);
+        this.logger.error(
+          { alarm, err: error },
+          `ALARM NOT RECORDED in the log (${(error as Error).message}); trying again in ${delay} ms`,
+        );
         afterFirst();
         await sleep(delay, undefined, { signal: this.stopping.signal }).catch(() => undefined);
         if (this.stopping.signal.aborted) {

@@ -4,13 +4,21 @@ import { AppConfig } from '../platform/config/config';
 import { DomainError } from '../platform/errors/domain-error';
 import { DATABASE, type Database } from '../platform/event-store/sql';
 import { LogOrigin } from '../platform/event-store/log-origin';
-import { CHECKPOINT_EVENT_TYPE, checkSignature, isTreeHeadCheckpoint, keyRing, type CheckpointData, type TreeHead } from '../platform/verification/checkpoint';
+import {
+  CHECKPOINT_EVENT_TYPE,
+  checkSignature,
+  isTreeHeadCheckpoint,
+  keyRing,
+  type CheckpointData,
+  type TreeHead,
+} from '../platform/verification/checkpoint';
 import { checkpointText, signNote } from '../platform/verification/signed-note';
 import { ChainAlarms } from './chain-alarms';
 import { chainTampered } from './chain-tampered';
 import { signingKey } from './signing-key';
 
-export const NO_CHECKPOINT = 'No checkpoint is signed yet: the first comes at most CHECKPOINT_MAX_AGE_S seconds after the first entries';
+export const NO_CHECKPOINT =
+  'No checkpoint is signed yet: the first comes at most CHECKPOINT_MAX_AGE_S seconds after the first entries';
 
 export type LoggedHead = CheckpointData & TreeHead;
 
@@ -32,7 +40,10 @@ export class CheckpointNotes {
 
   /** The tree head of the last checkpoint in the log: the latest published size. */
   async latest(): Promise<LoggedHead | undefined> {
-    const [row] = await this.db.query<{ data: CheckpointData }>('select data from events where event_type = $1 order by position desc limit 1', [CHECKPOINT_EVENT_TYPE]);
+    const [row] = await this.db.query<{ data: CheckpointData }>(
+      'select data from events where event_type = $1 order by position desc limit 1',
+      [CHECKPOINT_EVENT_TYPE],
+    );
     return row && isTreeHeadCheckpoint(row.data) ? row.data : undefined;
   }
 
@@ -54,6 +65,10 @@ export class CheckpointNotes {
       throw chainTampered(detail);
     }
     const name = this.origin.name;
-    return signNote(checkpointText({ origin: name, size: head.tree_size, root: Buffer.from(head.root_hash, 'hex') }), name, key);
+    return signNote(
+      checkpointText({ origin: name, size: head.tree_size, root: Buffer.from(head.root_hash, 'hex') }),
+      name,
+      key,
+    );
   }
 }

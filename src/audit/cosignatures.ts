@@ -50,7 +50,9 @@ export class Cosignatures implements OnApplicationBootstrap, OnApplicationShutdo
     private readonly alarms: ChainAlarms,
     private readonly notes: CheckpointNotes,
   ) {
-    this.witnesses = (config.logPolicy?.witnesses ?? []).flatMap((w) => (w.url ? [{ ...w, url: w.url.replace(/\/+$/, ''), vkey: cosignerKey(w.key.name, w.key.key) }] : []));
+    this.witnesses = (config.logPolicy?.witnesses ?? []).flatMap((w) =>
+      w.url ? [{ ...w, url: w.url.replace(/\/+$/, ''), vkey: cosignerKey(w.key.name, w.key.key) }] : [],
+    );
   }
 
   onApplicationBootstrap(): void {
@@ -60,7 +62,9 @@ export class Cosignatures implements OnApplicationBootstrap, OnApplicationShutdo
       const ours = verifierKey(this.origin.name, key);
       if (!policy.logs.some((log) => verifierKey(log.key.name, log.key.key) === ours)) {
         // Not fatal (the witnesses still cosign), but an auditor holding this policy would refuse every checkpoint.
-        this.logger.error(`LOG_POLICY_FILE names no log with this log's key ${ours}: a verifier using that policy refuses its checkpoints`);
+        this.logger.error(
+          `LOG_POLICY_FILE names no log with this log's key ${ours}: a verifier using that policy refuses its checkpoints`,
+        );
       }
     }
     // A checkpoint signed while the service was down, or a witness that was down, is asked at start.
@@ -107,7 +111,10 @@ export class Cosignatures implements OnApplicationBootstrap, OnApplicationShutdo
 
   /** The largest tree size the witness (by its cosigner key) cosigned, as far as the log knows; undefined: none. */
   async lastCosigned(witnessKey: string): Promise<number | undefined> {
-    const [row] = await this.db.query<{ size: string | null }>('select max(tree_size) as size from checkpoint_cosignatures where witness_key = $1', [witnessKey]);
+    const [row] = await this.db.query<{ size: string | null }>(
+      'select max(tree_size) as size from checkpoint_cosignatures where witness_key = $1',
+      [witnessKey],
+    );
     // A string from the driver (bigint): '0' is a size too.
     return row?.size ? Number(row.size) : undefined;
   }
@@ -163,18 +170,18 @@ export class Cosignatures implements OnApplicationBootstrap, OnApplicationShutdo
     const size = head.tree_size;
     // Cosigned only if on this root: after a rewrite re-signed at the same size, the witness's cosignature of the old root
     // is still stored, and this checkpoint must still be put to the witness, which refuses it.
-    const [have] = await this.db.query("select 1 from checkpoint_cosignatures where tree_size = $1 and root_hash = decode($2, 'hex') and witness_key = $3", [
-      size,
-      head.root_hash,
-      witness.vkey,
-    ]);
+    const [have] = await this.db.query(
+      "select 1 from checkpoint_cosignatures where tree_size = $1 and root_hash = decode($2, 'hex') and witness_key = $3",
+      [size, head.root_hash, witness.vkey],
+    );
     if (have) return;
     let old = this.sizes.get(witness.vkey) ?? (await this.lastCosigned(witness.vkey)) ?? 0;
     const where = `witness ${witness.name} (${witness.url})`;
     for (let conflicts = 0; conflicts <= MAX_CONFLICTS; conflicts++) {
       // An old size beyond the checkpoint is sent as it is: the witness refuses it, in its own words.
       const from = old;
-      const proof = from > 0 && from < size ? await fromStoredTree(this.db, (node) => consistencyPath(from, size, node)) : [];
+      const proof =
+        from > 0 && from < size ? await fromStoredTree(this.db, (node) => consistencyPath(from, size, node)) : [];
       let status: number;
       let type: string;
       let text: string;
@@ -193,20 +200,32 @@ export class Cosignatures implements OnApplicationBootstrap, OnApplicationShutdo
       }
       if (status === 409 && type.startsWith(TLOG_SIZE)) {
         const theirs = /^(0|[1-9]\d*)\n$/.test(text) ? Number(text) : NaN;
-        if (!Number.isSafeInteger(theirs) || theirs === from) return this.refused(size, `${where} refused to cosign the checkpoint of tree size ${size}: 409 ${JSON.stringify(text)} to old size ${from}`);
+        if (!Number.isSafeInteger(theirs) || theirs === from)
+          return this.refused(
+            size,
+            `${where} refused to cosign the checkpoint of tree size ${size}: 409 ${JSON.stringify(text)} to old size ${from}`,
+          );
         this.sizes.set(witness.vkey, theirs);
         old = theirs;
         continue;
       }
       if (status === 200) return this.store(witness, where, note, head, text);
       if (status >= 500 || status === 429) return this.tryLater(`${where} answered ${status}: ${text.trim()}`);
-      return this.refused(size, `${where} refused to cosign the checkpoint of tree size ${size}: ${status} ${text.trim()}`);
+      return this.refused(
+        size,
+        `${where} refused to cosign the checkpoint of tree size ${size}: ${status} ${text.trim()}`,
+      );
     }
-    return this.refused(size, `${where} answered 409 more than ${MAX_CONFLICTS} times in a row to the checkpoint of tree size ${size}`);
+    return this.refused(
+      size,
+      `${where} answered 409 more than ${MAX_CONFLICTS} times in a row to the checkpoint of tree size ${size}`,
+    );
   }
 
   private async store(witness: Witness, where: string, note: string, head: LoggedHead, text: string): Promise<void> {
-    const line = text.split('\n').find((candidate) => candidate !== '' && this.verified(note, `${candidate}\n`, witness));
+    const line = text
+      .split('\n')
+      .find((candidate) => candidate !== '' && this.verified(note, `${candidate}\n`, witness));
     if (!line) {
       return this.refused(
         head.tree_size,

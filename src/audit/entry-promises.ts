@@ -28,7 +28,9 @@ export class EntryPromises {
    * its writer authenticator shows. `false`: its authenticator does not verify, so no service
    * process wrote it as it is. Null for an entry written before writer authentication.
    */
-  ofStored(entry: Pick<StoredEvent, 'position' | 'hash' | 'recordedAt'> & { writerMac: string | null }): EntryPromise | null | false {
+  ofStored(
+    entry: Pick<StoredEvent, 'position' | 'hash' | 'recordedAt'> & { writerMac: string | null },
+  ): EntryPromise | null | false {
     if (!this.writerKey || entry.writerMac === null) return null;
     return entry.writerMac === writerMac(this.writerKey, entry.hash) && this.of(entry);
   }

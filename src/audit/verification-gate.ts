@@ -8,7 +8,11 @@ export const RETRY_AFTER_SECONDS = 5;
 
 export class VerificationInProgressError extends DomainError {
   constructor() {
-    super('VERIFICATION_IN_PROGRESS', `Another verification of the log is running; retry in ${RETRY_AFTER_SECONDS} seconds`, 429);
+    super(
+      'VERIFICATION_IN_PROGRESS',
+      `Another verification of the log is running; retry in ${RETRY_AFTER_SECONDS} seconds`,
+      429,
+    );
   }
 }
 
@@ -30,9 +34,10 @@ export class VerificationGate {
       // Only one waits: a second waiter would run right after the first, which is no turn of its own.
       if (this.queued > 0 || Date.now() >= deadline) throw new VerificationInProgressError();
       this.queued += 1;
-      await Promise.race([this.running.done.catch(() => undefined), new Promise((resolve) => setTimeout(resolve, deadline - Date.now()))]).finally(
-        () => (this.queued -= 1),
-      );
+      await Promise.race([
+        this.running.done.catch(() => undefined),
+        new Promise((resolve) => setTimeout(resolve, deadline - Date.now())),
+      ]).finally(() => (this.queued -= 1));
     }
     const done = verify();
     this.running = { key, done };

@@ -74,7 +74,8 @@ export class Witness {
 
   private parse(text: string): SignedTreeHead[] {
     if (text === '') throw new WitnessStateError(`the witness file ${this.path} is empty: it was truncated`);
-    if (!text.endsWith('\n')) throw new WitnessStateError(`the witness file ${this.path} ends in an incomplete line: it was torn or truncated`);
+    if (!text.endsWith('\n'))
+      throw new WitnessStateError(`the witness file ${this.path} ends in an incomplete line: it was torn or truncated`);
     try {
       return parseWitness(text);
     } catch (error) {

@@ -9,7 +9,11 @@ import { ISSUED_KEY_FORMAT, hashApiKey } from './api-key-secret';
 import type { Principal } from '../platform/identity/principal';
 
 /** The admin that ADMIN_API_KEY stands for. It is configuration, not a record: it cannot be listed or revoked, only unset. */
-export const ENV_ADMIN: Principal = Object.freeze({ keyId: 'env:ADMIN_API_KEY', role: 'admin', environment: 'production' });
+export const ENV_ADMIN: Principal = Object.freeze({
+  keyId: 'env:ADMIN_API_KEY',
+  role: 'admin',
+  environment: 'production',
+});
 
 /** Longer than any key we issue or accept as ADMIN_API_KEY in practice; refused without hashing. */
 const MAX_KEY_LENGTH = 256;

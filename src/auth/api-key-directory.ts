@@ -50,10 +50,10 @@ export class ApiKeyDirectory {
   async list(merchantIds: 'all' | string[], page: { limit: number; offset: number }): Promise<ApiKeyRecord[]> {
     const rows =
       merchantIds === 'all'
-        ? await this.db.query<ApiKeyRow>(`select ${COLUMNS} from rm_api_keys order by created_at, id limit $1 offset $2`, [
-            page.limit,
-            page.offset,
-          ])
+        ? await this.db.query<ApiKeyRow>(
+            `select ${COLUMNS} from rm_api_keys order by created_at, id limit $1 offset $2`,
+            [page.limit, page.offset],
+          )
         : await this.db.query<ApiKeyRow>(
             `select ${COLUMNS} from rm_api_keys where merchant_id = any($1) order by created_at, id limit $2 offset $3`,
             [merchantIds, page.limit, page.offset],
@@ -67,8 +67,10 @@ export class ApiKeyDirectory {
   }
 
   async partnerExists(partnerId: string): Promise<boolean> {
-    return (await this.db.query(`select 1 from rm_api_keys where role = 'partner' and partner_id = $1 limit 1`, [partnerId]))
-      .length > 0;
+    return (
+      (await this.db.query(`select 1 from rm_api_keys where role = 'partner' and partner_id = $1 limit 1`, [partnerId]))
+        .length > 0
+    );
   }
 }
 

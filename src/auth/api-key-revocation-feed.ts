@@ -46,7 +46,8 @@ export class ApiKeyRevocationFeed implements OnModuleInit {
         this.backendPid = undefined;
         this.cache.listenerDown();
       },
-      notified: (channel, payload) => (channel === API_KEY_REVOKED_CHANNEL ? this.revoked(payload) : this.heard(payload)),
+      notified: (channel, payload) =>
+        channel === API_KEY_REVOKED_CHANNEL ? this.revoked(payload) : this.heard(payload),
     });
   }
 
@@ -98,7 +99,9 @@ export class ApiKeyRevocationFeed implements OnModuleInit {
     this.cache.revoked(keyId);
     if (this.backendPid === undefined) return;
     // Through the pool: a confirmation lost in an outage only makes the revocation wait its bound.
-    void this.db.query('select pg_notify($1, $2)', [REVOCATION_HEARD_CHANNEL, `${this.backendPid} ${keyId}`]).catch(() => undefined);
+    void this.db
+      .query('select pg_notify($1, $2)', [REVOCATION_HEARD_CHANNEL, `${this.backendPid} ${keyId}`])
+      .catch(() => undefined);
   }
 
   private heard(payload: string): void {

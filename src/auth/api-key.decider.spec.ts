@@ -35,7 +35,10 @@ const issued = (data: Partial<ApiKeyIssued['data']> = {}): ApiKeyIssued => ({
 });
 
 const revoke: RevokeApiKey = { kind: 'RevokeApiKey', keyId: 'key_1', revokedAt: '2026-11-21T13:00:00.000Z' };
-const revoked: ApiKeyRevoked = { type: 'ApiKeyRevoked', data: { keyId: 'key_1', revokedAt: '2026-11-21T13:00:00.000Z' } };
+const revoked: ApiKeyRevoked = {
+  type: 'ApiKeyRevoked',
+  data: { keyId: 'key_1', revokedAt: '2026-11-21T13:00:00.000Z' },
+};
 
 describe('API key decider', () => {
   describe('issuing', () => {
@@ -44,23 +47,32 @@ describe('API key decider', () => {
     });
 
     it('keeps the name', () => {
-      given(apiKeyDecider).when(issue({ name: 'Till 3' })).then([issued({ name: 'Till 3' })]);
+      given(apiKeyDecider)
+        .when(issue({ name: 'Till 3' }))
+        .then([issued({ name: 'Till 3' })]);
     });
 
     it('takes an environment that matches the merchant', () => {
-      given(apiKeyDecider).when(issue({ environment: 'sandbox' })).then([issued()]);
+      given(apiKeyDecider)
+        .when(issue({ environment: 'sandbox' }))
+        .then([issued()]);
     });
 
     it('refuses an environment other than the merchant’s', () => {
       given(apiKeyDecider)
         .when(issue({ environment: 'production' }))
-        .thenThrows(InvalidFieldError, { status: 400, details: [{ field: 'environment', messages: [expect.stringContaining('sandbox')] }] });
+        .thenThrows(InvalidFieldError, {
+          status: 400,
+          details: [{ field: 'environment', messages: [expect.stringContaining('sandbox')] }],
+        });
     });
 
     it('requires a merchant for a merchant key', () => {
       given(apiKeyDecider)
         .when(issue({ merchantId: undefined, merchantEnvironment: undefined }))
-        .thenThrows(InvalidFieldError, { details: [{ field: 'merchant_id', messages: ['merchant_id is required for a merchant key'] }] });
+        .thenThrows(InvalidFieldError, {
+          details: [{ field: 'merchant_id', messages: ['merchant_id is required for a merchant key'] }],
+        });
     });
 
     it.each([['auditor'], ['admin'], ['partner']] as const)('refuses a merchant for a %s key', (role) => {
@@ -100,7 +112,9 @@ describe('API key decider', () => {
     });
 
     it('lets a partner issue merchant keys', () => {
-      given(apiKeyDecider).when(issue({ issuerRole: 'partner' })).then([issued()]);
+      given(apiKeyDecider)
+        .when(issue({ issuerRole: 'partner' }))
+        .then([issued()]);
     });
 
     it.each([['auditor'], ['admin'], ['partner']] as const)('forbids a partner to issue a %s key', (role) => {
@@ -120,7 +134,9 @@ describe('API key decider', () => {
     });
 
     it('records nothing for a key already revoked (a retried DELETE)', () => {
-      given(apiKeyDecider, [issued(), revoked]).when({ ...revoke, revokedAt: '2026-11-22T00:00:00.000Z' }).then([]);
+      given(apiKeyDecider, [issued(), revoked])
+        .when({ ...revoke, revokedAt: '2026-11-22T00:00:00.000Z' })
+        .then([]);
     });
 
     it('does not know a key that was never issued', () => {

@@ -70,8 +70,10 @@ function issue(command: IssueApiKey): ApiKeyIssued {
   if (command.issuerRole === 'partner' && role !== 'merchant') {
     throw new ForbiddenError('A partner key may issue merchant keys only');
   }
-  if (role === 'merchant' && !merchantId) throw new InvalidFieldError('merchant_id', 'merchant_id is required for a merchant key');
-  if (role !== 'merchant' && merchantId) throw new InvalidFieldError('merchant_id', 'merchant_id is only allowed for a merchant key');
+  if (role === 'merchant' && !merchantId)
+    throw new InvalidFieldError('merchant_id', 'merchant_id is required for a merchant key');
+  if (role !== 'merchant' && merchantId)
+    throw new InvalidFieldError('merchant_id', 'merchant_id is only allowed for a merchant key');
   if (role !== 'partner' && command.partnerId !== undefined) {
     throw new InvalidFieldError('partner_id', 'partner_id is only allowed for a partner key');
   }

@@ -38,7 +38,10 @@ export class MerchantScope {
       principal.role === 'admin' ||
       (merchantId !== null && principal.role === 'merchant' && merchantId === principal.merchantId) ||
       (merchantId !== null && principal.role === 'partner' && (await this.partnerOwns(principal, merchantId)));
-    if (!allowed) throw new ForbiddenError(`This API key may not act for ${merchantId === null ? 'the platform' : `merchant ${merchantId}`}`);
+    if (!allowed)
+      throw new ForbiddenError(
+        `This API key may not act for ${merchantId === null ? 'the platform' : `merchant ${merchantId}`}`,
+      );
   }
 
   /** The merchants whose records a list may show: 'all' for admin and auditor keys. */

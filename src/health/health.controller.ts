@@ -14,9 +14,15 @@ export class HealthController {
   /** 503 when degraded, so a load balancer takes the instance out of rotation. */
   @Get('health')
   @Public()
-  @ApiOperation({ operationId: 'getHealth', summary: 'Liveness and readiness, with what the service enforces and which data it holds' })
+  @ApiOperation({
+    operationId: 'getHealth',
+    summary: 'Liveness and readiness, with what the service enforces and which data it holds',
+  })
   @ApiOkResponse({ type: HealthReport, description: 'Healthy: the database answers and the chain head is readable' })
-  @ApiServiceUnavailableResponse({ type: HealthReport, description: 'Degraded: the database or the chain head cannot be read, or the signer refused' })
+  @ApiServiceUnavailableResponse({
+    type: HealthReport,
+    description: 'Degraded: the database or the chain head cannot be read, or the signer refused',
+  })
   @Header('Cache-Control', 'no-store')
   async health(@Res({ passthrough: true }) reply: FastifyReply): Promise<HealthReport> {
     const report = await this.queries.execute(new HealthQuery());

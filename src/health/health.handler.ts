@@ -33,7 +33,10 @@ export class HealthHandler implements IQueryHandler<HealthQuery, HealthReport> {
     const signer = this.signer.status();
     const alarms = this.alarms.active();
     return {
-      status: database.reachable && headPosition !== null && signer.state !== 'refused' && alarms.length === 0 ? 'ok' : 'degraded',
+      status:
+        database.reachable && headPosition !== null && signer.state !== 'refused' && alarms.length === 0
+          ? 'ok'
+          : 'degraded',
       database: { driver: this.db.driver, ...database },
       chain: { head_position: headPosition, signer, alarms },
       read_replica: await this.replicaHealth(),
@@ -56,7 +59,12 @@ export class HealthHandler implements IQueryHandler<HealthQuery, HealthReport> {
   /** A replica that lags or is lost sends its reads to the primary: it is reported, and degrades nothing. */
   private async replicaHealth(): Promise<ReadReplicaHealth> {
     const { state, lagMs, dataAsOf } = await this.replica.status();
-    return { state, lag_ms: lagMs, data_as_of: dataAsOf?.toISOString() ?? null, max_lag_ms: state === 'off' ? null : this.replica.maxLagMs };
+    return {
+      state,
+      lag_ms: lagMs,
+      data_as_of: dataAsOf?.toISOString() ?? null,
+      max_lag_ms: state === 'off' ? null : this.replica.maxLagMs,
+    };
   }
 
   private async headPosition(): Promise<number | null> {

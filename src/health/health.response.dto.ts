@@ -7,7 +7,11 @@ import type { EnforcedRule } from '../rules/rounding-engine';
 import { EnforcedRuleDto } from '../transactions';
 
 export class DatabaseHealth {
-  @ApiProperty({ enum: ['postgres', 'embedded'], description: '`postgres`: the server of DATABASE_URL; `embedded`: the PostgreSQL server the service runs itself under DATA_DIR' })
+  @ApiProperty({
+    enum: ['postgres', 'embedded'],
+    description:
+      '`postgres`: the server of DATABASE_URL; `embedded`: the PostgreSQL server the service runs itself under DATA_DIR',
+  })
   driver: Database['driver'];
 
   @ApiProperty({ example: true })
@@ -20,14 +24,18 @@ export class DatabaseHealth {
 export class SignerAlarmBody implements SignerAlarm {
   @ApiProperty({
     enum: ['modified', 'deleted', 'unauthenticated', 'witness'],
-    description: '`unauthenticated`: an entry without a valid writer authenticator, which no service process wrote. `witness`: the witness file, the signer\'s own state, is missing, torn, corrupt or unreadable',
+    description:
+      "`unauthenticated`: an entry without a valid writer authenticator, which no service process wrote. `witness`: the witness file, the signer's own state, is missing, torn, corrupt or unreadable",
   })
   kind: SignerAlarm['kind'];
 
   @ApiProperty({ type: 'integer', example: 1204 })
   position: number;
 
-  @ApiProperty({ example: 'the entry at position 1204 is not the one the signed tree head of size 1204 covers: an entry up to it was rewritten' })
+  @ApiProperty({
+    example:
+      'the entry at position 1204 is not the one the signed tree head of size 1204 covers: an entry up to it was rewritten',
+  })
   detail: string;
 
   @ApiPropertyOptional({ type: MissingPositions, description: '`deleted`: the positions that are gone' })
@@ -37,11 +45,17 @@ export class SignerAlarmBody implements SignerAlarm {
 export class SignerHealth {
   @ApiProperty({
     enum: ['off', 'signing', 'refused'],
-    description: '`off`: no CHECKPOINT_SIGNING_KEY. `refused`: the signer found the log or its witness file tampered with and signs nothing more (the service is degraded)',
+    description:
+      '`off`: no CHECKPOINT_SIGNING_KEY. `refused`: the signer found the log or its witness file tampered with and signs nothing more (the service is degraded)',
   })
   state: 'off' | 'signing' | 'refused';
 
-  @ApiProperty({ type: 'integer', nullable: true, description: 'The last tree head this process signed or verified', example: 1000 })
+  @ApiProperty({
+    type: 'integer',
+    nullable: true,
+    description: 'The last tree head this process signed or verified',
+    example: 1000,
+  })
   signed_tree_size: number | null;
 
   @ApiProperty({ type: SignerAlarmBody, nullable: true, description: 'What the signer found, when it refused' })
@@ -49,7 +63,11 @@ export class SignerHealth {
 }
 
 export class ChainAlarmBody implements ChainAlarm {
-  @ApiProperty({ description: 'Who found it: `signer`, `verification` (GET /admin/verify-hash-chain), `read-model` (GET /admin/verify-transactions), `event-store` (an append that found the head moved)', example: 'event-store' })
+  @ApiProperty({
+    description:
+      'Who found it: `signer`, `verification` (GET /admin/verify-hash-chain), `read-model` (GET /admin/verify-transactions), `event-store` (an append that found the head moved)',
+    example: 'event-store',
+  })
   source: string;
 
   @ApiProperty({ description: '`modified`, `deleted`, `reordered`, `inserted`, `witness`…', example: 'inserted' })
@@ -58,7 +76,9 @@ export class ChainAlarmBody implements ChainAlarm {
   @ApiProperty({ type: 'integer', nullable: true, example: 1205 })
   position: number | null;
 
-  @ApiProperty({ example: "the log holds entries 1205 to 1205 past its head (1204): they were written behind the service's back" })
+  @ApiProperty({
+    example: "the log holds entries 1205 to 1205 past its head (1204): they were written behind the service's back",
+  })
   detail: string;
 }
 
@@ -69,7 +89,11 @@ export class ChainHealth {
   @ApiProperty()
   signer: SignerHealth;
 
-  @ApiProperty({ type: [ChainAlarmBody], description: 'Every chain alarm raised since the service started, first found first: any of them degrades the service' })
+  @ApiProperty({
+    type: [ChainAlarmBody],
+    description:
+      'Every chain alarm raised since the service started, first found first: any of them degrades the service',
+  })
   alarms: ChainAlarm[];
 }
 
@@ -83,20 +107,37 @@ export class ReadReplicaHealth {
   })
   state: ReplicaState;
 
-  @ApiProperty({ type: 'integer', nullable: true, description: 'How far its data is behind the primary, in milliseconds; null when not known', example: 12 })
+  @ApiProperty({
+    type: 'integer',
+    nullable: true,
+    description: 'How far its data is behind the primary, in milliseconds; null when not known',
+    example: 12,
+  })
   lag_ms: number | null;
 
-  @ApiProperty({ type: 'string', format: 'date-time', nullable: true, description: 'It holds everything the primary had committed at this instant', example: '2026-11-26T12:00:00.120Z' })
+  @ApiProperty({
+    type: 'string',
+    format: 'date-time',
+    nullable: true,
+    description: 'It holds everything the primary had committed at this instant',
+    example: '2026-11-26T12:00:00.120Z',
+  })
   data_as_of: string | null;
 
-  @ApiProperty({ type: 'integer', nullable: true, description: 'READ_MAX_LAG_MS; null when there is no replica', example: 5000 })
+  @ApiProperty({
+    type: 'integer',
+    nullable: true,
+    description: 'READ_MAX_LAG_MS; null when there is no replica',
+    example: 5000,
+  })
   max_lag_ms: number | null;
 }
 
 export class HealthReport {
   @ApiProperty({
     enum: ['ok', 'degraded'],
-    description: '`degraded` (with status 503): the database or the chain head cannot be read, the signer refused to sign a log that does not verify, or a chain alarm was raised',
+    description:
+      '`degraded` (with status 503): the database or the chain head cannot be read, the signer refused to sign a log that does not verify, or a chain alarm was raised',
   })
   status: 'ok' | 'degraded';
 
@@ -112,7 +153,10 @@ export class HealthReport {
   @ApiProperty({ type: 'integer', example: 3600 })
   uptime_seconds: number;
 
-  @ApiProperty({ type: [EnforcedRuleDto], description: 'The rules the service enforces in code, whatever the jurisdiction data says' })
+  @ApiProperty({
+    type: [EnforcedRuleDto],
+    description: 'The rules the service enforces in code, whatever the jurisdiction data says',
+  })
   enforced_rules: readonly EnforcedRule[];
 
   @ApiProperty()

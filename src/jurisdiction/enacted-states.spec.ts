@@ -25,13 +25,26 @@ const DIGIT_RULE: Case[] = [
  * resolve it, against the cases its own text (as the record's notes and sources give it) works out.
  */
 const STATES: Array<{ state: string; zip: string; date: string; source: string; cases: Case[] }> = [
-  { state: 'AL', zip: '35203', date: '2026-11-21', source: 'Act 2026-548: 1-2 -> 0, 3-4 -> 5, 6-7 -> 5, 8-9 -> next 0', cases: DIGIT_RULE },
-  { state: 'AZ', zip: '85004', date: '2026-11-21', source: 'SB 1108: 1-2 down, 3-4 up, 6-7 down, 8-9 up to a multiple of 5 cents', cases: DIGIT_RULE },
+  {
+    state: 'AL',
+    zip: '35203',
+    date: '2026-11-21',
+    source: 'Act 2026-548: 1-2 -> 0, 3-4 -> 5, 6-7 -> 5, 8-9 -> next 0',
+    cases: DIGIT_RULE,
+  },
+  {
+    state: 'AZ',
+    zip: '85004',
+    date: '2026-11-21',
+    source: 'SB 1108: 1-2 down, 3-4 up, 6-7 down, 8-9 up to a multiple of 5 cents',
+    cases: DIGIT_RULE,
+  },
   {
     state: 'CT',
     zip: '06103',
     date: '2026-11-21',
-    source: 'DCP: $19.97 is charged $19.95, $1.04 is charged $1.00; C.G.S. 21a-434: never more than the price; exact change is taken as it is',
+    source:
+      'DCP: $19.97 is charged $19.95, $1.04 is charged $1.00; C.G.S. 21a-434: never more than the price; exact change is taken as it is',
     cases: [
       [1997, undefined, 1995],
       [104, undefined, 100],
@@ -39,15 +52,28 @@ const STATES: Array<{ state: string; zip: string; date: string; source: string; 
       [1997, 1997, 1997],
     ],
   },
-  { state: 'IN', zip: '46204', date: '2026-11-21', source: 'SB 243 as summarized: to the nearest nickel', cases: DIGIT_RULE },
+  {
+    state: 'IN',
+    zip: '46204',
+    date: '2026-11-21',
+    source: 'SB 243 as summarized: to the nearest nickel',
+    cases: DIGIT_RULE,
+  },
   {
     state: 'TN',
     zip: '37203',
     date: '2026-11-21',
-    source: 'HB 1744 as reported: .01-.02 down, .03-.04 up, .06-.07 down, .08-.09 up, only when exact change is unavailable',
+    source:
+      'HB 1744 as reported: .01-.02 down, .03-.04 up, .06-.07 down, .08-.09 up, only when exact change is unavailable',
     cases: [...DIGIT_RULE, [1003, 1003, 1003]],
   },
-  { state: 'WA', zip: '98101', date: '2026-11-21', source: 'SHB 2334: ending 1, 2, 6, 7 down; 3, 4, 8, 9 up', cases: DIGIT_RULE },
+  {
+    state: 'WA',
+    zip: '98101',
+    date: '2026-11-21',
+    source: 'SHB 2334: ending 1, 2, 6, 7 down; 3, 4, 8, 9 up',
+    cases: DIGIT_RULE,
+  },
 ];
 
 describe('each enacted state, against the worked cases of its own text', () => {
@@ -71,7 +97,12 @@ describe('each enacted state, against the worked cases of its own text', () => {
     });
 
     it.each(cases)('%i¢ tendered %p settles at %i¢', (owed, tendered, total) => {
-      const terms = { mode: rule.rounding_mode, rounds: rule.rounds, exact_change_exempt: rule.exact_change_exempt, small_total: rule.small_total };
+      const terms = {
+        mode: rule.rounding_mode,
+        rounds: rule.rounds,
+        exact_change_exempt: rule.exact_change_exempt,
+        small_total: rule.small_total,
+      };
       expect(settleCash(owed, terms, tendered).cash_total_cents).toBe(total);
     });
   });

@@ -1,4 +1,11 @@
-import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
+import {
+  Inject,
+  Injectable,
+  Logger,
+  type OnApplicationBootstrap,
+  type OnModuleDestroy,
+  type OnModuleInit,
+} from '@nestjs/common';
 import { readRecordedRules } from './read-model/jurisdiction-rules.projector';
 import { DATABASE, type Database } from '../platform/event-store/sql';
 import { upgradeRecordedRule } from '../rules/jurisdiction-rule';
@@ -54,7 +61,9 @@ export class JurisdictionRuleSync implements OnModuleInit, OnApplicationBootstra
     if (this.polling) return;
     this.polling = true;
     this.sync()
-      .catch((error: unknown) => this.logger.error({ err: error }, 'reading recorded jurisdiction rules failed; retrying on the next poll'))
+      .catch((error: unknown) =>
+        this.logger.error({ err: error }, 'reading recorded jurisdiction rules failed; retrying on the next poll'),
+      )
       .finally(() => {
         this.polling = false;
       });

@@ -23,7 +23,11 @@ export function jurisdictionRuleStream(lookupKey: string): string {
  * Last writer wins: a rule version has no state a concurrent change could break, so the decider
  * records every change it is given.
  */
-export const jurisdictionRuleDecider: Decider<{ rule: JurisdictionRule }, null, Omit<JurisdictionRuleChanged, 'metadata'>> = {
+export const jurisdictionRuleDecider: Decider<
+  { rule: JurisdictionRule },
+  null,
+  Omit<JurisdictionRuleChanged, 'metadata'>
+> = {
   initialState: () => null,
   evolve: (state) => state,
   decide: ({ rule }) => [{ type: JURISDICTION_RULE_CHANGED, data: { rule } }],

@@ -5,7 +5,10 @@ import { ChangeJurisdictionRuleHandler } from './change-jurisdiction-rule/change
 import { JurisdictionRuleSync } from './jurisdiction-rule-sync';
 import { JurisdictionRuleStore } from './rule-store';
 import { LookUpJurisdictionController } from './look-up-jurisdiction/look-up-jurisdiction.controller';
-import { JurisdictionLookupHandler, ListJurisdictionsHandler } from './look-up-jurisdiction/look-up-jurisdiction.handler';
+import {
+  JurisdictionLookupHandler,
+  ListJurisdictionsHandler,
+} from './look-up-jurisdiction/look-up-jurisdiction.handler';
 import { loadSeeds } from './seed-loader';
 import type { SeedData } from '../rules/seed-data';
 
@@ -24,7 +27,11 @@ export const SEED_DATA = Symbol('SEED_DATA');
   controllers: [LookUpJurisdictionController, ChangeJurisdictionRuleController],
   providers: [
     { provide: SEED_DATA, useFactory: (): SeedData => loadSeeds() },
-    { provide: JurisdictionRuleStore, inject: [SEED_DATA], useFactory: (seeds: SeedData) => new JurisdictionRuleStore(seeds) },
+    {
+      provide: JurisdictionRuleStore,
+      inject: [SEED_DATA],
+      useFactory: (seeds: SeedData) => new JurisdictionRuleStore(seeds),
+    },
     JurisdictionRuleSync,
     ChangeJurisdictionRuleHandler,
     JurisdictionLookupHandler,

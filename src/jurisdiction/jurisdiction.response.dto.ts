@@ -23,7 +23,14 @@ import {
   type SmallTotal,
   type SourceKind,
 } from '../rules/jurisdiction-rule';
-import { REFUND_POLICIES, ROUNDS, SMALL_TOTAL_KINDS, type RefundPolicy, type Rounds, type SmallTotalRule } from '../rules/cash-settlement';
+import {
+  REFUND_POLICIES,
+  ROUNDS,
+  SMALL_TOTAL_KINDS,
+  type RefundPolicy,
+  type Rounds,
+  type SmallTotalRule,
+} from '../rules/cash-settlement';
 import {
   RESOLUTION_WARNING_CODES,
   ZIP_CODE,
@@ -38,13 +45,25 @@ import type { DataSummary } from './rule-views';
 
 @ApiSchema({ name: 'RuleDisclosure' })
 export class RuleDisclosureDto implements RuleDisclosure {
-  @ApiProperty({ enum: DISCLOSURE_KINDS, description: 'On the receipt, on a sign at the register, told before the charge, or not required', example: 'receipt' })
+  @ApiProperty({
+    enum: DISCLOSURE_KINDS,
+    description: 'On the receipt, on a sign at the register, told before the charge, or not required',
+    example: 'receipt',
+  })
   kind: DisclosureKind;
 
-  @ApiProperty({ type: 'string', nullable: true, description: 'The wording, only where the law prescribes one', example: null })
+  @ApiProperty({
+    type: 'string',
+    nullable: true,
+    description: 'The wording, only where the law prescribes one',
+    example: null,
+  })
   text: string | null;
 
-  @ApiProperty({ description: 'The receipt must show the subtotal, the rounding adjustment and the total', example: false })
+  @ApiProperty({
+    description: 'The receipt must show the subtotal, the rounding adjustment and the total',
+    example: false,
+  })
   itemized: boolean;
 }
 
@@ -53,32 +72,62 @@ export class SmallTotalDto implements SmallTotal {
   @ApiProperty({ enum: SMALL_TOTAL_KINDS, example: 'round_up_to_nickel' })
   kind: SmallTotalRule['kind'];
 
-  @ApiProperty({ type: 'integer', minimum: 1, maximum: 99, required: false, description: 'For `exempt_up_to`: totals of this many cents or fewer are not rounded', example: 4 })
+  @ApiProperty({
+    type: 'integer',
+    minimum: 1,
+    maximum: 99,
+    required: false,
+    description: 'For `exempt_up_to`: totals of this many cents or fewer are not rounded',
+    example: 4,
+  })
   cents?: number;
 }
 
 @ApiSchema({ name: 'JurisdictionRule' })
 export class JurisdictionRuleDto implements JurisdictionRule {
   @ApiProperty({
-    description: 'The place the rule is for: `US` (federal), `<state>`, `<state>-<county>` or `<state>-<county>-<city>`',
+    description:
+      'The place the rule is for: `US` (federal), `<state>`, `<state>-<county>` or `<state>-<county>-<city>`',
     minLength: 1,
     example: 'AL',
   })
   lookup_key: string;
 
-  @ApiProperty({ minLength: 1, description: '`US`, `US-<state>`, `US-<state>-<county>` or `US-<state>-<county>-<city>`', example: 'US-AL' })
+  @ApiProperty({
+    minLength: 1,
+    description: '`US`, `US-<state>`, `US-<state>-<county>` or `US-<state>-<county>-<city>`',
+    example: 'US-AL',
+  })
   jurisdiction_id: string;
 
   @ApiProperty({ enum: JURISDICTION_LEVELS, description: 'The level of the place the rule is for', example: 'state' })
   jurisdiction_level: JurisdictionLevel;
 
-  @ApiProperty({ type: 'string', nullable: true, pattern: STATE_CODE.source, description: 'Two-letter code; null for the federal rule', example: 'AL' })
+  @ApiProperty({
+    type: 'string',
+    nullable: true,
+    pattern: STATE_CODE.source,
+    description: 'Two-letter code; null for the federal rule',
+    example: 'AL',
+  })
   state: string | null;
 
-  @ApiProperty({ type: 'string', nullable: true, minLength: 1, description: 'County name; null for a rule above county level', example: null })
+  @ApiProperty({
+    type: 'string',
+    nullable: true,
+    minLength: 1,
+    description: 'County name; null for a rule above county level',
+    example: null,
+  })
   county: string | null;
 
-  @ApiProperty({ type: 'string', nullable: true, minLength: 1, description: 'City name; null for a rule above city level', example: null })
+  @ApiProperty({
+    type: 'string',
+    nullable: true,
+    minLength: 1,
+    description: 'City name; null for a rule above city level',
+    example: null,
+  })
   city: string | null;
 
   @ApiProperty({ enum: ROUNDING_MODES, example: 'symmetrical_rounding' })
@@ -99,7 +148,8 @@ export class JurisdictionRuleDto implements JurisdictionRule {
 
   @ApiProperty({
     enum: RULE_STATUSES,
-    description: 'Only an `enacted` state or local rule applies to a sale; where none does, the federal rule applies, whatever its status',
+    description:
+      'Only an `enacted` state or local rule applies to a sale; where none does, the federal rule applies, whatever its status',
     example: 'enacted',
   })
   status: RuleStatus;
@@ -125,19 +175,27 @@ export class JurisdictionRuleDto implements JurisdictionRule {
     type: 'string',
     format: 'date',
     nullable: true,
-    description: 'The first day the version no longer applies: it covers sales on [effective_date, expires_date); null: open-ended',
+    description:
+      'The first day the version no longer applies: it covers sales on [effective_date, expires_date); null: open-ended',
     example: null,
   })
   expires_date: string | null;
 
-  @ApiProperty({ type: 'string', format: 'date', nullable: true, description: 'When the law was signed, adopted or issued; null when unknown or not enacted', example: '2026-04-17' })
+  @ApiProperty({
+    type: 'string',
+    format: 'date',
+    nullable: true,
+    description: 'When the law was signed, adopted or issued; null when unknown or not enacted',
+    example: '2026-04-17',
+  })
   enacted_date: string | null;
 
   @ApiProperty({
     type: 'string',
     format: 'date',
     nullable: true,
-    description: 'For a pending or proposed bill: when the session holding it ends; past it the record is stale until re-verified',
+    description:
+      'For a pending or proposed bill: when the session holding it ends; past it the record is stale until re-verified',
     example: null,
   })
   session_ends: string | null;
@@ -156,16 +214,24 @@ export class JurisdictionRuleDto implements JurisdictionRule {
   @ApiProperty({ description: 'Whether the place also has a law that obliges shops to accept cash', example: false })
   cash_acceptance_law: boolean;
 
-  @ApiProperty({ type: [String], description: 'Where the rule was read: URLs', example: ['https://www.revenue.alabama.gov/?p=69817'] })
+  @ApiProperty({
+    type: [String],
+    description: 'Where the rule was read: URLs',
+    example: ['https://www.revenue.alabama.gov/?p=69817'],
+  })
   source: string[];
 
-  @ApiProperty({ description: 'What the sources say, and what is uncertain', example: 'Authorizes rounding of the total of in-person cash transactions; not for non-cash payments.' })
+  @ApiProperty({
+    description: 'What the sources say, and what is uncertain',
+    example: 'Authorizes rounding of the total of in-person cash transactions; not for non-cash payments.',
+  })
   notes: string;
 
   @ApiProperty({
     type: 'string',
     format: 'date',
-    description: 'When the record was last checked against its sources (not the date a search ran); older than 90 days is stale',
+    description:
+      'When the record was last checked against its sources (not the date a search ran); older than 90 days is stale',
     example: '2026-04-21',
   })
   last_verified: string;
@@ -173,16 +239,33 @@ export class JurisdictionRuleDto implements JurisdictionRule {
   @ApiProperty({ enum: SOURCE_KINDS, description: 'The strongest source behind the record', example: 'statute' })
   source_kind: SourceKind;
 
-  @ApiProperty({ enum: CONFIDENCES, description: 'How sure the record is: `high` only with official text (statute, regulation, agency guidance, bill text)', example: 'medium' })
+  @ApiProperty({
+    enum: CONFIDENCES,
+    description:
+      'How sure the record is: `high` only with official text (statute, regulation, agency guidance, bill text)',
+    example: 'medium',
+  })
   confidence: Confidence;
 
-  @ApiProperty({ enum: RULE_TYPES, description: 'Only `rounding` rules decide how a sale is rounded', example: 'rounding' })
+  @ApiProperty({
+    enum: RULE_TYPES,
+    description: 'Only `rounding` rules decide how a sale is rounded',
+    example: 'rounding',
+  })
   rule_type: RuleType;
 
-  @ApiProperty({ enum: RULE_SCOPES, description: '`retail` for shops; other scopes (e.g. `government_payments`) never apply to a sale', example: 'retail' })
+  @ApiProperty({
+    enum: RULE_SCOPES,
+    description: '`retail` for shops; other scopes (e.g. `government_payments`) never apply to a sale',
+    example: 'retail',
+  })
   scope: RuleScope;
 
-  @ApiProperty({ enum: ROUNDS, description: '`total`: the amount due is rounded; `change`: the change handed back is', example: 'total' })
+  @ApiProperty({
+    enum: ROUNDS,
+    description: '`total`: the amount due is rounded; `change`: the change handed back is',
+    example: 'total',
+  })
   rounds: Rounds;
 
   @ApiProperty({ description: 'No rounding when the customer tenders the exact unrounded cash amount', example: false })
@@ -216,31 +299,59 @@ export class ResolutionWarningDto implements ResolutionWarning {
 
 @ApiSchema({ name: 'ResolvedLocation' })
 export class ResolvedLocationDto implements ResolvedLocation {
-  @ApiProperty({ type: 'string', nullable: true, pattern: ZIP_CODE.source, description: 'null when the location was not given by ZIP', example: '35203' })
+  @ApiProperty({
+    type: 'string',
+    nullable: true,
+    pattern: ZIP_CODE.source,
+    description: 'null when the location was not given by ZIP',
+    example: '35203',
+  })
   zip: string | null;
 
   @ApiProperty({ type: 'string', nullable: true, pattern: STATE_CODE.source, example: 'AL' })
   state: string | null;
 
-  @ApiProperty({ type: 'string', nullable: true, description: 'As the ZIP data spells it where it knows the county, else as given', example: 'Jefferson' })
+  @ApiProperty({
+    type: 'string',
+    nullable: true,
+    description: 'As the ZIP data spells it where it knows the county, else as given',
+    example: 'Jefferson',
+  })
   county: string | null;
 
-  @ApiProperty({ type: 'string', nullable: true, description: 'As the ZIP data spells it where it knows the city, else as given', example: 'Birmingham' })
+  @ApiProperty({
+    type: 'string',
+    nullable: true,
+    description: 'As the ZIP data spells it where it knows the city, else as given',
+    example: 'Birmingham',
+  })
   city: string | null;
 
-  @ApiProperty({ type: 'string', nullable: true, description: "The county's 5-digit FIPS code; null where the county is not known", example: '01073' })
+  @ApiProperty({
+    type: 'string',
+    nullable: true,
+    description: "The county's 5-digit FIPS code; null where the county is not known",
+    example: '01073',
+  })
   county_fips: string | null;
 }
 
 @ApiSchema({ name: 'DataSummary' })
 export class DataSummaryDto implements DataSummary {
-  @ApiProperty({ type: 'string', nullable: true, format: 'date', description: 'The newest `last_verified` of any rule version', example: '2026-10-01' })
+  @ApiProperty({
+    type: 'string',
+    nullable: true,
+    format: 'date',
+    description: 'The newest `last_verified` of any rule version',
+    example: '2026-10-01',
+  })
   last_verified: string | null;
 
   @ApiProperty({
     type: 'integer',
     minimum: 0,
-    description: 'Rule versions that are stale today: a pending or proposed bill past its session’s end not verified since, or a record not verified for 90 days (`GET /jurisdictions?stale=true` lists them)',
+    description:
+      'Rule versions that are stale today: a pending or proposed bill past its session’s end not verified since, or a record not verified for 90 days (`GET /jurisdictions?stale=true` lists them)',
     example: 12,
   })
   stale: number;

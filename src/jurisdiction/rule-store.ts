@@ -64,7 +64,9 @@ export class JurisdictionRuleStore {
     const key = placeKeyOf(rule);
     const series = this.rules.get(key) ?? new Map<string, JurisdictionRule[]>();
     this.rules.set(key, series);
-    const kept = (series.get(seriesKey(rule)) ?? []).filter((version) => ruleVersionKey(version) !== ruleVersionKey(rule));
+    const kept = (series.get(seriesKey(rule)) ?? []).filter(
+      (version) => ruleVersionKey(version) !== ruleVersionKey(rule),
+    );
     // Frozen: resolutions hand out the stored record itself.
     kept.push(Object.freeze({ ...rule, source: Object.freeze([...rule.source]) as string[] }));
     kept.sort((a, b) => (a.effective_date ?? '').localeCompare(b.effective_date ?? ''));

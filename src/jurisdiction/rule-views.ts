@@ -21,15 +21,28 @@ export interface RuleFilter {
 /** What /health reports on `today`: the newest `last_verified` of any rule version, how much data there is, and how much of it is stale. */
 export function dataSummary(store: JurisdictionRuleStore, today: string): DataSummary {
   const rules = store.allRules();
-  const lastVerified = rules.map((rule) => rule.last_verified).sort().at(-1) ?? null;
-  return { last_verified: lastVerified, stale: rules.filter((rule) => isStale(rule, today)).length, zip_codes: store.resolver.zipCount, rules: rules.length };
+  const lastVerified =
+    rules
+      .map((rule) => rule.last_verified)
+      .sort()
+      .at(-1) ?? null;
+  return {
+    last_verified: lastVerified,
+    stale: rules.filter((rule) => isStale(rule, today)).length,
+    zip_codes: store.resolver.zipCount,
+    rules: rules.length,
+  };
 }
 
 /** GET /jurisdictions: every recorded version, federal first, then by place and effective date. */
 export function listRules(store: JurisdictionRuleStore, filter: RuleFilter = {}): JurisdictionRule[] {
   const { status, staleOn } = filter;
   if (status !== undefined && !(RULE_STATUSES as readonly string[]).includes(status)) {
-    throw new JurisdictionValidationError('INVALID_STATUS', 'status', `status must be one of ${RULE_STATUSES.join(', ')}`);
+    throw new JurisdictionValidationError(
+      'INVALID_STATUS',
+      'status',
+      `status must be one of ${RULE_STATUSES.join(', ')}`,
+    );
   }
   const state = filter.state === undefined ? undefined : normalizeState(filter.state);
   return store

@@ -56,9 +56,17 @@ describe('loadSeeds on the shipped seeds', () => {
   it('has the FLSA tip credit rule, one per state, DC and territory, Chicago’s own, and the regions of New York and Oregon filed under each of their counties', () => {
     // 58 places, the counties of New York's downstate region (8) and Oregon's Portland metro (3) and nonurban (18) regions, and Montgomery County (MD).
     expect(seeds.tipCreditRules.size).toBe(58 + 8 + 3 + 18 + 1);
-    expect(seeds.tipCreditRules.get(tipCreditKey({ state: 'NY', region_county: 'Kings County' }))).toEqual([expect.objectContaining({ region: 'New York City, Long Island and Westchester' })]);
-    expect(seeds.tipCreditRules.get('US')).toEqual([expect.objectContaining({ minimum_wage: 7.25, tipped_minimum_cash_wage: 2.13 })]);
-    expect(seeds.tipCreditRules.get(tipCreditKey({ state: 'IL', city: 'CHICAGO' }))?.map((rule) => [rule.effective_date, rule.tip_credit_allowed])).toEqual([
+    expect(seeds.tipCreditRules.get(tipCreditKey({ state: 'NY', region_county: 'Kings County' }))).toEqual([
+      expect.objectContaining({ region: 'New York City, Long Island and Westchester' }),
+    ]);
+    expect(seeds.tipCreditRules.get('US')).toEqual([
+      expect.objectContaining({ minimum_wage: 7.25, tipped_minimum_cash_wage: 2.13 }),
+    ]);
+    expect(
+      seeds.tipCreditRules
+        .get(tipCreditKey({ state: 'IL', city: 'CHICAGO' }))
+        ?.map((rule) => [rule.effective_date, rule.tip_credit_allowed]),
+    ).toEqual([
       ['2024-07-01', true],
       ['2025-07-01', true],
       ['2026-07-01', true],
@@ -99,7 +107,11 @@ describe('loadSeeds on broken seeds', () => {
   it.each([
     ['a ZIP of 4 digits', '9021,CA,Los Angeles,Beverly Hills,06037', 'zip "9021" is not 5 digits'],
     ['a ZIP+4', '90210-1234,CA,Los Angeles,Beverly Hills,06037', 'zip "90210-1234" is not 5 digits'],
-    ['a lower-case state', '90210,ca,Los Angeles,Beverly Hills,06037', 'state "ca" is not a two-letter upper-case code'],
+    [
+      'a lower-case state',
+      '90210,ca,Los Angeles,Beverly Hills,06037',
+      'state "ca" is not a two-letter upper-case code',
+    ],
     ['an empty city', '90210,CA,Los Angeles,,06037', 'city "" is empty or not trimmed'],
     ['a missing field', '90210,CA,Los Angeles,Beverly Hills', 'has 4 fields, expected 5'],
     ['a bad FIPS', '90210,CA,Los Angeles,Beverly Hills,6037', 'county_fips "6037" is not 5 digits'],
@@ -157,15 +169,43 @@ describe('loadSeeds on broken seeds', () => {
 
   it('rejects a blank city and a second version of a city’s rule on one date', () => {
     const rules = JSON.parse(readSeed(SEED_FILES.tipCredit));
-    writeFileSync(join(dir, SEED_FILES.tipCredit), JSON.stringify(rules.map((rule: object, i: number) => (i === 3 ? { ...rule, city: ' ' } : rule))));
+    writeFileSync(
+      join(dir, SEED_FILES.tipCredit),
+      JSON.stringify(rules.map((rule: object, i: number) => (i === 3 ? { ...rule, city: ' ' } : rule))),
+    );
     expect(loadError().message).toBe('tip-credit-rules.json record 4: missing or invalid city');
     const chicago = rules.findIndex((rule: { city?: string }) => rule.city === 'Chicago');
     writeFileSync(join(dir, SEED_FILES.tipCredit), JSON.stringify([...rules, { ...rules[chicago], city: 'CHICAGO' }]));
-    expect(loadError().message).toBe(`tip-credit-rules.json record ${rules.length + 1}: IL/city/chicago has two versions effective 2024-07-01`);
-    writeFileSync(join(dir, SEED_FILES.tipCredit), JSON.stringify([...rules, { ...rules[chicago], effective_date: '2030-01-01', county: 'Cook' }]));
-    expect(loadError().message).toBe(`tip-credit-rules.json record ${rules.length + 1}: is for one place only, not county and city`);
-    writeFileSync(join(dir, SEED_FILES.tipCredit), JSON.stringify([...rules, { state: 'NY', region: 'Downstate', minimum_wage: 1, tipped_minimum_cash_wage: 1, max_tip_credit: 0, tip_credit_allowed: true, notes: '', effective_date: '2030-01-01', source: [] }]));
-    expect(loadError().message).toBe(`tip-credit-rules.json record ${rules.length + 1}: region and counties go together`);
+    expect(loadError().message).toBe(
+      `tip-credit-rules.json record ${rules.length + 1}: IL/city/chicago has two versions effective 2024-07-01`,
+    );
+    writeFileSync(
+      join(dir, SEED_FILES.tipCredit),
+      JSON.stringify([...rules, { ...rules[chicago], effective_date: '2030-01-01', county: 'Cook' }]),
+    );
+    expect(loadError().message).toBe(
+      `tip-credit-rules.json record ${rules.length + 1}: is for one place only, not county and city`,
+    );
+    writeFileSync(
+      join(dir, SEED_FILES.tipCredit),
+      JSON.stringify([
+        ...rules,
+        {
+          state: 'NY',
+          region: 'Downstate',
+          minimum_wage: 1,
+          tipped_minimum_cash_wage: 1,
+          max_tip_credit: 0,
+          tip_credit_allowed: true,
+          notes: '',
+          effective_date: '2030-01-01',
+          source: [],
+        },
+      ]),
+    );
+    expect(loadError().message).toBe(
+      `tip-credit-rules.json record ${rules.length + 1}: region and counties go together`,
+    );
   });
 });
 

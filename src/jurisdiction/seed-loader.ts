@@ -3,7 +3,14 @@ import { join } from 'node:path';
 import Papa from 'papaparse';
 import { projectRoot } from '../platform/project-root';
 import { type TipCreditRule, type SeedData, type ZipRecord, tipCreditKeysOf } from '../rules/seed-data';
-import { JurisdictionRule, RuleValidationError, STATE_CODE, isIsoDate, parseJurisdictionRule, ruleVersionKey } from '../rules/jurisdiction-rule';
+import {
+  JurisdictionRule,
+  RuleValidationError,
+  STATE_CODE,
+  isIsoDate,
+  parseJurisdictionRule,
+  ruleVersionKey,
+} from '../rules/jurisdiction-rule';
 
 export const SEED_FILES = {
   zips: 'zip-codes.csv',
@@ -63,7 +70,8 @@ function loadZips(dir: string): Map<string, ZipRecord> {
     const problem = zipProblem(row);
     if (problem) throw new SeedValidationError(file, line, problem);
     const [zip, state, county, city, county_fips] = row;
-    if (zips.has(zip)) throw new SeedValidationError(file, line, `zip ${zip} already appears on line ${lineOf.get(zip)}`);
+    if (zips.has(zip))
+      throw new SeedValidationError(file, line, `zip ${zip} already appears on line ${lineOf.get(zip)}`);
     zips.set(zip, { zip, state, county, city, county_fips });
     lineOf.set(zip, line);
   });
@@ -94,7 +102,8 @@ function loadRules(dir: string): JurisdictionRule[] {
       throw new SeedValidationError(file, record, `(${lookupKeyOf(raw)}) ${error.message}`);
     }
     const key = ruleVersionKey(rule);
-    if (seen.has(key)) throw new SeedValidationError(file, record, `(${rule.lookup_key}) repeats record ${seen.get(key)}`);
+    if (seen.has(key))
+      throw new SeedValidationError(file, record, `(${rule.lookup_key}) repeats record ${seen.get(key)}`);
     seen.set(key, record);
     return rule;
   });
@@ -131,7 +140,11 @@ const OPTIONAL_TIP_CREDIT_FIELDS: ReadonlySet<keyof TipCreditRule> = new Set(['r
 
 /** A record is for one kind of place: the state, a region (named, with its counties), a county or a city. */
 function tipCreditPlaceProblem(entry: Record<string, unknown>): string | null {
-  const kinds = [('region' in entry) !== ('counties' in entry) ? 'half' : 'region' in entry ? 'region' : null, 'county' in entry ? 'county' : null, 'city' in entry ? 'city' : null].filter(Boolean);
+  const kinds = [
+    'region' in entry !== 'counties' in entry ? 'half' : 'region' in entry ? 'region' : null,
+    'county' in entry ? 'county' : null,
+    'city' in entry ? 'city' : null,
+  ].filter(Boolean);
   if (kinds.includes('half')) return 'region and counties go together';
   if (kinds.length > 1) return `is for one place only, not ${kinds.join(' and ')}`;
   if (kinds.length === 1 && entry.state === 'US') return 'FLSA has no region, county or city';
@@ -146,17 +159,24 @@ function loadTipCreditRules(dir: string): Map<string, TipCreditRule[]> {
     const entry = (typeof raw === 'object' && raw !== null ? raw : {}) as Record<string, unknown>;
     const unknown = Object.keys(entry).filter((field) => !(TIP_CREDIT_FIELDS as string[]).includes(field));
     const invalid = TIP_CREDIT_FIELDS.filter(
-      (field) => (!(field in entry) && !OPTIONAL_TIP_CREDIT_FIELDS.has(field)) || !TIP_CREDIT_CHECKS[field](entry[field]),
+      (field) =>
+        (!(field in entry) && !OPTIONAL_TIP_CREDIT_FIELDS.has(field)) || !TIP_CREDIT_CHECKS[field](entry[field]),
     );
     if (unknown.length > 0) throw new SeedValidationError(file, record, `unknown fields ${unknown.join(', ')}`);
     if (invalid.length > 0) throw new SeedValidationError(file, record, `missing or invalid ${invalid.join(', ')}`);
     const placeProblem = tipCreditPlaceProblem(entry);
     if (placeProblem) throw new SeedValidationError(file, record, placeProblem);
-    const rule = Object.fromEntries(TIP_CREDIT_FIELDS.filter((field) => field in entry).map((field) => [field, entry[field]])) as unknown as TipCreditRule;
+    const rule = Object.fromEntries(
+      TIP_CREDIT_FIELDS.filter((field) => field in entry).map((field) => [field, entry[field]]),
+    ) as unknown as TipCreditRule;
     for (const key of tipCreditKeysOf(rule)) {
       const versions = rules.get(key) ?? [];
       if (versions.some((version) => version.effective_date === rule.effective_date)) {
-        throw new SeedValidationError(file, record, `${key} has two versions effective ${rule.effective_date ?? 'always'}`);
+        throw new SeedValidationError(
+          file,
+          record,
+          `${key} has two versions effective ${rule.effective_date ?? 'always'}`,
+        );
       }
       versions.push(rule);
       versions.sort((a, b) => (a.effective_date ?? '').localeCompare(b.effective_date ?? ''));

@@ -54,7 +54,10 @@ export class MerchantDirectory {
     const order = 'order by onboarded_at, merchant_id';
     const rows =
       owner === 'all'
-        ? await this.db.query<MerchantRow>(`select * from rm_merchants ${order} limit $1 offset $2`, [page.limit, page.offset])
+        ? await this.db.query<MerchantRow>(`select * from rm_merchants ${order} limit $1 offset $2`, [
+            page.limit,
+            page.offset,
+          ])
         : await this.db.query<MerchantRow>(
             `select * from rm_merchants where partner_id = $1 and environment = $2 ${order} limit $3 offset $4`,
             [owner.partnerId, owner.environment, page.limit, page.offset],

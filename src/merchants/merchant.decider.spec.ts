@@ -18,7 +18,14 @@ const onboard = (fields: Partial<OnboardMerchant> = {}): OnboardMerchant => ({
 
 const onboarded = (data: Partial<MerchantOnboarded['data']> = {}): MerchantOnboarded => ({
   type: 'MerchantOnboarded',
-  data: { merchantId: 'm-1', name: 'Corner Deli', environment: 'production', partnerId: null, onboardedAt: AT, ...data },
+  data: {
+    merchantId: 'm-1',
+    name: 'Corner Deli',
+    environment: 'production',
+    partnerId: null,
+    onboardedAt: AT,
+    ...data,
+  },
 });
 
 describe('merchant decider', () => {
@@ -27,7 +34,9 @@ describe('merchant decider', () => {
   });
 
   it('lets an admin onboard in either environment', () => {
-    given(merchantDecider).when(onboard({ environment: 'sandbox' })).then([onboarded({ environment: 'sandbox' })]);
+    given(merchantDecider)
+      .when(onboard({ environment: 'sandbox' }))
+      .then([onboarded({ environment: 'sandbox' })]);
   });
 
   it('gives a merchant onboarded by a partner to that partner', () => {

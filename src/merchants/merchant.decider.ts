@@ -34,7 +34,9 @@ export const merchantDecider: Decider<MerchantCommand, MerchantState, MerchantEv
     const { onboardedBy } = command;
     // A sandbox partner key is a test credential: it must not be able to create a live merchant (nor the reverse).
     if (onboardedBy.role === 'partner' && onboardedBy.environment !== command.environment) {
-      throw new ForbiddenError(`A ${onboardedBy.environment} partner key may onboard ${onboardedBy.environment} merchants only`);
+      throw new ForbiddenError(
+        `A ${onboardedBy.environment} partner key may onboard ${onboardedBy.environment} merchants only`,
+      );
     }
     return [
       {

@@ -11,7 +11,9 @@ export class MerchantAlreadyExistsError extends DomainError {
   constructor(merchantId: string, existing = merchantId) {
     super(
       'MERCHANT_ALREADY_EXISTS',
-      existing === merchantId ? `Merchant ${merchantId} already exists` : `Merchant ${existing} already exists; ${merchantId} differs from it only in case`,
+      existing === merchantId
+        ? `Merchant ${merchantId} already exists`
+        : `Merchant ${existing} already exists; ${merchantId} differs from it only in case`,
       409,
     );
   }

@@ -5,6 +5,7 @@ export const AsOfPosition = () =>
   ApiProperty({
     type: 'integer',
     minimum: 0,
-    description: 'The log position this answer is current as of: it is read from read models that follow the log asynchronously',
+    description:
+      'The log position this answer is current as of: it is read from read models that follow the log asynchronously',
     example: 18_204,
   });

@@ -56,6 +56,8 @@ export class CommandStep {
     build: (id: string) => Step<Command, State, Event>,
     answer: (tx: Sql, stored: StoredEvent[], id: string) => Promise<Response> | Response,
   ): Promise<Response> {
-    return withNewRecordId(prefix, at, (id) => this.run({ ...build(id), fresh: true }, (tx, stored) => answer(tx, stored, id)));
+    return withNewRecordId(prefix, at, (id) =>
+      this.run({ ...build(id), fresh: true }, (tx, stored) => answer(tx, stored, id)),
+    );
   }
 }

@@ -36,7 +36,10 @@ export async function decideAndAppend<Command, State, Event extends DomainEvent>
   for (let attempt = 1; ; attempt++) {
     // A stream under a freshly drawn id has nothing to read; expectedRevision 0 proves it (a clash is a RevisionConflictError).
     const history = fresh ? [] : await store.readStream(streamId);
-    const current = history.reduce((state, stored) => decider.evolve(state, stored as unknown as Event), decider.initialState());
+    const current = history.reduce(
+      (state, stored) => decider.evolve(state, stored as unknown as Event),
+      decider.initialState(),
+    );
     const events = decider.decide(command, current);
     const state = events.reduce(decider.evolve, current);
     if (events.length === 0) return { state, appended: [] };

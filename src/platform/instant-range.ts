@@ -5,7 +5,8 @@ import { validationError } from './errors/validation.pipe';
 
 /** A date, or a date and time with its zone: a time without a zone would depend on the server's. */
 const INSTANT = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2}))?$/;
-const INSTANT_RULE = '$property must be an ISO 8601 date (2026-11-21) or date and time with a zone (2026-11-21T09:30:00Z)';
+const INSTANT_RULE =
+  '$property must be an ISO 8601 date (2026-11-21) or date and time with a zone (2026-11-21T09:30:00Z)';
 const DAY_MS = 86_400_000;
 
 /** An optional `start_date` or `end_date` of a request (audit logs, export). */
@@ -14,7 +15,8 @@ export const IsInstant = () =>
     ApiPropertyOptional({
       type: 'string',
       pattern: INSTANT.source,
-      description: 'An ISO 8601 date, or date and time with a zone; both bounds are inclusive, a date alone as `end_date` runs to the end of that day (UTC)',
+      description:
+        'An ISO 8601 date, or date and time with a zone; both bounds are inclusive, a date alone as `end_date` runs to the end of that day (UTC)',
       example: '2026-11-21',
     }),
     IsOptional(),

@@ -1,5 +1,15 @@
 import { spawnSync } from 'node:child_process';
-import { chmodSync, chownSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  chownSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  truncateSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ensureOwnedFolder, folderProblem } from './owned-folder';
@@ -15,7 +25,8 @@ describe('ensureOwnedFolder', () => {
     writeFileSync(join(staging, 'bin', 'run'), '#!/bin/sh\necho ran\n', { mode: 0o700 });
     writeFileSync(join(staging, 'data.txt'), 'x'.repeat(1000), { mode: 0o600 });
   };
-  const ensure = (filler: (staging: string) => void = fill) => ensureOwnedFolder(target, filler, (message) => logged.push(message));
+  const ensure = (filler: (staging: string) => void = fill) =>
+    ensureOwnedFolder(target, filler, (message) => logged.push(message));
 
   beforeEach(() => {
     parent = join(mkdtempSync(join(tmpdir(), 'crcs-owned-')), 'cache');
@@ -52,11 +63,27 @@ describe('ensureOwnedFolder', () => {
   });
 
   it.each([
-    ['truncated', () => truncateSync(join(target, 'data.txt'), 10), /^replacing \S+: data\.txt has 10 bytes, not 1000$/],
+    [
+      'truncated',
+      () => truncateSync(join(target, 'data.txt'), 10),
+      /^replacing \S+: data\.txt has 10 bytes, not 1000$/,
+    ],
     ['missing a file', () => rmSync(join(target, 'bin', 'run')), /^replacing \S+: bin\/run is missing$/],
-    ['with a file added', () => writeFileSync(join(target, 'bin', 'planted.so'), 'x', { mode: 0o644 }), /^replacing \S+: bin\/planted\.so is not in the manifest$/],
-    ['writable by others', () => chmodSync(join(target, 'bin'), 0o777), /^replacing \S+: bin may be written by other users \(mode 777\)$/],
-    ['without a manifest (unpacked by something else)', () => rmSync(join(target, '.manifest.json')), /^replacing \S+: no manifest: an unfinished or foreign copy$/],
+    [
+      'with a file added',
+      () => writeFileSync(join(target, 'bin', 'planted.so'), 'x', { mode: 0o644 }),
+      /^replacing \S+: bin\/planted\.so is not in the manifest$/,
+    ],
+    [
+      'writable by others',
+      () => chmodSync(join(target, 'bin'), 0o777),
+      /^replacing \S+: bin may be written by other users \(mode 777\)$/,
+    ],
+    [
+      'without a manifest (unpacked by something else)',
+      () => rmSync(join(target, '.manifest.json')),
+      /^replacing \S+: no manifest: an unfinished or foreign copy$/,
+    ],
   ])('replaces a copy %s', async (_, damage, reason) => {
     await ensure();
     damage();
@@ -67,14 +94,17 @@ describe('ensureOwnedFolder', () => {
     expect(readdirSync(parent)).toEqual(['tool-1.0']);
   });
 
-  (process.getuid?.() === 0 ? it : it.skip)('replaces a copy holding another user\'s file, and refuses a parent folder of another user', async () => {
-    await ensure();
-    chownSync(join(target, 'bin', 'run'), 1000, 1000);
-    await ensure();
-    expect(logged).toEqual([expect.stringMatching(/^replacing \S+: bin\/run belongs to uid 1000, not 0$/)]);
-    expect(folderProblem(target)).toBeUndefined();
+  (process.getuid?.() === 0 ? it : it.skip)(
+    "replaces a copy holding another user's file, and refuses a parent folder of another user",
+    async () => {
+      await ensure();
+      chownSync(join(target, 'bin', 'run'), 1000, 1000);
+      await ensure();
+      expect(logged).toEqual([expect.stringMatching(/^replacing \S+: bin\/run belongs to uid 1000, not 0$/)]);
+      expect(folderProblem(target)).toBeUndefined();
 
-    chownSync(parent, 1000, 1000);
-    await expect(ensure()).rejects.toThrow(`${parent} must be a folder of uid 0's own, and is not: move it away`);
-  });
+      chownSync(parent, 1000, 1000);
+      await expect(ensure()).rejects.toThrow(`${parent} must be a folder of uid 0's own, and is not: move it away`);
+    },
+  );
 });

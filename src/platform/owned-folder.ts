@@ -1,5 +1,15 @@
 import { randomBytes } from 'node:crypto';
-import { chmodSync, lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync, type Stats } from 'node:fs';
+import {
+  chmodSync,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+  type Stats,
+} from 'node:fs';
 import { basename, dirname, join, relative } from 'node:path';
 import { isAlive } from './processes';
 
@@ -23,7 +33,11 @@ interface Entry {
  * The folder and its parent are readable by everyone and writable by this user only; the parent
  * must already be this user's, or is made so.
  */
-export async function ensureOwnedFolder(target: string, fill: (staging: string) => Promise<void> | void, log: (message: string) => void): Promise<string> {
+export async function ensureOwnedFolder(
+  target: string,
+  fill: (staging: string) => Promise<void> | void,
+  log: (message: string) => void,
+): Promise<string> {
   const parent = dirname(target);
   mkdirSync(parent, { recursive: true, mode: 0o755 });
   assertOwnParent(parent);
@@ -79,15 +93,18 @@ export function folderProblem(folder: string): string | undefined {
 function entryProblem(entry: Entry, stats: Stats): string | undefined {
   if (kindOf(stats) !== entry.kind) return `${entry.path} is a ${kindOf(stats)}, not a ${entry.kind}`;
   if (entry.kind === 'link') return undefined;
-  if ((stats.mode & 0o7777) !== entry.mode) return `${entry.path} has mode ${(stats.mode & 0o7777).toString(8)}, not ${entry.mode.toString(8)}`;
-  if (entry.kind === 'file' && stats.size !== entry.size) return `${entry.path} has ${stats.size} bytes, not ${entry.size}`;
+  if ((stats.mode & 0o7777) !== entry.mode)
+    return `${entry.path} has mode ${(stats.mode & 0o7777).toString(8)}, not ${entry.mode.toString(8)}`;
+  if (entry.kind === 'file' && stats.size !== entry.size)
+    return `${entry.path} has ${stats.size} bytes, not ${entry.size}`;
   return undefined;
 }
 
 function ownershipProblem(path: string, stats: Stats): string | undefined {
   const uid = process.getuid?.();
   if (uid !== undefined && stats.uid !== uid) return `${path} belongs to uid ${stats.uid}, not ${uid}`;
-  if (!stats.isSymbolicLink() && stats.mode & 0o022) return `${path} may be written by other users (mode ${(stats.mode & 0o777).toString(8)})`;
+  if (!stats.isSymbolicLink() && stats.mode & 0o022)
+    return `${path} may be written by other users (mode ${(stats.mode & 0o777).toString(8)})`;
   return undefined;
 }
 
@@ -136,7 +153,9 @@ function assertOwnParent(parent: string): void {
 /** Staging folders whose process died, killed while filling one. */
 function removeDeadStagings(parent: string, name: string): void {
   for (const entry of readdirSync(parent)) {
-    const owner = new RegExp(`^${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\.(?:partial|discarded)-(\\d+)-[0-9a-f]+$`).exec(entry);
+    const owner = new RegExp(
+      `^${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\.(?:partial|discarded)-(\\d+)-[0-9a-f]+$`,
+    ).exec(entry);
     if (owner && !isAlive(Number(owner[1]))) removeQuietly(join(parent, entry));
   }
 }

@@ -12,6 +12,8 @@ const DECIMAL_INTEGER = /^(0|-?[1-9][0-9]*)$/;
  */
 export const QueryInteger = () =>
   applyDecorators(
-    Transform(({ value }: { value: unknown }) => (typeof value === 'string' && DECIMAL_INTEGER.test(value) ? Number(value) : value)),
+    Transform(({ value }: { value: unknown }) =>
+      typeof value === 'string' && DECIMAL_INTEGER.test(value) ? Number(value) : value,
+    ),
     IsInt({ message: ({ property }) => `${property} must be an integer in decimal digits` }),
   );

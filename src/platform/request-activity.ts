@@ -7,7 +7,9 @@ import { workerData } from 'node:worker_threads';
  * count is in shared memory, handed to worker threads in their `workerData.requests`: there a
  * verification runs whole, and reads the count the event loop keeps.
  */
-const taken = new Int32Array((workerData as { requests?: SharedArrayBuffer } | null)?.requests ?? new SharedArrayBuffer(4));
+const taken = new Int32Array(
+  (workerData as { requests?: SharedArrayBuffer } | null)?.requests ?? new SharedArrayBuffer(4),
+);
 
 /** The memory the count is kept in, for a worker thread's `workerData.requests`. */
 export const requestCount = taken.buffer as SharedArrayBuffer;

@@ -18,19 +18,30 @@ export class MerchantActivities {
   constructor(private readonly config: AppConfig) {}
 
   /** One merchant's activity, or every merchant's (`null`), by merchant id, and the log position it is current as of, from `db` (the primary or the replica). */
-  async read(db: Database, merchantId: string | null): Promise<{ activities: Map<string, MerchantActivity>; as_of_position: number }> {
-    const { result, as_of_position } = await readAsOf(db, [merchantRiskProjector, overrideReportProjector, voidAnalyticsProjector], async (tx) => {
-      const rounding = await roundingActivity(tx, merchantId);
-      const overrides = await overrideActivity(tx, merchantId);
-      const voids = await voidActivity(tx, merchantId, this.config.shiftChanges);
-      const ids = new Set([...rounding.keys(), ...overrides.keys(), ...voids.keys()]);
-      return new Map<string, MerchantActivity>(
-        [...ids].map((id) => [
-          id,
-          { rounding: rounding.get(id) ?? NO_ROUNDING, overrides: overrides.get(id) ?? NO_OVERRIDES, voids: voids.get(id) ?? NO_VOIDS },
-        ]),
-      );
-    });
+  async read(
+    db: Database,
+    merchantId: string | null,
+  ): Promise<{ activities: Map<string, MerchantActivity>; as_of_position: number }> {
+    const { result, as_of_position } = await readAsOf(
+      db,
+      [merchantRiskProjector, overrideReportProjector, voidAnalyticsProjector],
+      async (tx) => {
+        const rounding = await roundingActivity(tx, merchantId);
+        const overrides = await overrideActivity(tx, merchantId);
+        const voids = await voidActivity(tx, merchantId, this.config.shiftChanges);
+        const ids = new Set([...rounding.keys(), ...overrides.keys(), ...voids.keys()]);
+        return new Map<string, MerchantActivity>(
+          [...ids].map((id) => [
+            id,
+            {
+              rounding: rounding.get(id) ?? NO_ROUNDING,
+              overrides: overrides.get(id) ?? NO_OVERRIDES,
+              voids: voids.get(id) ?? NO_VOIDS,
+            },
+          ]),
+        );
+      },
+    );
     return { activities: result, as_of_position };
   }
 }

@@ -11,11 +11,26 @@ const overrideCodes = (activity: Partial<OverrideActivity>, sales: number) =>
 describe('override patterns', () => {
   it('rates overrides per sale and averages their delta to the cent', () => {
     const patterns = overridePatterns(
-      overrides({ overrides: 3, raised: 2, lowered: 1, total_delta_cents: 8, by_reason: { ...NO_OVERRIDES.by_reason, 'pricing-error': 3 } }),
+      overrides({
+        overrides: 3,
+        raised: 2,
+        lowered: 1,
+        total_delta_cents: 8,
+        by_reason: { ...NO_OVERRIDES.by_reason, 'pricing-error': 3 },
+      }),
       60,
     );
-    expect(patterns).toMatchObject({ overrides: 3, frequency: 0.05, total_delta_cents: 8, average_delta_cents: 3, by_reason: { 'pricing-error': 3 } });
-    expect(overridePatterns(overrides({ overrides: 2, total_delta_cents: -5 }), 0)).toMatchObject({ frequency: null, average_delta_cents: -3 });
+    expect(patterns).toMatchObject({
+      overrides: 3,
+      frequency: 0.05,
+      total_delta_cents: 8,
+      average_delta_cents: 3,
+      by_reason: { 'pricing-error': 3 },
+    });
+    expect(overridePatterns(overrides({ overrides: 2, total_delta_cents: -5 }), 0)).toMatchObject({
+      frequency: null,
+      average_delta_cents: -3,
+    });
     expect(overridePatterns(NO_OVERRIDES, 10).average_delta_cents).toBeNull();
   });
 
@@ -46,7 +61,11 @@ describe('merchant risk profile', () => {
     };
     const profile = riskProfile(
       'm-skim',
-      { rounding, overrides: overrides({ overrides: 12, raised: 12, total_delta_cents: 60 }), voids: { ...NO_VOIDS, sales: 60, voids: 10, near_shift_change: 10 } },
+      {
+        rounding,
+        overrides: overrides({ overrides: 12, raised: 12, total_delta_cents: 60 }),
+        voids: { ...NO_VOIDS, sales: 60, voids: 10, near_shift_change: 10 },
+      },
       SHIFTS,
     );
     expect(profile.signals.map((s) => [s.code, s.points])).toEqual([
@@ -57,6 +76,11 @@ describe('merchant risk profile', () => {
       ['HIGH_VOID_RATE', 20],
       ['VOIDS_AT_SHIFT_CHANGE', 15],
     ]);
-    expect(profile).toMatchObject({ fraud_score: 100, risk_level: 'CRITICAL', override_patterns: { frequency: 0.2 }, void_rates: { void_rate: 0.1667 } });
+    expect(profile).toMatchObject({
+      fraud_score: 100,
+      risk_level: 'CRITICAL',
+      override_patterns: { frequency: 0.2 },
+      void_rates: { void_rate: 0.1667 },
+    });
   });
 });

@@ -77,7 +77,11 @@ export function overridePatterns(activity: OverrideActivity, sales: number): Ove
 export function overrideSignals(patterns: OverridePatterns, sales: number): FraudSignal[] {
   return fired([
     sales >= RATE_MIN_SALES
-      ? signal('OVERRIDE_FREQUENCY', patterns.frequency!, `${patterns.overrides} overrides on ${sales} sales (${patterns.frequency} per sale)`)
+      ? signal(
+          'OVERRIDE_FREQUENCY',
+          patterns.frequency!,
+          `${patterns.overrides} overrides on ${sales} sales (${patterns.frequency} per sale)`,
+        )
       : undefined,
     signal(
       'OVERRIDES_RAISE_CASH',

@@ -22,7 +22,20 @@ import { VoidAnalyticsHandler } from './void-analytics/void-analytics.handler';
  */
 @Module({
   imports: [AuthModule, MerchantsModule],
-  controllers: [GetRiskProfileController, GetFraudOverviewController, VoidAnalyticsController, VoidAbuseController, OverrideReportController],
-  providers: [MerchantActivities, GetRiskProfileHandler, GetFraudOverviewHandler, VoidAnalyticsHandler, VoidAbuseHandler, OverrideReportHandler],
+  controllers: [
+    GetRiskProfileController,
+    GetFraudOverviewController,
+    VoidAnalyticsController,
+    VoidAbuseController,
+    OverrideReportController,
+  ],
+  providers: [
+    MerchantActivities,
+    GetRiskProfileHandler,
+    GetFraudOverviewHandler,
+    VoidAnalyticsHandler,
+    VoidAbuseHandler,
+    OverrideReportHandler,
+  ],
 })
 export class RiskModule {}

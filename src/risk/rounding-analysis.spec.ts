@@ -1,6 +1,14 @@
 import fc from 'fast-check';
 import { roundCents, ROUNDING_MODES, type RoundingMode } from '../rules/rounding-engine';
-import { directionOf, NO_ROUNDING, roundingAnalysis, roundingOdds, roundingSignals, ruleDirection, type RoundingActivity } from './rounding-analysis';
+import {
+  directionOf,
+  NO_ROUNDING,
+  roundingAnalysis,
+  roundingOdds,
+  roundingSignals,
+  ruleDirection,
+  type RoundingActivity,
+} from './rounding-analysis';
 
 interface Sale {
   cash: number;
@@ -22,7 +30,9 @@ function activityOf(sales: Sale[]): RoundingActivity {
     activity.favoured_sales += Number(gain > 0);
     activity.favoured_cents += Math.max(gain, 0);
     const cell = { rule_mode: rule, ending: cash % 10, direction: directionOf(delta) };
-    const same = activity.cells.find((c) => c.rule_mode === cell.rule_mode && c.ending === cell.ending && c.direction === cell.direction);
+    const same = activity.cells.find(
+      (c) => c.rule_mode === cell.rule_mode && c.ending === cell.ending && c.direction === cell.direction,
+    );
     if (same) same.sales += 1;
     else activity.cells.push({ ...cell, sales: 1 });
   }
@@ -33,7 +43,8 @@ function activityOf(sales: Sale[]): RoundingActivity {
 const salesEnding = (endings: number[], perEnding: number, rule: RoundingMode, applied?: RoundingMode): Sale[] =>
   endings.flatMap((ending) => Array.from({ length: perEnding }, () => ({ cash: 1000 + ending, rule, applied })));
 const ALL_ENDINGS = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9];
-const codes = (activity: RoundingActivity) => roundingSignals(roundingAnalysis(activity)).map((s) => [s.code, s.points]);
+const codes = (activity: RoundingActivity) =>
+  roundingSignals(roundingAnalysis(activity)).map((s) => [s.code, s.points]);
 
 describe('rounding odds', () => {
   it.each([
@@ -129,7 +140,11 @@ describe('rounding analysis', () => {
   it('measures no bias where the law sets the direction', () => {
     const analysis = roundingAnalysis(activityOf(salesEnding([1, 2, 3, 4, 6, 7, 8, 9], 5, 'mandatory_round_up')));
     expect(analysis).toMatchObject({ rounded_up: 40, up_ratio: 1, round_up_bias: { sample: 40, z: null } });
-    expect(analysis.expected_under_honest_rounding.uniform_endings).toEqual({ rounded_up: 32, rounded_down: 0, up_ratio: 1 });
+    expect(analysis.expected_under_honest_rounding.uniform_endings).toEqual({
+      rounded_up: 32,
+      rounded_down: 0,
+      up_ratio: 1,
+    });
   });
 
   it('measures a symmetric rule as the per-sale score does: (2·ups − n)/√n over the directional roundings', () => {
@@ -140,7 +155,10 @@ describe('rounding analysis', () => {
         expect(n).toBe(analysis.rounded_up + analysis.rounded_down);
         if (n > 0) expect(z).toBeCloseTo((2 * ups - n) / Math.sqrt(n), 2);
         // Honest rounding under the rule: what happened is what the endings predict.
-        expect(analysis.expected_under_honest_rounding.actual_endings).toMatchObject({ rounded_up: analysis.rounded_up, rounded_down: analysis.rounded_down });
+        expect(analysis.expected_under_honest_rounding.actual_endings).toMatchObject({
+          rounded_up: analysis.rounded_up,
+          rounded_down: analysis.rounded_down,
+        });
       }),
     );
   });

@@ -135,10 +135,18 @@ export function roundingAnalysis(activity: RoundingActivity): RoundingAnalysis {
   const sample = counted(inBias);
   const biasUps = counted((cell) => inBias(cell) && cell.direction === 'up');
   const expectedUp = counted(inBias, pUp);
-  const z = zScore(biasUps, expectedUp, counted(inBias, (cell) => pUp(cell) * (1 - pUp(cell))));
+  const z = zScore(
+    biasUps,
+    expectedUp,
+    counted(inBias, (cell) => pUp(cell) * (1 - pUp(cell))),
+  );
 
   const counts = Array.from({ length: PENNY_ENDINGS }, (_, ending) => counted((cell) => cell.ending === ending));
-  const expected = (up: number, down: number): ExpectedRounding => ({ rounded_up: round(up, 2), rounded_down: round(down, 2), up_ratio: ratio(up, up + down) });
+  const expected = (up: number, down: number): ExpectedRounding => ({
+    rounded_up: round(up, 2),
+    rounded_down: round(down, 2),
+    up_ratio: ratio(up, up + down),
+  });
 
   return {
     sales: activity.sales,
@@ -149,15 +157,27 @@ export function roundingAnalysis(activity: RoundingActivity): RoundingAnalysis {
     up_ratio: ratio(ups, ups + downs),
     down_ratio: ratio(downs, ups + downs),
     net_rounding_cents: activity.net_rounding_cents,
-    expected_under_honest_rounding: { uniform_endings: expected(uniformUp, uniformDown), actual_endings: expected(actualUp, actualDown) },
-    round_up_bias: { sample, rounded_up: biasUps, expected_up: round(expectedUp, 2), z: z === null ? null : round(z, 2) },
+    expected_under_honest_rounding: {
+      uniform_endings: expected(uniformUp, uniformDown),
+      actual_endings: expected(actualUp, actualDown),
+    },
+    round_up_bias: {
+      sample,
+      rounded_up: biasUps,
+      expected_up: round(expectedUp, 2),
+      z: z === null ? null : round(z, 2),
+    },
     penny_endings: {
       counts,
       chi_square: round(chiSquareUniform(counts), 2),
       degrees_of_freedom: PENNY_ENDINGS - 1,
       leans_to_round_up: actualUp - actualDown > uniformUp - uniformDown,
     },
-    explicit_mode: { sales: activity.explicit_mode_sales, favoured_sales: activity.favoured_sales, favoured_cents: activity.favoured_cents },
+    explicit_mode: {
+      sales: activity.explicit_mode_sales,
+      favoured_sales: activity.favoured_sales,
+      favoured_cents: activity.favoured_cents,
+    },
   };
 }
 

@@ -1,10 +1,19 @@
 import fc from 'fast-check';
-import { addVoidActivities, isNearShiftChange, NO_VOIDS, shiftWindowShare, voidRates, voidSignals, type VoidActivity } from './void-analysis';
+import {
+  addVoidActivities,
+  isNearShiftChange,
+  NO_VOIDS,
+  shiftWindowShare,
+  voidRates,
+  voidSignals,
+  type VoidActivity,
+} from './void-analysis';
 import type { ShiftChanges } from '../platform/config/config';
 
 const SHIFTS: ShiftChanges = { hours: [6, 14, 22], windowMinutes: 30 };
 const at = (hours: number, minutes = 0, seconds = 0) => hours * 3600 + minutes * 60 + seconds;
-const codes = (activity: Partial<VoidActivity>) => voidSignals(voidRates({ ...NO_VOIDS, ...activity }, SHIFTS)).map((s) => [s.code, s.points]);
+const codes = (activity: Partial<VoidActivity>) =>
+  voidSignals(voidRates({ ...NO_VOIDS, ...activity }, SHIFTS)).map((s) => [s.code, s.points]);
 
 describe('shift changes', () => {
   it.each([
@@ -50,7 +59,21 @@ describe('shift changes', () => {
 describe('void rates and signals', () => {
   it('rates voids, amounts and normalization failures, and names the busiest employee', () => {
     const rates = voidRates(
-      { ...NO_VOIDS, sales: 40, sales_cents: 40_000, voids: 4, voided_cents: 4000, refunds: 4, refunded_cents: 900, normalization_failures: 1, employees: [{ employee_id: 'e-1', voids: 3 }, { employee_id: 'e-2', voids: 1 }], near_shift_change: 1 },
+      {
+        ...NO_VOIDS,
+        sales: 40,
+        sales_cents: 40_000,
+        voids: 4,
+        voided_cents: 4000,
+        refunds: 4,
+        refunded_cents: 900,
+        normalization_failures: 1,
+        employees: [
+          { employee_id: 'e-1', voids: 3 },
+          { employee_id: 'e-2', voids: 1 },
+        ],
+        near_shift_change: 1,
+      },
       SHIFTS,
     );
     expect(rates).toMatchObject({
@@ -63,8 +86,20 @@ describe('void rates and signals', () => {
   });
 
   it('adds merchants up for platform totals, naming no employee across them', () => {
-    const one = { ...NO_VOIDS, sales: 10, voids: 1, voids_by_hour: NO_VOIDS.voids_by_hour.map((_, h) => Number(h === 9)), employees: [{ employee_id: 'e-1', voids: 1 }] };
-    const two = { ...NO_VOIDS, sales: 30, voids: 3, near_shift_change: 2, voids_by_reason: { ...NO_VOIDS.voids_by_reason, fraud_suspected: 3 } };
+    const one = {
+      ...NO_VOIDS,
+      sales: 10,
+      voids: 1,
+      voids_by_hour: NO_VOIDS.voids_by_hour.map((_, h) => Number(h === 9)),
+      employees: [{ employee_id: 'e-1', voids: 1 }],
+    };
+    const two = {
+      ...NO_VOIDS,
+      sales: 30,
+      voids: 3,
+      near_shift_change: 2,
+      voids_by_reason: { ...NO_VOIDS.voids_by_reason, fraud_suspected: 3 },
+    };
     expect(addVoidActivities([one, two])).toEqual({
       ...NO_VOIDS,
       sales: 40,
@@ -78,7 +113,12 @@ describe('void rates and signals', () => {
   });
 
   it('says nothing of a quiet merchant', () => {
-    expect(voidRates(NO_VOIDS, SHIFTS)).toMatchObject({ void_rate: null, normalization_failure_rate: null, top_employee: null, shift_change: { z: null } });
+    expect(voidRates(NO_VOIDS, SHIFTS)).toMatchObject({
+      void_rate: null,
+      normalization_failure_rate: null,
+      top_employee: null,
+      shift_change: { z: null },
+    });
     expect(codes({})).toEqual([]);
   });
 

@@ -80,9 +80,14 @@ export function addVoidActivities(activities: readonly VoidActivity[]): VoidActi
     refunds: sum('refunds'),
     refunded_cents: sum('refunded_cents'),
     normalization_failures: sum('normalization_failures'),
-    voids_by_hour: NO_VOIDS.voids_by_hour.map((_, hour) => activities.reduce((total, activity) => total + activity.voids_by_hour[hour], 0)),
+    voids_by_hour: NO_VOIDS.voids_by_hour.map((_, hour) =>
+      activities.reduce((total, activity) => total + activity.voids_by_hour[hour], 0),
+    ),
     voids_by_reason: Object.fromEntries(
-      VOID_REASONS.map((reason) => [reason, activities.reduce((total, activity) => total + activity.voids_by_reason[reason], 0)]),
+      VOID_REASONS.map((reason) => [
+        reason,
+        activities.reduce((total, activity) => total + activity.voids_by_reason[reason], 0),
+      ]),
     ) as Record<VoidReason, number>,
     employees: [],
     near_shift_change: sum('near_shift_change'),
@@ -156,7 +161,12 @@ export function voidRates(activity: VoidActivity, shift: ShiftChanges): VoidRate
   };
 }
 
-export const VOID_SIGNAL_CODES = ['HIGH_VOID_RATE', 'REPEATED_NORMALIZATION_FAILURES', 'VOIDS_AT_SHIFT_CHANGE', 'VOIDS_CONCENTRATED_ON_EMPLOYEE'] as const satisfies readonly FraudSignalCode[];
+export const VOID_SIGNAL_CODES = [
+  'HIGH_VOID_RATE',
+  'REPEATED_NORMALIZATION_FAILURES',
+  'VOIDS_AT_SHIFT_CHANGE',
+  'VOIDS_CONCENTRATED_ON_EMPLOYEE',
+] as const satisfies readonly FraudSignalCode[];
 export type VoidSignalCode = (typeof VOID_SIGNAL_CODES)[number];
 
 /** The void-abuse signals: scored in the merchant's risk profile, listed with their records by GET /analytics/void-abuse. */
@@ -164,7 +174,11 @@ export function voidSignals(rates: VoidRates): (FraudSignal & { code: VoidSignal
   const { shift_change: shift, top_employee: top } = rates;
   return fired<VoidSignalCode>([
     rates.sales >= RATE_MIN_SALES
-      ? signal('HIGH_VOID_RATE', rates.void_rate!, `${rates.voids} of ${rates.sales} sales were voided (rate ${rates.void_rate})`)
+      ? signal(
+          'HIGH_VOID_RATE',
+          rates.void_rate!,
+          `${rates.voids} of ${rates.sales} sales were voided (rate ${rates.void_rate})`,
+        )
       : undefined,
     signal(
       'REPEATED_NORMALIZATION_FAILURES',
@@ -179,7 +193,11 @@ export function voidSignals(rates: VoidRates): (FraudSignal & { code: VoidSignal
         )
       : undefined,
     top && rates.voids >= CONCENTRATION_MIN_VOIDS
-      ? signal('VOIDS_CONCENTRATED_ON_EMPLOYEE', top.share!, `employee ${top.employee_id} authorized ${top.voids} of ${rates.voids} voids`)
+      ? signal(
+          'VOIDS_CONCENTRATED_ON_EMPLOYEE',
+          top.share!,
+          `employee ${top.employee_id} authorized ${top.voids} of ${rates.voids} voids`,
+        )
       : undefined,
   ]);
 }

@@ -20,7 +20,11 @@ const termsOf = (mode: RoundingMode, terms: Partial<CashTerms> = {}): CashTerms 
 });
 
 const mode = fc.constantFrom(...ROUNDING_MODES);
-const smallTotal = fc.constantFrom<SmallTotalRule | null>(null, { kind: 'round_up_to_nickel' }, { kind: 'exempt_up_to', cents: 4 });
+const smallTotal = fc.constantFrom<SmallTotalRule | null>(
+  null,
+  { kind: 'round_up_to_nickel' },
+  { kind: 'exempt_up_to', cents: 4 },
+);
 const terms = fc.record({
   mode,
   rounds: fc.constantFrom('total' as const, 'change' as const),
@@ -57,7 +61,9 @@ describe('settleCash', () => {
     fc.assert(
       fc.property(fc.integer({ min: 1, max: 10_000_000 }), terms, (amount, t) => {
         const settled = settleCash(amount, { ...t, exact_change_exempt: true }, amount);
-        return settled.cash_total_cents === amount && settled.change_due_cents === 0 && settled.rounding_delta_cents === 0;
+        return (
+          settled.cash_total_cents === amount && settled.change_due_cents === 0 && settled.rounding_delta_cents === 0
+        );
       }),
     );
     expect(settleCash(1103, termsOf('symmetrical_rounding', { exact_change_exempt: true }), 1103)).toEqual({
@@ -91,7 +97,10 @@ describe('settleCash', () => {
     fc.assert(
       fc.property(fc.integer({ min: 1, max: 99 }), fc.integer({ min: 1, max: 10_000 }), mode, (limit, amount, m) => {
         const settled = settleCash(amount, termsOf(m, { small_total: { kind: 'exempt_up_to', cents: limit } }));
-        return !roundsAmounts(m) || (amount <= limit) === (settled.cash_total_cents === amount && settled.rounding_exemption === 'small_total');
+        return (
+          !roundsAmounts(m) ||
+          amount <= limit === (settled.cash_total_cents === amount && settled.rounding_exemption === 'small_total')
+        );
       }),
     );
   });
@@ -105,19 +114,32 @@ describe('settleCash', () => {
       rounding_exemption: null,
     });
     fc.assert(
-      fc.property(cash, fc.constantFrom('symmetrical_rounding' as const, 'nearest_nickel' as const, 'swedish_rounding' as const), fc.nat(1000), (amount, m, nickels) => {
-        const tendered = Math.ceil(amount / 5) * 5 + nickels * 5;
-        return (
-          settleCash(amount, termsOf(m, { rounds: 'change' }), tendered).cash_total_cents === settleCash(amount, termsOf(m), tendered).cash_total_cents
-        );
-      }),
+      fc.property(
+        cash,
+        fc.constantFrom('symmetrical_rounding' as const, 'nearest_nickel' as const, 'swedish_rounding' as const),
+        fc.nat(1000),
+        (amount, m, nickels) => {
+          const tendered = Math.ceil(amount / 5) * 5 + nickels * 5;
+          return (
+            settleCash(amount, termsOf(m, { rounds: 'change' }), tendered).cash_total_cents ===
+            settleCash(amount, termsOf(m), tendered).cash_total_cents
+          );
+        },
+      ),
     );
   });
 
   it('refuses a tender below the cash owed, naming the field', () => {
     const short = () => settleCash(1082, termsOf('symmetrical_rounding'), 1079);
-    expect(short).toThrow(expect.objectContaining({ status: 400, details: [{ field: 'cash_tendered_cents', messages: [expect.stringContaining('1080')] }] }));
-    expect(() => settleCash(1082, termsOf('symmetrical_rounding', { rounds: 'change' }), 1081)).toThrow(TenderTooSmallError);
+    expect(short).toThrow(
+      expect.objectContaining({
+        status: 400,
+        details: [{ field: 'cash_tendered_cents', messages: [expect.stringContaining('1080')] }],
+      }),
+    );
+    expect(() => settleCash(1082, termsOf('symmetrical_rounding', { rounds: 'change' }), 1081)).toThrow(
+      TenderTooSmallError,
+    );
   });
 
   it('says why nothing was rounded: no cash, or a rule that rounds nothing', () => {
@@ -131,10 +153,24 @@ describe('refundCash', () => {
   const sale = { whole_sale: false, sale_cash_remaining_cents: 10_000 };
 
   it('refunds the exact amount under exact_amount (Vermont), rounds it under round_refund, and mirrors a whole-sale refund under mirror_original', () => {
-    expect(refundCash(503, 'exact_amount', 'symmetrical_rounding', sale)).toEqual({ cash_refund_cents: 503, rounding_exemption: 'refund_policy' });
-    expect(refundCash(503, 'round_refund', 'symmetrical_rounding', sale)).toEqual({ cash_refund_cents: 505, rounding_exemption: null });
-    expect(refundCash(503, 'mirror_original', 'symmetrical_rounding', sale)).toEqual({ cash_refund_cents: 505, rounding_exemption: null });
-    expect(refundCash(1102, 'mirror_original', 'symmetrical_rounding', { whole_sale: true, sale_cash_remaining_cents: 1100 })).toEqual({
+    expect(refundCash(503, 'exact_amount', 'symmetrical_rounding', sale)).toEqual({
+      cash_refund_cents: 503,
+      rounding_exemption: 'refund_policy',
+    });
+    expect(refundCash(503, 'round_refund', 'symmetrical_rounding', sale)).toEqual({
+      cash_refund_cents: 505,
+      rounding_exemption: null,
+    });
+    expect(refundCash(503, 'mirror_original', 'symmetrical_rounding', sale)).toEqual({
+      cash_refund_cents: 505,
+      rounding_exemption: null,
+    });
+    expect(
+      refundCash(1102, 'mirror_original', 'symmetrical_rounding', {
+        whole_sale: true,
+        sale_cash_remaining_cents: 1100,
+      }),
+    ).toEqual({
       cash_refund_cents: 1100,
       rounding_exemption: null,
     });
@@ -142,11 +178,16 @@ describe('refundCash', () => {
 
   it('moves a refund by no more than the mode allows, and not at all under exact_amount', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 1, max: 1_000_000 }), fc.constantFrom(...REFUND_POLICIES), mode, (amount, policy, m) => {
-        const { cash_refund_cents: refunded } = refundCash(amount, policy, m, sale);
-        if (policy === 'exact_amount') return refunded === amount;
-        return Math.abs(refunded - amount) <= REACH[m] && refunded === roundCents(amount, m);
-      }),
+      fc.property(
+        fc.integer({ min: 1, max: 1_000_000 }),
+        fc.constantFrom(...REFUND_POLICIES),
+        mode,
+        (amount, policy, m) => {
+          const { cash_refund_cents: refunded } = refundCash(amount, policy, m, sale);
+          if (policy === 'exact_amount') return refunded === amount;
+          return Math.abs(refunded - amount) <= REACH[m] && refunded === roundCents(amount, m);
+        },
+      ),
     );
   });
 });
@@ -239,7 +280,11 @@ describe('roundTender', () => {
     expect(mismatch).toThrow(TenderError);
     expect(mismatch).toThrow(expect.objectContaining({ reason: 'TENDER_MISMATCH', field: 'tenders' }));
     expect(mismatch).toThrow(
-      expect.objectContaining({ code: 'VALIDATION_ERROR', status: 400, details: [{ field: 'tenders', messages: [expect.any(String)] }] }),
+      expect.objectContaining({
+        code: 'VALIDATION_ERROR',
+        status: 400,
+        details: [{ field: 'tenders', messages: [expect.any(String)] }],
+      }),
     );
   });
 
@@ -270,7 +315,13 @@ describe('roundTender', () => {
     fc.assert(
       fc.property(split, mode, (tenders, m) => {
         const total = tenders.reduce((sum, t) => sum + t.amount_cents, 0);
-        const r = roundTender({ subtotal_cents: total, tax_total_cents: 0, payment_method: 'cash', tenders, terms: termsOf(m) });
+        const r = roundTender({
+          subtotal_cents: total,
+          tax_total_cents: 0,
+          payment_method: 'cash',
+          tenders,
+          terms: termsOf(m),
+        });
         const nonCash = r.ledger_total_cents - r.cash_portion_cents;
         return (
           r.cash_total_cents + nonCash === r.ledger_total_cents + r.rounding_delta_cents &&

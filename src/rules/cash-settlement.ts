@@ -5,7 +5,16 @@
  */
 
 import { DomainError } from '../platform/errors/domain-error';
-import { EBT_RULE, isTenderType, NON_CASH_RULE, roundCents, roundsAmounts, TENDER_TYPES, type RoundingMode, type TenderType } from './rounding-engine';
+import {
+  EBT_RULE,
+  isTenderType,
+  NON_CASH_RULE,
+  roundCents,
+  roundsAmounts,
+  TENDER_TYPES,
+  type RoundingMode,
+  type TenderType,
+} from './rounding-engine';
 
 export const ROUNDS = ['total', 'change'] as const;
 /** `total`: the amount due is rounded. `change`: the change handed back is (Idaho, Alabama). */
@@ -64,7 +73,8 @@ export class TenderTooSmallError extends DomainError {
 export function settleCash(cash_cents: number, terms: CashTerms, cash_tendered_cents?: number): CashSettlement {
   const settle = (total: number, exemption: RoundingExemption | null): CashSettlement => {
     const owed = exemption === 'exact_change' ? cash_cents : total;
-    if (cash_tendered_cents !== undefined && cash_tendered_cents < owed) throw new TenderTooSmallError(cash_tendered_cents, owed);
+    if (cash_tendered_cents !== undefined && cash_tendered_cents < owed)
+      throw new TenderTooSmallError(cash_tendered_cents, owed);
     return {
       cash_total_cents: total,
       rounding_delta_cents: total - cash_cents,
@@ -97,7 +107,8 @@ export function refundCash(
   { whole_sale, sale_cash_remaining_cents }: { whole_sale: boolean; sale_cash_remaining_cents: number },
 ): { cash_refund_cents: number; rounding_exemption: RoundingExemption | null } {
   if (policy === 'exact_amount') return { cash_refund_cents: refund_cents, rounding_exemption: 'refund_policy' };
-  if (policy === 'mirror_original' && whole_sale) return { cash_refund_cents: sale_cash_remaining_cents, rounding_exemption: null };
+  if (policy === 'mirror_original' && whole_sale)
+    return { cash_refund_cents: sale_cash_remaining_cents, rounding_exemption: null };
   if (!roundsAmounts(mode)) return { cash_refund_cents: refund_cents, rounding_exemption: 'no_rule' };
   return { cash_refund_cents: roundCents(refund_cents, mode), rounding_exemption: null };
 }
@@ -167,16 +178,28 @@ function requireCents(value: number, field: string): void {
 function validateTenders(tenders: readonly Tender[], ledger: number): void {
   tenders.forEach((tender, i) => {
     if (!isTenderType(tender.type)) {
-      throw new TenderError('INVALID_TENDER', `tenders.${i}.type`, `tenders.${i}.type must be one of ${TENDER_TYPES.join(', ')}`);
+      throw new TenderError(
+        'INVALID_TENDER',
+        `tenders.${i}.type`,
+        `tenders.${i}.type must be one of ${TENDER_TYPES.join(', ')}`,
+      );
     }
     requireCents(tender.amount_cents, `tenders.${i}.amount_cents`);
     if (tender.amount_cents < 0) {
-      throw new TenderError('INVALID_AMOUNT', `tenders.${i}.amount_cents`, `tenders.${i}.amount_cents must not be negative`);
+      throw new TenderError(
+        'INVALID_AMOUNT',
+        `tenders.${i}.amount_cents`,
+        `tenders.${i}.amount_cents must not be negative`,
+      );
     }
   });
   const sum = tenders.reduce((total, tender) => total + tender.amount_cents, 0);
   if (sum !== ledger) {
-    throw new TenderError('TENDER_MISMATCH', 'tenders', `tenders add up to ${sum} cents but subtotal_cents + tax_total_cents is ${ledger}`);
+    throw new TenderError(
+      'TENDER_MISMATCH',
+      'tenders',
+      `tenders add up to ${sum} cents but subtotal_cents + tax_total_cents is ${ledger}`,
+    );
   }
 }
 
@@ -193,7 +216,11 @@ export function roundTender(input: TenderInput): TenderCalculation {
   const split = input.tenders !== undefined && input.tenders.length > 0 ? input.tenders : undefined;
   if (split) validateTenders(split, ledger);
   else if (!isTenderType(input.payment_method)) {
-    throw new TenderError('INVALID_TENDER', 'payment_method', `payment_method must be one of ${TENDER_TYPES.join(', ')}`);
+    throw new TenderError(
+      'INVALID_TENDER',
+      'payment_method',
+      `payment_method must be one of ${TENDER_TYPES.join(', ')}`,
+    );
   }
   const tenders = split ?? [{ type: input.payment_method, amount_cents: ledger }];
 

@@ -59,7 +59,9 @@ describe('fraud score', () => {
     });
 
     it('counts the sale itself as the newest rounding', () => {
-      expect(codes({ rounding_delta_cents: 2 }, { recent_symmetric_deltas: deltas(14, 5) })).toEqual([['ROUND_UP_BIAS', 10]]);
+      expect(codes({ rounding_delta_cents: 2 }, { recent_symmetric_deltas: deltas(14, 5) })).toEqual([
+        ['ROUND_UP_BIAS', 10],
+      ]);
       expect(codes({ rounding_delta_cents: -2 }, { recent_symmetric_deltas: deltas(14, 5) })).toEqual([]);
     });
 
@@ -90,7 +92,13 @@ describe('fraud score', () => {
   });
 
   it('caps the score at 100', () => {
-    const sale = { ...CLEAN, contradicts_mandatory_rule: true, explicit_mode_gain_cents: 5, zip_state_mismatch: true, cash_portion_cents: 950_000 };
+    const sale = {
+      ...CLEAN,
+      contradicts_mandatory_rule: true,
+      explicit_mode_gain_cents: 5,
+      zip_state_mismatch: true,
+      cash_portion_cents: 950_000,
+    };
     const result = scoreFraud(sale, { recent_symmetric_deltas: deltas(49, 0), cashier_sales_in_window: 40 });
     expect(result.signals.reduce((sum, s) => sum + s.points, 0)).toBe(145);
     expect(result).toMatchObject({ fraud_score: 100, risk_level: 'CRITICAL' });

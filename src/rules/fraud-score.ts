@@ -52,19 +52,33 @@ function roundUpBias(sale: ScoredSale, history: MerchantHistory): FraudSignal | 
   if (sample.length < BIAS_MIN_SAMPLE) return undefined;
   const ups = sample.filter((delta) => delta > 0).length;
   const z = zScore(ups, sample.length / 2, sample.length / 4)!;
-  return signal('ROUND_UP_BIAS', z, `${ups} of the merchant's last ${sample.length} directional cash roundings went up (z = ${z.toFixed(2)})`);
+  return signal(
+    'ROUND_UP_BIAS',
+    z,
+    `${ups} of the merchant's last ${sample.length} directional cash roundings went up (z = ${z.toFixed(2)})`,
+  );
 }
 
 function cashierVelocity(history: MerchantHistory): FraudSignal | undefined {
   if (history.cashier_sales_in_window === null) return undefined;
   const sales = history.cashier_sales_in_window + 1;
-  return signal('CASHIER_VELOCITY', sales, `the cashier rang up ${sales} sales within ${VELOCITY_WINDOW_MS / 60_000} minutes`);
+  return signal(
+    'CASHIER_VELOCITY',
+    sales,
+    `the cashier rang up ${sales} sales within ${VELOCITY_WINDOW_MS / 60_000} minutes`,
+  );
 }
 
 export function scoreFraud(sale: ScoredSale, history: MerchantHistory): FraudAssessment {
-  const structuring = sale.cash_portion_cents > REPORTING_THRESHOLD_CENTS - STRUCTURING_BAND_CENTS && sale.cash_portion_cents <= REPORTING_THRESHOLD_CENTS;
+  const structuring =
+    sale.cash_portion_cents > REPORTING_THRESHOLD_CENTS - STRUCTURING_BAND_CENTS &&
+    sale.cash_portion_cents <= REPORTING_THRESHOLD_CENTS;
   return assess([
-    signal('EXPLICIT_MODE_CONTRADICTS_MANDATORY_RULE', sale.contradicts_mandatory_rule, 'an explicit cash_rounding_mode replaced the mandatory rule of the jurisdiction'),
+    signal(
+      'EXPLICIT_MODE_CONTRADICTS_MANDATORY_RULE',
+      sale.contradicts_mandatory_rule,
+      'an explicit cash_rounding_mode replaced the mandatory rule of the jurisdiction',
+    ),
     signal(
       'EXPLICIT_MODE_FAVOURS_MERCHANT',
       sale.explicit_mode_gain_cents > 0,
@@ -79,6 +93,10 @@ export function scoreFraud(sale: ScoredSale, history: MerchantHistory): FraudAss
     ),
     roundUpBias(sale, history),
     cashierVelocity(history),
-    signal('CASH_JUST_BELOW_REPORTING_THRESHOLD', structuring, 'the cash portion is just at or below the $10,000 cash reporting threshold'),
+    signal(
+      'CASH_JUST_BELOW_REPORTING_THRESHOLD',
+      structuring,
+      'the cash portion is just at or below the $10,000 cash reporting threshold',
+    ),
   ]);
 }

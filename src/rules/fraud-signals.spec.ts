@@ -34,16 +34,25 @@ describe('fraud signals', () => {
 
   it('adds the points of the signals that fired, capped at 100', () => {
     expect(assess([undefined])).toEqual({ fraud_score: 0, risk_level: 'NONE', signals: [] });
-    const many = assess([signal('ROUND_UP_BIAS', 5, 'a'), signal('HIGH_VOID_RATE', 0.5, 'b'), signal('PENNY_ENDINGS_SKEWED', 90, 'c'), signal('EXPLICIT_MODE_GAINS', 1, 'd')]);
+    const many = assess([
+      signal('ROUND_UP_BIAS', 5, 'a'),
+      signal('HIGH_VOID_RATE', 0.5, 'b'),
+      signal('PENNY_ENDINGS_SKEWED', 90, 'c'),
+      signal('EXPLICIT_MODE_GAINS', 1, 'd'),
+    ]);
     expect(many.signals.map((s) => s.points)).toEqual([40, 20, 20, 30]);
     expect(many).toMatchObject({ fraud_score: 100, risk_level: 'CRITICAL' });
   });
 
   it('is the table docs/fraud-scoring.md documents, signal by signal', () => {
     const doc = readFileSync(join(__dirname, '../../docs/fraud-scoring.md'), 'utf8');
-    const rows = [...doc.matchAll(/^\| `([A-Z_]+)` \| ([\d /]+) \|/gm)].filter(([, code]) => !(RISK_LEVELS as readonly string[]).includes(code));
+    const rows = [...doc.matchAll(/^\| `([A-Z_]+)` \| ([\d /]+) \|/gm)].filter(
+      ([, code]) => !(RISK_LEVELS as readonly string[]).includes(code),
+    );
     const documented = Object.fromEntries(rows.map(([, code, points]) => [code, points.trim()]));
-    const table = Object.fromEntries(Object.entries(FRAUD_SIGNALS).map(([code, tiers]) => [code, tiers.map(([, points]) => points).join(' / ')]));
+    const table = Object.fromEntries(
+      Object.entries(FRAUD_SIGNALS).map(([code, tiers]) => [code, tiers.map(([, points]) => points).join(' / ')]),
+    );
     expect(documented).toEqual(table);
   });
 });

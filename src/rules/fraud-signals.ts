@@ -5,7 +5,6 @@
  * (a test holds the two together).
  */
 
-
 export const RISK_LEVELS = ['NONE', 'LOW', 'MEDIUM', 'HIGH', 'CRITICAL'] as const;
 export type RiskLevel = (typeof RISK_LEVELS)[number];
 
@@ -107,13 +106,18 @@ export function signal(code: FraudSignalCode, measure: number | boolean, detail:
 }
 
 /** The signals that fired, in order. */
-export function fired<C extends FraudSignalCode = FraudSignalCode>(signals: readonly (FraudSignal | undefined)[]): (FraudSignal & { code: C })[] {
+export function fired<C extends FraudSignalCode = FraudSignalCode>(
+  signals: readonly (FraudSignal | undefined)[],
+): (FraudSignal & { code: C })[] {
   return signals.filter((s): s is FraudSignal & { code: C } => s !== undefined);
 }
 
 /** The score of the signals that fired: their points added up, capped at 100. */
 export function assess(signals: readonly (FraudSignal | undefined)[]): FraudAssessment {
   const scored = fired(signals);
-  const fraud_score = Math.min(MAX_FRAUD_SCORE, scored.reduce((sum, s) => sum + s.points, 0));
+  const fraud_score = Math.min(
+    MAX_FRAUD_SCORE,
+    scored.reduce((sum, s) => sum + s.points, 0),
+  );
   return { fraud_score, risk_level: riskLevelOf(fraud_score), signals: scored };
 }

@@ -25,14 +25,20 @@ function withRules(...rules: Partial<JurisdictionRule>[]): JurisdictionRuleStore
 
 /** The lookup keys of the stale records recorded by `withRules` (the seeds' own are older). */
 function listed(resolver: JurisdictionRuleStore, today: string): string[] {
-  return listRules(resolver, { staleOn: today }).filter((rule) => rule.notes === 'recorded by a test').map((rule) => rule.lookup_key);
+  return listRules(resolver, { staleOn: today })
+    .filter((rule) => rule.notes === 'recorded by a test')
+    .map((rule) => rule.lookup_key);
 }
 
 function summary(resolution: JurisdictionResolution) {
   return {
     applied: resolution.rule.lookup_key,
     level: resolution.level,
-    hierarchy: resolution.hierarchy.map((e) => [e.level, e.rule.lookup_key, e.applied ? 'applied' : e.not_applied_reason]),
+    hierarchy: resolution.hierarchy.map((e) => [
+      e.level,
+      e.rule.lookup_key,
+      e.applied ? 'applied' : e.not_applied_reason,
+    ]),
     warnings: resolution.warnings.map((w) => w.code),
   };
 }
@@ -43,7 +49,11 @@ describe('ZIP resolution with the seed rules', () => {
     expect(result).toMatchObject({
       level: 'state',
       jurisdiction_id: 'US-AZ',
-      rule: { rounding_mode: 'swedish_rounding', enforcement: 'mandatory', legislation: expect.stringContaining('SB 1108') },
+      rule: {
+        rounding_mode: 'swedish_rounding',
+        enforcement: 'mandatory',
+        legislation: expect.stringContaining('SB 1108'),
+      },
       location: { zip: '85004', state: 'AZ', county: 'Maricopa', city: 'Phoenix', county_fips: '04013' },
       warnings: [],
     });
@@ -58,12 +68,19 @@ describe('ZIP resolution with the seed rules', () => {
     ['46204', 'IN', 'nearest_nickel'],
     ['37203', 'TN', 'symmetrical_rounding'],
   ])('applies the enacted rule of the ZIP %s state %s', (zip, state, mode) => {
-    expect(resolver.resolve({ zip_code: zip, date: DATE }).rule).toMatchObject({ lookup_key: state, rounding_mode: mode });
+    expect(resolver.resolve({ zip_code: zip, date: DATE }).rule).toMatchObject({
+      lookup_key: state,
+      rounding_mode: mode,
+    });
   });
 
   it('falls to the federal default where the state has no law: Arkansas', () => {
     const result = resolver.resolve({ zip_code: '72201', date: DATE });
-    expect(result.rule).toMatchObject({ lookup_key: 'US', rounding_mode: 'symmetrical_rounding', enforcement: 'voluntary' });
+    expect(result.rule).toMatchObject({
+      lookup_key: 'US',
+      rounding_mode: 'symmetrical_rounding',
+      enforcement: 'voluntary',
+    });
     expect(summary(result)).toMatchObject({
       level: 'federal',
       hierarchy: [
@@ -86,8 +103,16 @@ describe('ZIP resolution with the seed rules', () => {
   });
 
   it('does not apply an enacted rule of another scope: Utah alcohol sales, New Mexico government payments', () => {
-    expect(summary(resolver.resolve({ zip_code: '84101', date: DATE })).hierarchy[0]).toEqual(['state', 'UT', 'other_scope']);
-    expect(summary(resolver.resolve({ zip_code: '87501', date: DATE })).hierarchy[0]).toEqual(['state', 'NM', 'other_scope']);
+    expect(summary(resolver.resolve({ zip_code: '84101', date: DATE })).hierarchy[0]).toEqual([
+      'state',
+      'UT',
+      'other_scope',
+    ]);
+    expect(summary(resolver.resolve({ zip_code: '87501', date: DATE })).hierarchy[0]).toEqual([
+      'state',
+      'NM',
+      'other_scope',
+    ]);
   });
 
   it('applies an enacted rule only from its effective date: Alabama from 2026-04-17', () => {
@@ -145,7 +170,11 @@ describe('cascade with recorded county and city rules', () => {
       { state: 'NY', county: 'Kings', city: 'New York City', rounding_mode: 'nearest_dime' },
     );
     const result = withCity.resolve({ zip_code: '11201', date: DATE });
-    expect(result.rule).toMatchObject({ lookup_key: 'NY-Kings-New York City', rule_type: 'rounding', rounding_mode: 'nearest_dime' });
+    expect(result.rule).toMatchObject({
+      lookup_key: 'NY-Kings-New York City',
+      rule_type: 'rounding',
+      rounding_mode: 'nearest_dime',
+    });
     expect(summary(result).hierarchy).toEqual([
       ['city', 'NY-Kings-New York City', 'not_a_rounding_rule'],
       ['city', 'NY-Kings-New York City', 'applied'],
@@ -176,15 +205,25 @@ describe('rule versions', () => {
       rule: { status: 'pending', effective_date: null },
       not_applied_reason: 'not_enacted',
     });
-    expect(enacted.resolve({ zip_code: '33101', date: '2026-07-01' }).rule).toMatchObject({ lookup_key: 'FL', status: 'enacted' });
+    expect(enacted.resolve({ zip_code: '33101', date: '2026-07-01' }).rule).toMatchObject({
+      lookup_key: 'FL',
+      status: 'enacted',
+    });
   });
 
   it('replaces the version with the same effective date, and stops a rule with a later failed version', () => {
     const repealed = withRules(
-      { state: 'AZ', rounding_mode: 'mandatory_round_down', enforcement: 'mandatory', legislation: 'SB 1108 as amended' },
+      {
+        state: 'AZ',
+        rounding_mode: 'mandatory_round_down',
+        enforcement: 'mandatory',
+        legislation: 'SB 1108 as amended',
+      },
       { state: 'AZ', status: 'failed', effective_date: '2027-01-01' },
     );
-    expect(repealed.resolve({ zip_code: '85004', date: DATE }).rule).toMatchObject({ legislation: 'SB 1108 as amended' });
+    expect(repealed.resolve({ zip_code: '85004', date: DATE }).rule).toMatchObject({
+      legislation: 'SB 1108 as amended',
+    });
     expect(repealed.resolve({ zip_code: '85004', date: '2027-01-01' }).level).toBe('federal');
     expect(listRules(repealed, { state: 'AZ' }).map((r) => r.effective_date)).toEqual([null, '2027-01-01']);
   });
@@ -193,7 +232,9 @@ describe('rule versions', () => {
     const fresh = new JurisdictionRuleStore(seeds);
     expect(fresh.checkRule(ruleAt({ state: 'AZ', county: 'Maricopa' })).lookup_key).toBe('AZ-Maricopa');
     expect(fresh.resolve({ zip_code: '85004', date: DATE }).level).toBe('state');
-    expect(() => fresh.checkRule(ruleAt({ state: 'ZZ' }))).toThrow(expect.objectContaining({ reason: 'UNKNOWN_STATE', status: 400 }));
+    expect(() => fresh.checkRule(ruleAt({ state: 'ZZ' }))).toThrow(
+      expect.objectContaining({ reason: 'UNKNOWN_STATE', status: 400 }),
+    );
   });
 
   it('validates a recorded rule field by field', () => {
@@ -217,7 +258,9 @@ describe('rule versions', () => {
         ],
       }),
     );
-    expect(() => resolver.upsertRule(ruleAt({ state: 'ZZ' }))).toThrow(expect.objectContaining({ reason: 'UNKNOWN_STATE' }));
+    expect(() => resolver.upsertRule(ruleAt({ state: 'ZZ' }))).toThrow(
+      expect.objectContaining({ reason: 'UNKNOWN_STATE' }),
+    );
   });
 
   it('hands out frozen records', () => {
@@ -245,7 +288,10 @@ describe('warnings and fallbacks', () => {
   });
 
   it('falls back to the federal default without any location', () => {
-    expect(summary(resolver.resolve({ date: DATE }))).toMatchObject({ applied: 'US', warnings: ['NO_LOCATION_FALLBACK'] });
+    expect(summary(resolver.resolve({ date: DATE }))).toMatchObject({
+      applied: 'US',
+      warnings: ['NO_LOCATION_FALLBACK'],
+    });
     expect(summary(resolver.resolve({ county: 'Maricopa', date: DATE }))).toMatchObject({
       applied: 'US',
       warnings: ['NO_LOCATION_FALLBACK'],
@@ -259,9 +305,15 @@ describe('warnings and fallbacks', () => {
   });
 
   it('rejects a malformed date or state', () => {
-    expect(() => resolver.resolve({ zip_code: '85004', date: '2026-13-01' })).toThrow(expect.objectContaining({ reason: 'INVALID_DATE' }));
-    expect(() => resolver.resolve({ state: 'Arizona', date: DATE })).toThrow(expect.objectContaining({ reason: 'INVALID_STATE' }));
-    expect(() => resolver.resolve({ state: 'ZZ', date: DATE })).toThrow(expect.objectContaining({ reason: 'UNKNOWN_STATE' }));
+    expect(() => resolver.resolve({ zip_code: '85004', date: '2026-13-01' })).toThrow(
+      expect.objectContaining({ reason: 'INVALID_DATE' }),
+    );
+    expect(() => resolver.resolve({ state: 'Arizona', date: DATE })).toThrow(
+      expect.objectContaining({ reason: 'INVALID_STATE' }),
+    );
+    expect(() => resolver.resolve({ state: 'ZZ', date: DATE })).toThrow(
+      expect.objectContaining({ reason: 'UNKNOWN_STATE' }),
+    );
   });
 
   it('warns about a county not in the data, and about a city given without its county', () => {
@@ -276,12 +328,16 @@ describe('warnings and fallbacks', () => {
   });
 
   it('resolves names to the data spelling: accents, Saint, County suffix, independent cities', () => {
-    expect(resolver.resolve({ state: 'PR', county: 'Mayaguez Municipio', city: 'MAYAGÜEZ', date: DATE }).location).toMatchObject({
+    expect(
+      resolver.resolve({ state: 'PR', county: 'Mayaguez Municipio', city: 'MAYAGÜEZ', date: DATE }).location,
+    ).toMatchObject({
       county: 'Mayagüez',
       city: 'Mayaguez',
       county_fips: '72097',
     });
-    expect(resolver.resolve({ state: 'MO', county: 'Saint Louis County', date: DATE }).location.county_fips).toBe('29189');
+    expect(resolver.resolve({ state: 'MO', county: 'Saint Louis County', date: DATE }).location.county_fips).toBe(
+      '29189',
+    );
     expect(resolver.resolve({ state: 'MO', county: 'St. Louis city', date: DATE }).location.county_fips).toBe('29510');
     expect(resolver.resolve({ state: 'VA', county: 'Virginia Beach', date: DATE }).location).toMatchObject({
       county: 'Virginia Beach city',
@@ -297,16 +353,24 @@ describe('lookups for the HTTP endpoints', () => {
     expect(withCounty.ruleFor({ state: 'az' }, DATE).rule.lookup_key).toBe('AZ');
     expect(withCounty.ruleFor({ state: 'AZ', county: 'Maricopa County' }, DATE).rule.lookup_key).toBe('AZ-Maricopa');
     expect(withCounty.ruleFor({ state: 'AZ', county: 'Pima' }, DATE).rule.lookup_key).toBe('AZ');
-    expect(withCounty.ruleFor({ state: 'AZ', county: 'Maricopa', city: 'Phoenix' }, DATE).rule.lookup_key).toBe('AZ-Maricopa');
+    expect(withCounty.ruleFor({ state: 'AZ', county: 'Maricopa', city: 'Phoenix' }, DATE).rule.lookup_key).toBe(
+      'AZ-Maricopa',
+    );
     expect(withCounty.ruleFor({ state: 'AZ', county: 'Pima', city: 'Tucson' }, DATE).rule.lookup_key).toBe('AZ');
   });
 
   it('ruleFor an unknown state is not found; a malformed one is invalid', () => {
     expect(() => resolver.ruleFor({ state: 'ZZ' }, DATE)).toThrow(JurisdictionNotFoundError);
-    expect(() => resolver.ruleFor({ state: 'ZZ' }, DATE)).toThrow(expect.objectContaining({ code: 'NOT_FOUND', status: 404 }));
+    expect(() => resolver.ruleFor({ state: 'ZZ' }, DATE)).toThrow(
+      expect.objectContaining({ code: 'NOT_FOUND', status: 404 }),
+    );
     expect(() => resolver.ruleFor({ state: 'A1' }, DATE)).toThrow(JurisdictionValidationError);
     expect(() => resolver.ruleFor({ state: 'A1' }, DATE)).toThrow(
-      expect.objectContaining({ code: 'VALIDATION_ERROR', status: 400, details: [{ field: 'state', messages: [expect.any(String)] }] }),
+      expect.objectContaining({
+        code: 'VALIDATION_ERROR',
+        status: 400,
+        details: [{ field: 'state', messages: [expect.any(String)] }],
+      }),
     );
   });
 
@@ -317,8 +381,16 @@ describe('lookups for the HTTP endpoints', () => {
   });
 
   it('summarizes the data for /health: the newest last_verified, the counts, and how many records are stale on the day', () => {
-    const newest = seeds.rules.map((rule) => rule.last_verified).sort().at(-1)!;
-    expect(dataSummary(resolver, newest)).toMatchObject({ last_verified: newest, stale: expect.any(Number), zip_codes: 33_791, rules: 66 });
+    const newest = seeds.rules
+      .map((rule) => rule.last_verified)
+      .sort()
+      .at(-1)!;
+    expect(dataSummary(resolver, newest)).toMatchObject({
+      last_verified: newest,
+      stale: expect.any(Number),
+      zip_codes: 33_791,
+      rules: 66,
+    });
     // More than 90 days after the newest verification, every seeded record is stale.
     const later = new Date(Date.parse(newest) + 91 * 86_400_000).toISOString().slice(0, 10);
     expect(dataSummary(resolver, later).stale).toBe(66);
@@ -342,10 +414,27 @@ describe('lookups for the HTTP endpoints', () => {
   it('lists every rule, filtered by status and state', () => {
     expect(listRules(resolver)).toHaveLength(66);
     expect(listRules(resolver)[0].lookup_key).toBe('US');
-    expect(listRules(resolver, { status: 'pending' }).map((r) => r.lookup_key)).toEqual(['FL', 'HI', 'IA', 'NY', 'OK', 'OR', 'VA']);
-    expect(listRules(resolver, { state: 'ny' }).map((r) => r.jurisdiction_level)).toEqual(['state', 'city', 'city', 'city', 'city', 'city']);
+    expect(listRules(resolver, { status: 'pending' }).map((r) => r.lookup_key)).toEqual([
+      'FL',
+      'HI',
+      'IA',
+      'NY',
+      'OK',
+      'OR',
+      'VA',
+    ]);
+    expect(listRules(resolver, { state: 'ny' }).map((r) => r.jurisdiction_level)).toEqual([
+      'state',
+      'city',
+      'city',
+      'city',
+      'city',
+      'city',
+    ]);
     expect(listRules(resolver, { status: 'enacted', state: 'AZ' })).toHaveLength(1);
-    expect(() => listRules(resolver, { status: 'repealed' })).toThrow(expect.objectContaining({ reason: 'INVALID_STATUS' }));
+    expect(() => listRules(resolver, { status: 'repealed' })).toThrow(
+      expect.objectContaining({ reason: 'INVALID_STATUS' }),
+    );
   });
 
   it('finds a ZIP record by a map lookup', () => {

@@ -36,7 +36,14 @@ export interface ResolutionWarning {
   message: string;
 }
 
-export const NOT_APPLIED_REASONS = ['not_yet_in_force', 'expired', 'not_a_rounding_rule', 'other_scope', 'not_enacted', 'superseded'] as const;
+export const NOT_APPLIED_REASONS = [
+  'not_yet_in_force',
+  'expired',
+  'not_a_rounding_rule',
+  'other_scope',
+  'not_enacted',
+  'superseded',
+] as const;
 export type NotAppliedReason = (typeof NOT_APPLIED_REASONS)[number];
 
 export interface HierarchyEntry {
@@ -116,7 +123,11 @@ function placeKey(state: string | null, countyKey: string, cityKey: string): str
 
 /** The place a rule is recorded for, as resolutions look it up: its names folded. */
 export function placeKeyOf(rule: JurisdictionRule): string {
-  return placeKey(rule.state, rule.county === null ? '' : foldCountyName(rule.county), rule.city === null ? '' : foldCityName(rule.city));
+  return placeKey(
+    rule.state,
+    rule.county === null ? '' : foldCountyName(rule.county),
+    rule.city === null ? '' : foldCityName(rule.city),
+  );
 }
 
 /** The series a rule is a version of at its place. */
@@ -141,7 +152,11 @@ const DAY_MS = 86_400_000;
  * says less than it seems until someone checks again; so does any record unchecked for 90 days.
  */
 export function isStale(rule: JurisdictionRule, today: string): boolean {
-  const sessionOver = (rule.status === 'pending' || rule.status === 'proposed') && rule.session_ends !== null && rule.session_ends < today && rule.last_verified <= rule.session_ends;
+  const sessionOver =
+    (rule.status === 'pending' || rule.status === 'proposed') &&
+    rule.session_ends !== null &&
+    rule.session_ends < today &&
+    rule.last_verified <= rule.session_ends;
   return sessionOver || (Date.parse(today) - Date.parse(rule.last_verified)) / DAY_MS > STALE_AFTER_DAYS;
 }
 
@@ -167,14 +182,22 @@ function blankToUndefined(value: string | undefined): string | undefined {
 
 function checkDate(date: string): void {
   if (!isIsoDate(date))
-    throw new JurisdictionValidationError('INVALID_DATE', 'date', `date must be an ISO date (YYYY-MM-DD), got ${String(date)}`);
+    throw new JurisdictionValidationError(
+      'INVALID_DATE',
+      'date',
+      `date must be an ISO date (YYYY-MM-DD), got ${String(date)}`,
+    );
 }
 
 /** Accepts any case ("az"), as path parameters arrive. */
 export function normalizeState(state: string): string {
   const code = typeof state === 'string' ? state.trim().toUpperCase() : '';
   if (!STATE_CODE.test(code)) {
-    throw new JurisdictionValidationError('INVALID_STATE', 'state', `state must be a two-letter state code, got ${String(state)}`);
+    throw new JurisdictionValidationError(
+      'INVALID_STATE',
+      'state',
+      `state must be a two-letter state code, got ${String(state)}`,
+    );
   }
   return code;
 }
@@ -203,7 +226,8 @@ export class JurisdictionResolver {
       this.states.add(record.state);
       const counties = mapIn(this.counties, record.state);
       const known = counties.get(county);
-      if (known?.name !== record.county || known.fips !== record.county_fips) counties.set(county, { name: record.county, fips: record.county_fips });
+      if (known?.name !== record.county || known.fips !== record.county_fips)
+        counties.set(county, { name: record.county, fips: record.county_fips });
       mapIn(this.cities, `${record.state}|${county}`).set(this.cityKey(record.city), record.city);
     }
   }
@@ -257,7 +281,9 @@ export class JurisdictionResolver {
       return {
         places: [],
         location: { zip, state: null, county: null, city: null, county_fips: null },
-        warnings: [{ code: 'UNKNOWN_ZIP_FALLBACK', message: `ZIP ${zip} is not in the ZIP data; the federal default applies` }],
+        warnings: [
+          { code: 'UNKNOWN_ZIP_FALLBACK', message: `ZIP ${zip} is not in the ZIP data; the federal default applies` },
+        ],
       };
     }
     const keys = { county: this.countyKey(record.county), city: this.cityKey(record.city) };
@@ -282,7 +308,9 @@ export class JurisdictionResolver {
       return {
         places: [],
         location: { zip: null, state: null, county: null, city: null, county_fips: null },
-        warnings: [{ code: 'NO_LOCATION_FALLBACK', message: 'no zip_code or state given; the federal default applies' }],
+        warnings: [
+          { code: 'NO_LOCATION_FALLBACK', message: 'no zip_code or state given; the federal default applies' },
+        ],
       };
     }
     const state = normalizeState(query.state!);
@@ -293,7 +321,10 @@ export class JurisdictionResolver {
     const warnings: ResolutionWarning[] = [];
     if (county === undefined) {
       if (city !== undefined) {
-        warnings.push({ code: 'CITY_WITHOUT_COUNTY', message: `city ${city} was ignored: a city is matched within its county` });
+        warnings.push({
+          code: 'CITY_WITHOUT_COUNTY',
+          message: `city ${city} was ignored: a city is matched within its county`,
+        });
       }
       return { places: this.placesFor(state, '', ''), location, warnings };
     }
@@ -303,7 +334,10 @@ export class JurisdictionResolver {
     location.county = known?.county.name ?? county;
     location.county_fips = known?.county.fips ?? null;
     if (!known) {
-      warnings.push({ code: 'UNKNOWN_COUNTY', message: `county ${county} is not in the ZIP data for ${state}; it cannot be verified` });
+      warnings.push({
+        code: 'UNKNOWN_COUNTY',
+        message: `county ${county} is not in the ZIP data for ${state}; it cannot be verified`,
+      });
     }
     const cityKey = city === undefined ? '' : foldCityName(city);
     if (city !== undefined) location.city = this.cities.get(`${state}|${countyKey}`)?.get(cityKey) ?? city;
@@ -338,22 +372,34 @@ export class JurisdictionResolver {
     const candidates = [...places, { level: 'federal' as const, key: FEDERAL_PLACE }].flatMap(({ level, key }) =>
       [...(rules.get(key)?.values() ?? [])].map((versions) => {
         const rule = versionOn(versions, date);
-        return { level, rule, reason: reasonNotApplicable(rule, date), upcoming: versions.filter((version) => !hasStarted(version, date)) };
+        return {
+          level,
+          rule,
+          reason: reasonNotApplicable(rule, date),
+          upcoming: versions.filter((version) => !hasStarted(version, date)),
+        };
       }),
     );
     const mostLocal = candidates.findIndex((candidate) => candidate.reason === undefined);
     const chosen = mostLocal >= 0 ? mostLocal : federalDefault(candidates, date);
     const hierarchy = candidates.map(({ level, rule, reason }, i): HierarchyEntry =>
-      i === chosen ? { level, applied: true, rule } : { level, applied: false, not_applied_reason: reason ?? 'superseded', rule },
+      i === chosen
+        ? { level, applied: true, rule }
+        : { level, applied: false, not_applied_reason: reason ?? 'superseded', rule },
     );
     const { level, rule } = candidates[chosen];
-    const upcoming = candidates.flatMap((candidate) => candidate.upcoming).sort((a, b) => a.effective_date!.localeCompare(b.effective_date!));
+    const upcoming = candidates
+      .flatMap((candidate) => candidate.upcoming)
+      .sort((a, b) => a.effective_date!.localeCompare(b.effective_date!));
     return { rule, level, jurisdiction_id: rule.jurisdiction_id, hierarchy, warnings, location, upcoming };
   }
 }
 
 /** Nothing enacted applies: the federal record does, whatever its status (Treasury guidance, voluntary). */
-function federalDefault(candidates: readonly { level: JurisdictionLevel; rule: JurisdictionRule }[], date: string): number {
+function federalDefault(
+  candidates: readonly { level: JurisdictionLevel; rule: JurisdictionRule }[],
+  date: string,
+): number {
   const index = candidates.findIndex(
     ({ level, rule }) => level === 'federal' && seriesKey(rule) === APPLICABLE_SERIES && isInForce(rule, date),
   );

@@ -5,12 +5,19 @@ describe('isIsoDate', () => {
     expect(isIsoDate(date)).toBe(true);
   });
 
-  it.each(['2026-02-29', '1900-02-29', '2026-13-01', '2026-00-10', '2026-04-31', '2026-4-17', '2026-04-17T00:00:00Z', 20260417, null])(
-    'rejects %p',
-    (date) => {
-      expect(isIsoDate(date)).toBe(false);
-    },
-  );
+  it.each([
+    '2026-02-29',
+    '1900-02-29',
+    '2026-13-01',
+    '2026-00-10',
+    '2026-04-31',
+    '2026-4-17',
+    '2026-04-17T00:00:00Z',
+    20260417,
+    null,
+  ])('rejects %p', (date) => {
+    expect(isIsoDate(date)).toBe(false);
+  });
 });
 
 describe('parseJurisdictionRule', () => {
@@ -64,22 +71,48 @@ describe('parseJurisdictionRule', () => {
   it('holds the version 2 fields to what they can mean together', () => {
     const problem = (fields: Record<string, unknown>) => () => parseJurisdictionRule({ ...county, ...fields });
     expect(problem({ expires_date: '2027-01-01' })).toThrow('expires_date: must be after effective_date');
-    expect(problem({ effective_date: null, expires_date: '2027-06-01' })).toThrow('expires_date: must be after effective_date');
+    expect(problem({ effective_date: null, expires_date: '2027-06-01' })).toThrow(
+      'expires_date: must be after effective_date',
+    );
     expect(problem({ source_kind: 'vendor' })).toThrow('confidence: cannot be high on a vendor source');
-    expect(problem({ disclosure: { kind: 'none', text: null, itemized: false } })).toThrow('disclosure_required: must be true exactly when disclosure.kind is not none');
+    expect(problem({ disclosure: { kind: 'none', text: null, itemized: false } })).toThrow(
+      'disclosure_required: must be true exactly when disclosure.kind is not none',
+    );
     expect(problem({ disclosure_text: 'Rounded.' })).toThrow('disclosure_text: must equal disclosure.text');
-    expect(problem({ small_total: { kind: 'exempt_up_to', cents: 0 } })).toThrow('small_total: exempt_up_to needs cents');
-    expect(problem({ small_total: { kind: 'round_up_to_nickel', cents: 2 } })).toThrow('small_total: round_up_to_nickel takes no other field');
+    expect(problem({ small_total: { kind: 'exempt_up_to', cents: 0 } })).toThrow(
+      'small_total: exempt_up_to needs cents',
+    );
+    expect(problem({ small_total: { kind: 'round_up_to_nickel', cents: 2 } })).toThrow(
+      'small_total: round_up_to_nickel takes no other field',
+    );
     expect(problem({ scope: 'casinos' })).toThrow('scope: must be one of retail');
     expect(problem({ choice: 'round_up' })).toThrow('choice: must be one of either_neighbor');
     expect(problem({ disclosure: { kind: 'sign', text: null } })).toThrow('disclosure: itemized must be true or false');
-    expect(parseJurisdictionRule({ ...county, expires_date: '2027-07-01', small_total: { kind: 'round_up_to_nickel' } }).expires_date).toBe('2027-07-01');
+    expect(
+      parseJurisdictionRule({ ...county, expires_date: '2027-07-01', small_total: { kind: 'round_up_to_nickel' } })
+        .expires_date,
+    ).toBe('2027-07-01');
   });
 
   it('reads a rule recorded before version 2 as rounding as it did then, its as_of as last_verified, its sources unjudged', () => {
-    const { choice: _o, expires_date: _e, enacted_date: _n, session_ends: _s, last_verified: _l, source_kind: _k, confidence: _c, rounds: _r, exact_change_exempt: _x, small_total: _t, refunds: _f, disclosure: _d, ...v1 } =
-      county;
-    const upgraded = parseJurisdictionRule(upgradeRecordedRule({ ...v1, as_of: '2026-03-01', disclosure_text: 'Rounded to 5 cents.' }));
+    const {
+      choice: _o,
+      expires_date: _e,
+      enacted_date: _n,
+      session_ends: _s,
+      last_verified: _l,
+      source_kind: _k,
+      confidence: _c,
+      rounds: _r,
+      exact_change_exempt: _x,
+      small_total: _t,
+      refunds: _f,
+      disclosure: _d,
+      ...v1
+    } = county;
+    const upgraded = parseJurisdictionRule(
+      upgradeRecordedRule({ ...v1, as_of: '2026-03-01', disclosure_text: 'Rounded to 5 cents.' }),
+    );
     expect(upgraded).toMatchObject({
       last_verified: '2026-03-01',
       source_kind: 'news',

@@ -1,5 +1,12 @@
 import { DomainError, type FieldError } from '../platform/errors/domain-error';
-import { REFUND_POLICIES, ROUNDS, SMALL_TOTAL_KINDS, type RefundPolicy, type Rounds, type SmallTotalRule } from './cash-settlement';
+import {
+  REFUND_POLICIES,
+  ROUNDS,
+  SMALL_TOTAL_KINDS,
+  type RefundPolicy,
+  type Rounds,
+  type SmallTotalRule,
+} from './cash-settlement';
 import { ROUNDING_MODES, RoundingMode } from './rounding-engine';
 
 export const JURISDICTION_LEVELS = ['federal', 'state', 'county', 'city'] as const;
@@ -14,7 +21,15 @@ export type RuleStatus = (typeof RULE_STATUSES)[number];
 export const STATE_CODE = /^[A-Z]{2}$/;
 
 /** Only `retail` rounding rules apply to a sale; the others are listed for what they are. */
-export const RULE_SCOPES = ['retail', 'government_payments', 'tax_payments', 'wages', 'secondhand_dealers', 'alcohol_sales', 'cash_acceptance'] as const;
+export const RULE_SCOPES = [
+  'retail',
+  'government_payments',
+  'tax_payments',
+  'wages',
+  'secondhand_dealers',
+  'alcohol_sales',
+  'cash_acceptance',
+] as const;
 export type RuleScope = (typeof RULE_SCOPES)[number];
 
 /** The strongest source behind a record, strongest first. */
@@ -105,7 +120,6 @@ function fieldErrors(problems: FieldProblem[]): FieldError[] {
   return [...byField].map(([field, messages]) => ({ field, messages }));
 }
 
-
 /**
  * How a sale names the version it was rounded under: the place, the scope, and the day the version
  * took effect (`US-WA:retail@2026-06-11`; `undated` for a version in force with no known start).
@@ -134,7 +148,8 @@ export function isIsoDate(value: unknown): value is string {
 function oneOf(values: readonly string[]) {
   return (v: unknown) => (typeof v === 'string' && values.includes(v) ? null : `must be one of ${values.join(', ')}`);
 }
-const nonEmptyString = (v: unknown) => (typeof v === 'string' && v.trim().length > 0 ? null : 'must be a non-empty string');
+const nonEmptyString = (v: unknown) =>
+  typeof v === 'string' && v.trim().length > 0 ? null : 'must be a non-empty string';
 const nullableString = (v: unknown) => (v === null || typeof v === 'string' ? null : 'must be a string or null');
 const nullableDate = (v: unknown) => (v === null || isIsoDate(v) ? null : 'must be an ISO date (YYYY-MM-DD) or null');
 const boolean = (v: unknown) => (typeof v === 'boolean' ? null : 'must be true or false');
@@ -143,7 +158,8 @@ const CHECKS: Record<keyof JurisdictionRule, (value: unknown) => string | null> 
   lookup_key: nonEmptyString,
   jurisdiction_id: nonEmptyString,
   jurisdiction_level: oneOf(JURISDICTION_LEVELS),
-  state: (v) => (v === null || (typeof v === 'string' && STATE_CODE.test(v)) ? null : 'must be a two-letter upper-case code or null'),
+  state: (v) =>
+    v === null || (typeof v === 'string' && STATE_CODE.test(v)) ? null : 'must be a two-letter upper-case code or null',
   county: (v) => (v === null ? null : nonEmptyString(v)),
   city: (v) => (v === null ? null : nonEmptyString(v)),
   rounding_mode: oneOf(ROUNDING_MODES),
@@ -171,10 +187,14 @@ const CHECKS: Record<keyof JurisdictionRule, (value: unknown) => string | null> 
     if (v === null) return null;
     const rule = v as Record<string, unknown>;
     if (typeof v !== 'object' || Array.isArray(v)) return 'must be an object or null';
-    if (rule.kind === 'round_up_to_nickel') return Object.keys(rule).length === 1 ? null : 'round_up_to_nickel takes no other field';
+    if (rule.kind === 'round_up_to_nickel')
+      return Object.keys(rule).length === 1 ? null : 'round_up_to_nickel takes no other field';
     if (rule.kind === 'exempt_up_to') {
       const cents = rule.cents;
-      return Object.keys(rule).length === 2 && Number.isInteger(cents) && (cents as number) >= 1 && (cents as number) <= 99
+      return Object.keys(rule).length === 2 &&
+        Number.isInteger(cents) &&
+        (cents as number) >= 1 &&
+        (cents as number) <= 99
         ? null
         : 'exempt_up_to needs cents, an integer from 1 to 99, and nothing else';
     }
@@ -186,7 +206,11 @@ const CHECKS: Record<keyof JurisdictionRule, (value: unknown) => string | null> 
     if (typeof v !== 'object' || v === null || Array.isArray(v)) return 'must be an object';
     const extra = Object.keys(d).filter((key) => !['kind', 'text', 'itemized'].includes(key));
     if (extra.length > 0) return `has unknown fields ${extra.join(', ')}`;
-    return oneOf(DISCLOSURE_KINDS)(d.kind) ?? nullableString(d.text) ?? (typeof d.itemized === 'boolean' ? null : 'itemized must be true or false');
+    return (
+      oneOf(DISCLOSURE_KINDS)(d.kind) ??
+      nullableString(d.text) ??
+      (typeof d.itemized === 'boolean' ? null : 'itemized must be true or false')
+    );
   },
 };
 
@@ -199,7 +223,10 @@ function placeProblems(rule: JurisdictionRule): FieldProblem[] {
   const problems: FieldProblem[] = [];
   const expectPresent = (field: 'state' | 'county' | 'city', value: string | null, present: boolean) => {
     if ((value !== null) !== present) {
-      problems.push({ field, message: present ? `is required for a ${level} rule` : `must be null for a ${level} rule` });
+      problems.push({
+        field,
+        message: present ? `is required for a ${level} rule` : `must be null for a ${level} rule`,
+      });
     }
   };
   expectPresent('state', state, depth >= 1);
@@ -229,7 +256,9 @@ export function parseJurisdictionRule(raw: unknown): JurisdictionRule {
   }
   if (problems.length > 0) throw new RuleValidationError(problems);
 
-  const rule = structuredClone(Object.fromEntries(FIELDS.map((field) => [field, record[field]]))) as unknown as JurisdictionRule;
+  const rule = structuredClone(
+    Object.fromEntries(FIELDS.map((field) => [field, record[field]])),
+  ) as unknown as JurisdictionRule;
   const ruleErrors = [...placeProblems(rule), ...versionProblems(rule)];
   if (ruleErrors.length > 0) throw new RuleValidationError(ruleErrors);
   return rule;
@@ -242,12 +271,16 @@ function versionProblems(rule: JurisdictionRule): FieldProblem[] {
     problems.push({ field: 'expires_date', message: 'must be after effective_date, which it needs' });
   }
   if (rule.confidence === 'high' && !OFFICIAL_SOURCE_KINDS.includes(rule.source_kind)) {
-    problems.push({ field: 'confidence', message: `cannot be high on a ${rule.source_kind} source: high needs official text` });
+    problems.push({
+      field: 'confidence',
+      message: `cannot be high on a ${rule.source_kind} source: high needs official text`,
+    });
   }
   if (rule.disclosure_required !== (rule.disclosure.kind !== 'none')) {
     problems.push({ field: 'disclosure_required', message: 'must be true exactly when disclosure.kind is not none' });
   }
-  if (rule.disclosure_text !== rule.disclosure.text) problems.push({ field: 'disclosure_text', message: 'must equal disclosure.text' });
+  if (rule.disclosure_text !== rule.disclosure.text)
+    problems.push({ field: 'disclosure_text', message: 'must equal disclosure.text' });
   return problems;
 }
 
@@ -272,7 +305,11 @@ export function upgradeRecordedRule(raw: Record<string, unknown>): Record<string
     exact_change_exempt: false,
     small_total: null,
     refunds: 'mirror_original',
-    disclosure: { kind: rest.disclosure_required ? 'receipt' : 'none', text: rest.disclosure_text ?? null, itemized: false },
+    disclosure: {
+      kind: rest.disclosure_required ? 'receipt' : 'none',
+      text: rest.disclosure_text ?? null,
+      itemized: false,
+    },
     ...rest,
   };
 }

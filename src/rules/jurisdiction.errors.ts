@@ -1,6 +1,7 @@
 import { DomainError } from '../platform/errors/domain-error';
 
-export type JurisdictionValidationReason = 'INVALID_ZIP_CODE' | 'INVALID_STATE' | 'UNKNOWN_STATE' | 'INVALID_DATE' | 'INVALID_STATUS';
+export type JurisdictionValidationReason =
+  'INVALID_ZIP_CODE' | 'INVALID_STATE' | 'UNKNOWN_STATE' | 'INVALID_DATE' | 'INVALID_STATUS';
 
 /**
  * A location or filter the caller must fix: 400 `VALIDATION_ERROR` with `field` in the details.

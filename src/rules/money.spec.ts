@@ -22,19 +22,25 @@ describe('dollarsToCents', () => {
     expect(dollarsToCents(dollars)).toBe(cents);
   });
 
-  it.each([[-0.01], [Number.NaN], [Number.POSITIVE_INFINITY], [Number.NEGATIVE_INFINITY], [1e21], ['1.00' as unknown as number]])(
-    'rejects %p',
-    (dollars) => {
-      expect(() => dollarsToCents(dollars)).toThrow(MoneyError);
-    },
-  );
+  it.each([
+    [-0.01],
+    [Number.NaN],
+    [Number.POSITIVE_INFINITY],
+    [Number.NEGATIVE_INFINITY],
+    [1e21],
+    ['1.00' as unknown as number],
+  ])('rejects %p', (dollars) => {
+    expect(() => dollarsToCents(dollars)).toThrow(MoneyError);
+  });
 
   it('names the field in the 400 details', () => {
     expect(() => dollarsToCents(-1, 'tip_amount')).toThrow(
       expect.objectContaining({
         code: 'VALIDATION_ERROR',
         status: 400,
-        details: [{ field: 'tip_amount', messages: ['tip_amount must be a finite, non-negative number of dollars, got -1'] }],
+        details: [
+          { field: 'tip_amount', messages: ['tip_amount must be a finite, non-negative number of dollars, got -1'] },
+        ],
       }),
     );
   });
@@ -69,7 +75,11 @@ describe('dollarsToCents', () => {
   });
 
   it('drops a written fraction of a cent when rounding down', () => {
-    const written = fc.record({ dollars: fc.nat(99_999_999), cents: fc.nat(99), subCent: fc.stringMatching(/^\d{0,4}$/) });
+    const written = fc.record({
+      dollars: fc.nat(99_999_999),
+      cents: fc.nat(99),
+      subCent: fc.stringMatching(/^\d{0,4}$/),
+    });
     fc.assert(
       fc.property(written, ({ dollars, cents, subCent }) => {
         const text = `${dollars}.${String(cents).padStart(2, '0')}${subCent}`;
@@ -106,6 +116,11 @@ describe('centsToDollarsString', () => {
   });
 
   it('round-trips with dollarsToCents for non-negative cents', () => {
-    fc.assert(fc.property(fc.integer({ min: 0, max: EXACT_CENTS }), (c) => dollarsToCents(Number(centsToDollarsString(c))) === c));
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 0, max: EXACT_CENTS }),
+        (c) => dollarsToCents(Number(centsToDollarsString(c))) === c,
+      ),
+    );
   });
 });

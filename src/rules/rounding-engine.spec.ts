@@ -1,5 +1,11 @@
 import fc from 'fast-check';
-import { ENFORCED_ROUNDING_RULES, leastUnroundedToZero, ROUNDING_MODES, RoundingMode, roundCents } from './rounding-engine';
+import {
+  ENFORCED_ROUNDING_RULES,
+  leastUnroundedToZero,
+  ROUNDING_MODES,
+  RoundingMode,
+  roundCents,
+} from './rounding-engine';
 
 const NICKEL_MODES: RoundingMode[] = ['nearest_nickel', 'symmetrical_rounding', 'swedish_rounding'];
 const cents = fc.integer({ min: -1_000_000_000, max: 1_000_000_000 });

@@ -25,7 +25,11 @@ const anyRule = fc.record({
   enforcement: fc.constantFrom(...ENFORCEMENTS),
   rounds: fc.constantFrom('total' as const, 'change' as const),
   exact_change_exempt: fc.boolean(),
-  small_total: fc.constantFrom(null, { kind: 'round_up_to_nickel' as const }, { kind: 'exempt_up_to' as const, cents: 4 }),
+  small_total: fc.constantFrom(
+    null,
+    { kind: 'round_up_to_nickel' as const },
+    { kind: 'exempt_up_to' as const, cents: 4 },
+  ),
 });
 
 describe('either_neighbor: the retailer chooses the neighbour', () => {
@@ -58,11 +62,15 @@ describe('favor_customer', () => {
         const law = rule(fields);
         const { terms, policy } = policyTerms(law, 'favor_customer');
         const settled = settleCash(cash, terms);
-        const mandatorySmallTotal = law.enforcement === 'mandatory' && law.small_total?.kind === 'round_up_to_nickel' && cash <= 2;
-        if (policy.applied === 'favor_customer' && !mandatorySmallTotal) expect(settled.rounding_delta_cents).toBeLessThanOrEqual(0);
+        const mandatorySmallTotal =
+          law.enforcement === 'mandatory' && law.small_total?.kind === 'round_up_to_nickel' && cash <= 2;
+        if (policy.applied === 'favor_customer' && !mandatorySmallTotal)
+          expect(settled.rounding_delta_cents).toBeLessThanOrEqual(0);
         if (law.enforcement === 'mandatory') expect(isLawfulCashTotal(law, cash, settled.cash_total_cents)).toBe(true);
         // The policy gives way only to a mandatory rule, and then says why.
-        expect(policy.applied === 'rule').toBe(law.enforcement === 'mandatory' && law.choice === null && law.rounding_mode !== 'mandatory_round_down');
+        expect(policy.applied === 'rule').toBe(
+          law.enforcement === 'mandatory' && law.choice === null && law.rounding_mode !== 'mandatory_round_down',
+        );
         expect(policy.reason === null).toBe(policy.applied === 'favor_customer');
       }),
     );
@@ -74,7 +82,8 @@ describe('favor_customer', () => {
     expect(policy).toEqual({
       requested: 'favor_customer',
       applied: 'rule',
-      reason: 'the mandatory swedish_rounding rule of US-XX (Test Act 1) does not let a merchant round down; the rule was applied',
+      reason:
+        'the mandatory swedish_rounding rule of US-XX (Test Act 1) does not let a merchant round down; the rule was applied',
     });
   });
 

@@ -14,7 +14,14 @@ export type RoundingPolicy = (typeof ROUNDING_POLICIES)[number];
 /** What of a rule decides how a sale may be rounded. */
 export type RuleLaw = Pick<
   JurisdictionRule,
-  'jurisdiction_id' | 'legislation' | 'rounding_mode' | 'choice' | 'enforcement' | 'rounds' | 'exact_change_exempt' | 'small_total'
+  | 'jurisdiction_id'
+  | 'legislation'
+  | 'rounding_mode'
+  | 'choice'
+  | 'enforcement'
+  | 'rounds'
+  | 'exact_change_exempt'
+  | 'small_total'
 >;
 
 /** The policy a sale asked for, the one it got, and why they differ. */
@@ -37,7 +44,11 @@ export const ruleTerms = (rule: RuleLaw, mode: RoundingMode = rule.rounding_mode
  * does not bind (permissive, voluntary, none), or one that itself rounds down.
  */
 export function allowsRoundingDown(rule: RuleLaw): boolean {
-  return rule.choice === 'either_neighbor' || rule.enforcement !== 'mandatory' || rule.rounding_mode === 'mandatory_round_down';
+  return (
+    rule.choice === 'either_neighbor' ||
+    rule.enforcement !== 'mandatory' ||
+    rule.rounding_mode === 'mandatory_round_down'
+  );
 }
 
 /**
@@ -48,7 +59,8 @@ export function allowsRoundingDown(rule: RuleLaw): boolean {
 export function policyTerms(rule: RuleLaw, requested: RoundingPolicy): { terms: CashTerms; policy: AppliedPolicy } {
   if (requested === 'rule') return { terms: ruleTerms(rule), policy: { requested, applied: 'rule', reason: null } };
   if (allowsRoundingDown(rule)) {
-    const smallTotal = rule.enforcement !== 'mandatory' && rule.small_total?.kind === 'round_up_to_nickel' ? null : rule.small_total;
+    const smallTotal =
+      rule.enforcement !== 'mandatory' && rule.small_total?.kind === 'round_up_to_nickel' ? null : rule.small_total;
     return {
       terms: { ...ruleTerms(rule, 'mandatory_round_down'), small_total: smallTotal },
       policy: { requested, applied: 'favor_customer', reason: null },
@@ -70,8 +82,14 @@ export function policyTerms(rule: RuleLaw, requested: RoundingPolicy): { terms: 
  * when sent): under `either_neighbor` either neighbouring multiple of 5 cents, else what the rule's
  * own mode gives. Only a mandatory rule forbids the others: the caller asks this of mandatory rules.
  */
-export function isLawfulCashTotal(rule: RuleLaw, cash_cents: number, cash_total_cents: number, cash_tendered_cents?: number): boolean {
-  const modes: RoundingMode[] = rule.choice === 'either_neighbor' ? ['mandatory_round_down', 'mandatory_round_up'] : [rule.rounding_mode];
+export function isLawfulCashTotal(
+  rule: RuleLaw,
+  cash_cents: number,
+  cash_total_cents: number,
+  cash_tendered_cents?: number,
+): boolean {
+  const modes: RoundingMode[] =
+    rule.choice === 'either_neighbor' ? ['mandatory_round_down', 'mandatory_round_up'] : [rule.rounding_mode];
   return modes.some((mode) => {
     try {
       return settleCash(cash_cents, ruleTerms(rule, mode), cash_tendered_cents).cash_total_cents === cash_total_cents;

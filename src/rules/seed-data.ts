@@ -40,7 +40,11 @@ export interface SeedData {
 }
 
 /** Where a tip-credit record applies: the whole state, a county of a state's region, a county's or a city's own law. */
-export type TipCreditPlace = { state: string } | { state: string; region_county: string } | { state: string; county: string } | { state: string; city: string };
+export type TipCreditPlace =
+  | { state: string }
+  | { state: string; region_county: string }
+  | { state: string; county: string }
+  | { state: string; city: string };
 
 /** The key of a place's tip credit versions; names match as jurisdictions' do (name-folding.ts). */
 export function tipCreditKey(place: TipCreditPlace): string {

@@ -10,11 +10,13 @@ describe('chi-square against uniform', () => {
   });
 
   it('is 9n when all n sales share one ending', () => {
-    fc.assert(fc.property(fc.integer({ min: 1, max: 10_000 }), fc.nat(9), (n, ending) => {
-      const all = Array(10).fill(0);
-      all[ending] = n;
-      expect(chiSquareUniform(all)).toBeCloseTo(9 * n, 6);
-    }));
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 10_000 }), fc.nat(9), (n, ending) => {
+        const all = Array(10).fill(0);
+        all[ending] = n;
+        expect(chiSquareUniform(all)).toBeCloseTo(9 * n, 6);
+      }),
+    );
   });
 
   it('is never negative, ignores the order of the counts and grows in proportion to them', () => {
@@ -48,9 +50,12 @@ describe('z-score', () => {
 
   it('of a fair coin is (2·ups − n)/√n', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 1, max: 10_000 }).chain((n) => fc.tuple(fc.constant(n), fc.integer({ min: 0, max: n }))), ([n, ups]) => {
-        expect(zScore(ups, n / 2, n / 4)).toBeCloseTo((2 * ups - n) / Math.sqrt(n), 9);
-      }),
+      fc.property(
+        fc.integer({ min: 1, max: 10_000 }).chain((n) => fc.tuple(fc.constant(n), fc.integer({ min: 0, max: n }))),
+        ([n, ups]) => {
+          expect(zScore(ups, n / 2, n / 4)).toBeCloseTo((2 * ups - n) / Math.sqrt(n), 9);
+        },
+      ),
     );
   });
 });
@@ -59,11 +64,13 @@ describe('ratio and percentile', () => {
   it('gives a share to 4 decimals within [0, 1], null for nothing to divide by', () => {
     expect(ratio(1, 3)).toBe(0.3333);
     expect(ratio(0, 0)).toBeNull();
-    fc.assert(fc.property(fc.nat(1000), fc.integer({ min: 1, max: 1000 }), (a, extra) => {
-      const r = ratio(a, a + extra)!;
-      expect(r).toBeGreaterThanOrEqual(0);
-      expect(r).toBeLessThanOrEqual(1);
-    }));
+    fc.assert(
+      fc.property(fc.nat(1000), fc.integer({ min: 1, max: 1000 }), (a, extra) => {
+        const r = ratio(a, a + extra)!;
+        expect(r).toBeGreaterThanOrEqual(0);
+        expect(r).toBeLessThanOrEqual(1);
+      }),
+    );
   });
 
   it('takes the nearest rank', () => {

@@ -59,8 +59,14 @@ export interface TipCreditResult {
  * The version of a state's tip credit rule in force on `date` (YYYY-MM-DD): the latest that started
  * on or before it, so a rate dated in the future (Florida's of 2026-09-30) applies from its day.
  */
-export function tipCreditRuleOn(rules: SeedData['tipCreditRules'], state: string, date: string): TipCreditRule | undefined {
-  return (rules.get(state) ?? []).filter((version) => version.effective_date === null || version.effective_date <= date).at(-1);
+export function tipCreditRuleOn(
+  rules: SeedData['tipCreditRules'],
+  state: string,
+  date: string,
+): TipCreditRule | undefined {
+  return (rules.get(state) ?? [])
+    .filter((version) => version.effective_date === null || version.effective_date <= date)
+    .at(-1);
 }
 
 /**
@@ -68,13 +74,19 @@ export function tipCreditRuleOn(rules: SeedData['tipCreditRules'], state: string
  * state's law is its region's version where the county lies in one, else the statewide one; the
  * local law is the city's own, else the county's own. Undefined when the state has no record.
  */
-export function tipCreditRulesAt(rules: SeedData['tipCreditRules'], place: TipPlace, date: string): TipCreditRulesAt | undefined {
+export function tipCreditRulesAt(
+  rules: SeedData['tipCreditRules'],
+  place: TipPlace,
+  date: string,
+): TipCreditRulesAt | undefined {
   const on = (at: TipCreditPlace) => tipCreditRuleOn(rules, tipCreditKey(at), date);
   const { state, county, city } = place;
   const statewide = on({ state });
   if (!statewide) return undefined;
   const regional = county === undefined ? undefined : on({ state, region_county: county });
-  const local = (city === undefined ? undefined : on({ state, city })) ?? (county === undefined ? undefined : on({ state, county }));
+  const local =
+    (city === undefined ? undefined : on({ state, city })) ??
+    (county === undefined ? undefined : on({ state, county }));
   return { state: regional ?? statewide, ...(local && { local }) };
 }
 
@@ -89,23 +101,42 @@ const cents = (dollars: number) => dollarsToCents(dollars, 'seed');
  * on its own, so every one is checked. A number the seed lacks is a requirement not checked, said
  * in `notes`, never a pass or a fail made up.
  */
-export function checkTipCredit(facts: TipCreditFacts, federal: TipCreditRule, state: TipCreditRule, local?: TipCreditRule): TipCreditResult {
+export function checkTipCredit(
+  facts: TipCreditFacts,
+  federal: TipCreditRule,
+  state: TipCreditRule,
+  local?: TipCreditRule,
+): TipCreditResult {
   const wage = facts.hourly_wage_cents;
   const withTips = wage + facts.average_tips_per_hour_cents;
   const requirements: TipCreditRequirement[] = [];
   const notes: string[] = [];
-  const require = (rule: TipCreditRule, requirement: TipCreditRequirementCode, description: string, required: number | null, actual: number) => {
+  const require = (
+    rule: TipCreditRule,
+    requirement: TipCreditRequirementCode,
+    description: string,
+    required: number | null,
+    actual: number,
+  ) => {
     const jurisdiction = jurisdictionOf(rule);
     if (required === null) {
       notes.push(`${jurisdiction}: no ${description} in the seed data; not checked`);
       return;
     }
     const required_cents = cents(required);
-    requirements.push({ requirement, jurisdiction, description, required_cents, actual_cents: actual, met: actual >= required_cents });
+    requirements.push({
+      requirement,
+      jurisdiction,
+      description,
+      required_cents,
+      actual_cents: actual,
+      met: actual >= required_cents,
+    });
   };
   const checkOwnRule = (rule: TipCreditRule, level: 'STATE' | 'LOCAL') => {
     const name = jurisdictionOf(rule);
-    const minimumWithTips = () => require(rule, `${level}_MINIMUM_WAGE`, `${name} minimum wage, cash wage plus tips`, rule.minimum_wage, withTips);
+    const minimumWithTips = () =>
+      require(rule, `${level}_MINIMUM_WAGE`, `${name} minimum wage, cash wage plus tips`, rule.minimum_wage, withTips);
     switch (rule.tip_credit_allowed) {
       case false:
         require(rule, `${level}_CASH_WAGE_NO_TIP_CREDIT`, `${name} minimum wage in cash wage alone (no tip credit)`, rule.minimum_wage, wage);
@@ -115,7 +146,9 @@ export function checkTipCredit(facts: TipCreditFacts, federal: TipCreditRule, st
         minimumWithTips();
         break;
       case null:
-        notes.push(`${name}: the seed data does not say whether a tip credit is allowed; only wage plus tips is checked`);
+        notes.push(
+          `${name}: the seed data does not say whether a tip credit is allowed; only wage plus tips is checked`,
+        );
         minimumWithTips();
     }
   };
@@ -125,7 +158,9 @@ export function checkTipCredit(facts: TipCreditFacts, federal: TipCreditRule, st
   if (state.state !== FEDERAL) checkOwnRule(state, 'STATE');
   if (local) checkOwnRule(local, 'LOCAL');
   else if (facts.city !== undefined || facts.county !== undefined) {
-    notes.push(`${facts.city ?? facts.county}, ${state.state}: no local tip credit rule in the seed data; the state's and FLSA's apply`);
+    notes.push(
+      `${facts.city ?? facts.county}, ${state.state}: no local tip credit rule in the seed data; the state's and FLSA's apply`,
+    );
   }
   return { compliant: requirements.every((r) => r.met), requirements, notes };
 }

@@ -5,7 +5,8 @@ import { TIP_POOL_STATUSES, TipPoolShareView, type TipPoolStatus, type TipPoolVi
 import type { PayoutMethod, PoolMethod, TipMethod } from './tip.events';
 
 const { AuditHash, MerchantId, Instant, Cents, PoolId, PoolName, DistributionMethod, EXAMPLE_TIME } = TipDoc;
-const Count = (example: number, description?: string) => ApiProperty({ type: 'integer', minimum: 0, description, example });
+const Count = (example: number, description?: string) =>
+  ApiProperty({ type: 'integer', minimum: 0, description, example });
 
 export class TipMethodTotal {
   @Count(2)
@@ -80,7 +81,10 @@ export class TipAdjustmentTotals {
 }
 
 /** A pool as the analytics list it: the new pool's own fields (TipPoolView), its counts, and its distribution once made. */
-export class TipPoolSummary implements Pick<TipPoolView, 'merchant_id' | 'pool_name' | 'distribution_method' | 'total_cents' | 'created_at'> {
+export class TipPoolSummary implements Pick<
+  TipPoolView,
+  'merchant_id' | 'pool_name' | 'distribution_method' | 'total_cents' | 'created_at'
+> {
   @PoolId()
   pool_id: string;
 
@@ -108,13 +112,29 @@ export class TipPoolSummary implements Pick<TipPoolView, 'merchant_id' | 'pool_n
   @Instant()
   created_at: string;
 
-  @ApiProperty({ type: 'string', format: 'date-time', nullable: true, description: 'null while the pool is open', example: EXAMPLE_TIME })
+  @ApiProperty({
+    type: 'string',
+    format: 'date-time',
+    nullable: true,
+    description: 'null while the pool is open',
+    example: EXAMPLE_TIME,
+  })
   distributed_at: string | null;
 
-  @ApiProperty({ type: 'integer', nullable: true, description: 'The sum of the shares; null while the pool is open', example: 402 })
+  @ApiProperty({
+    type: 'integer',
+    nullable: true,
+    description: 'The sum of the shares; null while the pool is open',
+    example: 402,
+  })
   total_distributed_cents: number | null;
 
-  @ApiProperty({ type: 'integer', nullable: true, description: 'What rounding every share up cost the employer; null while the pool is open', example: 2 })
+  @ApiProperty({
+    type: 'integer',
+    nullable: true,
+    description: 'What rounding every share up cost the employer; null while the pool is open',
+    example: 2,
+  })
   rounding_adjustment_cents: number | null;
 
   @ApiProperty({
@@ -145,7 +165,10 @@ export class TipPoolTotals {
   @Cents(2, 'What rounding shares up cost the employers, over the distributed pools')
   rounding_adjustment_cents: number;
 
-  @ApiProperty({ type: [TipPoolSummary], description: 'The newest `limit` pools, newest first; the totals above cover every pool' })
+  @ApiProperty({
+    type: [TipPoolSummary],
+    description: 'The newest `limit` pools, newest first; the totals above cover every pool',
+  })
   recent: TipPoolSummary[];
 }
 
@@ -215,6 +238,11 @@ export class TipAnalytics {
 }
 
 export class TipAnalyticsResponse extends TipAnalytics {
-  @ApiProperty({ type: 'string', nullable: true, description: 'The merchant asked for; null: every merchant', example: 'm-corner-deli-01' })
+  @ApiProperty({
+    type: 'string',
+    nullable: true,
+    description: 'The merchant asked for; null: every merchant',
+    example: 'm-corner-deli-01',
+  })
   merchant_id: string | null;
 }

@@ -12,9 +12,11 @@ export const POOL_ID_EXAMPLE = 'POOL-2026-11-21-3QH7Z2MC';
 const MERCHANT_ID_EXAMPLE = 'm-corner-deli-01';
 
 const AuditHash = (description: string) => HashProperty({ description, example: AUDIT_HASH_EXAMPLE });
-const ChainPosition = () => ApiProperty({ type: 'integer', minimum: 1, description: "That entry's position in the audit chain", example: 1207 });
+const ChainPosition = () =>
+  ApiProperty({ type: 'integer', minimum: 1, description: "That entry's position in the audit chain", example: 1207 });
 const MerchantId = () => ApiProperty({ type: 'string', example: MERCHANT_ID_EXAMPLE });
-const Instant = (example = EXAMPLE_TIME, description?: string) => ApiProperty({ type: 'string', format: 'date-time', description, example });
+const Instant = (example = EXAMPLE_TIME, description?: string) =>
+  ApiProperty({ type: 'string', format: 'date-time', description, example });
 const Cents = (example: number, description?: string) => ApiProperty({ type: 'integer', description, example });
 const RecordId = (prefix: string, example: string, description?: string) =>
   ApiProperty({ type: 'string', pattern: recordIdPattern(prefix).source, description, example });
@@ -23,7 +25,19 @@ const PoolId = () => ApiProperty({ type: 'string', pattern: POOL_ID_PATTERN.sour
 const PoolName = () => ApiProperty({ type: 'string', example: 'Saturday dinner shift' });
 const DistributionMethod = () => ApiProperty({ enum: POOL_METHODS, example: 'equal' });
 
-export const TipDoc = { AuditHash, ChainPosition, MerchantId, Instant, Cents, RecordId, PoolId, PoolName, DistributionMethod, EXAMPLE_TIME };
+export const TipDoc = {
+  AuditHash,
+  ChainPosition,
+  MerchantId,
+  Instant,
+  Cents,
+  RecordId,
+  PoolId,
+  PoolName,
+  DistributionMethod,
+  EXAMPLE_TIME,
+};
 
 /** The `success` of every tip answer: a refusal answers with an error status and an ErrorBody instead. */
-export const TipSuccess = () => ApiProperty({ type: 'boolean', enum: [true], description: 'Always true', example: true });
+export const TipSuccess = () =>
+  ApiProperty({ type: 'boolean', enum: [true], description: 'Always true', example: true });

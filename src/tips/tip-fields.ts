@@ -38,9 +38,7 @@ export const Dollars = (
   return applyDecorators(
     ...documented(optional, { type: 'number', ...lower, maximum: max, example, description }),
     IsNumber({ allowNaN: false, allowInfinity: false }, message('must be a finite number of dollars')),
-    positive
-      ? Min(Number.MIN_VALUE, message('must be more than 0 dollars'))
-      : Min(0, message('must not be negative')),
+    positive ? Min(Number.MIN_VALUE, message('must be more than 0 dollars')) : Min(0, message('must not be negative')),
     Max(max, message(`must not exceed ${max} dollars`)),
   );
 };
@@ -60,7 +58,12 @@ export const EmployeeId = ({ optional = false, description }: { optional?: boole
   );
 export const EmployeeName = () =>
   applyDecorators(
-    ApiProperty({ type: 'string', minLength: EMPLOYEE_NAME_LENGTH.min, maxLength: EMPLOYEE_NAME_LENGTH.max, example: 'Ana Ruiz' }),
+    ApiProperty({
+      type: 'string',
+      minLength: EMPLOYEE_NAME_LENGTH.min,
+      maxLength: EMPLOYEE_NAME_LENGTH.max,
+      example: 'Ana Ruiz',
+    }),
     IsString(),
     Length(EMPLOYEE_NAME_LENGTH.min, EMPLOYEE_NAME_LENGTH.max),
   );
@@ -75,7 +78,10 @@ export const ACTING_MERCHANT =
 /** Not in the spec's bodies: lets a partner key name the merchant, and is checked against the key for any key. */
 export const OptionalMerchantId = (description: string) =>
   applyDecorators(
-    ApiPropertyOptional({ ...MERCHANT_ID_PROPERTY, description: `${description} ${MERCHANT_ID_PROPERTY.description}.` }),
+    ApiPropertyOptional({
+      ...MERCHANT_ID_PROPERTY,
+      description: `${description} ${MERCHANT_ID_PROPERTY.description}.`,
+    }),
     IsOptional(),
     IsString(),
     Matches(MERCHANT_ID_PATTERN, { message: MERCHANT_ID_RULE }),

@@ -20,13 +20,23 @@ export class TipMerchants {
       return requested;
     }
     if (principal.merchantId !== undefined) return principal.merchantId;
-    throw validationError([{ field: 'merchant_id', messages: ['merchant_id is required: this API key acts for several merchants'] }]);
+    throw validationError([
+      { field: 'merchant_id', messages: ['merchant_id is required: this API key acts for several merchants'] },
+    ]);
   }
 
   /** The owner of a named record; another merchant's record, or one not of the named merchant, is answered like a missing one. */
-  async ownerOf(principal: Principal, requested: string | undefined, owner: string | undefined, notFound: () => DomainError): Promise<string> {
+  async ownerOf(
+    principal: Principal,
+    requested: string | undefined,
+    owner: string | undefined,
+    notFound: () => DomainError,
+  ): Promise<string> {
     if (requested !== undefined) await this.scope.assertCanActFor(principal, requested);
-    const visible = owner !== undefined && (requested === undefined || owner === requested) && (await this.scope.canSee(principal, owner));
+    const visible =
+      owner !== undefined &&
+      (requested === undefined || owner === requested) &&
+      (await this.scope.canSee(principal, owner));
     if (!visible) throw notFound();
     return owner;
   }

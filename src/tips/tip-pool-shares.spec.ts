@@ -29,7 +29,10 @@ describe('splitPool', () => {
   it('gives every share at least its exact fraction, and less than one cent above it', () => {
     fc.assert(
       fc.property(total, hundredths, (cents, hs) => {
-        const shares = splitPool(cents, hs.map((h) => h / 100));
+        const shares = splitPool(
+          cents,
+          hs.map((h) => h / 100),
+        );
         const sum = BigInt(hs.reduce((a, b) => a + b, 0));
         // share ≥ cents × h / Σh and share - 1 < cents × h / Σh, multiplied out by Σh.
         return shares.every((share, i) => {
@@ -61,9 +64,19 @@ describe('splitPool', () => {
 
   it('depends on the proportions of the weights only', () => {
     fc.assert(
-      fc.property(total, fc.array(fc.integer({ min: 1, max: 1000 }), { minLength: 1, maxLength: 20 }), fc.integer({ min: 2, max: 9 }), (cents, ws, k) => {
-        expect(splitPool(cents, ws.map((w) => w * k))).toEqual(splitPool(cents, ws));
-      }),
+      fc.property(
+        total,
+        fc.array(fc.integer({ min: 1, max: 1000 }), { minLength: 1, maxLength: 20 }),
+        fc.integer({ min: 2, max: 9 }),
+        (cents, ws, k) => {
+          expect(
+            splitPool(
+              cents,
+              ws.map((w) => w * k),
+            ),
+          ).toEqual(splitPool(cents, ws));
+        },
+      ),
     );
   });
 
@@ -71,7 +84,7 @@ describe('splitPool', () => {
     fc.assert(
       fc.property(total, weights, (cents, ws) => {
         const shares = splitPool(cents, ws);
-        return ws.every((wi, i) => ws.every((wj, j) => wi < wj ? shares[i] <= shares[j] : true));
+        return ws.every((wi, i) => ws.every((wj, j) => (wi < wj ? shares[i] <= shares[j] : true)));
       }),
     );
   });

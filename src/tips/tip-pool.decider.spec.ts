@@ -1,7 +1,12 @@
 import fc from 'fast-check';
 import { given } from '../../test/support/decider';
 import { tipPoolDecider, type CreateTipPool, type TipSnapshot } from './tip-pool.decider';
-import { PoolAlreadyDistributedError, TipAlreadyPooledError, TipRecordExistsError, TipRecordNotFoundError } from './tip.errors';
+import {
+  PoolAlreadyDistributedError,
+  TipAlreadyPooledError,
+  TipRecordExistsError,
+  TipRecordNotFoundError,
+} from './tip.errors';
 import type { PoolParticipant, TipPoolDistributed, TipPooled } from './tip.events';
 
 const NOW = '2026-11-21T12:00:00.000Z';
@@ -67,7 +72,9 @@ describe('tip pool decider: create', () => {
       { employeeId: 'e-1', employeeName: 'Ana', hours: 7.5 },
       { employeeId: 'e-2', employeeName: 'Bo', hours: 4 },
     ];
-    const [event] = given(tipPoolDecider).when(create({ distribution_method: 'hours_based', participants })).then([expect.anything()]);
+    const [event] = given(tipPoolDecider)
+      .when(create({ distribution_method: 'hours_based', participants }))
+      .then([expect.anything()]);
     expect((event as TipPooled).data.participants).toEqual(participants);
   });
 
@@ -77,11 +84,24 @@ describe('tip pool decider: create', () => {
     ['hours_based', [{ employeeId: 'e-1', employeeName: 'Ana' }], 'participants.0.hours'],
     ['equal', [{ employeeId: 'e-1', employeeName: 'Ana', hours: 3 }], 'participants.0.hours'],
     ['weighted', [{ employeeId: 'e-1', employeeName: 'Ana', weight: 1, hours: 3 }], 'participants.0.hours'],
-    ['equal', [{ employeeId: 'e-1', employeeName: 'Ana' }, { employeeId: 'e-1', employeeName: 'Ana again' }], 'participants.1.employeeId'],
+    [
+      'equal',
+      [
+        { employeeId: 'e-1', employeeName: 'Ana' },
+        { employeeId: 'e-1', employeeName: 'Ana again' },
+      ],
+      'participants.1.employeeId',
+    ],
   ] as const)('refuses a %s pool with participants %j (400 on %s)', (distribution_method, participants, field) => {
     given(tipPoolDecider)
       .when(create({ distribution_method, participants: [...participants] }))
-      .thenThrows(expect.objectContaining({ status: 400, code: 'VALIDATION_ERROR', details: [expect.objectContaining({ field })] }));
+      .thenThrows(
+        expect.objectContaining({
+          status: 400,
+          code: 'VALIDATION_ERROR',
+          details: [expect.objectContaining({ field })],
+        }),
+      );
   });
 
   it('refuses tips that sit in another pool, naming them', () => {
@@ -91,13 +111,18 @@ describe('tip pool decider: create', () => {
   });
 
   it('refuses a pool id that is taken', () => {
-    given(tipPoolDecider, [pooledBy(create())]).when(create()).thenThrows(TipRecordExistsError);
+    given(tipPoolDecider, [pooledBy(create())])
+      .when(create())
+      .thenThrows(TipRecordExistsError);
   });
 });
 
 describe('tip pool decider: distribute', () => {
   const distributedBy = (command: CreateTipPool) => {
-    const events = tipPoolDecider.decide({ kind: 'DistributeTipPool', pool_id: POOL, now: LATER }, given(tipPoolDecider, [pooledBy(command)]).state);
+    const events = tipPoolDecider.decide(
+      { kind: 'DistributeTipPool', pool_id: POOL, now: LATER },
+      given(tipPoolDecider, [pooledBy(command)]).state,
+    );
     return { summary: events[0] as TipPoolDistributed, payouts: events.slice(1) };
   };
 
@@ -120,7 +145,14 @@ describe('tip pool decider: distribute', () => {
         },
         ...PEOPLE.map((p) => ({
           type: 'TipPoolSharePaid' as const,
-          data: { pool_id: POOL, merchant_id: 'm-1', employee_id: p.employeeId, employee_name: p.employeeName, share_cents: 1001, paid_at: LATER },
+          data: {
+            pool_id: POOL,
+            merchant_id: 'm-1',
+            employee_id: p.employeeId,
+            employee_name: p.employeeName,
+            share_cents: 1001,
+            paid_at: LATER,
+          },
         })),
       ]);
   });
@@ -140,7 +172,9 @@ describe('tip pool decider: distribute', () => {
       { employeeId: 'e-1', employeeName: 'Ana', hours: 7.5 },
       { employeeId: 'e-2', employeeName: 'Bo', hours: 2.5 },
     ];
-    const { summary } = distributedBy(create({ distribution_method: 'hours_based', participants, tips: [tip('TIP-1', 'e-1', 1001)] }));
+    const { summary } = distributedBy(
+      create({ distribution_method: 'hours_based', participants, tips: [tip('TIP-1', 'e-1', 1001)] }),
+    );
     expect(summary.data.shares).toEqual([
       { ...participants[0], share_cents: 751 },
       { ...participants[1], share_cents: 251 },
@@ -150,7 +184,10 @@ describe('tip pool decider: distribute', () => {
 
   it('reports what it distributed: the shares sum to the total plus the adjustment, each payout matches its share', () => {
     const amounts = fc.array(fc.integer({ min: 0, max: 10_000_000 }), { minLength: 1, maxLength: 30 });
-    const hours = fc.array(fc.integer({ min: 1, max: 8000 }).map((n) => n / 100), { minLength: 1, maxLength: 30 });
+    const hours = fc.array(
+      fc.integer({ min: 1, max: 8000 }).map((n) => n / 100),
+      { minLength: 1, maxLength: 30 },
+    );
     fc.assert(
       fc.property(amounts, hours, (cents, hs) => {
         const participants = hs.map((h, i) => ({ employeeId: `e-${i}`, employeeName: `E${i}`, hours: h }));
@@ -172,13 +209,18 @@ describe('tip pool decider: distribute', () => {
 
   it('refuses a second distribution', () => {
     const pooled = pooledBy(create());
-    const events = tipPoolDecider.decide({ kind: 'DistributeTipPool', pool_id: POOL, now: LATER }, given(tipPoolDecider, [pooled]).state);
+    const events = tipPoolDecider.decide(
+      { kind: 'DistributeTipPool', pool_id: POOL, now: LATER },
+      given(tipPoolDecider, [pooled]).state,
+    );
     given(tipPoolDecider, [pooled, ...events])
       .when({ kind: 'DistributeTipPool', pool_id: POOL, now: LATER })
       .thenThrows(PoolAlreadyDistributedError, { status: 409, code: 'POOL_ALREADY_DISTRIBUTED' });
   });
 
   it('answers an unknown pool with 404', () => {
-    given(tipPoolDecider).when({ kind: 'DistributeTipPool', pool_id: POOL, now: LATER }).thenThrows(TipRecordNotFoundError, { status: 404 });
+    given(tipPoolDecider)
+      .when({ kind: 'DistributeTipPool', pool_id: POOL, now: LATER })
+      .thenThrows(TipRecordNotFoundError, { status: 404 });
   });
 });

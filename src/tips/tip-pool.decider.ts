@@ -1,8 +1,20 @@
 import { InvalidFieldError } from '../platform/errors/request.errors';
 import type { Decider } from '../platform/decider';
 import { splitPool } from './tip-pool-shares';
-import { PoolAlreadyDistributedError, TipAlreadyPooledError, TipRecordExistsError, TipRecordNotFoundError } from './tip.errors';
-import type { PoolMethod, PoolParticipant, PooledTip, TipPoolDistributedData, TipPoolEvent, TipPooledData } from './tip.events';
+import {
+  PoolAlreadyDistributedError,
+  TipAlreadyPooledError,
+  TipRecordExistsError,
+  TipRecordNotFoundError,
+} from './tip.errors';
+import type {
+  PoolMethod,
+  PoolParticipant,
+  PooledTip,
+  TipPoolDistributedData,
+  TipPoolEvent,
+  TipPooledData,
+} from './tip.events';
 
 /** A tip as the tips read model holds it when the pool is made. */
 export interface TipSnapshot extends PooledTip {
@@ -35,7 +47,11 @@ export type TipPoolState =
   | { status: 'distributed'; pool: TipPooledData; distribution: TipPoolDistributedData };
 
 /** What each participant must send besides employeeId and employeeName, by method. */
-const SHARE_BASIS: Record<PoolMethod, 'weight' | 'hours' | null> = { equal: null, weighted: 'weight', hours_based: 'hours' };
+const SHARE_BASIS: Record<PoolMethod, 'weight' | 'hours' | null> = {
+  equal: null,
+  weighted: 'weight',
+  hours_based: 'hours',
+};
 
 export const tipPoolDecider: Decider<TipPoolCommand, TipPoolState, TipPoolEvent> = {
   initialState: () => ({ status: 'none' }),
@@ -70,8 +86,13 @@ function checkParticipants(method: PoolMethod, participants: readonly PoolPartic
   return participants.map((participant, i) => {
     for (const field of ['weight', 'hours'] as const) {
       const sent = participant[field] !== undefined;
-      if (field === basis && !sent) throw new InvalidFieldError(`participants.${i}.${field}`, `${method} pools need a ${field} for every participant`);
-      if (field !== basis && sent) throw new InvalidFieldError(`participants.${i}.${field}`, `${field} does not apply to ${method} pools`);
+      if (field === basis && !sent)
+        throw new InvalidFieldError(
+          `participants.${i}.${field}`,
+          `${method} pools need a ${field} for every participant`,
+        );
+      if (field !== basis && sent)
+        throw new InvalidFieldError(`participants.${i}.${field}`, `${field} does not apply to ${method} pools`);
     }
     if (seen.has(participant.employeeId)) {
       throw new InvalidFieldError(`participants.${i}.employeeId`, `employee ${participant.employeeId} is listed twice`);
@@ -86,7 +107,12 @@ function createPool(command: CreateTipPool): TipPooledData {
   const participants = checkParticipants(command.distribution_method, command.participants);
   const pooled = command.tips.filter((tip): tip is TipSnapshot & { pool_id: string } => tip.pool_id !== null);
   if (pooled.length > 0) throw new TipAlreadyPooledError(pooled);
-  const tips = command.tips.map(({ tip_id, employee_id, employee_name, amount_cents }) => ({ tip_id, employee_id, employee_name, amount_cents }));
+  const tips = command.tips.map(({ tip_id, employee_id, employee_name, amount_cents }) => ({
+    tip_id,
+    employee_id,
+    employee_name,
+    amount_cents,
+  }));
   return {
     pool_id: command.pool_id,
     merchant_id: command.merchant_id,
@@ -104,7 +130,10 @@ function createPool(command: CreateTipPool): TipPooledData {
 function distribute(pool: TipPooledData, now: string): TipPoolEvent[] {
   const basis = SHARE_BASIS[pool.distribution_method];
   const weights = pool.participants.map((participant) => (basis === null ? 1 : participant[basis]!));
-  const shares = splitPool(pool.total_cents, weights).map((share_cents, i) => ({ ...pool.participants[i], share_cents }));
+  const shares = splitPool(pool.total_cents, weights).map((share_cents, i) => ({
+    ...pool.participants[i],
+    share_cents,
+  }));
   const distributed = shares.reduce((sum, share) => sum + share.share_cents, 0);
   const { pool_id, merchant_id } = pool;
   return [
@@ -121,11 +150,16 @@ function distribute(pool: TipPooledData, now: string): TipPoolEvent[] {
         distributed_at: now,
       },
     },
-    ...shares.map(
-      (share): TipPoolEvent => ({
-        type: 'TipPoolSharePaid',
-        data: { pool_id, merchant_id, employee_id: share.employeeId, employee_name: share.employeeName, share_cents: share.share_cents, paid_at: now },
-      }),
-    ),
+    ...shares.map((share): TipPoolEvent => ({
+      type: 'TipPoolSharePaid',
+      data: {
+        pool_id,
+        merchant_id,
+        employee_id: share.employeeId,
+        employee_name: share.employeeName,
+        share_cents: share.share_cents,
+        paid_at: now,
+      },
+    })),
   ];
 }

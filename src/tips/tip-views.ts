@@ -1,8 +1,20 @@
 // Each tip command's answer, from the event it appended and that event's entry in the chain.
 import type { StoredEvent } from '../platform/event-store/event-store.port';
 import { jurisdictionOf } from '../rules/tip-credit';
-import type { TipAdjustedData, TipCreditCheckedData, TipPaidOutData, TipPoolDistributedData, TipPooledData } from './tip.events';
-import type { TipAdjustmentView, TipCreditCheckView, TipDistributionView, TipPayoutView, TipPoolView } from './tip.response.dto';
+import type {
+  TipAdjustedData,
+  TipCreditCheckedData,
+  TipPaidOutData,
+  TipPoolDistributedData,
+  TipPooledData,
+} from './tip.events';
+import type {
+  TipAdjustmentView,
+  TipCreditCheckView,
+  TipDistributionView,
+  TipPayoutView,
+  TipPoolView,
+} from './tip.response.dto';
 
 /** Where a record sits in the hash chain: every tip answer carries the hash of the entry it made. */
 type ChainEntry = Pick<StoredEvent, 'position' | 'hash'>;
@@ -27,12 +39,19 @@ export function distributionView([summary, ...payouts]: StoredEvent[]): TipDistr
   const data = summary.data as TipPoolDistributedData;
   return {
     ...data,
-    shares: data.shares.map((share, i) => ({ ...share, audit_hash: payouts[i].hash, chain_position: payouts[i].position })),
+    shares: data.shares.map((share, i) => ({
+      ...share,
+      audit_hash: payouts[i].hash,
+      chain_position: payouts[i].position,
+    })),
     ...chain(summary),
   };
 }
 
-export function creditCheckView({ check_id, requirements, city, county, zip_code, rules, ...check }: TipCreditCheckedData, entry: ChainEntry): TipCreditCheckView {
+export function creditCheckView(
+  { check_id, requirements, city, county, zip_code, rules, ...check }: TipCreditCheckedData,
+  entry: ChainEntry,
+): TipCreditCheckView {
   const views = requirements.map((r) => ({ ...r, required: r.required_cents / 100, actual: r.actual_cents / 100 }));
   return {
     id: check_id,

@@ -3,15 +3,30 @@ import { POOL_ID_EXAMPLE, TIP_ID_EXAMPLE, TipDoc } from './tip-doc';
 
 const { AuditHash, MerchantId, Instant, Cents } = TipDoc;
 
-export const FLAGGED_RECORD_TYPES = ['tip', 'tip_adjustment', 'tip_payout', 'tip_pool', 'tip_pool_distribution', 'tip_credit_check'] as const;
+export const FLAGGED_RECORD_TYPES = [
+  'tip',
+  'tip_adjustment',
+  'tip_payout',
+  'tip_pool',
+  'tip_pool_distribution',
+  'tip_credit_check',
+] as const;
 export type TipFlaggedRecordType = (typeof FLAGGED_RECORD_TYPES)[number];
 
 /** A record behind a flag, as the audit log knows it. */
 export class TipFlaggedRecord {
-  @ApiProperty({ enum: FLAGGED_RECORD_TYPES, description: '`tip_pool_distribution`: the distribution of the pool `id`', example: 'tip' })
+  @ApiProperty({
+    enum: FLAGGED_RECORD_TYPES,
+    description: '`tip_pool_distribution`: the distribution of the pool `id`',
+    example: 'tip',
+  })
   type: TipFlaggedRecordType;
 
-  @ApiProperty({ type: 'string', description: 'The record’s id, as its creating operation answered it (a pool’s id for its distribution)', example: TIP_ID_EXAMPLE })
+  @ApiProperty({
+    type: 'string',
+    description: 'The record’s id, as its creating operation answered it (a pool’s id for its distribution)',
+    example: TIP_ID_EXAMPLE,
+  })
   id: string;
 
   @AuditHash('The hash of the record’s entry in the audit chain')
@@ -37,7 +52,12 @@ export class DownwardTipAdjustmentDetails {
   @Instant()
   adjusted_at: string;
 
-  @ApiProperty({ type: 'string', nullable: true, description: 'The `id` of the API key that made the adjustment', example: 'key_7Qm2VxR9tLp4Kd8Nw3Zb' })
+  @ApiProperty({
+    type: 'string',
+    nullable: true,
+    description: 'The `id` of the API key that made the adjustment',
+    example: 'key_7Qm2VxR9tLp4Kd8Nw3Zb',
+  })
   adjusted_by_key: string | null;
 }
 
@@ -59,13 +79,25 @@ export class PoolFewerRecipientsDetails {
   @ApiProperty({ type: 'string', example: POOL_ID_EXAMPLE })
   pool_id: string;
 
-  @ApiProperty({ type: 'array', items: { type: 'string', example: 'cy' }, description: 'The employees whose tips went in' })
+  @ApiProperty({
+    type: 'array',
+    items: { type: 'string', example: 'cy' },
+    description: 'The employees whose tips went in',
+  })
   contributors: string[];
 
-  @ApiProperty({ type: 'array', items: { type: 'string', example: 'cy' }, description: 'The participants the pool paid' })
+  @ApiProperty({
+    type: 'array',
+    items: { type: 'string', example: 'cy' },
+    description: 'The participants the pool paid',
+  })
   recipients: string[];
 
-  @ApiProperty({ type: 'array', items: { type: 'string', example: 'di' }, description: 'Contributors the pool did not pay' })
+  @ApiProperty({
+    type: 'array',
+    items: { type: 'string', example: 'di' },
+    description: 'Contributors the pool did not pay',
+  })
   excluded_contributors: string[];
 
   @Cents(9000)
@@ -138,10 +170,19 @@ export class TipWageTheftFlag {
   @MerchantId()
   merchant_id: string;
 
-  @ApiProperty({ type: 'string', nullable: true, description: 'The employee concerned; null for pool flags, and for a check sent without one', example: 'ana' })
+  @ApiProperty({
+    type: 'string',
+    nullable: true,
+    description: 'The employee concerned; null for pool flags, and for a check sent without one',
+    example: 'ana',
+  })
   employee_id: string | null;
 
-  @ApiProperty({ type: 'string', description: 'For people', example: 'Tip TIP-2026-11-21-7K3M9QXA was cut from 2000 to 500 cents after it was recorded' })
+  @ApiProperty({
+    type: 'string',
+    description: 'For people',
+    example: 'Tip TIP-2026-11-21-7K3M9QXA was cut from 2000 to 500 cents after it was recorded',
+  })
   message: string;
 
   @ApiProperty({
@@ -149,14 +190,28 @@ export class TipWageTheftFlag {
     description:
       'By `type`: DownwardTipAdjustmentDetails, PayoutShortfallDetails, PoolFewerRecipientsDetails, PoolNotDistributedDetails, BelowFederalMinimumWageDetails',
   })
-  details: DownwardTipAdjustmentDetails | PayoutShortfallDetails | PoolFewerRecipientsDetails | PoolNotDistributedDetails | BelowFederalMinimumWageDetails;
+  details:
+    | DownwardTipAdjustmentDetails
+    | PayoutShortfallDetails
+    | PoolFewerRecipientsDetails
+    | PoolNotDistributedDetails
+    | BelowFederalMinimumWageDetails;
 
-  @ApiProperty({ type: [TipFlaggedRecord], description: 'The records behind the flag, each with its audit hash, so that an auditor can find and verify them in the chain' })
+  @ApiProperty({
+    type: [TipFlaggedRecord],
+    description:
+      'The records behind the flag, each with its audit hash, so that an auditor can find and verify them in the chain',
+  })
   records: TipFlaggedRecord[];
 }
 
 export class TipWageTheftResponse {
-  @ApiProperty({ type: 'string', nullable: true, description: 'The merchant asked for; null: every merchant', example: 'm-corner-deli-01' })
+  @ApiProperty({
+    type: 'string',
+    nullable: true,
+    description: 'The merchant asked for; null: every merchant',
+    example: 'm-corner-deli-01',
+  })
   merchant_id: string | null;
 
   @ApiProperty({ type: 'string', format: 'date-time', example: '2026-11-21T21:47:05.118Z' })
@@ -166,17 +221,26 @@ export class TipWageTheftResponse {
   @ApiProperty({
     type: 'string',
     format: 'date-time',
-    description: '`as_of` less `payout_grace_days`: tips recorded and pools created before this were due to be paid out and distributed by now',
+    description:
+      '`as_of` less `payout_grace_days`: tips recorded and pools created before this were due to be paid out and distributed by now',
     example: '2026-11-07T21:47:05.118Z',
   })
   due_before: string;
 
-  @ApiProperty({ type: 'integer', minimum: 1, description: 'The configured grace period in days (TIP_PAYOUT_GRACE_DAYS)', example: 14 })
+  @ApiProperty({
+    type: 'integer',
+    minimum: 1,
+    description: 'The configured grace period in days (TIP_PAYOUT_GRACE_DAYS)',
+    example: 14,
+  })
   payout_grace_days: number;
 
   @ApiProperty({ type: 'integer', minimum: 0, example: 1 })
   flag_count: number;
 
-  @ApiProperty({ type: [TipWageTheftFlag], description: 'Downward adjustments, then payout shortfalls, then pool flags, then checks under the federal minimum' })
+  @ApiProperty({
+    type: [TipWageTheftFlag],
+    description: 'Downward adjustments, then payout shortfalls, then pool flags, then checks under the federal minimum',
+  })
   flags: TipWageTheftFlag[];
 }

@@ -1,8 +1,22 @@
 import { given } from '../../test/support/decider';
 import { loadSeeds } from '../jurisdiction';
 import { tipCreditRuleOn } from '../rules/tip-credit';
-import { tipCreditCheckDecider, tipDecider, tipPayoutDecider, type AdjustTip, type CheckTipCredit, type PayOutTips, type RecordTip } from './tip.decider';
-import { NotATippableSaleError, TipAmountUnchangedError, TipPooledError, TipRecordExistsError, TipRecordNotFoundError } from './tip.errors';
+import {
+  tipCreditCheckDecider,
+  tipDecider,
+  tipPayoutDecider,
+  type AdjustTip,
+  type CheckTipCredit,
+  type PayOutTips,
+  type RecordTip,
+} from './tip.decider';
+import {
+  NotATippableSaleError,
+  TipAmountUnchangedError,
+  TipPooledError,
+  TipRecordExistsError,
+  TipRecordNotFoundError,
+} from './tip.errors';
 import type { TipAdjusted, TipPaidOut, TipRecorded } from './tip.events';
 
 const NOW = '2026-11-21T12:00:00.000Z';
@@ -27,7 +41,12 @@ const recorded = (fields: Partial<TipRecorded['data']> = {}): TipRecorded => ({
 /** The command that records `recorded(fields)`: the same fields, the time as `now`. */
 const record = (fields: Partial<TipRecorded['data']> = {}): RecordTip => {
   const { recorded_at, sale_total_cents, ...data } = recorded(fields).data;
-  return { kind: 'RecordTip', ...data, now: recorded_at, sale: { type: 'SALE', state: 'completed', ledger_total_cents: sale_total_cents! } };
+  return {
+    kind: 'RecordTip',
+    ...data,
+    now: recorded_at,
+    sale: { type: 'SALE', state: 'completed', ledger_total_cents: sale_total_cents! },
+  };
 };
 
 const adjust = (fields: Partial<AdjustTip> = {}): AdjustTip => ({
@@ -70,16 +89,26 @@ describe('tip decider', () => {
   ] as const;
 
   it('records a tip on a sale that stands, overridden or refunded in part, and refuses a VOID or REFUND record and a voided or wholly refunded sale (409)', () => {
-    for (const state of STANDING) given(tipDecider).when({ ...record(), sale: { type: 'SALE', state, ledger_total_cents: 1003 } }).then([recorded()]);
+    for (const state of STANDING)
+      given(tipDecider)
+        .when({ ...record(), sale: { type: 'SALE', state, ledger_total_cents: 1003 } })
+        .then([recorded()]);
     for (const [sale, what] of FALLEN) {
       given(tipDecider)
         .when({ ...record(), sale: { ...sale, ledger_total_cents: 1003 } })
-        .thenThrows(NotATippableSaleError, { status: 409, code: 'NOT_A_COMPLETED_SALE', message: `Transaction TXN-2026-11-21-BBBBBBBB is ${what}: tips attach to completed sales only` });
+        .thenThrows(NotATippableSaleError, {
+          status: 409,
+          code: 'NOT_A_COMPLETED_SALE',
+          message: `Transaction TXN-2026-11-21-BBBBBBBB is ${what}: tips attach to completed sales only`,
+        });
     }
   });
 
   it('adjusts a tip while its sale stands, and not once it was voided or wholly refunded (409)', () => {
-    for (const state of STANDING) given(tipDecider, [recorded()]).when(adjust({ sale: { type: 'SALE', state } })).then([adjusted(500, 300)]);
+    for (const state of STANDING)
+      given(tipDecider, [recorded()])
+        .when(adjust({ sale: { type: 'SALE', state } }))
+        .then([adjusted(500, 300)]);
     for (const state of ['voided', 'refunded'] as const) {
       given(tipDecider, [recorded()])
         .when(adjust({ sale: { type: 'SALE', state }, new_amount_cents: 5000 }))
@@ -88,7 +117,9 @@ describe('tip decider', () => {
   });
 
   it('records a cash tip the same way', () => {
-    given(tipDecider).when(record({ method: 'cash' })).then([recorded({ method: 'cash' })]);
+    given(tipDecider)
+      .when(record({ method: 'cash' }))
+      .then([recorded({ method: 'cash' })]);
   });
 
   it('refuses a second tip under the same id', () => {
@@ -96,17 +127,22 @@ describe('tip decider', () => {
   });
 
   it('adjusts a tip, keeping the amount it replaces', () => {
-    given(tipDecider, [recorded()]).when(adjust()).then([adjusted(500, 300)]);
+    given(tipDecider, [recorded()])
+      .when(adjust())
+      .then([adjusted(500, 300)]);
   });
 
   it('adjusts from the latest amount, up as well as down', () => {
-    given(tipDecider, [recorded(), adjusted(500, 300)]).when(adjust({ new_amount_cents: 450 })).then([
-      { ...adjusted(300, 450) },
-    ]);
+    given(tipDecider, [recorded(), adjusted(500, 300)])
+      .when(adjust({ new_amount_cents: 450 }))
+      .then([{ ...adjusted(300, 450) }]);
   });
 
   it('folds adjustments into the current amount', () => {
-    expect(given(tipDecider, [recorded(), adjusted(500, 300)]).state).toEqual({ status: 'recorded', tip: recorded({ amount_cents: 300 }).data });
+    expect(given(tipDecider, [recorded(), adjusted(500, 300)]).state).toEqual({
+      status: 'recorded',
+      tip: recorded({ amount_cents: 300 }).data,
+    });
   });
 
   it('refuses to adjust a pooled tip', () => {
@@ -116,7 +152,9 @@ describe('tip decider', () => {
   });
 
   it('refuses an adjustment that changes nothing', () => {
-    given(tipDecider, [recorded()]).when(adjust({ new_amount_cents: 500 })).thenThrows(TipAmountUnchangedError, { status: 409 });
+    given(tipDecider, [recorded()])
+      .when(adjust({ new_amount_cents: 500 }))
+      .thenThrows(TipAmountUnchangedError, { status: 409 });
   });
 
   it('answers an adjustment of an unknown tip with 404', () => {
@@ -159,12 +197,17 @@ describe('tip credit check decider', () => {
     state,
     hourly_wage_cents: wage,
     average_tips_per_hour_cents: tips,
-    rules: { federal: tipCreditRuleOn(tipCreditRules, 'US', NOW.slice(0, 10))!, state: tipCreditRuleOn(tipCreditRules, state, NOW.slice(0, 10))! },
+    rules: {
+      federal: tipCreditRuleOn(tipCreditRules, 'US', NOW.slice(0, 10))!,
+      state: tipCreditRuleOn(tipCreditRules, state, NOW.slice(0, 10))!,
+    },
     now: NOW,
   });
 
   it('records the check with its outcome and the rules it applied', () => {
-    const [event] = given(tipCreditCheckDecider).when(check('TX', 213, 600)).then([expect.objectContaining({ type: 'TipCreditChecked' })]);
+    const [event] = given(tipCreditCheckDecider)
+      .when(check('TX', 213, 600))
+      .then([expect.objectContaining({ type: 'TipCreditChecked' })]);
     expect(event.data).toMatchObject({
       check_id: 'TIPCHECK-2026-11-21-FFFFFFFF',
       merchant_id: 'm-1',
@@ -175,11 +218,18 @@ describe('tip credit check decider', () => {
       rules: { federal: expect.objectContaining({ state: 'US' }), state: expect.objectContaining({ state: 'TX' }) },
       checked_at: NOW,
     });
-    expect(event.data.requirements.map((r) => r.requirement)).toEqual(['FLSA_CASH_WAGE', 'FLSA_MINIMUM_WAGE', 'STATE_CASH_WAGE', 'STATE_MINIMUM_WAGE']);
+    expect(event.data.requirements.map((r) => r.requirement)).toEqual([
+      'FLSA_CASH_WAGE',
+      'FLSA_MINIMUM_WAGE',
+      'STATE_CASH_WAGE',
+      'STATE_MINIMUM_WAGE',
+    ]);
   });
 
   it('records a failing check too', () => {
-    const [event] = given(tipCreditCheckDecider).when(check('CA', 213, 2000)).then([expect.objectContaining({ type: 'TipCreditChecked' })]);
+    const [event] = given(tipCreditCheckDecider)
+      .when(check('CA', 213, 2000))
+      .then([expect.objectContaining({ type: 'TipCreditChecked' })]);
     expect(event.data.compliant).toBe(false);
   });
 });

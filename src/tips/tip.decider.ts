@@ -1,8 +1,21 @@
 import type { Decider, DomainEvent } from '../platform/decider';
 import type { TransactionStatus, TransactionType } from '../transactions';
 import { checkTipCredit } from '../rules/tip-credit';
-import { NotATippableSaleError, TipAmountUnchangedError, TipPooledError, TipRecordExistsError, TipRecordNotFoundError } from './tip.errors';
-import type { TipCreditChecked, TipCreditCheckedData, TipEvent, TipPaidOut, TipPaidOutData, TipRecordedData } from './tip.events';
+import {
+  NotATippableSaleError,
+  TipAmountUnchangedError,
+  TipPooledError,
+  TipRecordExistsError,
+  TipRecordNotFoundError,
+} from './tip.errors';
+import type {
+  TipCreditChecked,
+  TipCreditCheckedData,
+  TipEvent,
+  TipPaidOut,
+  TipPaidOutData,
+  TipRecordedData,
+} from './tip.events';
 
 /** The sale a tip rides on, as the transactions read model has it. */
 export interface TippedSale {
@@ -18,11 +31,15 @@ export interface TippedSale {
  * or one refunded in part, still stands.
  */
 export function assertTippable(transactionId: string, sale: Pick<TippedSale, 'type' | 'state'>): void {
-  if (sale.type !== 'SALE' || sale.state === 'voided' || sale.state === 'refunded') throw new NotATippableSaleError(transactionId, sale);
+  if (sale.type !== 'SALE' || sale.state === 'voided' || sale.state === 'refunded')
+    throw new NotATippableSaleError(transactionId, sale);
 }
 
 /** Ids, time, amounts in cents and the rules in force come in through the commands: `decide` reads nothing. */
-export type RecordTip = { kind: 'RecordTip'; now: string; sale: TippedSale } & Omit<TipRecordedData, 'recorded_at' | 'sale_total_cents'>;
+export type RecordTip = { kind: 'RecordTip'; now: string; sale: TippedSale } & Omit<
+  TipRecordedData,
+  'recorded_at' | 'sale_total_cents'
+>;
 
 export interface AdjustTip {
   kind: 'AdjustTip';
@@ -50,7 +67,9 @@ export const tipDecider: Decider<TipCommand, TipState, TipEvent> = {
       case 'TipRecorded':
         return { status: 'recorded', tip: event.data };
       case 'TipAdjusted':
-        return state.status === 'recorded' ? { status: 'recorded', tip: { ...state.tip, amount_cents: event.data.new_amount_cents } } : state;
+        return state.status === 'recorded'
+          ? { status: 'recorded', tip: { ...state.tip, amount_cents: event.data.new_amount_cents } }
+          : state;
       default:
         return state;
     }
@@ -69,7 +88,8 @@ export const tipDecider: Decider<TipCommand, TipState, TipEvent> = {
         const { tip } = state;
         if (command.pool_id !== null) throw new TipPooledError(tip.tip_id, command.pool_id);
         assertTippable(tip.transaction_id, command.sale);
-        if (command.new_amount_cents === tip.amount_cents) throw new TipAmountUnchangedError(tip.tip_id, tip.amount_cents);
+        if (command.new_amount_cents === tip.amount_cents)
+          throw new TipAmountUnchangedError(tip.tip_id, tip.amount_cents);
         return [
           {
             type: 'TipAdjusted',
@@ -120,7 +140,16 @@ export const tipPayoutDecider = recordedOnce<PayOutTips, TipPaidOut>(
  */
 export type CheckTipCredit = { kind: 'CheckTipCredit'; now: string } & Pick<
   TipCreditCheckedData,
-  'check_id' | 'merchant_id' | 'employee_id' | 'state' | 'city' | 'county' | 'zip_code' | 'hourly_wage_cents' | 'average_tips_per_hour_cents' | 'rules'
+  | 'check_id'
+  | 'merchant_id'
+  | 'employee_id'
+  | 'state'
+  | 'city'
+  | 'county'
+  | 'zip_code'
+  | 'hourly_wage_cents'
+  | 'average_tips_per_hour_cents'
+  | 'rules'
 >;
 
 /** The check is recorded, so that what an employer declared about a wage stays in the audit trail. */

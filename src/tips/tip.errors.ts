@@ -26,7 +26,11 @@ export class TipRecordExistsError extends DomainError {
 /** A tip belongs to one pool at most: pooling it twice would pay it out twice. */
 export class TipAlreadyPooledError extends DomainError {
   constructor(pooled: readonly { tip_id: string; pool_id: string }[]) {
-    super('TIP_ALREADY_POOLED', `Already in a pool: ${pooled.map((t) => `${t.tip_id} (pool ${t.pool_id})`).join(', ')}`, 409);
+    super(
+      'TIP_ALREADY_POOLED',
+      `Already in a pool: ${pooled.map((t) => `${t.tip_id} (pool ${t.pool_id})`).join(', ')}`,
+      409,
+    );
   }
 }
 

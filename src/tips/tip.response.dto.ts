@@ -22,7 +22,18 @@ import {
 import { POSITIVE } from './tip-fields';
 import { POOL_ID_PATTERN, TIP_ID_PATTERN, TIP_ID_PREFIX as PREFIX } from './tip-ids';
 
-const { AuditHash, ChainPosition, MerchantId, Instant, Cents, RecordId, PoolId, PoolName, DistributionMethod, EXAMPLE_TIME } = TipDoc;
+const {
+  AuditHash,
+  ChainPosition,
+  MerchantId,
+  Instant,
+  Cents,
+  RecordId,
+  PoolId,
+  PoolName,
+  DistributionMethod,
+  EXAMPLE_TIME,
+} = TipDoc;
 
 /** An entry of a tip's stream in the chain (its recording, then each adjustment), as a transaction's history shows its own. */
 export class TipHistoryEntry implements HistoryEntry {
@@ -50,7 +61,11 @@ export class TipView implements Omit<TipRecordedData, 'tip_id' | 'recorded_at'> 
   @ApiProperty({ type: 'string', example: 'TXN-2026-11-21-8F3K2Q7M', description: 'The sale the tip was left on' })
   transaction_id: string;
 
-  @ApiProperty({ enum: TIP_METHODS, description: 'Which route recorded it: `POST /tip/cash` or `POST /tip/credit-card`', example: 'credit_card' })
+  @ApiProperty({
+    enum: TIP_METHODS,
+    description: 'Which route recorded it: `POST /tip/cash` or `POST /tip/credit-card`',
+    example: 'credit_card',
+  })
   method: TipMethod;
 
   @ApiProperty({ type: 'string', example: 'emp-0042' })
@@ -83,7 +98,10 @@ export class TipView implements Omit<TipRecordedData, 'tip_id' | 'recorded_at'> 
   @ChainPosition()
   chain_position: number;
 
-  @ApiProperty({ type: [TipHistoryEntry], description: 'The tip’s entries in the chain, oldest first: its recording, then each adjustment' })
+  @ApiProperty({
+    type: [TipHistoryEntry],
+    description: 'The tip’s entries in the chain, oldest first: its recording, then each adjustment',
+  })
   history: TipHistoryEntry[];
 }
 
@@ -100,7 +118,11 @@ export class TipAdjustmentView {
   @Cents(425, 'A fraction of a cent sent was rounded up; 0 for a tip charged back in full')
   new_amount_cents: number;
 
-  @ApiProperty({ type: 'string', description: 'As sent, recorded verbatim in the audit trail', example: 'Guest corrected the tip on the signed slip' })
+  @ApiProperty({
+    type: 'string',
+    description: 'As sent, recorded verbatim in the audit trail',
+    example: 'Guest corrected the tip on the signed slip',
+  })
   reason: string;
 
   @Instant()
@@ -181,7 +203,11 @@ export class TipPoolView implements Omit<TipPooledData, 'pool_id' | 'tips'> {
   @ApiProperty({ enum: ['open'], description: 'A new pool is open until `POST /tip/pool/distribute`', example: 'open' })
   status: 'open';
 
-  @ApiProperty({ type: 'array', items: { type: 'string', pattern: TIP_ID_PATTERN.source, example: TIP_ID_EXAMPLE }, description: 'As sent' })
+  @ApiProperty({
+    type: 'array',
+    items: { type: 'string', pattern: TIP_ID_PATTERN.source, example: TIP_ID_EXAMPLE },
+    description: 'As sent',
+  })
   tip_ids: string[];
 
   @Cents(3001, 'The pooled tips’ amounts when pooled: fixed from now on')
@@ -193,7 +219,8 @@ export class TipPoolView implements Omit<TipPooledData, 'pool_id' | 'tips'> {
   @ApiProperty({
     type: 'array',
     items: { type: 'string', example: 'emp-0042' },
-    description: 'The employees whose tips went in, in order of first appearance. GET /analytics/tip-wage-theft flags a pool that pays fewer people than this.',
+    description:
+      'The employees whose tips went in, in order of first appearance. GET /analytics/tip-wage-theft flags a pool that pays fewer people than this.',
   })
   contributors: string[];
 
@@ -236,7 +263,10 @@ export class TipDistributionView implements Omit<TipPoolDistributedData, 'shares
   rounding_adjustment_cents: number;
 
   /** Each participant's share with its own payout entry in the chain. */
-  @ApiProperty({ type: [TipDistributionShareView], description: 'Each participant’s share, in the order of `participants`' })
+  @ApiProperty({
+    type: [TipDistributionShareView],
+    description: 'Each participant’s share, in the order of `participants`',
+  })
   shares: TipDistributionShareView[];
 
   @Instant()
@@ -251,10 +281,18 @@ export class TipDistributionView implements Omit<TipPoolDistributedData, 'shares
 
 /** A requirement with its amounts in dollars too, as the caller sent them. */
 export class TipCreditRequirementView implements TipCreditRequirement {
-  @ApiProperty({ enum: TIP_CREDIT_REQUIREMENTS, description: 'Stable code of the requirement', example: 'FLSA_MINIMUM_WAGE' })
+  @ApiProperty({
+    enum: TIP_CREDIT_REQUIREMENTS,
+    description: 'Stable code of the requirement',
+    example: 'FLSA_MINIMUM_WAGE',
+  })
   requirement: TipCreditRequirementCode;
 
-  @ApiProperty({ type: 'string', description: '`US` for FLSA, a state’s code, or a city with its state (`Chicago, IL`)', example: 'US' })
+  @ApiProperty({
+    type: 'string',
+    description: '`US` for FLSA, a state’s code, or a city with its state (`Chicago, IL`)',
+    example: 'US',
+  })
   jurisdiction: string;
 
   @ApiProperty({ type: 'string', example: 'FLSA minimum wage, cash wage plus tips' })
@@ -281,14 +319,25 @@ export class TipCreditRulesApplied {
   @ApiProperty({ type: TipCreditRuleDto, description: 'The FLSA entry (`US`)' })
   federal: TipCreditRuleDto;
 
-  @ApiProperty({ type: TipCreditRuleDto, description: 'The state’s entry, its region’s where the place lies in one (New York’s downstate counties); the FLSA entry again when `state` is `US`' })
+  @ApiProperty({
+    type: TipCreditRuleDto,
+    description:
+      'The state’s entry, its region’s where the place lies in one (New York’s downstate counties); the FLSA entry again when `state` is `US`',
+  })
   state: TipCreditRuleDto;
 
-  @ApiProperty({ type: TipCreditRuleDto, nullable: true, description: 'The most local own entry in force: the city’s, else the county’s; null where there is none' })
+  @ApiProperty({
+    type: TipCreditRuleDto,
+    nullable: true,
+    description: 'The most local own entry in force: the city’s, else the county’s; null where there is none',
+  })
   local: TipCreditRuleDto | null;
 }
 
-export class TipCreditCheckView implements Omit<TipCreditCheckedData, 'check_id' | 'requirements' | 'city' | 'county' | 'zip_code' | 'rules'> {
+export class TipCreditCheckView implements Omit<
+  TipCreditCheckedData,
+  'check_id' | 'requirements' | 'city' | 'county' | 'zip_code' | 'rules'
+> {
   @RecordId(PREFIX.creditCheck, 'TIPCHECK-2026-11-21-6RZ4B8VE')
   id: string;
 
@@ -301,13 +350,29 @@ export class TipCreditCheckView implements Omit<TipCreditCheckedData, 'check_id'
   @ApiProperty({ type: 'string', description: 'The state checked, upper case, or `US`', example: 'TX' })
   state: string;
 
-  @ApiProperty({ type: 'string', nullable: true, description: 'The city as sent or as the ZIP gives it, for a local rule; null when neither gave one', example: null })
+  @ApiProperty({
+    type: 'string',
+    nullable: true,
+    description: 'The city as sent or as the ZIP gives it, for a local rule; null when neither gave one',
+    example: null,
+  })
   city: string | null;
 
-  @ApiProperty({ type: 'string', nullable: true, description: 'The county as sent or as the ZIP gives it, for a region’s or a county’s rule; null when neither gave one', example: null })
+  @ApiProperty({
+    type: 'string',
+    nullable: true,
+    description:
+      'The county as sent or as the ZIP gives it, for a region’s or a county’s rule; null when neither gave one',
+    example: null,
+  })
   county: string | null;
 
-  @ApiProperty({ type: 'string', nullable: true, description: 'The ZIP code as sent; null when none was sent', example: null })
+  @ApiProperty({
+    type: 'string',
+    nullable: true,
+    description: 'The ZIP code as sent; null when none was sent',
+    example: null,
+  })
   zip_code: string | null;
 
   @Cents(213, 'The cash wage in cents an hour; a fraction of a cent sent was dropped')
@@ -319,26 +384,37 @@ export class TipCreditCheckView implements Omit<TipCreditCheckedData, 'check_id'
   @ApiProperty({ type: 'boolean', description: 'Every requirement checked is met', example: true })
   compliant: boolean;
 
-  @ApiProperty({ type: [TipCreditRequirementView], description: 'Every requirement checked: FLSA’s, then the state’s, then the city’s' })
+  @ApiProperty({
+    type: [TipCreditRequirementView],
+    description: 'Every requirement checked: FLSA’s, then the state’s, then the city’s',
+  })
   requirements: TipCreditRequirementView[];
 
   /** The requirements not met, each with what it required and what it got. */
-  @ApiProperty({ type: [TipCreditRequirementView], description: 'The requirements not met, each with what it required and what it got; empty when compliant' })
+  @ApiProperty({
+    type: [TipCreditRequirementView],
+    description: 'The requirements not met, each with what it required and what it got; empty when compliant',
+  })
   failures: TipCreditRequirementView[];
 
   @ApiProperty({
     type: 'array',
     items: { type: 'string', example: 'XX: no tipped minimum cash wage in the seed data; not checked' },
-    description: 'What the seed data could not decide: a requirement without a figure is not checked, never passed or failed',
+    description:
+      'What the seed data could not decide: a requirement without a figure is not checked, never passed or failed',
   })
   notes: string[];
 
-  @ApiProperty({ type: TipCreditRulesApplied, description: 'The seed entries applied, with their sources, as they stood at the check' })
+  @ApiProperty({
+    type: TipCreditRulesApplied,
+    description: 'The seed entries applied, with their sources, as they stood at the check',
+  })
   rules: TipCreditRulesApplied;
 
   @ApiProperty({
     type: [String],
-    description: 'The entries applied, by name, most general first: `US`, the state or its region (`NY: New York City, Long Island and Westchester`), then a county’s or city’s own',
+    description:
+      'The entries applied, by name, most general first: `US`, the state or its region (`NY: New York City, Long Island and Westchester`), then a county’s or city’s own',
     example: ['US', 'NY: New York City, Long Island and Westchester'],
   })
   applied: string[];

@@ -21,7 +21,8 @@ export const COMPLIANCE_REASON_CODES = {
   FRAUD_RISK_MEDIUM: 'The fraud score is MEDIUM (25 to 49): review the sale',
   FRAUD_RISK_HIGH: 'The fraud score is HIGH (50 to 74): review the sale',
   FRAUD_RISK_CRITICAL: 'The fraud score is CRITICAL (75 to 100): the sale fails the check',
-  REFUND_NORMALIZATION_FAILED: 'A refund’s rounding moved the same way as its sale’s: rounding did not give back what it took (never blocks the refund)',
+  REFUND_NORMALIZATION_FAILED:
+    'A refund’s rounding moved the same way as its sale’s: rounding did not give back what it took (never blocks the refund)',
 } as const satisfies Record<ResolutionWarningCode, string> & Record<string, string>;
 
 export type ComplianceReasonCode = keyof typeof COMPLIANCE_REASON_CODES;

@@ -4,7 +4,19 @@ export { TRANSACTION_ID_PATTERN } from './transaction-id';
 export { historyEntry } from './read-model/transaction-view';
 export type { HistoryEntry, OverrideView, TransactionDetail, TransactionView } from './transaction.response.dto';
 export { COMPLIANCE_STATUSES, OVERRIDE_REASONS, VOID_REASONS } from './transaction.events';
-export type { ComplianceStatus, OverrideApplied, OverrideAppliedData, OverrideReason, RefundIssuedData, TransactionEvent, TransactionRecordedData, TransactionStatus, TransactionType, TransactionVoidedData, VoidReason } from './transaction.events';
+export type {
+  ComplianceStatus,
+  OverrideApplied,
+  OverrideAppliedData,
+  OverrideReason,
+  RefundIssuedData,
+  TransactionEvent,
+  TransactionRecordedData,
+  TransactionStatus,
+  TransactionType,
+  TransactionVoidedData,
+  VoidReason,
+} from './transaction.events';
 export { exportRows } from './read-model/transaction-batches';
 export { transactionListProjector } from './read-model/transaction-list.projector';
 export { roundingPoliciesProjector } from './read-model/rounding-policies.projector';

@@ -21,18 +21,25 @@ function checkTenders(sale: SaleRequest): TenderLine[] {
     throw new InvalidFieldError('is_split_tender', 'is_split_tender is false but several tenders were sent');
   }
   if (tenders.length > 0 && !tenders.some((tender) => tender.type === sale.payment_method)) {
-    throw new InvalidFieldError('payment_method', `payment_method ${sale.payment_method} is not one of the tenders sent`);
+    throw new InvalidFieldError(
+      'payment_method',
+      `payment_method ${sale.payment_method} is not one of the tenders sent`,
+    );
   }
   return tenders;
 }
 
 /** Two modes agree when they round every amount alike; each mode's adjustment repeats every 10 cents. */
 function sameArithmetic(a: RoundingMode, b: RoundingMode): boolean {
-  return Array.from({ length: 10 }, (_, cents) => cents).every((cents) => roundCents(cents, a) === roundCents(cents, b));
+  return Array.from({ length: 10 }, (_, cents) => cents).every(
+    (cents) => roundCents(cents, a) === roundCents(cents, b),
+  );
 }
 
 /** Modes that round to the nearest 5 cents, so that up and down are equally likely by chance: what fraud bias is measured against. */
-export const SYMMETRIC_MODES: readonly RoundingMode[] = ROUNDING_MODES.filter((mode) => sameArithmetic(mode, 'symmetrical_rounding'));
+export const SYMMETRIC_MODES: readonly RoundingMode[] = ROUNDING_MODES.filter((mode) =>
+  sameArithmetic(mode, 'symmetrical_rounding'),
+);
 
 /**
  * The terms a sale is rounded under: an explicit mode (for testing) before the merchant's policy,
@@ -43,7 +50,8 @@ function saleTerms(command: RecordTransaction): { terms: CashTerms; policy: Appl
   const explicit = command.sale.cash_rounding_mode;
   if (explicit === undefined) return policyTerms(rule, command.rounding_policy);
   const requested = command.rounding_policy;
-  const reason = requested === 'rule' ? null : `cash_rounding_mode ${explicit} was sent; it comes before the merchant's policy`;
+  const reason =
+    requested === 'rule' ? null : `cash_rounding_mode ${explicit} was sent; it comes before the merchant's policy`;
   return { terms: ruleTerms(rule, explicit), policy: { requested, applied: 'rule', reason } };
 }
 
@@ -68,7 +76,12 @@ export function recordSale(command: RecordTransaction): TransactionRecordedData 
   const contradicts =
     explicit !== undefined &&
     rule.enforcement === 'mandatory' &&
-    !isLawfulCashTotal(rule, calculation.cash_portion_cents, calculation.cash_portion_cents + calculation.rounding_delta_cents, sale.cash_tendered_cents);
+    !isLawfulCashTotal(
+      rule,
+      calculation.cash_portion_cents,
+      calculation.cash_portion_cents + calculation.rounding_delta_cents,
+      sale.cash_tendered_cents,
+    );
   const warningCodes = new Set(jurisdiction.warnings.map((warning) => warning.code));
 
   const fraud = scoreFraud(
@@ -77,13 +90,22 @@ export function recordSale(command: RecordTransaction): TransactionRecordedData 
       rounding_delta_cents: calculation.rounding_delta_cents,
       symmetric_mode: SYMMETRIC_MODES.includes(mode),
       contradicts_mandatory_rule: contradicts,
-      explicit_mode_gain_cents: explicit === undefined ? 0 : calculation.cash_total_cents - roundUnder(ruleTerms(rule)).cash_total_cents,
+      explicit_mode_gain_cents:
+        explicit === undefined ? 0 : calculation.cash_total_cents - roundUnder(ruleTerms(rule)).cash_total_cents,
       zip_state_mismatch: warningCodes.has('STATE_ZIP_MISMATCH'),
       unverified_jurisdiction: warningCodes.has('UNKNOWN_ZIP_FALLBACK') || warningCodes.has('NO_LOCATION_FALLBACK'),
     },
     command.history,
   );
-  const reasons = complianceReasons({ explicit, contradicts, environment, rule, jurisdiction, fraud, date: command.now.slice(0, 10) });
+  const reasons = complianceReasons({
+    explicit,
+    contradicts,
+    environment,
+    rule,
+    jurisdiction,
+    fraud,
+    date: command.now.slice(0, 10),
+  });
 
   return {
     transaction_id: command.transaction_id,
@@ -115,7 +137,8 @@ export function recordSale(command: RecordTransaction): TransactionRecordedData 
       cash_total_cents: calculation.cash_total_cents,
       rounding_delta_cents: calculation.rounding_delta_cents,
       cash_rounding_mode: mode,
-      mode_source: explicit !== undefined ? 'explicit' : policy.applied === 'favor_customer' ? 'merchant_policy' : 'rule',
+      mode_source:
+        explicit !== undefined ? 'explicit' : policy.applied === 'favor_customer' ? 'merchant_policy' : 'rule',
       rounding_applied: calculation.rounding_applied,
       exemptions: calculation.exemptions ?? [],
       cash_tendered_cents: sale.cash_tendered_cents ?? null,

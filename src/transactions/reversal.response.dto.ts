@@ -10,13 +10,17 @@ export class ReversalResponse {
   @ApiProperty({ type: TransactionDetail, description: 'The new VOID or REFUND record, with negative amounts' })
   transaction: TransactionDetail;
 
-  @ApiProperty({ type: TransactionDetail, description: 'The sale as it stands after it: `voided`, `partially_refunded` or `refunded`' })
+  @ApiProperty({
+    type: TransactionDetail,
+    description: 'The sale as it stands after it: `voided`, `partially_refunded` or `refunded`',
+  })
   original: TransactionDetail;
 
   @ApiProperty({
     type: EntryPromiseResponse,
     nullable: true,
-    description: 'The log’s signed promise of the VOID or REFUND record’s entry, made at commit: keep it, and check it against any later tree head (`npm run verify-chain -- promise`). Null when checkpoint signing is off',
+    description:
+      'The log’s signed promise of the VOID or REFUND record’s entry, made at commit: keep it, and check it against any later tree head (`npm run verify-chain -- promise`). Null when checkpoint signing is off',
   })
   promise: EntryPromiseResponse | null;
 }

@@ -20,6 +20,11 @@ export const roundingPolicyDecider: Decider<SetRoundingPolicy, RoundingPolicySta
   evolve: (_state, event) => ({ policy: event.data.rounding_policy }),
   decide(command, state) {
     if (command.rounding_policy === state.policy) return [];
-    return [{ type: 'RoundingPolicySet', data: { merchant_id: command.merchant_id, rounding_policy: command.rounding_policy, set_at: command.now } }];
+    return [
+      {
+        type: 'RoundingPolicySet',
+        data: { merchant_id: command.merchant_id, rounding_policy: command.rounding_policy, set_at: command.now },
+      },
+    ];
   },
 };

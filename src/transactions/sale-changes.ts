@@ -38,10 +38,13 @@ export class SaleChanges {
   ): Promise<R & { promise: EntryPromiseResponse | null }> {
     const sale = await this.transactions.findSale(context.principal, saleId);
     const metadata = eventMetadata(context, sale.merchant_id);
-    return this.step.run({ stream: transactionStream(sale.id), decider: transactionDecider, command, metadata, idempotency }, async (tx, [entry]) => ({
-      ...(await answer(tx)),
-      promise: this.promises.of(entry),
-    }));
+    return this.step.run(
+      { stream: transactionStream(sale.id), decider: transactionDecider, command, metadata, idempotency },
+      async (tx, [entry]) => ({
+        ...(await answer(tx)),
+        promise: this.promises.of(entry),
+      }),
+    );
   }
 
   /** A void or a refund: a record with an id of its own, drawn again in the rare case it is taken. */

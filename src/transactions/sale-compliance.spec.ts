@@ -8,9 +8,15 @@ const NO_RISK = { fraud_score: 0, risk_level: 'LOW', signals: [] } as unknown as
 const NO_WARNINGS = { warnings: [] } as unknown as JurisdictionResolution;
 
 function evidenceCodes(rule: JurisdictionRule, date: string): string[] {
-  return complianceReasons({ explicit: undefined, contradicts: false, environment: 'production', rule, jurisdiction: NO_WARNINGS, fraud: NO_RISK, date }).map(
-    (reason) => `${reason.code} ${reason.severity}`,
-  );
+  return complianceReasons({
+    explicit: undefined,
+    contradicts: false,
+    environment: 'production',
+    rule,
+    jurisdiction: NO_WARNINGS,
+    fraud: NO_RISK,
+    date,
+  }).map((reason) => `${reason.code} ${reason.severity}`);
 }
 
 describe('how sure the rule behind a sale is', () => {
@@ -22,8 +28,22 @@ describe('how sure the rule behind a sale is', () => {
 
   it('warns RULE_STALE once the record is more than 90 days unchecked, and names the day it was checked', () => {
     expect(evidenceCodes(checked, '2026-11-30')).toEqual([]); // day 90
-    const reasons = complianceReasons({ explicit: undefined, contradicts: false, environment: 'production', rule: checked, jurisdiction: NO_WARNINGS, fraud: NO_RISK, date: '2026-12-01' });
-    expect(reasons).toEqual([{ code: 'RULE_STALE', severity: 'WARN', message: 'the rule of US-WA (Test Ordinance 1) was last checked against its sources on 2026-09-01' }]);
+    const reasons = complianceReasons({
+      explicit: undefined,
+      contradicts: false,
+      environment: 'production',
+      rule: checked,
+      jurisdiction: NO_WARNINGS,
+      fraud: NO_RISK,
+      date: '2026-12-01',
+    });
+    expect(reasons).toEqual([
+      {
+        code: 'RULE_STALE',
+        severity: 'WARN',
+        message: 'the rule of US-WA (Test Ordinance 1) was last checked against its sources on 2026-09-01',
+      },
+    ]);
     expect(statusOf(reasons)).toBe('WARN');
   });
 

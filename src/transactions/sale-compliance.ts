@@ -7,7 +7,11 @@ import type { RoundingMode } from '../rules/rounding-engine';
 import type { ComplianceReason, ComplianceStatus, KeyEnvironment } from './transaction.events';
 
 /** DESIGN.md: a borderline score needs review, a critical one fails the check. */
-const RISK_SEVERITY: Partial<Record<RiskLevel, ComplianceReason['severity']>> = { MEDIUM: 'WARN', HIGH: 'WARN', CRITICAL: 'FAIL' };
+const RISK_SEVERITY: Partial<Record<RiskLevel, ComplianceReason['severity']>> = {
+  MEDIUM: 'WARN',
+  HIGH: 'WARN',
+  CRITICAL: 'FAIL',
+};
 
 interface ComplianceFacts {
   explicit: RoundingMode | undefined;
@@ -44,7 +48,15 @@ function evidenceReasons(rule: JurisdictionRule, date: string): ComplianceReason
   return reasons;
 }
 
-export function complianceReasons({ explicit, contradicts, environment, rule, jurisdiction, fraud, date }: ComplianceFacts): ComplianceReason[] {
+export function complianceReasons({
+  explicit,
+  contradicts,
+  environment,
+  rule,
+  jurisdiction,
+  fraud,
+  date,
+}: ComplianceFacts): ComplianceReason[] {
   const reasons: ComplianceReason[] = [
     ...jurisdiction.warnings.map(({ code, message }): ComplianceReason => ({ code, severity: 'WARN', message })),
     ...evidenceReasons(rule, date),

@@ -15,12 +15,19 @@ export function cashPrice({ is_split_tender, calculation }: TransactionRecordedD
  * price either way; a correction (pricing-error, system-error) may lower the total to 0 but raise
  * it no further than the tolerance: an override moves the cash total, not the price.
  */
-function overrideBounds(reason: OverrideReason, price: number, { tolerance_cents }: SaleChangeBounds): [number, number] {
+function overrideBounds(
+  reason: OverrideReason,
+  price: number,
+  { tolerance_cents }: SaleChangeBounds,
+): [number, number] {
   const goodwill = reason === 'customer-request' || reason === 'manager-discretion';
   return [goodwill ? Math.max(0, price - tolerance_cents) : 0, price + tolerance_cents];
 }
 
-export function applyOverride({ override, override_id, now, bounds }: ApplyOverride, { sale, settlement }: SaleState): OverrideAppliedData {
+export function applyOverride(
+  { override, override_id, now, bounds }: ApplyOverride,
+  { sale, settlement }: SaleState,
+): OverrideAppliedData {
   const calculated = sale.calculation;
   const [low, high] = overrideBounds(override.reason, cashPrice(sale), bounds);
   if (override.new_cash_total_cents < low || override.new_cash_total_cents > high) {

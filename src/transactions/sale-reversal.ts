@@ -3,8 +3,18 @@
 import { centsToDollarsString } from '../rules/money';
 import { refundCash } from '../rules/cash-settlement';
 import { leastUnroundedToZero, type TenderType } from '../rules/rounding-engine';
-import { RefundExceedsPaidError, RefundRoundsToZeroError, VoidPolicyViolationError, type PolicyViolation } from './transaction.errors';
-import type { RefundIssuedData, TransactionRecord, TransactionRecordedData, TransactionVoidedData } from './transaction.events';
+import {
+  RefundExceedsPaidError,
+  RefundRoundsToZeroError,
+  VoidPolicyViolationError,
+  type PolicyViolation,
+} from './transaction.errors';
+import type {
+  RefundIssuedData,
+  TransactionRecord,
+  TransactionRecordedData,
+  TransactionVoidedData,
+} from './transaction.events';
 import type { IssueRefund, VoidTransaction } from './sale.commands';
 import type { SaleState } from './sale-state';
 import { cashPrice } from './sale-override';
@@ -13,7 +23,12 @@ import { cashPrice } from './sale-override';
 const negative = (cents: number) => 0 - cents;
 
 /** A VOID or REFUND record: the sale's place, rule and tenders, with its own id, time and a clean score of its own. */
-function reversalOf<T extends 'VOID' | 'REFUND'>(sale: TransactionRecordedData, type: T, transactionId: string, now: string): TransactionRecord<T> {
+function reversalOf<T extends 'VOID' | 'REFUND'>(
+  sale: TransactionRecordedData,
+  type: T,
+  transactionId: string,
+  now: string,
+): TransactionRecord<T> {
   return {
     ...sale,
     transaction_id: transactionId,
@@ -26,22 +41,37 @@ function reversalOf<T extends 'VOID' | 'REFUND'>(sale: TransactionRecordedData, 
 
 const MINUTE_MS = 60_000;
 
-function voidViolations({ now, void: request, policy }: VoidTransaction, { sale, settlement }: SaleState): PolicyViolation[] {
+function voidViolations(
+  { now, void: request, policy }: VoidTransaction,
+  { sale, settlement }: SaleState,
+): PolicyViolation[] {
   const ageMinutes = (Date.parse(now) - Date.parse(sale.created_at)) / MINUTE_MS;
   const violations: PolicyViolation[] = [];
   if (ageMinutes > policy.time_limit_minutes) {
-    violations.push({ policy: 'time_limit', why: `the sale is ${Math.floor(ageMinutes)} minutes old; a void is allowed within ${policy.time_limit_minutes} minutes, later refund it` });
+    violations.push({
+      policy: 'time_limit',
+      why: `the sale is ${Math.floor(ageMinutes)} minutes old; a void is allowed within ${policy.time_limit_minutes} minutes, later refund it`,
+    });
   }
   if (settlement.cash_total_cents > policy.amount_threshold_cents) {
     const [total, threshold] = [settlement.cash_total_cents, policy.amount_threshold_cents].map(centsToDollarsString);
-    violations.push({ policy: 'amount_threshold', why: `the cash total $${total} is above the $${threshold} a void may cancel` });
+    violations.push({
+      policy: 'amount_threshold',
+      why: `the cash total $${total} is above the $${threshold} a void may cancel`,
+    });
   }
   if (request.void_reason === 'customer_changed_mind' && ageMinutes > policy.changed_mind_minutes) {
-    violations.push({ policy: 'reason', why: `customer_changed_mind is a void reason within ${policy.changed_mind_minutes} minutes of the sale only; later refund it` });
+    violations.push({
+      policy: 'reason',
+      why: `customer_changed_mind is a void reason within ${policy.changed_mind_minutes} minutes of the sale only; later refund it`,
+    });
   }
   // Correcting one's own mistake by cancelling the sale is the classic void abuse: a second employee authorizes it.
   if (request.void_reason === 'employee_error' && sale.cashier_id !== null && request.voided_by === sale.cashier_id) {
-    violations.push({ policy: 'reason', why: `an employee_error void must be authorized by another employee than the sale's cashier ${sale.cashier_id}` });
+    violations.push({
+      policy: 'reason',
+      why: `an employee_error void must be authorized by another employee than the sale's cashier ${sale.cashier_id}`,
+    });
   }
   return violations;
 }
@@ -63,7 +93,10 @@ export function voidSale(command: VoidTransaction, state: SaleState): Transactio
       cash_portion_cents: negative(calculation.cash_portion_cents),
       cash_total_cents: negative(settlement.cash_total_cents),
       rounding_delta_cents: negative(settlement.rounding_delta_cents),
-      exemptions: calculation.exemptions.map((exemption) => ({ ...exemption, amount_cents: negative(exemption.amount_cents) })),
+      exemptions: calculation.exemptions.map((exemption) => ({
+        ...exemption,
+        amount_cents: negative(exemption.amount_cents),
+      })),
     },
     original_transaction_id: sale.transaction_id,
     void_reason: command.void.void_reason,
@@ -85,20 +118,33 @@ function taxWithin(sale: TransactionRecordedData, ledgerCents: number): number {
  * a sale add up to its amounts. A split tender refunds its cash part only: card and EBT go back
  * through their own networks.
  */
-export function refundSale({ refund, transaction_id, now, bounds }: IssueRefund, { sale, settlement, refunded }: SaleState): RefundIssuedData {
+export function refundSale(
+  { refund, transaction_id, now, bounds }: IssueRefund,
+  { sale, settlement, refunded }: SaleState,
+): RefundIssuedData {
   const calculation = sale.calculation;
   const asked = refund.refund_amount;
   // Never past the cash settled, nor past the price by more than the tolerance (an unbounded override recorded before the bound).
-  const refundable = Math.min(settlement.cash_total_cents, cashPrice(sale) + bounds.tolerance_cents) - refunded.cash_total_cents;
+  const refundable =
+    Math.min(settlement.cash_total_cents, cashPrice(sale) + bounds.tolerance_cents) - refunded.cash_total_cents;
   if (asked > refundable) throw new RefundExceedsPaidError(sale.transaction_id, asked, refundable);
   const ledgerLeft = cashPrice(sale) - refunded.ledger_total_cents;
   // A sale recorded before the rule model's version 2 refunded as mirror_original does.
   const policy = sale.rule.refunds ?? 'mirror_original';
   const refund_cash = calculation.rounding_applied
-    ? refundCash(asked, policy, calculation.cash_rounding_mode, { whole_sale: asked === refundable, sale_cash_remaining_cents: refundable })
+    ? refundCash(asked, policy, calculation.cash_rounding_mode, {
+        whole_sale: asked === refundable,
+        sale_cash_remaining_cents: refundable,
+      })
     : { cash_refund_cents: asked, rounding_exemption: calculation.rounding_exemption ?? null };
   const cash = Math.min(refund_cash.cash_refund_cents, refundable);
-  if (cash === 0) throw new RefundRoundsToZeroError(asked, calculation.cash_rounding_mode, leastUnroundedToZero(calculation.cash_rounding_mode), refundable);
+  if (cash === 0)
+    throw new RefundRoundsToZeroError(
+      asked,
+      calculation.cash_rounding_mode,
+      leastUnroundedToZero(calculation.cash_rounding_mode),
+      refundable,
+    );
   const last = cash === refundable;
   // A part takes its amount off the price; only the refund of the rest may take what is left of it, whatever that is.
   if (!last && asked > ledgerLeft) throw new RefundExceedsPaidError(sale.transaction_id, asked, refundable, ledgerLeft);
@@ -108,7 +154,10 @@ export function refundSale({ refund, transaction_id, now, bounds }: IssueRefund,
   // The record's delta: its cash (-cash) minus its ledger (-ledger).
   const delta = ledger - cash;
   const normalization = {
-    passed: delta === 0 || settlement.rounding_delta_cents === 0 || Math.sign(delta) !== Math.sign(settlement.rounding_delta_cents),
+    passed:
+      delta === 0 ||
+      settlement.rounding_delta_cents === 0 ||
+      Math.sign(delta) !== Math.sign(settlement.rounding_delta_cents),
     original_rounding_delta_cents: settlement.rounding_delta_cents,
     refund_rounding_delta_cents: delta,
   };

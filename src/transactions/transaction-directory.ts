@@ -17,7 +17,8 @@ export class TransactionDirectory {
   /** Another merchant's transaction is answered exactly like an unknown id, so ids cannot be probed. */
   async find(principal: Principal, transactionId: string): Promise<TransactionDetail> {
     const transaction = await findTransaction(this.db, transactionId);
-    if (!transaction || !(await this.scope.canSee(principal, transaction.merchant_id))) throw new TransactionNotFoundError(transactionId);
+    if (!transaction || !(await this.scope.canSee(principal, transaction.merchant_id)))
+      throw new TransactionNotFoundError(transactionId);
     return transaction;
   }
 

@@ -6,7 +6,14 @@ import { roundTender } from '../rules/cash-settlement';
 import { ROUNDING_MODES, roundCents } from '../rules/rounding-engine';
 import { transactionDecider } from './transaction.decider';
 import type { TransactionState } from './sale-state';
-import type { ApplyOverride, IssueRefund, RecordTransaction, SaleRequest, VoidPolicy, VoidTransaction } from './sale.commands';
+import type {
+  ApplyOverride,
+  IssueRefund,
+  RecordTransaction,
+  SaleRequest,
+  VoidPolicy,
+  VoidTransaction,
+} from './sale.commands';
 import {
   AlreadyRefundedError,
   AlreadyVoidedError,
@@ -36,7 +43,9 @@ const PHOENIX = '85004';
 const BIRMINGHAM = '35203';
 
 function recorded(command: RecordTransaction): TransactionRecorded {
-  const [event] = given(transactionDecider).when(command).then([expect.objectContaining({ type: 'TransactionRecorded' })]);
+  const [event] = given(transactionDecider)
+    .when(command)
+    .then([expect.objectContaining({ type: 'TransactionRecorded' })]);
   return event as TransactionRecorded;
 }
 
@@ -72,9 +81,17 @@ describe('transaction decider: RecordTransaction', () => {
     expect(data.rule).toMatchObject({ jurisdiction_id: 'US-AZ', enforcement: 'mandatory' });
     expect(data.location.resolved).toMatchObject({ zip: PHOENIX, state: 'AZ', city: 'Phoenix' });
     // Arizona's enactment rests on a vendor's list (seeds: confidence low): the rounding follows it, the answer says so.
-    expect(data.compliance).toEqual({ compliance_status: 'WARN', reasons: [expect.objectContaining({ code: 'RULE_UNCONFIRMED', severity: 'WARN' })] });
+    expect(data.compliance).toEqual({
+      compliance_status: 'WARN',
+      reasons: [expect.objectContaining({ code: 'RULE_UNCONFIRMED', severity: 'WARN' })],
+    });
     expect(data.fraud).toEqual({ fraud_score: 0, risk_level: 'NONE', signals: [] });
-    expect(data).toMatchObject({ transaction_id: 'TXN-2026-11-21-ABCDEFGH', created_at: NOW, cashier_id: 'c-7', store_id: null });
+    expect(data).toMatchObject({
+      transaction_id: 'TXN-2026-11-21-ABCDEFGH',
+      created_at: NOW,
+      cashier_id: 'c-7',
+      store_id: null,
+    });
   });
 
   it.each([
@@ -136,8 +153,17 @@ describe('transaction decider: RecordTransaction', () => {
 
   describe('an explicit cash_rounding_mode', () => {
     it('against a mandatory rule fails under a production key', () => {
-      const data = decided(record({ zip_code: PHOENIX, cash_rounding_mode: 'mandatory_round_up', tax_total_cents: 1 }, { environment: 'production' }));
-      expect(data.calculation).toMatchObject({ cash_rounding_mode: 'mandatory_round_up', mode_source: 'explicit', cash_total_cents: 1005 });
+      const data = decided(
+        record(
+          { zip_code: PHOENIX, cash_rounding_mode: 'mandatory_round_up', tax_total_cents: 1 },
+          { environment: 'production' },
+        ),
+      );
+      expect(data.calculation).toMatchObject({
+        cash_rounding_mode: 'mandatory_round_up',
+        mode_source: 'explicit',
+        cash_total_cents: 1005,
+      });
       expect(data.compliance.compliance_status).toBe('FAIL');
       expect(data.compliance.reasons).toEqual([
         expect.objectContaining({ code: 'RULE_UNCONFIRMED', severity: 'WARN' }),
@@ -155,21 +181,33 @@ describe('transaction decider: RecordTransaction', () => {
     it('against a mandatory rule is a WARN under a sandbox key', () => {
       const data = decided(record({ zip_code: PHOENIX, cash_rounding_mode: 'none' }, { environment: 'sandbox' }));
       expect(data.compliance.compliance_status).toBe('WARN');
-      expect(data.compliance.reasons[1]).toMatchObject({ code: 'EXPLICIT_MODE_CONTRADICTS_MANDATORY_RULE', severity: 'WARN' });
+      expect(data.compliance.reasons[1]).toMatchObject({
+        code: 'EXPLICIT_MODE_CONTRADICTS_MANDATORY_RULE',
+        severity: 'WARN',
+      });
     });
 
     it('that rounds exactly as the mandatory rule does contradicts nothing, but is still a WARN', () => {
-      const data = decided(record({ zip_code: PHOENIX, cash_rounding_mode: 'nearest_nickel' }, { environment: 'production' }));
+      const data = decided(
+        record({ zip_code: PHOENIX, cash_rounding_mode: 'nearest_nickel' }, { environment: 'production' }),
+      );
       expect(data.compliance).toEqual({
         compliance_status: 'WARN',
-        reasons: [expect.objectContaining({ code: 'RULE_UNCONFIRMED', severity: 'WARN' }), expect.objectContaining({ code: 'EXPLICIT_ROUNDING_MODE', severity: 'WARN' })],
+        reasons: [
+          expect.objectContaining({ code: 'RULE_UNCONFIRMED', severity: 'WARN' }),
+          expect.objectContaining({ code: 'EXPLICIT_ROUNDING_MODE', severity: 'WARN' }),
+        ],
       });
       expect(data.fraud.fraud_score).toBe(0);
     });
 
     it('under a permissive rule is a WARN, not a FAIL', () => {
       const data = decided(record({ zip_code: BIRMINGHAM, cash_rounding_mode: 'none' }, { environment: 'production' }));
-      expect(data.calculation).toMatchObject({ cash_total_cents: 1003, rounding_delta_cents: 0, rounding_applied: false });
+      expect(data.calculation).toMatchObject({
+        cash_total_cents: 1003,
+        rounding_delta_cents: 0,
+        rounding_applied: false,
+      });
       expect(data.compliance.compliance_status).toBe('WARN');
     });
   });
@@ -184,9 +222,18 @@ describe('transaction decider: RecordTransaction', () => {
     it('passes compliance with both neighbours, under any mode that gives one, and fails every other result', () => {
       fc.assert(
         fc.property(fc.integer({ min: 0, max: 1_000_000 }), fc.constantFrom(...ROUNDING_MODES), (subtotal, mode) => {
-          const data = decided(choosing(record({ zip_code: PHOENIX, subtotal_cents: subtotal, tax_total_cents: 0, cash_rounding_mode: mode }, { environment: 'production' })));
+          const data = decided(
+            choosing(
+              record(
+                { zip_code: PHOENIX, subtotal_cents: subtotal, tax_total_cents: 0, cash_rounding_mode: mode },
+                { environment: 'production' },
+              ),
+            ),
+          );
           const { cash_total_cents } = data.calculation;
-          const neighbour = cash_total_cents === subtotal - (subtotal % 5) || cash_total_cents === subtotal + ((5 - (subtotal % 5)) % 5);
+          const neighbour =
+            cash_total_cents === subtotal - (subtotal % 5) ||
+            cash_total_cents === subtotal + ((5 - (subtotal % 5)) % 5);
           const codes = data.compliance.reasons.map((reason) => reason.code);
           expect(codes.includes('EXPLICIT_MODE_CONTRADICTS_MANDATORY_RULE')).toBe(!neighbour);
           expect(data.compliance.compliance_status === 'FAIL').toBe(!neighbour);
@@ -197,7 +244,12 @@ describe('transaction decider: RecordTransaction', () => {
 
   describe("a merchant's favor_customer policy", () => {
     it('rounds down under a permissive rule, and says the policy applied', () => {
-      const data = decided(record({ zip_code: BIRMINGHAM, subtotal_cents: 1000, tax_total_cents: 4 }, { roundingPolicy: 'favor_customer' }));
+      const data = decided(
+        record(
+          { zip_code: BIRMINGHAM, subtotal_cents: 1000, tax_total_cents: 4 },
+          { roundingPolicy: 'favor_customer' },
+        ),
+      );
       expect(data.calculation).toMatchObject({
         cash_total_cents: 1000,
         rounding_delta_cents: -4,
@@ -208,10 +260,25 @@ describe('transaction decider: RecordTransaction', () => {
     });
 
     it('gives way to a mandatory rule that rounds to the nearest nickel, and says why', () => {
-      const data = decided(record({ zip_code: PHOENIX, subtotal_cents: 1000, tax_total_cents: 4 }, { roundingPolicy: 'favor_customer', environment: 'production' }));
-      expect(data.calculation).toMatchObject({ cash_total_cents: 1005, cash_rounding_mode: 'swedish_rounding', mode_source: 'rule' });
-      expect(data.calculation.rounding_policy).toMatchObject({ requested: 'favor_customer', applied: 'rule', reason: expect.stringContaining('does not let a merchant round down') });
-      expect(data.compliance.reasons.map((reason) => reason.code)).not.toContain('EXPLICIT_MODE_CONTRADICTS_MANDATORY_RULE');
+      const data = decided(
+        record(
+          { zip_code: PHOENIX, subtotal_cents: 1000, tax_total_cents: 4 },
+          { roundingPolicy: 'favor_customer', environment: 'production' },
+        ),
+      );
+      expect(data.calculation).toMatchObject({
+        cash_total_cents: 1005,
+        cash_rounding_mode: 'swedish_rounding',
+        mode_source: 'rule',
+      });
+      expect(data.calculation.rounding_policy).toMatchObject({
+        requested: 'favor_customer',
+        applied: 'rule',
+        reason: expect.stringContaining('does not let a merchant round down'),
+      });
+      expect(data.compliance.reasons.map((reason) => reason.code)).not.toContain(
+        'EXPLICIT_MODE_CONTRADICTS_MANDATORY_RULE',
+      );
     });
   });
 
@@ -237,7 +304,9 @@ describe('transaction decider: RecordTransaction', () => {
         { type: 'cash', amount_cents: 500 },
         { type: 'card', amount_cents: 500 },
       ] as const;
-      given(transactionDecider).when(record({ tenders: [...tenders] })).thenThrows(validation('tenders'));
+      given(transactionDecider)
+        .when(record({ tenders: [...tenders] }))
+        .thenThrows(validation('tenders'));
     });
 
     it('a split tender with a single tender', () => {
@@ -251,7 +320,9 @@ describe('transaction decider: RecordTransaction', () => {
         { type: 'cash', amount_cents: 3 },
         { type: 'card', amount_cents: 1000 },
       ] as const;
-      given(transactionDecider).when(record({ is_split_tender: false, tenders: [...tenders] })).thenThrows(validation('is_split_tender'));
+      given(transactionDecider)
+        .when(record({ is_split_tender: false, tenders: [...tenders] }))
+        .thenThrows(validation('is_split_tender'));
     });
 
     it('a payment_method that is none of the tenders', () => {
@@ -259,7 +330,9 @@ describe('transaction decider: RecordTransaction', () => {
         { type: 'cash', amount_cents: 3 },
         { type: 'ebt', amount_cents: 1000 },
       ] as const;
-      given(transactionDecider).when(record({ payment_method: 'card', tenders: [...tenders] })).thenThrows(validation('payment_method'));
+      given(transactionDecider)
+        .when(record({ payment_method: 'card', tenders: [...tenders] }))
+        .thenThrows(validation('payment_method'));
     });
 
     it('an id that is already recorded', () => {
@@ -292,16 +365,33 @@ const later = (minutes: number) => new Date(Date.parse(NOW) + minutes * MINUTE).
 const phoenixSale = (sale: Partial<SaleRequest> = {}) => recorded(record({ zip_code: PHOENIX, ...sale }));
 
 function override(new_cash_total_cents: number, fields: Partial<ApplyOverride['override']> = {}): ApplyOverride {
-  const request = { transaction_id: SALE_ID, employee_id: 'e-9', employee_name: '  Zoë O’Brien-Ng ', reason: 'manager-discretion' as const };
-  return { kind: 'ApplyOverride', override_id: 'OVR-2026-11-21-00000001', now: later(1), override: { ...request, new_cash_total_cents, ...fields }, bounds: BOUNDS };
+  const request = {
+    transaction_id: SALE_ID,
+    employee_id: 'e-9',
+    employee_name: '  Zoë O’Brien-Ng ',
+    reason: 'manager-discretion' as const,
+  };
+  return {
+    kind: 'ApplyOverride',
+    override_id: 'OVR-2026-11-21-00000001',
+    now: later(1),
+    override: { ...request, new_cash_total_cents, ...fields },
+    bounds: BOUNDS,
+  };
 }
 
-function voiding(fields: { reason?: VoidReason; by?: string; minutes?: number; policy?: Partial<VoidPolicy> } = {}): VoidTransaction {
+function voiding(
+  fields: { reason?: VoidReason; by?: string; minutes?: number; policy?: Partial<VoidPolicy> } = {},
+): VoidTransaction {
   return {
     kind: 'VoidTransaction',
     transaction_id: 'TXN-2026-11-21-V0000001',
     now: later(fields.minutes ?? 5),
-    void: { original_transaction_id: SALE_ID, void_reason: fields.reason ?? 'pricing_error', voided_by: fields.by ?? 'e-2' },
+    void: {
+      original_transaction_id: SALE_ID,
+      void_reason: fields.reason ?? 'pricing_error',
+      voided_by: fields.by ?? 'e-2',
+    },
     policy: { ...POLICY, ...fields.policy },
   };
 }
@@ -318,7 +408,8 @@ function refund(refund_amount: number, void_reason: RefundReason = 'defective_pr
   };
 }
 
-const run = (history: TransactionEvent[], ...commands: (ApplyOverride | VoidTransaction | IssueRefund)[]) => decideInTurn(history, commands);
+const run = (history: TransactionEvent[], ...commands: (ApplyOverride | VoidTransaction | IssueRefund)[]) =>
+  decideInTurn(history, commands);
 
 /** The Phoenix sale's calculation with every amount negated, the delta reversed. */
 const mirrorOf = (sale: TransactionRecorded) => ({
@@ -359,8 +450,15 @@ describe('transaction decider: ApplyOverride', () => {
 
   it('settles the sale at the latest override, and keeps the calculated total', () => {
     const { events, state } = run([phoenixSale()], override(1000), override(1007));
-    expect((events[1] as OverrideApplied).data).toMatchObject({ calculated_cash_total_cents: 1005, previous_cash_total_cents: 1000, rounding_delta_cents: 4 });
-    expect(state).toMatchObject({ status: 'overridden', settlement: { cash_total_cents: 1007, rounding_delta_cents: 4 } });
+    expect((events[1] as OverrideApplied).data).toMatchObject({
+      calculated_cash_total_cents: 1005,
+      previous_cash_total_cents: 1000,
+      rounding_delta_cents: 4,
+    });
+    expect(state).toMatchObject({
+      status: 'overridden',
+      settlement: { cash_total_cents: 1007, rounding_delta_cents: 4 },
+    });
   });
 
   it('bounds an override by the price: goodwill within 4 cents either way, a correction from 0 to 4 cents above (422)', () => {
@@ -371,8 +469,12 @@ describe('transaction decider: ApplyOverride', () => {
       ['pricing-error', 0, 1007],
       ['system-error', 0, 1007],
     ] as const) {
-      expect(run([phoenixSale()], override(low, { reason })).state).toMatchObject({ settlement: { cash_total_cents: low } });
-      expect(run([phoenixSale()], override(high, { reason })).state).toMatchObject({ settlement: { cash_total_cents: high } });
+      expect(run([phoenixSale()], override(low, { reason })).state).toMatchObject({
+        settlement: { cash_total_cents: low },
+      });
+      expect(run([phoenixSale()], override(high, { reason })).state).toMatchObject({
+        settlement: { cash_total_cents: high },
+      });
       for (const outside of [low - 1, high + 1, 100_000_000_000].filter((cents) => cents >= 0)) {
         given(transactionDecider, [phoenixSale()])
           .when(override(outside, { reason }))
@@ -389,16 +491,22 @@ describe('transaction decider: ApplyOverride', () => {
   it('refuses an unknown sale, a voided one, and one with refunds', () => {
     given(transactionDecider).when(override(1000)).thenThrows(TransactionNotFoundError, { status: 404 });
     const voided = run([phoenixSale()], voiding()).events;
-    given(transactionDecider, [phoenixSale(), ...voided]).when(override(1000)).thenThrows(AlreadyVoidedError, { status: 409, code: 'ALREADY_VOIDED' });
+    given(transactionDecider, [phoenixSale(), ...voided])
+      .when(override(1000))
+      .thenThrows(AlreadyVoidedError, { status: 409, code: 'ALREADY_VOIDED' });
     const refunded = run([phoenixSale()], refund(100)).events;
-    given(transactionDecider, [phoenixSale(), ...refunded]).when(override(1000)).thenThrows(AlreadyRefundedError, { status: 409 });
+    given(transactionDecider, [phoenixSale(), ...refunded])
+      .when(override(1000))
+      .thenThrows(AlreadyRefundedError, { status: 409 });
   });
 });
 
 describe('transaction decider: VoidTransaction', () => {
   it('mirrors the sale with negative amounts and the delta reversed, linked to it', () => {
     const sale = phoenixSale({ cashier_id: 'c-1', store_id: 's-1' });
-    const [event] = given(transactionDecider, [sale]).when(voiding()).then([expect.objectContaining({ type: 'TransactionVoided' })]);
+    const [event] = given(transactionDecider, [sale])
+      .when(voiding())
+      .then([expect.objectContaining({ type: 'TransactionVoided' })]);
     const data = (event as TransactionVoided).data;
     expect(data).toMatchObject({
       transaction_id: 'TXN-2026-11-21-V0000001',
@@ -442,12 +550,16 @@ describe('transaction decider: VoidTransaction', () => {
 
   it('voids a sale once: a second void is a 409', () => {
     const { events } = run([phoenixSale()], voiding());
-    given(transactionDecider, [phoenixSale(), ...events]).when(voiding()).thenThrows(AlreadyVoidedError, { status: 409, code: 'ALREADY_VOIDED' });
+    given(transactionDecider, [phoenixSale(), ...events])
+      .when(voiding())
+      .thenThrows(AlreadyVoidedError, { status: 409, code: 'ALREADY_VOIDED' });
   });
 
   it('refuses a sale with refunds (409): the rest is refunded instead', () => {
     const { events } = run([phoenixSale()], refund(500));
-    given(transactionDecider, [phoenixSale(), ...events]).when(voiding()).thenThrows(AlreadyRefundedError, { code: 'ALREADY_REFUNDED' });
+    given(transactionDecider, [phoenixSale(), ...events])
+      .when(voiding())
+      .thenThrows(AlreadyRefundedError, { code: 'ALREADY_REFUNDED' });
   });
 
   const violations = (command: VoidTransaction, sale = phoenixSale()) => {
@@ -463,33 +575,47 @@ describe('transaction decider: VoidTransaction', () => {
   };
 
   it('allows a void up to the time limit, and refuses it after (time_limit)', () => {
-    given(transactionDecider, [phoenixSale()]).when(voiding({ minutes: 24 * 60 })).then([expect.anything()]);
+    given(transactionDecider, [phoenixSale()])
+      .when(voiding({ minutes: 24 * 60 }))
+      .then([expect.anything()]);
     expect(violations(voiding({ minutes: 24 * 60 + 1 }))).toEqual(['time_limit']);
     expect(violations(voiding({ minutes: 61, policy: { time_limit_minutes: 60 } }))).toEqual(['time_limit']);
   });
 
   it('refuses a cash total above the threshold (amount_threshold)', () => {
     const large = phoenixSale({ subtotal_cents: 100_000, tax_total_cents: 5 });
-    given(transactionDecider, [phoenixSale({ subtotal_cents: 100_000, tax_total_cents: 0 })]).when(voiding()).then([expect.anything()]);
+    given(transactionDecider, [phoenixSale({ subtotal_cents: 100_000, tax_total_cents: 0 })])
+      .when(voiding())
+      .then([expect.anything()]);
     expect(violations(voiding(), large)).toEqual(['amount_threshold']);
     expect(violations(voiding({ policy: { amount_threshold_cents: 1000 } }))).toEqual(['amount_threshold']);
   });
 
   it('takes customer_changed_mind within its window only (reason)', () => {
-    given(transactionDecider, [phoenixSale()]).when(voiding({ reason: 'customer_changed_mind', minutes: 30 })).then([expect.anything()]);
+    given(transactionDecider, [phoenixSale()])
+      .when(voiding({ reason: 'customer_changed_mind', minutes: 30 }))
+      .then([expect.anything()]);
     expect(violations(voiding({ reason: 'customer_changed_mind', minutes: 31 }))).toEqual(['reason']);
-    given(transactionDecider, [phoenixSale()]).when(voiding({ reason: 'pricing_error', minutes: 31 })).then([expect.anything()]);
+    given(transactionDecider, [phoenixSale()])
+      .when(voiding({ reason: 'pricing_error', minutes: 31 }))
+      .then([expect.anything()]);
   });
 
   it("refuses an employee_error void by the sale's own cashier (reason)", () => {
     const sale = phoenixSale({ cashier_id: 'c-1' });
     expect(violations(voiding({ reason: 'employee_error', by: 'c-1' }), sale)).toEqual(['reason']);
-    given(transactionDecider, [sale]).when(voiding({ reason: 'employee_error', by: 'manager-1' })).then([expect.anything()]);
+    given(transactionDecider, [sale])
+      .when(voiding({ reason: 'employee_error', by: 'manager-1' }))
+      .then([expect.anything()]);
   });
 
   it('names every policy a void breaks', () => {
     const large = phoenixSale({ subtotal_cents: 200_000 });
-    expect(violations(voiding({ reason: 'customer_changed_mind', minutes: 25 * 60 }), large)).toEqual(['time_limit', 'amount_threshold', 'reason']);
+    expect(violations(voiding({ reason: 'customer_changed_mind', minutes: 25 * 60 }), large)).toEqual([
+      'time_limit',
+      'amount_threshold',
+      'reason',
+    ]);
   });
 });
 
@@ -514,7 +640,17 @@ describe('transaction decider: IssueRefund', () => {
 
   it('refunds in parts: ledger -amount, cash -round(amount), and the last part mirrors what is left', () => {
     const { events, state } = run([phoenixSale()], refund(503), refund(500));
-    expect(events.map(calculationOf).map(({ subtotal_cents, tax_total_cents, ledger_total_cents, cash_total_cents, rounding_delta_cents }) => [subtotal_cents, tax_total_cents, ledger_total_cents, cash_total_cents, rounding_delta_cents])).toEqual([
+    expect(
+      events
+        .map(calculationOf)
+        .map(({ subtotal_cents, tax_total_cents, ledger_total_cents, cash_total_cents, rounding_delta_cents }) => [
+          subtotal_cents,
+          tax_total_cents,
+          ledger_total_cents,
+          cash_total_cents,
+          rounding_delta_cents,
+        ]),
+    ).toEqual([
       [-502, -1, -503, -505, -2],
       [-498, -2, -500, -500, 0],
     ]);
@@ -523,20 +659,31 @@ describe('transaction decider: IssueRefund', () => {
   });
 
   it('flags, and does not block, a refund whose rounding moves the same way as the sale', () => {
-    const [event] = given(transactionDecider, [phoenixSale()]).when(refund(501)).then([expect.objectContaining({ type: 'RefundIssued' })]);
+    const [event] = given(transactionDecider, [phoenixSale()])
+      .when(refund(501))
+      .then([expect.objectContaining({ type: 'RefundIssued' })]);
     expect((event as RefundIssued).data).toMatchObject({
       calculation: { ledger_total_cents: -501, cash_total_cents: -500, rounding_delta_cents: 1 },
       normalization: { passed: false, original_rounding_delta_cents: 2, refund_rounding_delta_cents: 1 },
-      compliance: { compliance_status: 'WARN', reasons: [expect.objectContaining({ code: 'REFUND_NORMALIZATION_FAILED', severity: 'WARN' })] },
+      compliance: {
+        compliance_status: 'WARN',
+        reasons: [expect.objectContaining({ code: 'REFUND_NORMALIZATION_FAILED', severity: 'WARN' })],
+      },
     });
   });
 
   it('refuses refunds beyond what was paid (409)', () => {
-    given(transactionDecider, [phoenixSale()]).when(refund(1006)).thenThrows(RefundExceedsPaidError, { status: 409, code: 'REFUND_EXCEEDS_PAID' });
+    given(transactionDecider, [phoenixSale()])
+      .when(refund(1006))
+      .thenThrows(RefundExceedsPaidError, { status: 409, code: 'REFUND_EXCEEDS_PAID' });
     const { events } = run([phoenixSale()], refund(503));
-    given(transactionDecider, [phoenixSale(), ...events]).when(refund(501)).thenThrows(RefundExceedsPaidError);
+    given(transactionDecider, [phoenixSale(), ...events])
+      .when(refund(501))
+      .thenThrows(RefundExceedsPaidError);
     const all = run([phoenixSale()], refund(1005)).events;
-    given(transactionDecider, [phoenixSale(), ...all]).when(refund(1)).thenThrows(RefundExceedsPaidError);
+    given(transactionDecider, [phoenixSale(), ...all])
+      .when(refund(1))
+      .thenThrows(RefundExceedsPaidError);
   });
 
   it('refuses a refund whose cash rounds to nothing (422), naming the least amount that hands back cash', () => {
@@ -550,16 +697,25 @@ describe('transaction decider: IssueRefund', () => {
           message: `A cash refund of ${cents} cents rounds to $0.00 under swedish_rounding: refund at least 3 cents, or the 1005 cents still refundable at once`,
         });
     }
-    expect(calculationOf(run([phoenixSale()], refund(3)).events[0])).toMatchObject({ ledger_total_cents: -3, cash_total_cents: -5 });
+    expect(calculationOf(run([phoenixSale()], refund(3)).events[0])).toMatchObject({
+      ledger_total_cents: -3,
+      cash_total_cents: -5,
+    });
     // A sale whose cash was not rounded refunds a cent as a cent.
-    expect(calculationOf(run([phoenixSale({ payment_method: 'card' })], refund(1)).events[0])).toMatchObject({ ledger_total_cents: -1, cash_total_cents: -1 });
+    expect(calculationOf(run([phoenixSale({ payment_method: 'card' })], refund(1)).events[0])).toMatchObject({
+      ledger_total_cents: -1,
+      cash_total_cents: -1,
+    });
   });
 
   it('caps a partial refund by the price not yet refunded; the rest of the cash is refunded at once (409)', () => {
     // 32 cents in Phoenix are 30 in cash; each 7-cent refund takes 7 off the price and hands back 5.
     const small = phoenixSale({ subtotal_cents: 30, tax_total_cents: 2 });
     const { events, state } = run([small], refund(7), refund(7), refund(7), refund(7));
-    expect(state).toMatchObject({ status: 'partially_refunded', refunded: { ledger_total_cents: 28, cash_total_cents: 20 } });
+    expect(state).toMatchObject({
+      status: 'partially_refunded',
+      refunded: { ledger_total_cents: 28, cash_total_cents: 20 },
+    });
     given(transactionDecider, [small, ...events])
       .when(refund(7))
       .thenThrows(RefundExceedsPaidError, {
@@ -569,20 +725,34 @@ describe('transaction decider: IssueRefund', () => {
       });
     const rest = run([small, ...events], refund(10));
     expect(calculationOf(rest.events[0])).toMatchObject({ ledger_total_cents: -4, cash_total_cents: -10 });
-    expect(rest.state).toMatchObject({ status: 'refunded', refunded: { ledger_total_cents: 32, cash_total_cents: 30 } });
+    expect(rest.state).toMatchObject({
+      status: 'refunded',
+      refunded: { ledger_total_cents: 32, cash_total_cents: 30 },
+    });
   });
 
   it('refuses a voided sale (409) and an unknown one (404)', () => {
     const { events } = run([phoenixSale()], voiding());
-    given(transactionDecider, [phoenixSale(), ...events]).when(refund(100)).thenThrows(AlreadyVoidedError);
+    given(transactionDecider, [phoenixSale(), ...events])
+      .when(refund(100))
+      .thenThrows(AlreadyVoidedError);
     given(transactionDecider).when(refund(100)).thenThrows(TransactionNotFoundError);
   });
 
   it('refunds a card sale unrounded, on the card', () => {
-    const [event] = given(transactionDecider, [phoenixSale({ payment_method: 'card' })]).when(refund(1003)).then([expect.anything()]);
+    const [event] = given(transactionDecider, [phoenixSale({ payment_method: 'card' })])
+      .when(refund(1003))
+      .then([expect.anything()]);
     expect((event as RefundIssued).data).toMatchObject({
       payment_method: 'card',
-      calculation: { ledger_total_cents: -1003, cash_portion_cents: 0, cash_total_cents: -1003, rounding_delta_cents: 0, rounding_applied: false, exemptions: [expect.objectContaining({ tender: 'card', amount_cents: -1003 })] },
+      calculation: {
+        ledger_total_cents: -1003,
+        cash_portion_cents: 0,
+        cash_total_cents: -1003,
+        rounding_delta_cents: 0,
+        rounding_applied: false,
+        exemptions: [expect.objectContaining({ tender: 'card', amount_cents: -1003 })],
+      },
       normalization: { passed: true },
     });
   });
@@ -597,12 +767,19 @@ describe('transaction decider: IssueRefund', () => {
     // The split's cash part is $5.03: an override may settle it at most 4 cents above.
     given(transactionDecider, [split]).when(override(508)).thenThrows(OverridePolicyViolationError);
     const { events } = run([split], override(507), refund(507));
-    expect(calculationOf(events[1])).toMatchObject({ ledger_total_cents: -503, cash_total_cents: -507, rounding_delta_cents: -4 });
+    expect(calculationOf(events[1])).toMatchObject({
+      ledger_total_cents: -503,
+      cash_total_cents: -507,
+      rounding_delta_cents: -4,
+    });
   });
 
   it('never refunds past the price plus the tolerance, even after an unbounded override recorded before the bound', () => {
     // An override of $1,000,000,000.00 on the $10.03 sale, as the service recorded them before overrides were bounded.
-    const unbounded = run([phoenixSale()], { ...override(100_000_000_000), bounds: { tolerance_cents: Number.MAX_SAFE_INTEGER } }).events;
+    const unbounded = run([phoenixSale()], {
+      ...override(100_000_000_000),
+      bounds: { tolerance_cents: Number.MAX_SAFE_INTEGER },
+    }).events;
     given(transactionDecider, [phoenixSale(), ...unbounded])
       .when(refund(99_999_999_999))
       .thenThrows(RefundExceedsPaidError, { status: 409, code: 'REFUND_EXCEEDS_PAID' });
@@ -612,7 +789,14 @@ describe('transaction decider: IssueRefund', () => {
 });
 
 describe('transaction decider: money properties', () => {
-  const MODES = ['swedish_rounding', 'mandatory_round_down', 'mandatory_round_up', 'symmetrical_rounding', 'nearest_nickel', 'none'] as const;
+  const MODES = [
+    'swedish_rounding',
+    'mandatory_round_down',
+    'mandatory_round_up',
+    'symmetrical_rounding',
+    'nearest_nickel',
+    'none',
+  ] as const;
   const cashSale = fc.record({
     subtotal_cents: fc.integer({ min: 0, max: 5_000_000 }),
     tax_total_cents: fc.integer({ min: 0, max: 500_000 }),
@@ -622,7 +806,12 @@ describe('transaction decider: money properties', () => {
 
   it('never refunds more than was paid, hands back cash with every refund, and refunds that settle all add up to the sale exactly', () => {
     // 'rest': the amount still refundable, so that many runs end fully refunded.
-    const refundAsked = fc.oneof(fc.integer({ min: 1, max: 6_000_000 }), fc.integer({ min: 1, max: 2000 }), fc.integer({ min: 1, max: 9 }), fc.constant('rest' as const));
+    const refundAsked = fc.oneof(
+      fc.integer({ min: 1, max: 6_000_000 }),
+      fc.integer({ min: 1, max: 2000 }),
+      fc.integer({ min: 1, max: 9 }),
+      fc.constant('rest' as const),
+    );
     let settled = 0;
     fc.assert(
       fc.property(cashSale, fc.array(refundAsked, { maxLength: 12 }), (fields, askedAmounts) => {
@@ -644,12 +833,15 @@ describe('transaction decider: money properties', () => {
               expect(calculation.rounding_applied && roundCents(amount, calculation.cash_rounding_mode)).toBe(0);
             } else {
               expect(error).toBeInstanceOf(RefundExceedsPaidError);
-              expect(amount > refundable || amount > calculation.ledger_total_cents - total('ledger_total_cents')).toBe(true);
+              expect(amount > refundable || amount > calculation.ledger_total_cents - total('ledger_total_cents')).toBe(
+                true,
+              );
             }
             continue;
           }
           const { subtotal_cents, tax_total_cents, ledger_total_cents, cash_total_cents } = event.data.calculation;
-          for (const cents of [subtotal_cents, tax_total_cents, ledger_total_cents]) expect(cents).toBeLessThanOrEqual(0);
+          for (const cents of [subtotal_cents, tax_total_cents, ledger_total_cents])
+            expect(cents).toBeLessThanOrEqual(0);
           expect(cash_total_cents).toBeLessThan(0);
           refunds.push(event);
           state = transactionDecider.evolve(state, event);
@@ -659,7 +851,12 @@ describe('transaction decider: money properties', () => {
         expect(total('tax_total_cents')).toBeLessThanOrEqual(calculation.tax_total_cents);
         if (state.status === 'refunded') {
           settled++;
-          expect([total('subtotal_cents'), total('tax_total_cents'), total('ledger_total_cents'), total('cash_total_cents')]).toEqual([
+          expect([
+            total('subtotal_cents'),
+            total('tax_total_cents'),
+            total('ledger_total_cents'),
+            total('cash_total_cents'),
+          ]).toEqual([
             calculation.subtotal_cents,
             calculation.tax_total_cents,
             calculation.ledger_total_cents,
@@ -676,7 +873,10 @@ describe('transaction decider: money properties', () => {
       fc.property(cashSale, (fields) => {
         const sale = recorded(record(fields));
         fc.pre(sale.data.calculation.cash_total_cents > 0);
-        const [event] = transactionDecider.decide(refund(sale.data.calculation.cash_total_cents), given(transactionDecider, [sale]).state) as RefundIssued[];
+        const [event] = transactionDecider.decide(
+          refund(sale.data.calculation.cash_total_cents),
+          given(transactionDecider, [sale]).state,
+        ) as RefundIssued[];
         expect(event.data.normalization.passed).toBe(true);
         expect(event.data.calculation.rounding_delta_cents).toBe(0 - sale.data.calculation.rounding_delta_cents);
       }),
@@ -691,7 +891,10 @@ describe('transaction decider: money properties', () => {
         const voided = voiding({ policy: { amount_threshold_cents: 10_000_000 } });
         const commands = offset === null ? [voided] : [override(Math.max(0, price + offset)), voided];
         const { events, state } = run([sale], ...commands);
-        const before = run([sale], ...commands.slice(0, -1)).state as Extract<TransactionState, { settlement: unknown }>;
+        const before = run([sale], ...commands.slice(0, -1)).state as Extract<
+          TransactionState,
+          { settlement: unknown }
+        >;
         const mirror = calculationOf(events[events.length - 1]);
         const { calculation } = sale.data;
         expect(mirror.subtotal_cents + calculation.subtotal_cents).toBe(0);

@@ -15,13 +15,22 @@ export const transactionDecider: Decider<TransactionCommand, TransactionState, T
   evolve(state, event) {
     if (event.type === 'TransactionRecorded') {
       const { cash_total_cents, rounding_delta_cents } = event.data.calculation;
-      return { status: 'completed', sale: event.data, settlement: { cash_total_cents, rounding_delta_cents }, refunded: { ledger_total_cents: 0, cash_total_cents: 0 } };
+      return {
+        status: 'completed',
+        sale: event.data,
+        settlement: { cash_total_cents, rounding_delta_cents },
+        refunded: { ledger_total_cents: 0, cash_total_cents: 0 },
+      };
     }
     if (state.status === 'none') return state;
     switch (event.type) {
       case 'OverrideApplied': {
         const { new_cash_total_cents, rounding_delta_cents } = event.data;
-        return { ...state, status: 'overridden', settlement: { cash_total_cents: new_cash_total_cents, rounding_delta_cents } };
+        return {
+          ...state,
+          status: 'overridden',
+          settlement: { cash_total_cents: new_cash_total_cents, rounding_delta_cents },
+        };
       }
       case 'TransactionVoided':
         return { ...state, status: 'voided' };
@@ -30,7 +39,8 @@ export const transactionDecider: Decider<TransactionCommand, TransactionState, T
           ledger_total_cents: state.refunded.ledger_total_cents - event.data.calculation.ledger_total_cents,
           cash_total_cents: state.refunded.cash_total_cents - event.data.calculation.cash_total_cents,
         };
-        const status = refunded.cash_total_cents === state.settlement.cash_total_cents ? 'refunded' : 'partially_refunded';
+        const status =
+          refunded.cash_total_cents === state.settlement.cash_total_cents ? 'refunded' : 'partially_refunded';
         return { ...state, status, refunded };
       }
     }
@@ -44,11 +54,23 @@ export const transactionDecider: Decider<TransactionCommand, TransactionState, T
         }
         return [{ type: 'TransactionRecorded', data: recordSale(command) }];
       case 'ApplyOverride':
-        return [{ type: 'OverrideApplied', data: applyOverride(command, unrefunded(state, command.override.transaction_id, 'overridden')) }];
+        return [
+          {
+            type: 'OverrideApplied',
+            data: applyOverride(command, unrefunded(state, command.override.transaction_id, 'overridden')),
+          },
+        ];
       case 'VoidTransaction':
-        return [{ type: 'TransactionVoided', data: voidSale(command, unrefunded(state, command.void.original_transaction_id, 'voided')) }];
+        return [
+          {
+            type: 'TransactionVoided',
+            data: voidSale(command, unrefunded(state, command.void.original_transaction_id, 'voided')),
+          },
+        ];
       case 'IssueRefund':
-        return [{ type: 'RefundIssued', data: refundSale(command, notVoided(state, command.refund.original_transaction_id)) }];
+        return [
+          { type: 'RefundIssued', data: refundSale(command, notVoided(state, command.refund.original_transaction_id)) },
+        ];
     }
   },
 };
@@ -61,6 +83,7 @@ function notVoided(state: TransactionState, transactionId: string): SaleState {
 
 function unrefunded(state: TransactionState, transactionId: string, operation: 'voided' | 'overridden'): SaleState {
   const sale = notVoided(state, transactionId);
-  if (sale.status === 'partially_refunded' || sale.status === 'refunded') throw new AlreadyRefundedError(transactionId, operation);
+  if (sale.status === 'partially_refunded' || sale.status === 'refunded')
+    throw new AlreadyRefundedError(transactionId, operation);
   return sale;
 }

@@ -10,7 +10,11 @@ export class TransactionNotFoundError extends DomainError {
 /** Only a sale is voided, refunded or overridden; a VOID or REFUND record is final. */
 export class NotASaleError extends DomainError {
   constructor(transactionId: string, type: string) {
-    super('NOT_A_SALE', `Transaction ${transactionId} is a ${type} record: only a sale can be voided, refunded or overridden`, 409);
+    super(
+      'NOT_A_SALE',
+      `Transaction ${transactionId} is a ${type} record: only a sale can be voided, refunded or overridden`,
+      409,
+    );
   }
 }
 
@@ -23,7 +27,11 @@ export class AlreadyVoidedError extends DomainError {
 /** A void or an override after money went back would reverse or reprice what the refunds already settled. */
 export class AlreadyRefundedError extends DomainError {
   constructor(transactionId: string, operation: 'voided' | 'overridden') {
-    super('ALREADY_REFUNDED', `Transaction ${transactionId} has refunds and cannot be ${operation}; refund the rest instead`, 409);
+    super(
+      'ALREADY_REFUNDED',
+      `Transaction ${transactionId} has refunds and cannot be ${operation}; refund the rest instead`,
+      409,
+    );
   }
 }
 
@@ -94,6 +102,7 @@ export const SALE_CHANGE_ERRORS = {
   404: TRANSACTION_NOT_FOUND_DOC,
   409: {
     NOT_A_SALE: 'The transaction is a VOID or REFUND record: only a sale can be overridden, voided or refunded',
-    CONCURRENT_MODIFICATION: 'The sale kept changing while the request was decided (other requests on it at the same time); retry',
+    CONCURRENT_MODIFICATION:
+      'The sale kept changing while the request was decided (other requests on it at the same time); retry',
   },
 };

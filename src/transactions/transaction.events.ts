@@ -14,7 +14,12 @@ export const transactionStream = (transactionId: string) => `transaction-${trans
  * string, once stored, is never renamed.
  */
 export type TransactionEvent = TransactionRecorded | OverrideApplied | TransactionVoided | RefundIssued;
-export const TRANSACTION_EVENT_TYPES = ['TransactionRecorded', 'OverrideApplied', 'TransactionVoided', 'RefundIssued'] as const satisfies readonly TransactionEvent['type'][];
+export const TRANSACTION_EVENT_TYPES = [
+  'TransactionRecorded',
+  'OverrideApplied',
+  'TransactionVoided',
+  'RefundIssued',
+] as const satisfies readonly TransactionEvent['type'][];
 
 export const TRANSACTION_TYPES = ['SALE', 'VOID', 'REFUND'] as const;
 export type TransactionType = (typeof TRANSACTION_TYPES)[number];
@@ -26,7 +31,13 @@ export type TransactionStatus = (typeof TRANSACTION_STATES)[number];
 /** The spec's allowed values, one list per request. */
 export const OVERRIDE_REASONS = ['customer-request', 'manager-discretion', 'pricing-error', 'system-error'] as const;
 export type OverrideReason = (typeof OVERRIDE_REASONS)[number];
-export const VOID_REASONS = ['customer_changed_mind', 'pricing_error', 'duplicate_transaction', 'employee_error', 'fraud_suspected'] as const;
+export const VOID_REASONS = [
+  'customer_changed_mind',
+  'pricing_error',
+  'duplicate_transaction',
+  'employee_error',
+  'fraud_suspected',
+] as const;
 export type VoidReason = (typeof VOID_REASONS)[number];
 export const REFUND_REASONS = ['defective_product', 'customer_dissatisfied', 'wrong_item', 'price_adjustment'] as const;
 export type RefundReason = (typeof REFUND_REASONS)[number];

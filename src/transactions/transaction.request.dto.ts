@@ -34,7 +34,13 @@ export const Cents = ({ example, description, optional = false }: FieldDoc & { o
  * Required unless `optional`, which makes it both optional to the validator and in the document.
  */
 export const RecordedId = ({ example, description, optional = false }: FieldDoc & { optional?: boolean }) => {
-  const doc = { type: 'string', minLength: RECORDED_ID_LENGTH.min, maxLength: RECORDED_ID_LENGTH.max, example, description } as const;
+  const doc = {
+    type: 'string',
+    minLength: RECORDED_ID_LENGTH.min,
+    maxLength: RECORDED_ID_LENGTH.max,
+    example,
+    description,
+  } as const;
   return applyDecorators(
     ...(optional ? [ApiPropertyOptional(doc), IsOptional()] : [ApiProperty(doc)]),
     IsString(),
@@ -45,7 +51,12 @@ export const RecordedId = ({ example, description, optional = false }: FieldDoc 
 /** A transaction id in a path or a body; always required. */
 export const IsTransactionId = (description?: string) =>
   applyDecorators(
-    ApiProperty({ type: 'string', pattern: TRANSACTION_ID_PATTERN.source, example: TRANSACTION_ID_EXAMPLE, description }),
+    ApiProperty({
+      type: 'string',
+      pattern: TRANSACTION_ID_PATTERN.source,
+      example: TRANSACTION_ID_EXAMPLE,
+      description,
+    }),
     IsString(),
     Matches(TRANSACTION_ID_PATTERN, { message: '$property must be a transaction id such as TXN-2026-01-31-7K3M9QXA' }),
   );

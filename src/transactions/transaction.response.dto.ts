@@ -8,9 +8,23 @@ import { EnforcedRuleDto } from './enforced-rule.response.dto';
 import { HashProperty } from '../platform/openapi/hash-property';
 import type { ResolvedLocation } from '../rules/jurisdiction-resolver';
 import { JurisdictionRuleDto, ResolvedLocationDto } from '../jurisdiction';
-import { CONFIDENCES, ENFORCEMENTS, RULE_STATUSES, type Confidence, type Enforcement, type JurisdictionRule, type RuleStatus } from '../rules/jurisdiction-rule';
+import {
+  CONFIDENCES,
+  ENFORCEMENTS,
+  RULE_STATUSES,
+  type Confidence,
+  type Enforcement,
+  type JurisdictionRule,
+  type RuleStatus,
+} from '../rules/jurisdiction-rule';
 import { ROUNDING_EXEMPTIONS, type RoundingExemption } from '../rules/cash-settlement';
-import { ROUNDING_MODES, TENDER_TYPES, type EnforcedRule, type RoundingMode, type TenderType } from '../rules/rounding-engine';
+import {
+  ROUNDING_MODES,
+  TENDER_TYPES,
+  type EnforcedRule,
+  type RoundingMode,
+  type TenderType,
+} from '../rules/rounding-engine';
 import { ROUNDING_POLICIES, type AppliedPolicy, type RoundingPolicy } from '../rules/rounding-policy';
 import { TRANSACTION_ID_EXAMPLE } from './transaction.request.dto';
 import { COMPLIANCE_REASON_CODES } from './compliance-reason-codes';
@@ -48,12 +62,17 @@ export class ComplianceReasonDto implements ComplianceReason {
   })
   code: string;
 
-  @ApiProperty({ enum: REASON_SEVERITIES, description: 'The compliance status this finding alone would give', example: 'WARN' })
+  @ApiProperty({
+    enum: REASON_SEVERITIES,
+    description: 'The compliance status this finding alone would give',
+    example: 'WARN',
+  })
   severity: (typeof REASON_SEVERITIES)[number];
 
   @ApiProperty({
     description: 'For people; may change between releases',
-    example: 'cash_rounding_mode mandatory_round_up was sent (the rule of US-AZ is symmetrical_rounding); explicit modes are for testing only',
+    example:
+      'cash_rounding_mode mandatory_round_up was sent (the rule of US-AZ is symmetrical_rounding); explicit modes are for testing only',
   })
   message: string;
 }
@@ -70,7 +89,8 @@ export class SettlementDto implements Settlement {
 @ApiSchema({ name: 'NormalizationCheck' })
 export class NormalizationCheckDto implements NormalizationCheck {
   @ApiProperty({
-    description: "True when the refund's rounding delta is 0, the sale's is 0, or they have opposite signs; a failure makes the REFUND record a `WARN` and never blocks it",
+    description:
+      "True when the refund's rounding delta is 0, the sale's is 0, or they have opposite signs; a failure makes the REFUND record a `WARN` and never blocks it",
     example: true,
   })
   passed: boolean;
@@ -78,7 +98,11 @@ export class NormalizationCheckDto implements NormalizationCheck {
   @ApiProperty({ type: 'integer', description: "The sale's settled rounding delta", example: -2 })
   original_rounding_delta_cents: number;
 
-  @ApiProperty({ type: 'integer', description: "The refund record's rounding delta: its cash total minus its ledger total", example: 2 })
+  @ApiProperty({
+    type: 'integer',
+    description: "The refund record's rounding delta: its cash total minus its ledger total",
+    example: 2,
+  })
   refund_rounding_delta_cents: number;
 }
 
@@ -88,21 +112,33 @@ export class TenderView {
   @ApiProperty({ enum: TENDER_TYPES, example: 'cash' })
   type: TenderType;
 
-  @ApiProperty({ type: 'integer', description: 'As sent (the whole ledger total for a single tender); negative on VOID and REFUND records', example: 1077 })
+  @ApiProperty({
+    type: 'integer',
+    description: 'As sent (the whole ledger total for a single tender); negative on VOID and REFUND records',
+    example: 1077,
+  })
   amount_cents: number;
 
   @ApiProperty({ description: 'Whether this tender was rounded: cash, when the mode rounds', example: true })
   rounded: boolean;
 
   /** Why a non-cash tender was left as it is; null for cash. */
-  @ApiProperty({ type: EnforcedRuleDto, nullable: true, description: 'Why a non-cash tender was not rounded, with its citation; null for cash' })
+  @ApiProperty({
+    type: EnforcedRuleDto,
+    nullable: true,
+    description: 'Why a non-cash tender was not rounded, with its citation; null for cash',
+  })
   exemption: EnforcedRule | null;
 }
 
 /** The arithmetic of the record: the spec's `transaction.calculation`, and what it was decided on. */
 @ApiSchema({ name: 'AppliedRoundingPolicy' })
 export class AppliedPolicyView implements AppliedPolicy {
-  @ApiProperty({ enum: ROUNDING_POLICIES, description: "The merchant's policy when the sale was made", example: 'favor_customer' })
+  @ApiProperty({
+    enum: ROUNDING_POLICIES,
+    description: "The merchant's policy when the sale was made",
+    example: 'favor_customer',
+  })
   requested: RoundingPolicy;
 
   @ApiProperty({ enum: ROUNDING_POLICIES, description: 'The policy the cash was rounded under', example: 'rule' })
@@ -111,8 +147,10 @@ export class AppliedPolicyView implements AppliedPolicy {
   @ApiProperty({
     type: 'string',
     nullable: true,
-    description: 'Why the requested policy did not apply (a mandatory rule that does not let a merchant round down, or an explicit `cash_rounding_mode`); null when it did',
-    example: 'the mandatory swedish_rounding rule of US-AZ (SB 1108) does not let a merchant round down; the rule was applied',
+    description:
+      'Why the requested policy did not apply (a mandatory rule that does not let a merchant round down, or an explicit `cash_rounding_mode`); null when it did',
+    example:
+      'the mandatory swedish_rounding rule of US-AZ (SB 1108) does not let a merchant round down; the rule was applied',
   })
   reason: string | null;
 }
@@ -121,7 +159,11 @@ export class TransactionCalculation {
   @ApiProperty({ type: 'integer', description: 'Pre-tax subtotal; negative on VOID and REFUND records', example: 1000 })
   subtotal_cents: number;
 
-  @ApiProperty({ type: 'integer', description: "Tax as sent, computed on the unrounded subtotal; a REFUND record holds its share of the sale's tax", example: 77 })
+  @ApiProperty({
+    type: 'integer',
+    description: "Tax as sent, computed on the unrounded subtotal; a REFUND record holds its share of the sale's tax",
+    example: 77,
+  })
   tax_total_cents: number;
 
   @ApiProperty({ type: 'integer', description: 'Unrounded total: subtotal plus tax', example: 1077 })
@@ -137,7 +179,8 @@ export class TransactionCalculation {
 
   @ApiProperty({
     type: 'integer',
-    description: 'Rounded cash minus unrounded cash (cash total minus ledger total for a single cash tender): positive means rounded up, negative down',
+    description:
+      'Rounded cash minus unrounded cash (cash total minus ledger total for a single cash tender): positive means rounded up, negative down',
     example: -2,
   })
   rounding_delta_cents: number;
@@ -148,18 +191,24 @@ export class TransactionCalculation {
   @ApiProperty({ enum: ROUNDING_MODES, description: 'The mode applied to the cash', example: 'swedish_rounding' })
   cash_rounding_mode: RoundingMode;
 
-  @ApiProperty({ description: 'The resolved jurisdiction: `US-<state>`, longer for a county or city rule, `US` for the federal default', example: 'US-AZ' })
+  @ApiProperty({
+    description:
+      'The resolved jurisdiction: `US-<state>`, longer for a county or city rule, `US` for the federal default',
+    example: 'US-AZ',
+  })
   jurisdiction: string;
 
   @ApiProperty({
-    description: 'True when there is cash and the mode rounds (even an amount already a multiple of 5 cents); false for non-cash payments and for the modes `none` and `nearest_cent`',
+    description:
+      'True when there is cash and the mode rounds (even an amount already a multiple of 5 cents); false for non-cash payments and for the modes `none` and `nearest_cent`',
     example: true,
   })
   rounding_applied: boolean;
 
   @ApiProperty({
     enum: MODE_SOURCES,
-    description: "`rule`: the jurisdiction rule's mode; `explicit`: the request's `cash_rounding_mode`; `merchant_policy`: the merchant's `favor_customer` policy (down to the nickel)",
+    description:
+      "`rule`: the jurisdiction rule's mode; `explicit`: the request's `cash_rounding_mode`; `merchant_policy`: the merchant's `favor_customer` policy (down to the nickel)",
     example: 'rule',
   })
   mode_source: ModeSource;
@@ -170,17 +219,33 @@ export class TransactionCalculation {
   @ApiProperty({ type: 'integer', description: 'The unrounded amount paid in cash', example: 1077 })
   cash_portion_cents: number;
 
-  @ApiProperty({ type: [TenderView], description: 'The tenders sent, or the single tender of `payment_method` for the whole ledger total' })
+  @ApiProperty({
+    type: [TenderView],
+    description: 'The tenders sent, or the single tender of `payment_method` for the whole ledger total',
+  })
   tenders: TenderView[];
 
-  @ApiProperty({ type: 'integer', nullable: true, minimum: 0, description: 'The cash handed over, as sent; null when the POS did not send it', example: 2000 })
+  @ApiProperty({
+    type: 'integer',
+    nullable: true,
+    minimum: 0,
+    description: 'The cash handed over, as sent; null when the POS did not send it',
+    example: 2000,
+  })
   cash_tendered_cents: number | null;
 
-  @ApiProperty({ type: 'integer', nullable: true, minimum: 0, description: 'The change handed back: `cash_tendered_cents` minus `cash_total_cents`; null without a tender', example: 925 })
+  @ApiProperty({
+    type: 'integer',
+    nullable: true,
+    minimum: 0,
+    description: 'The change handed back: `cash_tendered_cents` minus `cash_total_cents`; null without a tender',
+    example: 925,
+  })
   change_due_cents: number | null;
 
   @ApiProperty({
-    description: 'The rule version the sale was rounded under: `<jurisdiction_id>:<scope>@<effective_date>` (`undated` for a version with no known start)',
+    description:
+      'The rule version the sale was rounded under: `<jurisdiction_id>:<scope>@<effective_date>` (`undated` for a version with no known start)',
     example: 'US-AZ:retail@undated',
   })
   rule_version: string;
@@ -196,13 +261,18 @@ export class TransactionCalculation {
 
   @ApiProperty({
     type: () => AppliedPolicyView,
-    description: "The merchant's rounding policy (`PUT /merchant/{merchant_id}/rounding-policy`) and whether the law let it apply",
+    description:
+      "The merchant's rounding policy (`PUT /merchant/{merchant_id}/rounding-policy`) and whether the law let it apply",
   })
   rounding_policy: AppliedPolicy;
 }
 
 export class ComplianceView {
-  @ApiProperty({ enum: COMPLIANCE_STATUSES, description: '`FAIL` when any reason fails, `WARN` when there are reasons, else `PASS`', example: 'PASS' })
+  @ApiProperty({
+    enum: COMPLIANCE_STATUSES,
+    description: '`FAIL` when any reason fails, `WARN` when there are reasons, else `PASS`',
+    example: 'PASS',
+  })
   compliance_status: ComplianceStatus;
 
   @ApiProperty({ type: [ComplianceReasonDto] })
@@ -211,7 +281,10 @@ export class ComplianceView {
 
 /** An override record, as the sale's detail lists it and `POST /transaction/override` answers it: the event's facts under the record's id. */
 export class OverrideView {
-  @ApiProperty({ description: "The override record's own id, `OVR-YYYY-MM-DD-XXXXXXXX`", example: 'OVR-2026-11-21-4D7H2K9P' })
+  @ApiProperty({
+    description: "The override record's own id, `OVR-YYYY-MM-DD-XXXXXXXX`",
+    example: 'OVR-2026-11-21-4D7H2K9P',
+  })
   id: string;
 
   @ApiProperty({ description: 'The sale overridden', example: TRANSACTION_ID_EXAMPLE })
@@ -229,16 +302,28 @@ export class OverrideView {
   @ApiProperty({ enum: OVERRIDE_REASONS, example: 'customer-request' })
   reason: OverrideReason;
 
-  @ApiProperty({ type: 'integer', description: "The cash total the sale's own calculation gave, whatever overrides came before", example: 1075 })
+  @ApiProperty({
+    type: 'integer',
+    description: "The cash total the sale's own calculation gave, whatever overrides came before",
+    example: 1075,
+  })
   calculated_cash_total_cents: number;
 
-  @ApiProperty({ type: 'integer', description: 'The cash total that settled the sale before this override', example: 1075 })
+  @ApiProperty({
+    type: 'integer',
+    description: 'The cash total that settled the sale before this override',
+    example: 1075,
+  })
   previous_cash_total_cents: number;
 
   @ApiProperty({ type: 'integer', example: 1080 })
   new_cash_total_cents: number;
 
-  @ApiProperty({ type: 'integer', description: "The settlement's new delta: the calculated one moved by as much as the cash total was", example: 3 })
+  @ApiProperty({
+    type: 'integer',
+    description: "The settlement's new delta: the calculated one moved by as much as the cash total was",
+    example: 3,
+  })
   rounding_delta_cents: number;
 
   @HashProperty({ description: "SHA-256 of the override's entry in the hash chain", example: AUDIT_HASH_EXAMPLE })
@@ -250,39 +335,72 @@ export class OverrideView {
 
 /** VOID and REFUND records: why, and who; a refund adds the amount asked and its normalization check. */
 export class ReversalView {
-  @ApiProperty({ enum: [...VOID_REASONS, ...REFUND_REASONS], description: 'The void reason of a VOID record, the refund reason of a REFUND record', example: 'pricing_error' })
+  @ApiProperty({
+    enum: [...VOID_REASONS, ...REFUND_REASONS],
+    description: 'The void reason of a VOID record, the refund reason of a REFUND record',
+    example: 'pricing_error',
+  })
   void_reason: VoidReason | RefundReason;
 
-  @ApiProperty({ description: 'The employee who authorized the void or processed the refund, as sent', example: 'mgr-014' })
+  @ApiProperty({
+    description: 'The employee who authorized the void or processed the refund, as sent',
+    example: 'mgr-014',
+  })
   voided_by: string;
 
-  @ApiProperty({ type: 'integer', nullable: true, description: "REFUND records: the amount asked; the record's cash total is what was handed back. Null on a VOID record", example: null })
+  @ApiProperty({
+    type: 'integer',
+    nullable: true,
+    description:
+      "REFUND records: the amount asked; the record's cash total is what was handed back. Null on a VOID record",
+    example: null,
+  })
   refund_amount_cents: number | null;
 
-  @ApiProperty({ type: NormalizationCheckDto, nullable: true, description: 'REFUND records: the normalization check. Null on a VOID record' })
+  @ApiProperty({
+    type: NormalizationCheckDto,
+    nullable: true,
+    description: 'REFUND records: the normalization check. Null on a VOID record',
+  })
   normalization: NormalizationCheck | null;
 }
 
 /** The transaction as the API shows it: the `transaction` of `POST /transaction` and each item of `GET /transactions`. */
 export class TransactionView {
-  @ApiProperty({ description: '`TXN-YYYY-MM-DD-XXXXXXXX`: the UTC date of the record, then 8 characters', example: TRANSACTION_ID_EXAMPLE })
+  @ApiProperty({
+    description: '`TXN-YYYY-MM-DD-XXXXXXXX`: the UTC date of the record, then 8 characters',
+    example: TRANSACTION_ID_EXAMPLE,
+  })
   id: string;
 
   @ApiProperty({ enum: TRANSACTION_TYPES, example: 'SALE' })
   type: TransactionType;
 
   /** A sale's state after its overrides, void and refunds; VOID and REFUND records are `completed`. */
-  @ApiProperty({ enum: TRANSACTION_STATES, description: "A sale's state after its override, void and refunds; VOID and REFUND records are always `completed`", example: 'completed' })
+  @ApiProperty({
+    enum: TRANSACTION_STATES,
+    description: "A sale's state after its override, void and refunds; VOID and REFUND records are always `completed`",
+    example: 'completed',
+  })
   state: TransactionStatus;
 
   /** VOID and REFUND records: the sale they reverse. */
-  @ApiProperty({ type: 'string', nullable: true, description: 'VOID and REFUND records: the sale they reverse; null for a sale', example: null })
+  @ApiProperty({
+    type: 'string',
+    nullable: true,
+    description: 'VOID and REFUND records: the sale they reverse; null for a sale',
+    example: null,
+  })
   original_transaction_id: string | null;
 
   @ApiProperty({ example: 'corner-market-01' })
   merchant_id: string;
 
-  @ApiProperty({ enum: ENVIRONMENTS, description: 'The environment of the key that recorded the sale', example: 'sandbox' })
+  @ApiProperty({
+    enum: ENVIRONMENTS,
+    description: 'The environment of the key that recorded the sale',
+    example: 'sandbox',
+  })
   environment: KeyEnvironment;
 
   @ApiProperty({ type: 'string', nullable: true, example: 'store-12' })
@@ -297,20 +415,37 @@ export class TransactionView {
   @ApiProperty({ format: 'date-time', example: '2026-11-21T09:30:12.345Z' })
   created_at: string;
 
-  @ApiProperty({ type: TransactionCalculation, description: "The arithmetic; on VOID and REFUND records every amount is negative, mirroring what they give back of the sale" })
+  @ApiProperty({
+    type: TransactionCalculation,
+    description:
+      'The arithmetic; on VOID and REFUND records every amount is negative, mirroring what they give back of the sale',
+  })
   calculation: TransactionCalculation;
 
   /** The applied rule as it stood at the time of the sale, with its legislation, source and notes. */
-  @ApiProperty({ type: () => JurisdictionRuleDto, description: 'The applied rule as it stood at the time of the sale, whatever it says today' })
+  @ApiProperty({
+    type: () => JurisdictionRuleDto,
+    description: 'The applied rule as it stood at the time of the sale, whatever it says today',
+  })
   rule: JurisdictionRule;
 
-  @ApiProperty({ type: () => ResolvedLocationDto, description: 'Where the sale was made, as resolved from the ZIP code or the place sent' })
+  @ApiProperty({
+    type: () => ResolvedLocationDto,
+    description: 'Where the sale was made, as resolved from the ZIP code or the place sent',
+  })
   location: ResolvedLocation;
 
   @ApiProperty({ type: ComplianceView })
   compliance: ComplianceView;
 
-  @ApiProperty({ type: 'integer', minimum: 0, maximum: 100, description: "0 means no detected risk; the sum of the signals' points, capped at 100. VOID and REFUND records score 0", example: 0 })
+  @ApiProperty({
+    type: 'integer',
+    minimum: 0,
+    maximum: 100,
+    description:
+      "0 means no detected risk; the sum of the signals' points, capped at 100. VOID and REFUND records score 0",
+    example: 0,
+  })
   fraud_score: number;
 
   @ApiProperty({ enum: RISK_LEVELS, example: 'NONE' })
@@ -319,20 +454,28 @@ export class TransactionView {
   @ApiProperty({ type: () => [FraudSignalDto], description: 'The fraud signals that fired' })
   fraud_signals: FraudSignal[];
 
-  @HashProperty({ description: "SHA-256 of the record's entry in the hash chain, which includes the previous entry's hash", example: AUDIT_HASH_EXAMPLE })
+  @HashProperty({
+    description: "SHA-256 of the record's entry in the hash chain, which includes the previous entry's hash",
+    example: AUDIT_HASH_EXAMPLE,
+  })
   auditHash: string;
 
   @ApiProperty({ type: 'integer', description: "The record's position in the hash chain", example: 1204 })
   chain_position: number;
 
-  @ApiProperty({ type: ReversalView, nullable: true, description: 'VOID and REFUND records: why and who; null for a sale' })
+  @ApiProperty({
+    type: ReversalView,
+    nullable: true,
+    description: 'VOID and REFUND records: why and who; null for a sale',
+  })
   reversal: ReversalView | null;
 
   /** An overridden sale: its calculation's own cash total and delta; `calculation` holds the ones that settle. */
   @ApiProperty({
     type: SettlementDto,
     nullable: true,
-    description: "An overridden sale: its calculation's own cash total and delta (`calculation` holds the override's, which settle it); else null",
+    description:
+      "An overridden sale: its calculation's own cash total and delta (`calculation` holds the override's, which settle it); else null",
   })
   original_calculation: Settlement | null;
 
@@ -342,30 +485,52 @@ export class TransactionView {
   @ApiProperty({ type: 'string', nullable: true, description: 'A voided sale: its VOID record', example: null })
   void_transaction_id: string | null;
 
-  @ApiProperty({ type: 'array', items: { type: 'string' }, description: "A sale's REFUND records, oldest first", example: [] })
+  @ApiProperty({
+    type: 'array',
+    items: { type: 'string' },
+    description: "A sale's REFUND records, oldest first",
+    example: [],
+  })
   refund_transaction_ids: string[];
 
   /** A sale: cash handed back by its refunds, and what may still be (0 once voided). */
-  @ApiProperty({ type: 'integer', description: 'A sale: the cash its refunds handed back; 0 on VOID and REFUND records', example: 0 })
+  @ApiProperty({
+    type: 'integer',
+    description: 'A sale: the cash its refunds handed back; 0 on VOID and REFUND records',
+    example: 0,
+  })
   refunded_cents: number;
 
-  @ApiProperty({ type: 'integer', description: 'A sale: the cash its refunds may still hand back (0 once voided); 0 on VOID and REFUND records', example: 1075 })
+  @ApiProperty({
+    type: 'integer',
+    description: 'A sale: the cash its refunds may still hand back (0 once voided); 0 on VOID and REFUND records',
+    example: 1075,
+  })
   refundable_cents: number;
 }
 
 /** What a point of sale needs of the applied rule with each sale; the whole record is one GET away. */
 @ApiSchema({ name: 'RuleSummary' })
 export class RuleSummaryView {
-  @ApiProperty({ description: 'The place the rule is for: `US` (federal), `<state>`, `<state>-<county>` or `<state>-<county>-<city>`', example: 'AZ' })
+  @ApiProperty({
+    description:
+      'The place the rule is for: `US` (federal), `<state>`, `<state>-<county>` or `<state>-<county>-<city>`',
+    example: 'AZ',
+  })
   lookup_key: string;
 
   @ApiProperty({
-    description: 'The rule version the sale was rounded under, as `calculation.rule_version`: `<jurisdiction_id>:<scope>@<effective_date>`',
+    description:
+      'The rule version the sale was rounded under, as `calculation.rule_version`: `<jurisdiction_id>:<scope>@<effective_date>`',
     example: 'US-AZ:retail@undated',
   })
   version: string;
 
-  @ApiProperty({ enum: ROUNDING_MODES, description: "The rule's mode (the mode applied to the cash is `calculation.cash_rounding_mode`)", example: 'swedish_rounding' })
+  @ApiProperty({
+    enum: ROUNDING_MODES,
+    description: "The rule's mode (the mode applied to the cash is `calculation.cash_rounding_mode`)",
+    example: 'swedish_rounding',
+  })
   rounding_mode: RoundingMode;
 
   @ApiProperty({ enum: ENFORCEMENTS, example: 'mandatory' })
@@ -374,7 +539,12 @@ export class RuleSummaryView {
   @ApiProperty({ enum: RULE_STATUSES, example: 'enacted' })
   status: RuleStatus;
 
-  @ApiProperty({ enum: CONFIDENCES, description: 'How sure the record is: `high` only with official text (statute, regulation, agency guidance, bill text)', example: 'low' })
+  @ApiProperty({
+    enum: CONFIDENCES,
+    description:
+      'How sure the record is: `high` only with official text (statute, regulation, agency guidance, bill text)',
+    example: 'low',
+  })
   confidence: Confidence;
 
   @ApiProperty({
@@ -388,7 +558,10 @@ export class RuleSummaryView {
 /** `POST /transaction`'s record: the view, with a summary of the rule instead of the whole record. */
 @ApiSchema({ name: 'RecordedSale' })
 export class RecordedSaleView extends OmitType(TransactionView, ['rule'] as const) {
-  @ApiProperty({ type: () => RuleSummaryView, description: 'The applied rule as it stood at the time of the sale, in summary: `href` answers it in full' })
+  @ApiProperty({
+    type: () => RuleSummaryView,
+    description: 'The applied rule as it stood at the time of the sale, in summary: `href` answers it in full',
+  })
   rule: RuleSummaryView;
 }
 
@@ -409,6 +582,9 @@ export class HistoryEntry {
 
 /** `GET /transaction/{id}`: the view plus the transaction's history in the chain. */
 export class TransactionDetail extends TransactionView {
-  @ApiProperty({ type: [HistoryEntry], description: "The record's entries in the hash chain: a sale's own, then its override, void and refund entries" })
+  @ApiProperty({
+    type: [HistoryEntry],
+    description: "The record's entries in the hash chain: a sale's own, then its override, void and refund entries",
+  })
   history: HistoryEntry[];
 }

@@ -26,7 +26,10 @@ import {
  */
 
 @CommandHandler(CreateWebhookEndpointCommand)
-export class CreateWebhookEndpointHandler implements ICommandHandler<CreateWebhookEndpointCommand, CreatedWebhookEndpoint> {
+export class CreateWebhookEndpointHandler implements ICommandHandler<
+  CreateWebhookEndpointCommand,
+  CreatedWebhookEndpoint
+> {
   constructor(private readonly endpoints: WebhookEndpoints) {}
 
   async execute({ principal, request }: CreateWebhookEndpointCommand): Promise<CreatedWebhookEndpoint> {
@@ -89,4 +92,3 @@ export class ListWebhookDeliveriesHandler implements IQueryHandler<ListWebhookDe
     return { deliveries: (await this.endpoints.deliveries(principal, filter)).map(toDeliveryDto) };
   }
 }
-

@@ -1,7 +1,14 @@
 import { Command, Query } from '@nestjs/cqrs';
 import type { Principal } from '../platform/identity/principal';
 import type { CreateWebhookEndpointRequest, ListWebhookDeliveriesRequest } from './webhook.request.dto';
-import type { CreatedWebhookEndpoint, ReplayedWebhooks, RotatedWebhookSecret, WebhookDeliveryList, WebhookEndpointDto, WebhookEndpointList } from './webhook.response.dto';
+import type {
+  CreatedWebhookEndpoint,
+  ReplayedWebhooks,
+  RotatedWebhookSecret,
+  WebhookDeliveryList,
+  WebhookEndpointDto,
+  WebhookEndpointList,
+} from './webhook.response.dto';
 
 // What the webhooks controller asks of the buses: each acts on, or reads, the caller's own endpoints.
 

@@ -63,7 +63,10 @@ export class WebhookEndpoints {
     private readonly config: AppConfig,
   ) {}
 
-  async create(principal: Principal, request: { url: string; event_types: WebhookEventType[]; description?: string }): Promise<{ endpoint: EndpointRow; secret: string }> {
+  async create(
+    principal: Principal,
+    request: { url: string; event_types: WebhookEventType[]; description?: string },
+  ): Promise<{ endpoint: EndpointRow; secret: string }> {
     const platformOnly = request.event_types.filter((type) => PLATFORM_ONLY_TYPES.includes(type));
     if (platformOnly.length > 0 && principal.role !== 'admin' && principal.role !== 'auditor') {
       throw new ForbiddenError(`${platformOnly.join(', ')} is delivered to admin and auditor endpoints only`);
@@ -96,12 +99,18 @@ export class WebhookEndpoints {
 
   async list(principal: Principal): Promise<EndpointRow[]> {
     const { clause, params } = ownedBy(principal, 1);
-    return this.db.query<EndpointRow>(`select ${ENDPOINT_COLUMNS} from webhook_endpoints where ${clause} order by created_at, id`, params);
+    return this.db.query<EndpointRow>(
+      `select ${ENDPOINT_COLUMNS} from webhook_endpoints where ${clause} order by created_at, id`,
+      params,
+    );
   }
 
   async get(principal: Principal, id: string): Promise<EndpointRow> {
     const { clause, params } = ownedBy(principal, 2);
-    const [endpoint] = await this.db.query<EndpointRow>(`select ${ENDPOINT_COLUMNS} from webhook_endpoints where id = $1 and ${clause}`, [id, ...params]);
+    const [endpoint] = await this.db.query<EndpointRow>(
+      `select ${ENDPOINT_COLUMNS} from webhook_endpoints where id = $1 and ${clause}`,
+      [id, ...params],
+    );
     if (!endpoint) throw new WebhookEndpointNotFoundError(id);
     return endpoint;
   }
@@ -109,7 +118,10 @@ export class WebhookEndpoints {
   /** Its deliveries go with it, sent or not. */
   async delete(principal: Principal, id: string): Promise<void> {
     const { clause, params } = ownedBy(principal, 2);
-    const deleted = await this.db.query(`delete from webhook_endpoints where id = $1 and ${clause} returning id`, [id, ...params]);
+    const deleted = await this.db.query(`delete from webhook_endpoints where id = $1 and ${clause} returning id`, [
+      id,
+      ...params,
+    ]);
     if (deleted.length === 0) throw new WebhookEndpointNotFoundError(id);
   }
 
@@ -127,7 +139,10 @@ export class WebhookEndpoints {
   }
 
   /** Newest first, of the endpoints the key sees. */
-  async deliveries(principal: Principal, filter: { endpoint_id?: string; status?: string; limit?: number }): Promise<DeliveryRow[]> {
+  async deliveries(
+    principal: Principal,
+    filter: { endpoint_id?: string; status?: string; limit?: number },
+  ): Promise<DeliveryRow[]> {
     if (filter.endpoint_id) await this.get(principal, filter.endpoint_id);
     const { clause, params } = ownedBy(principal, 4, 'e');
     return this.db.query<DeliveryRow>(
@@ -136,7 +151,12 @@ export class WebhookEndpoints {
        from webhook_deliveries d join webhook_endpoints e on e.id = d.endpoint_id
        where ($1::text is null or d.endpoint_id = $1) and ($2::text is null or d.status = $2) and ${clause}
        order by d.position desc, d.id desc limit $3`,
-      [filter.endpoint_id ?? null, filter.status ?? null, Math.min(filter.limit ?? DELIVERY_PAGE.default, DELIVERY_PAGE.max), ...params],
+      [
+        filter.endpoint_id ?? null,
+        filter.status ?? null,
+        Math.min(filter.limit ?? DELIVERY_PAGE.default, DELIVERY_PAGE.max),
+        ...params,
+      ],
     );
   }
 
@@ -162,14 +182,21 @@ export class WebhookEndpoints {
 }
 
 /** The endpoints a key owns, as a `where` clause over `alias` with its parameters numbered from `first`. */
-function ownedBy(principal: Principal, first: number, alias = 'webhook_endpoints'): { clause: string; params: unknown[] } {
+function ownedBy(
+  principal: Principal,
+  first: number,
+  alias = 'webhook_endpoints',
+): { clause: string; params: unknown[] } {
   switch (principal.role) {
     case 'admin':
       return { clause: 'true', params: [] };
     case 'auditor':
       return { clause: `${alias}.owner_role = 'auditor'`, params: [] };
     case 'merchant':
-      return { clause: `${alias}.owner_role = 'merchant' and ${alias}.owner_merchant_id = $${first}`, params: [principal.merchantId] };
+      return {
+        clause: `${alias}.owner_role = 'merchant' and ${alias}.owner_merchant_id = $${first}`,
+        params: [principal.merchantId],
+      };
     case 'partner':
       return {
         clause: `${alias}.owner_role = 'partner' and ${alias}.owner_partner_id = $${first} and ${alias}.environment = $${first + 1}`,

@@ -10,7 +10,8 @@ const sale = id('The sale', 'TXN-2026-11-26-7QK2M9XD');
 /** Each event's `data` (beside `position`, the log entry it comes from), as webhook-events.ts builds it. */
 const DATA: Record<WebhookEventType, { summary: string; properties: Record<string, Schema> }> = {
   'jurisdiction.rule.scheduled': {
-    summary: 'A rule version was recorded that takes effect on a later date; to admin and auditor endpoints, and to merchants with sales in its state',
+    summary:
+      'A rule version was recorded that takes effect on a later date; to admin and auditor endpoints, and to merchants with sales in its state',
     properties: {
       lookup_key: id('The rule’s place', 'US-OR'),
       jurisdiction_id: id('The jurisdiction', 'US-OR'),
@@ -20,7 +21,8 @@ const DATA: Record<WebhookEventType, { summary: string; properties: Record<strin
     },
   },
   'jurisdiction.rule.effective': {
-    summary: 'A rule version took effect (sent on its effective date, 00:00 UTC, or at once when recorded for a date passed)',
+    summary:
+      'A rule version took effect (sent on its effective date, 00:00 UTC, or at once when recorded for a date passed)',
     properties: {} as Record<string, Schema>,
   },
   'merchant.risk_level.changed': {
@@ -88,7 +90,8 @@ const DATA: Record<WebhookEventType, { summary: string; properties: Record<strin
     },
   },
   'chain.alarm': {
-    summary: 'The log was found not to be what it was (a verification break, a refused signing); to admin and auditor endpoints only',
+    summary:
+      'The log was found not to be what it was (a verification break, a refused signing); to admin and auditor endpoints only',
     properties: {
       source: id('Who found it', 'verification'),
       kind: id('What was found', 'modified'),
@@ -100,10 +103,29 @@ const DATA: Record<WebhookEventType, { summary: string; properties: Record<strin
 DATA['jurisdiction.rule.effective'].properties = DATA['jurisdiction.rule.scheduled'].properties;
 
 const HEADERS = [
-  { name: 'webhook-id', description: 'The message id, the same on every retry and replay: dedupe on it', example: 'msg_120_0' },
-  { name: 'webhook-timestamp', description: 'Seconds since the Unix epoch when this try was sent; refuse one far from your clock', example: '1795705200' },
-  { name: 'webhook-signature', description: '`v1,<base64 HMAC-SHA256(secret, id.timestamp.body)>`, two separated by a space during a secret rotation', example: 'v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=' },
-].map(({ name, description, example }) => ({ name, in: 'header', required: true, description, schema: { type: 'string', example } }));
+  {
+    name: 'webhook-id',
+    description: 'The message id, the same on every retry and replay: dedupe on it',
+    example: 'msg_120_0',
+  },
+  {
+    name: 'webhook-timestamp',
+    description: 'Seconds since the Unix epoch when this try was sent; refuse one far from your clock',
+    example: '1795705200',
+  },
+  {
+    name: 'webhook-signature',
+    description:
+      '`v1,<base64 HMAC-SHA256(secret, id.timestamp.body)>`, two separated by a space during a secret rotation',
+    example: 'v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=',
+  },
+].map(({ name, description, example }) => ({
+  name,
+  in: 'header',
+  required: true,
+  description,
+  schema: { type: 'string', example },
+}));
 
 /**
  * The OpenAPI 3.1 `webhooks` of the document: one per event type, its body `{type, timestamp, data}`
@@ -134,7 +156,14 @@ export function withWebhookEvents(document: OpenAPIObject): OpenAPIObject {
                     data: {
                       type: 'object',
                       required: ['position', ...Object.keys(properties)],
-                      properties: { position: { type: 'integer', description: 'The log entry it comes from: order by it', example: 120 }, ...properties },
+                      properties: {
+                        position: {
+                          type: 'integer',
+                          description: 'The log entry it comes from: order by it',
+                          example: 120,
+                        },
+                        ...properties,
+                      },
                     },
                   },
                 },
@@ -142,7 +171,10 @@ export function withWebhookEvents(document: OpenAPIObject): OpenAPIObject {
             },
           },
           responses: {
-            '200': { description: 'Any 2xx: received. 410: the endpoint is disabled. Anything else, or no answer in 10 s: tried again' },
+            '200': {
+              description:
+                'Any 2xx: received. 410: the endpoint is disabled. Anything else, or no answer in 10 s: tried again',
+            },
           },
         },
       },

@@ -8,7 +8,12 @@ import type { ChainAlarmRaisedData } from '../audit';
 import type { StoredEvent } from '../platform/event-store/event-store.port';
 import type { JurisdictionRuleChanged } from '../jurisdiction';
 import type { TipAdjustedData } from '../tips';
-import type { OverrideAppliedData, RefundIssuedData, TransactionRecordedData, TransactionVoidedData } from '../transactions';
+import type {
+  OverrideAppliedData,
+  RefundIssuedData,
+  TransactionRecordedData,
+  TransactionVoidedData,
+} from '../transactions';
 
 export const WEBHOOK_EVENT_TYPES = [
   'jurisdiction.rule.scheduled',
@@ -27,7 +32,15 @@ export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 export const PLATFORM_ONLY_TYPES: readonly WebhookEventType[] = ['chain.alarm'];
 
 /** The log entries the fan-out reads. */
-export const SOURCE_EVENT_TYPES = ['JurisdictionRuleChanged', 'TransactionRecorded', 'OverrideApplied', 'TransactionVoided', 'RefundIssued', 'TipAdjusted', 'ChainAlarmRaised'];
+export const SOURCE_EVENT_TYPES = [
+  'JurisdictionRuleChanged',
+  'TransactionRecorded',
+  'OverrideApplied',
+  'TransactionVoided',
+  'RefundIssued',
+  'TipAdjusted',
+  'ChainAlarmRaised',
+];
 
 /**
  * Who an event concerns: the merchants whose endpoints (and whose partners') receive it. Admin and
@@ -55,7 +68,13 @@ export type RiskLevels = Map<string, string>;
  */
 export function outboundEvents(entry: StoredEvent, riskLevels: RiskLevels): OutboundEvent[] {
   const { position, recordedAt } = entry;
-  const event = (index: number, type: WebhookEventType, audience: Audience, data: Record<string, unknown>, timestamp = recordedAt): OutboundEvent => ({
+  const event = (
+    index: number,
+    type: WebhookEventType,
+    audience: Audience,
+    data: Record<string, unknown>,
+    timestamp = recordedAt,
+  ): OutboundEvent => ({
     type,
     webhookId: `msg_${position}_${index}`,
     timestamp,
@@ -76,7 +95,10 @@ export function outboundEvents(entry: StoredEvent, riskLevels: RiskLevels): Outb
       const effectiveAt = rule.effective_date ? `${rule.effective_date}T00:00:00.000Z` : recordedAt;
       // A version already in force is effective now; a later one is announced now and effective on its date.
       if (effectiveAt <= recordedAt) return [event(0, 'jurisdiction.rule.effective', audience, data)];
-      return [event(0, 'jurisdiction.rule.scheduled', audience, data), event(1, 'jurisdiction.rule.effective', audience, data, effectiveAt)];
+      return [
+        event(0, 'jurisdiction.rule.scheduled', audience, data),
+        event(1, 'jurisdiction.rule.effective', audience, data, effectiveAt),
+      ];
     }
     case 'TransactionRecorded': {
       const sale = entry.data as TransactionRecordedData;
@@ -84,13 +106,18 @@ export function outboundEvents(entry: StoredEvent, riskLevels: RiskLevels): Outb
       riskLevels.set(sale.merchant_id, sale.fraud.risk_level);
       if (previous === sale.fraud.risk_level) return [];
       return [
-        event(0, 'merchant.risk_level.changed', { merchants: [sale.merchant_id] }, {
-          merchant_id: sale.merchant_id,
-          transaction_id: sale.transaction_id,
-          previous_risk_level: previous,
-          risk_level: sale.fraud.risk_level,
-          fraud_score: sale.fraud.fraud_score,
-        }),
+        event(
+          0,
+          'merchant.risk_level.changed',
+          { merchants: [sale.merchant_id] },
+          {
+            merchant_id: sale.merchant_id,
+            transaction_id: sale.transaction_id,
+            previous_risk_level: previous,
+            risk_level: sale.fraud.risk_level,
+            fraud_score: sale.fraud.fraud_score,
+          },
+        ),
       ];
     }
     case 'OverrideApplied': {
@@ -110,19 +137,28 @@ export function outboundEvents(entry: StoredEvent, riskLevels: RiskLevels): Outb
     case 'TransactionVoided': {
       const voided = entry.data as TransactionVoidedData;
       return [
-        event(0, 'transaction.voided', { merchants: [voided.merchant_id] }, {
-          merchant_id: voided.merchant_id,
-          transaction_id: voided.transaction_id,
-          original_transaction_id: voided.original_transaction_id,
-          cash_total_cents: voided.calculation.cash_total_cents,
-          void_reason: voided.void_reason,
-        }),
+        event(
+          0,
+          'transaction.voided',
+          { merchants: [voided.merchant_id] },
+          {
+            merchant_id: voided.merchant_id,
+            transaction_id: voided.transaction_id,
+            original_transaction_id: voided.original_transaction_id,
+            cash_total_cents: voided.calculation.cash_total_cents,
+            void_reason: voided.void_reason,
+          },
+        ),
       ];
     }
     case 'RefundIssued': {
       const refund = entry.data as RefundIssuedData;
       const audience = { merchants: [refund.merchant_id] };
-      const ids = { merchant_id: refund.merchant_id, transaction_id: refund.transaction_id, original_transaction_id: refund.original_transaction_id };
+      const ids = {
+        merchant_id: refund.merchant_id,
+        transaction_id: refund.transaction_id,
+        original_transaction_id: refund.original_transaction_id,
+      };
       const refunded = event(0, 'transaction.refunded', audience, {
         ...ids,
         refund_amount_cents: refund.refund_amount_cents,
@@ -144,20 +180,32 @@ export function outboundEvents(entry: StoredEvent, riskLevels: RiskLevels): Outb
       // The wage-theft report's DOWNWARD_TIP_ADJUSTMENT: the one flag a single entry raises.
       if (adjustment.new_amount_cents >= adjustment.previous_amount_cents) return [];
       return [
-        event(0, 'tips.wage_theft.flagged', { merchants: [adjustment.merchant_id] }, {
-          flag: 'DOWNWARD_TIP_ADJUSTMENT',
-          merchant_id: adjustment.merchant_id,
-          employee_id: adjustment.employee_id,
-          tip_id: adjustment.tip_id,
-          adjustment_id: adjustment.adjustment_id,
-          previous_amount_cents: adjustment.previous_amount_cents,
-          new_amount_cents: adjustment.new_amount_cents,
-        }),
+        event(
+          0,
+          'tips.wage_theft.flagged',
+          { merchants: [adjustment.merchant_id] },
+          {
+            flag: 'DOWNWARD_TIP_ADJUSTMENT',
+            merchant_id: adjustment.merchant_id,
+            employee_id: adjustment.employee_id,
+            tip_id: adjustment.tip_id,
+            adjustment_id: adjustment.adjustment_id,
+            previous_amount_cents: adjustment.previous_amount_cents,
+            new_amount_cents: adjustment.new_amount_cents,
+          },
+        ),
       ];
     }
     case 'ChainAlarmRaised': {
       const alarm = entry.data as unknown as ChainAlarmRaisedData;
-      return [event(0, 'chain.alarm', 'platform', { source: alarm.source, kind: alarm.kind, alarm_position: alarm.position, detail: alarm.detail })];
+      return [
+        event(0, 'chain.alarm', 'platform', {
+          source: alarm.source,
+          kind: alarm.kind,
+          alarm_position: alarm.position,
+          detail: alarm.detail,
+        }),
+      ];
     }
     default:
       return [];
@@ -165,4 +213,5 @@ export function outboundEvents(entry: StoredEvent, riskLevels: RiskLevels): Outb
 }
 
 /** The body as sent, fixed at fan-out so that every retry and replay sends the same bytes. */
-export const webhookBody = (event: OutboundEvent): string => JSON.stringify({ type: event.type, timestamp: event.timestamp, data: event.data });
+export const webhookBody = (event: OutboundEvent): string =>
+  JSON.stringify({ type: event.type, timestamp: event.timestamp, data: event.data });

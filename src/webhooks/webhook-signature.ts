@@ -10,7 +10,12 @@ export const newWebhookSecret = (): string => `${SECRET_PREFIX}${randomBytes(24)
  * under each secret, separated by spaces. Two secrets during a rotation's overlap, so that a receiver
  * holding either one verifies.
  */
-export function webhookSignature(secrets: readonly string[], webhookId: string, timestamp: number, body: string): string {
+export function webhookSignature(
+  secrets: readonly string[],
+  webhookId: string,
+  timestamp: number,
+  body: string,
+): string {
   return secrets
     .map((secret) => {
       const key = Buffer.from(secret.slice(SECRET_PREFIX.length), 'base64');

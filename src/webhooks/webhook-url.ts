@@ -8,10 +8,27 @@ import { BlockList, isIP } from 'node:net';
  */
 const REFUSED = new BlockList();
 for (const [network, prefix] of [
-  ['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['127.0.0.0', 8], ['169.254.0.0', 16], ['172.16.0.0', 12],
-  ['192.0.0.0', 24], ['192.168.0.0', 16], ['198.18.0.0', 15], ['224.0.0.0', 4], ['240.0.0.0', 4],
-] as const) REFUSED.addSubnet(network, prefix, 'ipv4');
-for (const [network, prefix] of [['::', 128], ['::1', 128], ['fc00::', 7], ['fe80::', 10], ['ff00::', 8], ['64:ff9b::', 96]] as const) {
+  ['0.0.0.0', 8],
+  ['10.0.0.0', 8],
+  ['100.64.0.0', 10],
+  ['127.0.0.0', 8],
+  ['169.254.0.0', 16],
+  ['172.16.0.0', 12],
+  ['192.0.0.0', 24],
+  ['192.168.0.0', 16],
+  ['198.18.0.0', 15],
+  ['224.0.0.0', 4],
+  ['240.0.0.0', 4],
+] as const)
+  REFUSED.addSubnet(network, prefix, 'ipv4');
+for (const [network, prefix] of [
+  ['::', 128],
+  ['::1', 128],
+  ['fc00::', 7],
+  ['fe80::', 10],
+  ['ff00::', 8],
+  ['64:ff9b::', 96],
+] as const) {
   REFUSED.addSubnet(network, prefix, 'ipv6');
 }
 
@@ -39,5 +56,8 @@ export async function refusedUrl(raw: string, allowPrivate: boolean): Promise<st
     return `names a host that does not resolve (${host})`;
   }
   const refused = addresses.find(({ address }) => isPrivateAddress(address));
-  return refused && `names a loopback, private, link-local or metadata address (${host} is ${refused.address}); set WEBHOOK_ALLOW_PRIVATE=true for development`;
+  return (
+    refused &&
+    `names a loopback, private, link-local or metadata address (${host} is ${refused.address}); set WEBHOOK_ALLOW_PRIVATE=true for development`
+  );
 }

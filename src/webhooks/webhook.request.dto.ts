@@ -1,17 +1,39 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { ArrayMaxSize, ArrayMinSize, IsArray, IsIn, IsISO8601, IsOptional, IsString, Length, Max, Min } from 'class-validator';
+import {
+  ArrayMaxSize,
+  ArrayMinSize,
+  IsArray,
+  IsIn,
+  IsISO8601,
+  IsOptional,
+  IsString,
+  Length,
+  Max,
+  Min,
+} from 'class-validator';
 import { QueryInteger } from '../platform/query-integer';
 import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from './webhook-events';
 
 export const DELIVERY_STATUSES = ['pending', 'delivered', 'failed'] as const;
 
 export class CreateWebhookEndpointRequest {
-  @ApiProperty({ maxLength: 2000, description: 'An http or https URL; one whose host resolves to a loopback, private, link-local or metadata address is refused', example: 'https://pos.example.com/hooks/crcs' })
+  @ApiProperty({
+    maxLength: 2000,
+    description:
+      'An http or https URL; one whose host resolves to a loopback, private, link-local or metadata address is refused',
+    example: 'https://pos.example.com/hooks/crcs',
+  })
   @IsString()
   @Length(1, 2000)
   url: string;
 
-  @ApiProperty({ enum: WEBHOOK_EVENT_TYPES, isArray: true, minItems: 1, description: '`chain.alarm` for admin and auditor keys only', example: ['transaction.voided', 'refund.normalization_failed'] })
+  @ApiProperty({
+    enum: WEBHOOK_EVENT_TYPES,
+    isArray: true,
+    minItems: 1,
+    description: '`chain.alarm` for admin and auditor keys only',
+    example: ['transaction.voided', 'refund.normalization_failed'],
+  })
   @IsArray()
   @ArrayMinSize(1)
   @ArrayMaxSize(WEBHOOK_EVENT_TYPES.length)
@@ -37,7 +59,14 @@ export class ListWebhookDeliveriesRequest {
   @IsIn(DELIVERY_STATUSES)
   status?: (typeof DELIVERY_STATUSES)[number];
 
-  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 200, default: 50, description: 'Deliveries to list, newest first', example: 50 })
+  @ApiPropertyOptional({
+    type: 'integer',
+    minimum: 1,
+    maximum: 200,
+    default: 50,
+    description: 'Deliveries to list, newest first',
+    example: 50,
+  })
   @IsOptional()
   @QueryInteger()
   @Min(1)
@@ -47,14 +76,24 @@ export class ListWebhookDeliveriesRequest {
 
 /** Exactly one of the two. */
 export class ReplayWebhooksRequest {
-  @ApiPropertyOptional({ type: 'integer', minimum: 1, description: 'Send again the deliveries of the log entries from this position on', example: 120 })
+  @ApiPropertyOptional({
+    type: 'integer',
+    minimum: 1,
+    description: 'Send again the deliveries of the log entries from this position on',
+    example: 120,
+  })
   @IsOptional()
   @QueryInteger()
   @Min(1)
   @Max(Number.MAX_SAFE_INTEGER)
   from_position?: number;
 
-  @ApiPropertyOptional({ type: 'string', format: 'date-time', description: 'Send again the deliveries of the events since this instant', example: '2026-11-26T09:00:00Z' })
+  @ApiPropertyOptional({
+    type: 'string',
+    format: 'date-time',
+    description: 'Send again the deliveries of the events since this instant',
+    example: '2026-11-26T09:00:00Z',
+  })
   @IsOptional()
   @IsISO8601({ strict: true })
   since?: string;

@@ -16,19 +16,34 @@ export class WebhookEndpointDto {
   @ApiProperty({ type: 'string', nullable: true, example: 'Back office, store 12' })
   description: string | null;
 
-  @ApiProperty({ enum: ['enabled', 'disabled'], description: '`disabled` after the receiver answered 410 Gone; a replay enables it again', example: 'enabled' })
+  @ApiProperty({
+    enum: ['enabled', 'disabled'],
+    description: '`disabled` after the receiver answered 410 Gone; a replay enables it again',
+    example: 'enabled',
+  })
   status: 'enabled' | 'disabled';
 
   @ApiProperty({ type: 'string', nullable: true, example: null })
   disabled_reason: string | null;
 
-  @ApiProperty({ enum: ['admin', 'auditor', 'merchant', 'partner'], description: 'The role of the key that made it: the endpoint belongs to its merchant, partner, the auditors or the platform', example: 'merchant' })
+  @ApiProperty({
+    enum: ['admin', 'auditor', 'merchant', 'partner'],
+    description:
+      'The role of the key that made it: the endpoint belongs to its merchant, partner, the auditors or the platform',
+    example: 'merchant',
+  })
   owner_role: string;
 
   @ApiProperty({ type: 'string', nullable: true, example: 'm-corner-deli-01' })
   merchant_id: string | null;
 
-  @ApiProperty({ type: 'string', format: 'date-time', nullable: true, description: 'Until then the previous secret signs beside the current one (after a rotation)', example: null })
+  @ApiProperty({
+    type: 'string',
+    format: 'date-time',
+    nullable: true,
+    description: 'Until then the previous secret signs beside the current one (after a rotation)',
+    example: null,
+  })
   previous_secret_expires_at: string | null;
 
   @ApiProperty({ type: 'string', format: 'date-time', example: '2026-11-26T15:00:00.000Z' })
@@ -36,7 +51,10 @@ export class WebhookEndpointDto {
 }
 
 export class CreatedWebhookEndpoint extends WebhookEndpointDto {
-  @ApiProperty({ description: 'The signing secret, shown this once (Standard Webhooks `whsec_` form)', example: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw' })
+  @ApiProperty({
+    description: 'The signing secret, shown this once (Standard Webhooks `whsec_` form)',
+    example: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
+  })
   secret: string;
 }
 
@@ -64,7 +82,12 @@ export class WebhookDeliveryDto {
   @ApiProperty({ type: 'integer', example: 1 })
   attempts: number;
 
-  @ApiProperty({ type: 'string', format: 'date-time', description: 'When the next try is due (pending)', example: '2026-11-26T15:00:05.000Z' })
+  @ApiProperty({
+    type: 'string',
+    format: 'date-time',
+    description: 'When the next try is due (pending)',
+    example: '2026-11-26T15:00:05.000Z',
+  })
   next_attempt_at: string;
 
   @ApiProperty({ type: 'string', format: 'date-time', nullable: true, example: '2026-11-26T15:00:00.000Z' })
@@ -73,10 +96,20 @@ export class WebhookDeliveryDto {
   @ApiProperty({ type: 'integer', nullable: true, example: 200 })
   last_status_code: number | null;
 
-  @ApiProperty({ type: 'string', nullable: true, description: 'Why the last try failed without an answer (timeout, refused address)', example: null })
+  @ApiProperty({
+    type: 'string',
+    nullable: true,
+    description: 'Why the last try failed without an answer (timeout, refused address)',
+    example: null,
+  })
   last_error: string | null;
 
-  @ApiProperty({ type: 'string', nullable: true, description: 'The first 200 characters of the last answer', example: 'ok' })
+  @ApiProperty({
+    type: 'string',
+    nullable: true,
+    description: 'The first 200 characters of the last answer',
+    example: 'ok',
+  })
   response_excerpt: string | null;
 }
 
@@ -94,7 +127,12 @@ export class RotatedWebhookSecret {
   @ApiProperty({ description: 'The new secret, shown this once', example: 'whsec_9aYz1Jb0aM3tq4Zx2m6QCw8nR5uVdKs7' })
   secret: string;
 
-  @ApiPropertyOptional({ type: 'string', format: 'date-time', description: 'The old secret signs beside the new one until then', example: '2026-11-27T15:00:00.000Z' })
+  @ApiPropertyOptional({
+    type: 'string',
+    format: 'date-time',
+    description: 'The old secret signs beside the new one until then',
+    example: '2026-11-27T15:00:00.000Z',
+  })
   previous_secret_expires_at: string;
 }
 

@@ -1,6 +1,14 @@
 import { Body, Controller, Delete, Get, HttpCode, HttpStatus, Param, Post, Query } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
-import { ApiBody, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import {
+  ApiBody,
+  ApiCreatedResponse,
+  ApiNoContentResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiParam,
+  ApiTags,
+} from '@nestjs/swagger';
 import { InvalidFieldError } from '../platform/errors/request.errors';
 import { CurrentPrincipal } from '../platform/identity/current-principal.decorator';
 import type { Principal } from '../platform/identity/principal';
@@ -16,8 +24,19 @@ import {
   ReplayWebhooksCommand,
   RotateWebhookSecretCommand,
 } from './webhook-endpoint.messages';
-import { CreateWebhookEndpointRequest, ListWebhookDeliveriesRequest, ReplayWebhooksRequest } from './webhook.request.dto';
-import { CreatedWebhookEndpoint, ReplayedWebhooks, RotatedWebhookSecret, WebhookDeliveryList, WebhookEndpointDto, WebhookEndpointList } from './webhook.response.dto';
+import {
+  CreateWebhookEndpointRequest,
+  ListWebhookDeliveriesRequest,
+  ReplayWebhooksRequest,
+} from './webhook.request.dto';
+import {
+  CreatedWebhookEndpoint,
+  ReplayedWebhooks,
+  RotatedWebhookSecret,
+  WebhookDeliveryList,
+  WebhookEndpointDto,
+  WebhookEndpointList,
+} from './webhook.response.dto';
 
 const ENDPOINT_ID = { name: 'id', description: 'The endpoint id', example: 'we_3kTn0VJ8cQm1x2Lb' };
 const NOT_FOUND = { 404: { NOT_FOUND: 'No endpoint has this id, or it belongs to another owner' } };
@@ -49,18 +68,43 @@ export class WebhooksController {
   @ApiBody({
     type: CreateWebhookEndpointRequest,
     examples: {
-      merchant: { summary: 'A back office told of voids and refunds', value: { url: 'https://pos.example.com/hooks/crcs', event_types: ['transaction.voided', 'transaction.refunded', 'refund.normalization_failed'], description: 'Back office, store 12' } },
-      compliance: { summary: 'A compliance tool told of alarms and rule changes (admin or auditor key)', value: { url: 'https://compliance.example.com/crcs', event_types: ['chain.alarm', 'jurisdiction.rule.scheduled', 'jurisdiction.rule.effective'] } },
+      merchant: {
+        summary: 'A back office told of voids and refunds',
+        value: {
+          url: 'https://pos.example.com/hooks/crcs',
+          event_types: ['transaction.voided', 'transaction.refunded', 'refund.normalization_failed'],
+          description: 'Back office, store 12',
+        },
+      },
+      compliance: {
+        summary: 'A compliance tool told of alarms and rule changes (admin or auditor key)',
+        value: {
+          url: 'https://compliance.example.com/crcs',
+          event_types: ['chain.alarm', 'jurisdiction.rule.scheduled', 'jurisdiction.rule.effective'],
+        },
+      },
     },
   })
   @ApiCreatedResponse({ type: CreatedWebhookEndpoint, description: 'The endpoint, with its secret this once' })
-  @ApiErrors({ 400: { WEBHOOK_URL_REFUSED: 'The URL is not http(s), or its host does not resolve or resolves to a loopback, private, link-local or metadata address' } })
-  async create(@Body() body: CreateWebhookEndpointRequest, @CurrentPrincipal() principal: Principal): Promise<CreatedWebhookEndpoint> {
+  @ApiErrors({
+    400: {
+      WEBHOOK_URL_REFUSED:
+        'The URL is not http(s), or its host does not resolve or resolves to a loopback, private, link-local or metadata address',
+    },
+  })
+  async create(
+    @Body() body: CreateWebhookEndpointRequest,
+    @CurrentPrincipal() principal: Principal,
+  ): Promise<CreatedWebhookEndpoint> {
     return this.commands.execute(new CreateWebhookEndpointCommand(principal, body));
   }
 
   @Get('endpoints')
-  @ApiOperation({ operationId: 'listWebhookEndpoints', summary: 'List the endpoints of the key’s owner', description: 'Oldest first, never a secret. An admin key lists every endpoint.' })
+  @ApiOperation({
+    operationId: 'listWebhookEndpoints',
+    summary: 'List the endpoints of the key’s owner',
+    description: 'Oldest first, never a secret. An admin key lists every endpoint.',
+  })
   @ApiOkResponse({ type: WebhookEndpointList, description: 'The endpoints the key may see' })
   async list(@CurrentPrincipal() principal: Principal): Promise<WebhookEndpointList> {
     return this.queries.execute(new ListWebhookEndpointsQuery(principal));
@@ -78,7 +122,10 @@ export class WebhooksController {
   @Delete('endpoints/:id')
   @ReadsOnly()
   @HttpCode(HttpStatus.NO_CONTENT)
-  @ApiOperation({ operationId: 'deleteWebhookEndpoint', summary: 'Unsubscribe: the endpoint and its deliveries are deleted' })
+  @ApiOperation({
+    operationId: 'deleteWebhookEndpoint',
+    summary: 'Unsubscribe: the endpoint and its deliveries are deleted',
+  })
   @ApiParam(ENDPOINT_ID)
   @ApiNoContentResponse({ description: 'Deleted' })
   @ApiErrors(NOT_FOUND)
@@ -92,7 +139,8 @@ export class WebhooksController {
   @ApiOperation({
     operationId: 'rotateWebhookSecret',
     summary: 'A new signing secret, shown once; the old one keeps signing for 24 h',
-    description: 'During the overlap every delivery carries two `v1` signatures, one per secret, so the receiver can switch at its own pace.',
+    description:
+      'During the overlap every delivery carries two `v1` signatures, one per secret, so the receiver can switch at its own pace.',
   })
   @ApiParam(ENDPOINT_ID)
   @ApiOkResponse({ type: RotatedWebhookSecret, description: 'The new secret' })
@@ -121,17 +169,28 @@ export class WebhooksController {
   })
   @ApiOkResponse({ type: ReplayedWebhooks, description: 'How many deliveries were queued' })
   @ApiErrors(NOT_FOUND)
-  async replay(@Param('id') id: string, @Body() body: ReplayWebhooksRequest, @CurrentPrincipal() principal: Principal): Promise<ReplayedWebhooks> {
-    if ((body.from_position === undefined) === (body.since === undefined)) throw new InvalidFieldError('from_position', 'Send exactly one of from_position and since');
+  async replay(
+    @Param('id') id: string,
+    @Body() body: ReplayWebhooksRequest,
+    @CurrentPrincipal() principal: Principal,
+  ): Promise<ReplayedWebhooks> {
+    if ((body.from_position === undefined) === (body.since === undefined))
+      throw new InvalidFieldError('from_position', 'Send exactly one of from_position and since');
     const from = body.from_position !== undefined ? { position: body.from_position } : { since: new Date(body.since!) };
     return this.commands.execute(new ReplayWebhooksCommand(principal, id, from));
   }
 
   @Get('deliveries')
-  @ApiOperation({ operationId: 'listWebhookDeliveries', summary: 'Recent deliveries with their status and attempts, newest first' })
+  @ApiOperation({
+    operationId: 'listWebhookDeliveries',
+    summary: 'Recent deliveries with their status and attempts, newest first',
+  })
   @ApiOkResponse({ type: WebhookDeliveryList, description: 'Deliveries to the endpoints the key may see' })
   @ApiErrors(NOT_FOUND)
-  async deliveries(@Query() query: ListWebhookDeliveriesRequest, @CurrentPrincipal() principal: Principal): Promise<WebhookDeliveryList> {
+  async deliveries(
+    @Query() query: ListWebhookDeliveriesRequest,
+    @CurrentPrincipal() principal: Principal,
+  ): Promise<WebhookDeliveryList> {
     return this.queries.execute(new ListWebhookDeliveriesQuery(principal, query));
   }
 }

@@ -9,6 +9,8 @@ export class WebhookEndpointNotFoundError extends DomainError {
 /** DESIGN.md, SSRF: checked when the endpoint is made, and again before every delivery. */
 export class WebhookUrlRefusedError extends DomainError {
   constructor(reason: string) {
-    super('WEBHOOK_URL_REFUSED', `The webhook URL ${reason}`, 400, [{ field: 'url', messages: [`The webhook URL ${reason}`] }]);
+    super('WEBHOOK_URL_REFUSED', `The webhook URL ${reason}`, 400, [
+      { field: 'url', messages: [`The webhook URL ${reason}`] },
+    ]);
   }
 }

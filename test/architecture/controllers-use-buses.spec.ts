@@ -30,11 +30,16 @@ describe('controllers', () => {
     expect(files.length).toBeGreaterThan(30);
     const others = files
       .map((file) => ({ file: relative(SRC, file), injected: injected(readFileSync(file, 'utf8')) }))
-      .filter(({ injected }) => injected.length === 0 || injected.some((type) => type !== 'QueryBus' && type !== 'CommandBus'));
+      .filter(
+        ({ injected }) =>
+          injected.length === 0 || injected.some((type) => type !== 'QueryBus' && type !== 'CommandBus'),
+      );
     expect(others.map(({ file }) => file)).toEqual([]);
   });
 
   it('are caught injecting anything else', () => {
-    expect(injected('constructor(private readonly queries: QueryBus, @Inject(DATABASE) private readonly db: Database) {}')).toEqual(['QueryBus', 'Database']);
+    expect(
+      injected('constructor(private readonly queries: QueryBus, @Inject(DATABASE) private readonly db: Database) {}'),
+    ).toEqual(['QueryBus', 'Database']);
   });
 });

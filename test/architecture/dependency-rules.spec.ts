@@ -19,7 +19,11 @@ const CONFIG = join(ROOT, '.dependency-cruiser.cjs');
 const CACHE = join(
   ROOT,
   'node_modules/.cache/dependency-cruiser',
-  createHash('sha256').update(readFileSync(CONFIG)).update(readFileSync(join(ROOT, 'tsconfig.json'))).digest('hex').slice(0, 16),
+  createHash('sha256')
+    .update(readFileSync(CONFIG))
+    .update(readFileSync(join(ROOT, 'tsconfig.json')))
+    .digest('hex')
+    .slice(0, 16),
 );
 
 interface Violation {
@@ -29,7 +33,18 @@ interface Violation {
 }
 
 function cruise(cwd: string, cache: string): Violation[] {
-  const args = [CLI, 'src', '--config', CONFIG, '--output-type', 'json', '--cache', join(CACHE, cache), '--cache-strategy', 'content'];
+  const args = [
+    CLI,
+    'src',
+    '--config',
+    CONFIG,
+    '--output-type',
+    'json',
+    '--cache',
+    join(CACHE, cache),
+    '--cache-strategy',
+    'content',
+  ];
   const out = execFileSync(process.execPath, args, {
     cwd,
     encoding: 'utf8',

@@ -25,7 +25,10 @@ describe('the audit log over HTTP', () => {
     const clock = new FixedClock(new Date('2026-11-20T10:00:00.000Z'));
     app = await startTestApp({
       override: (builder) => builder.overrideProvider(Clock).useValue(clock),
-      env: { CHECKPOINT_SIGNING_KEY: signingKey.export({ format: 'pem', type: 'pkcs8' }) as string, CHECKPOINT_INTERVAL: '4' },
+      env: {
+        CHECKPOINT_SIGNING_KEY: signingKey.export({ format: 'pem', type: 'pkcs8' }) as string,
+        CHECKPOINT_INTERVAL: '4',
+      },
     });
     // Day one: a merchant and its keys. Day two: three sales. Day three: two more.
     const merchant = await onboardMerchant(app);
@@ -57,7 +60,9 @@ describe('the audit log over HTTP', () => {
       actor: { key_id: merchantKey.api_key.id, role: 'merchant', employee: { id: 'emp-7', name: null } },
       merchant_id: merchantKey.api_key.merchant_id,
       correlation_id: expect.any(String),
-      details: expect.objectContaining({ calculation: expect.objectContaining({ cash_total_cents: expect.any(Number) }) }),
+      details: expect.objectContaining({
+        calculation: expect.objectContaining({ cash_total_cents: expect.any(Number) }),
+      }),
       hash: expect.stringMatching(/^[0-9a-f]{64}$/),
     });
     const checkpoint = all.find((e) => e.event_type === 'ChainCheckpointed')!;
@@ -83,7 +88,8 @@ describe('the audit log over HTTP', () => {
   });
 
   it('filters by time: start inclusive, end inclusive, a date alone meaning the whole day (UTC)', async () => {
-    const onDay = async (query: string) => ((await list(`?event_type=transaction&${query}`)).body.entries as AuditEntry[]).length;
+    const onDay = async (query: string) =>
+      ((await list(`?event_type=transaction&${query}`)).body.entries as AuditEntry[]).length;
     expect(await onDay('start_date=2026-11-21&end_date=2026-11-21')).toBe(3);
     expect(await onDay('start_date=2026-11-22')).toBe(2);
     expect(await onDay('end_date=2026-11-21T10:00:00Z')).toBe(3);
@@ -150,14 +156,20 @@ describe('the audit log over HTTP', () => {
       expect(answer.headers.get('content-type')).toBe('application/x-ndjson; charset=utf-8');
       expect(answer.headers.get('content-disposition')).toBe(`attachment; filename="audit-log-1-${all.length}.ndjson"`);
       const entries = parseExport(answer.body);
-      expect(entries.map((e) => [e.position, e.entryId, e.hash])).toEqual(all.map((e) => [e.position, e.entry_id, e.hash]));
+      expect(entries.map((e) => [e.position, e.entryId, e.hash])).toEqual(
+        all.map((e) => [e.position, e.entry_id, e.hash]),
+      );
       expect(verifyExport(answer.body)).toMatchObject({ total_count: all.length, break_count: 0 });
     });
 
     it('documents an example that is the start of a log the offline verifier accepts', async () => {
-      const { content } = (await call(app, 'GET', '/openapi.json')).body.paths['/admin/audit-logs/export'].get.responses['200'];
+      const { content } = (await call(app, 'GET', '/openapi.json')).body.paths['/admin/audit-logs/export'].get
+        .responses['200'];
       expect(Object.keys(content)).toEqual(['application/x-ndjson']);
-      expect(verifyExport(content['application/x-ndjson'].schema.example)).toMatchObject({ total_count: 1, break_count: 0 });
+      expect(verifyExport(content['application/x-ndjson'].schema.example)).toMatchObject({
+        total_count: 1,
+        break_count: 0,
+      });
     });
   });
 
@@ -182,7 +194,12 @@ describe('the audit log over HTTP', () => {
     });
 
     it('verifies a range, from the prev_hash of its first entry; past the head, up to the head', async () => {
-      expect((await verify('?from_position=3&to_position=7')).body).toMatchObject({ total_count: 5, break_count: 0, from_position: 3, to_position: 7 });
+      expect((await verify('?from_position=3&to_position=7')).body).toMatchObject({
+        total_count: 5,
+        break_count: 0,
+        from_position: 3,
+        to_position: 7,
+      });
       expect((await verify('?from_position=5&to_position=99999')).body).toMatchObject({
         total_count: all.length - 4,
         break_count: 0,
@@ -218,7 +235,13 @@ describe('the audit log over HTTP', () => {
       });
       // c2sp.org/signed-note, from its text: name, key ID = SHA-256(name || 0x0A || 0x01 || key)[:4], base64(0x01 || key).
       const raw = Buffer.from(publicKey.export({ format: 'jwk' }).x!, 'base64url');
-      const id = createHash('sha256').update(`${body.origin}\n`).update(Buffer.of(1)).update(raw).digest().subarray(0, 4).toString('hex');
+      const id = createHash('sha256')
+        .update(`${body.origin}\n`)
+        .update(Buffer.of(1))
+        .update(raw)
+        .digest()
+        .subarray(0, 4)
+        .toString('hex');
       expect(body.vkey).toBe(`${body.origin}+${id}+${Buffer.concat([Buffer.of(1), raw]).toString('base64')}`);
     });
   });

@@ -14,7 +14,11 @@ import { DRIVERS, createTestDatabase, type TestDatabase } from '../support/test-
 import { startTestApp, TEST_ADMIN_KEY, type TestApp } from '../support/test-app';
 
 const alarmsIn = async (db: Database): Promise<StoredEvent['data'][]> =>
-  (await db.query<{ data: StoredEvent['data'] }>("select data from events where event_type = 'ChainAlarmRaised' order by position")).map((row) => row.data);
+  (
+    await db.query<{ data: StoredEvent['data'] }>(
+      "select data from events where event_type = 'ChainAlarmRaised' order by position",
+    )
+  ).map((row) => row.data);
 
 async function waitFor<T>(what: string, read: () => Promise<T | undefined>, limitMs = 20_000): Promise<T> {
   for (const deadline = Date.now() + limitMs; ; await sleep(50)) {
@@ -43,7 +47,9 @@ describe.each(DRIVERS)('chain alarms in the log, on %s', (driver) => {
   afterEach(() => app?.close());
 
   it('records a verification break once, however often the broken log is verified', async () => {
-    const [{ position }] = await db.query<{ position: string }>("select min(position) as position from events where event_type = 'TransactionRecorded'");
+    const [{ position }] = await db.query<{ position: string }>(
+      "select min(position) as position from events where event_type = 'TransactionRecorded'",
+    );
     await changeData(db, Number(position), ['calculation', 'cash_total_cents'], 1);
     for (let i = 0; i < 2; i++) {
       const { status, body } = await call(app, 'GET', '/admin/verify-hash-chain', { key: TEST_ADMIN_KEY });
@@ -51,13 +57,20 @@ describe.each(DRIVERS)('chain alarms in the log, on %s', (driver) => {
     }
     const alarms = await alarmsIn(db);
     expect(alarms).toEqual([
-      expect.objectContaining({ source: 'verification', kind: 'modified', position: Number(position), detail: expect.stringContaining('1 break(s)') }),
+      expect.objectContaining({
+        source: 'verification',
+        kind: 'modified',
+        position: Number(position),
+        detail: expect.stringContaining('1 break(s)'),
+      }),
     ]);
     expect(alarms[0].raised_at).toEqual(expect.any(String));
   });
 
   it('records the signer’s refusal', async () => {
-    const [{ position }] = await db.query<{ position: string }>("select max(position) as position from events where event_type = 'TransactionRecorded'");
+    const [{ position }] = await db.query<{ position: string }>(
+      "select max(position) as position from events where event_type = 'TransactionRecorded'",
+    );
     await rewriteTail(db, Number(position), ['calculation', 'cash_total_cents'], 1);
     for (let i = 0; i < 5; i++) await recordSale(app, merchant.key, merchant.id, { subtotal_cents: 2000 + i });
     const [alarm] = await waitFor('the signer’s alarm in the log', async () => {
@@ -71,7 +84,10 @@ describe.each(DRIVERS)('chain alarms in the log, on %s', (driver) => {
       kind: 'unauthenticated',
       detail: `the entry at position ${position} carries a writer authenticator that does not verify: no service process wrote it as it is`,
     });
-    expect(app.app.get(ChainCheckpointer).status()).toMatchObject({ state: 'refused', alarm: { detail: alarm.detail } });
+    expect(app.app.get(ChainCheckpointer).status()).toMatchObject({
+      state: 'refused',
+      alarm: { detail: alarm.detail },
+    });
   });
 });
 
@@ -89,8 +105,12 @@ describe.each(DRIVERS)('a chain alarm the log refuses, on %s', (driver) => {
 
   it('is tried again until the log takes it, and recorded once', async () => {
     await db.query('create sequence refused_alarms');
-    await db.query("create function refuse_alarm() returns trigger language plpgsql as $$ begin perform nextval('refused_alarms'); raise exception 'refused'; end $$");
-    await db.query("create trigger refuse_alarm before insert on events for each row when (new.event_type = 'ChainAlarmRaised') execute function refuse_alarm()");
+    await db.query(
+      "create function refuse_alarm() returns trigger language plpgsql as $$ begin perform nextval('refused_alarms'); raise exception 'refused'; end $$",
+    );
+    await db.query(
+      "create trigger refuse_alarm before insert on events for each row when (new.event_type = 'ChainAlarmRaised') execute function refuse_alarm()",
+    );
     const alarms = new ChainAlarms(new SqlEventStore(db, new FixedClock(), []), new FixedClock());
     const alarm = { source: 'test', kind: 'modified', position: 7, detail: 'entry 7 does not match its hash' };
     // The first attempt fails; raise still resolves, as its callers are already handling a failure.

@@ -57,7 +57,10 @@ function expectCheckpointsEveryInterval(log: StoredEvent[]): void {
   expect(log.length - last.position).toBeLessThan(INTERVAL);
   const verifier = new ChainVerifier({ checkpointKeys: keyRing([createPublicKey(key)]) });
   log.forEach((e) => verifier.push(e));
-  expect(verifier.result()).toMatchObject({ break_count: 0, checkpoints: { count: checkpoints.length, signatures_checked: true } });
+  expect(verifier.result()).toMatchObject({
+    break_count: 0,
+    checkpoints: { count: checkpoints.length, signatures_checked: true },
+  });
 }
 
 describe.each(DRIVERS)('signed checkpoints on %s', (driver) => {
@@ -75,7 +78,9 @@ describe.each(DRIVERS)('signed checkpoints on %s', (driver) => {
   it('follows every CHECKPOINT_INTERVAL entries, right after the head each vouches for', async () => {
     const { store, checkpointer } = await startCheckpointing(db);
     for (let i = 0; i < 45; i++) await store.append(`transaction-${i}`, [record(i)], { expectedRevision: 0 });
-    await Promise.all(Array.from({ length: 30 }, (_, i) => store.append(`burst-${i}`, [record(i)], { expectedRevision: 0 })));
+    await Promise.all(
+      Array.from({ length: 30 }, (_, i) => store.append(`burst-${i}`, [record(i)], { expectedRevision: 0 })),
+    );
     await checkpointer.onApplicationShutdown();
     expectCheckpointsEveryInterval(await store.readAll(1, 1000));
   });
@@ -83,7 +88,8 @@ describe.each(DRIVERS)('signed checkpoints on %s', (driver) => {
   it('signs a quiet log by age: CHECKPOINT_MAX_AGE_S after the last head, however few entries it grew by', async () => {
     const clock = new FixedClock();
     const { store, checkpointer } = await startCheckpointing(db, undefined, clock);
-    const checkpoints = async () => (await store.readAll(1, 1000)).filter((e) => e.type === CHECKPOINT_EVENT_TYPE).map((e) => e.data.tree_size);
+    const checkpoints = async () =>
+      (await store.readAll(1, 1000)).filter((e) => e.type === CHECKPOINT_EVENT_TYPE).map((e) => e.data.tree_size);
     await store.append('transaction-1', [record(1)], { expectedRevision: 0 });
     clock.advance(59_999);
     await checkpointer.signDue();
@@ -105,11 +111,16 @@ describe.each(DRIVERS)('signed checkpoints on %s', (driver) => {
     // The database refuses checkpoints, as an outage would, until the trigger is dropped; the
     // sequence counts the refusals, since nextval outlives the rolled-back transaction.
     await db.query('create sequence refused_checkpoints');
-    await db.query("create function refuse_checkpoint() returns trigger language plpgsql as $$ begin perform nextval('refused_checkpoints'); raise exception 'refused'; end $$");
-    await db.query(`create trigger refuse_checkpoint before insert on events for each row when (new.event_type = '${CHECKPOINT_EVENT_TYPE}') execute function refuse_checkpoint()`);
+    await db.query(
+      "create function refuse_checkpoint() returns trigger language plpgsql as $$ begin perform nextval('refused_checkpoints'); raise exception 'refused'; end $$",
+    );
+    await db.query(
+      `create trigger refuse_checkpoint before insert on events for each row when (new.event_type = '${CHECKPOINT_EVENT_TYPE}') execute function refuse_checkpoint()`,
+    );
     const { store, checkpointer } = await startCheckpointing(db);
     for (let i = 0; i < INTERVAL; i++) await store.append(`transaction-${i}`, [record(i)], { expectedRevision: 0 });
-    const refused = async () => (await db.query<{ is_called: boolean }>('select is_called from refused_checkpoints'))[0].is_called;
+    const refused = async () =>
+      (await db.query<{ is_called: boolean }>('select is_called from refused_checkpoints'))[0].is_called;
     for (const deadline = Date.now() + 10_000; !(await refused()); await sleep(20)) {
       if (Date.now() > deadline) throw new Error('the signer never tried to append a checkpoint');
     }
@@ -129,7 +140,9 @@ if (DRIVERS.includes('postgres')) {
       await migrate(dbA);
       const [a, b] = [await startCheckpointing(dbA), await startCheckpointing(dbB)];
       await Promise.all(
-        Array.from({ length: 300 }, (_, i) => (i % 2 ? a : b).store.append(`transaction-${i}`, [record(i)], { expectedRevision: 0 })),
+        Array.from({ length: 300 }, (_, i) =>
+          (i % 2 ? a : b).store.append(`transaction-${i}`, [record(i)], { expectedRevision: 0 }),
+        ),
       );
       await Promise.all([a.checkpointer.onApplicationShutdown(), b.checkpointer.onApplicationShutdown()]);
       expectCheckpointsEveryInterval(await a.store.readAll(1, 1000));

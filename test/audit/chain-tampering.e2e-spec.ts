@@ -28,7 +28,13 @@ describe.each(DRIVERS)('tampering with the database of a running service, on %s'
 
   beforeEach(async () => {
     signingKey = newSigningKey();
-    app = await startTestApp({ driver, env: { CHECKPOINT_SIGNING_KEY: signingKey.export({ format: 'pem', type: 'pkcs8' }) as string, CHECKPOINT_INTERVAL: '5' } });
+    app = await startTestApp({
+      driver,
+      env: {
+        CHECKPOINT_SIGNING_KEY: signingKey.export({ format: 'pem', type: 'pkcs8' }) as string,
+        CHECKPOINT_INTERVAL: '5',
+      },
+    });
     db = app.app.get(DATABASE);
     const merchant = await onboardMerchant(app);
     const { key } = await issueKey(app, { role: 'merchant', merchant_id: merchant.merchant_id });
@@ -52,12 +58,17 @@ describe.each(DRIVERS)('tampering with the database of a running service, on %s'
     const { from_position, to_position, ...result } = body;
     expect(verifyExport(exported, [publicKey], await app.app.get(Witness).heads(), signingKey)).toEqual(result);
     // The chain's own findings: what the witnessed heads add is tree-heads.e2e-spec.ts's subject.
-    const breaks = result.breaks.filter((found: { witnessed_tree_size?: number }) => found.witnessed_tree_size === undefined);
+    const breaks = result.breaks.filter(
+      (found: { witnessed_tree_size?: number }) => found.witnessed_tree_size === undefined,
+    );
     return { ...result, breaks, break_count: breaks.length };
   }
 
   it('finds nothing in an untouched log', async () => {
-    expect(await verifyBothWays()).toMatchObject({ break_count: 0, checkpoints: { count: expect.any(Number), signatures_checked: true } });
+    expect(await verifyBothWays()).toMatchObject({
+      break_count: 0,
+      checkpoints: { count: expect.any(Number), signatures_checked: true },
+    });
   });
 
   it('finds a changed amount', async () => {
@@ -119,19 +130,31 @@ describe.each(DRIVERS)('tampering with the database of a running service, on %s'
     const result = await verifyBothWays();
     expect(result.breaks.filter((b) => b.kind === 'modified')).toEqual(
       checkpoints.map((e) =>
-        expect.objectContaining({ kind: 'modified', position: e.position, entry_id: e.entryId, detail: `checkpoint ${e.data.checkpoint} has an invalid signature` }),
+        expect.objectContaining({
+          kind: 'modified',
+          position: e.position,
+          entry_id: e.entryId,
+          detail: `checkpoint ${e.data.checkpoint} has an invalid signature`,
+        }),
       ),
     );
     // Every other rewritten entry has a new hash, which its writer authenticator does not vouch for.
     expect(result.breaks.filter((b) => b.kind !== 'modified')).toEqual(
-      rewritten.filter((e) => e.type !== 'ChainCheckpointed').map((e) => expect.objectContaining({ kind: 'unauthenticated', position: e.position })),
+      rewritten
+        .filter((e) => e.type !== 'ChainCheckpointed')
+        .map((e) => expect.objectContaining({ kind: 'unauthenticated', position: e.position })),
     );
     // Without the public key, such a rewrite leaves nothing to see.
-    expect(verifyExport(await exportLog(app))).toMatchObject({ break_count: 0, checkpoints: { signatures_checked: false } });
+    expect(verifyExport(await exportLog(app))).toMatchObject({
+      break_count: 0,
+      checkpoints: { signatures_checked: false },
+    });
   });
 
   it('finds a rewrite of the tail that recomputed every hash, at the entries the checkpoints vouched for', async () => {
-    const firstCheckpointAfter = parseExport(await exportLog(app)).find((e) => e.type === 'ChainCheckpointed' && e.position > sales[2].position)!;
+    const firstCheckpointAfter = parseExport(await exportLog(app)).find(
+      (e) => e.type === 'ChainCheckpointed' && e.position > sales[2].position,
+    )!;
     const vouched = await entryAt(db, firstCheckpointAfter.position - 1);
     await rewriteTail(db, sales[2].position, CASH_TOTAL, 1);
     const result = await verifyBothWays();
@@ -141,7 +164,11 @@ describe.each(DRIVERS)('tampering with the database of a running service, on %s'
         position: vouched.position,
         entry_id: vouched.entryId,
         expected_hash: vouched.hash,
-        checkpoint: { checkpoint: firstCheckpointAfter.data.checkpoint, position: firstCheckpointAfter.position, entry_id: firstCheckpointAfter.entryId },
+        checkpoint: {
+          checkpoint: firstCheckpointAfter.data.checkpoint,
+          position: firstCheckpointAfter.position,
+          entry_id: firstCheckpointAfter.entryId,
+        },
       }),
     );
   });

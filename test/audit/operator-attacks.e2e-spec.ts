@@ -15,7 +15,8 @@ import { DRIVERS } from '../support/test-database';
 import { startTestApp, TEST_ADMIN_KEY, type TestApp } from '../support/test-app';
 
 const INTERVAL = 5;
-const REFUSED = "The audit log was changed behind the service's back, so nothing is recorded until an operator has looked: ";
+const REFUSED =
+  "The audit log was changed behind the service's back, so nothing is recorded until an operator has looked: ";
 
 /**
  * The operator of the database as the adversary (issue "tamper evidence against whoever runs the
@@ -31,7 +32,10 @@ describe.each(DRIVERS)('an operator attacking the log with SQL, on %s', (driver)
 
   beforeEach(async () => {
     const signingKey = newSigningKey().export({ format: 'pem', type: 'pkcs8' }) as string;
-    app = await startTestApp({ driver, env: { CHECKPOINT_SIGNING_KEY: signingKey, CHECKPOINT_INTERVAL: String(INTERVAL) } });
+    app = await startTestApp({
+      driver,
+      env: { CHECKPOINT_SIGNING_KEY: signingKey, CHECKPOINT_INTERVAL: String(INTERVAL) },
+    });
     db = app.app.get(DATABASE);
     witness = app.app.get(Witness);
     signer = app.app.get(ChainCheckpointer);
@@ -50,11 +54,18 @@ describe.each(DRIVERS)('an operator attacking the log with SQL, on %s', (driver)
   const sale = () => call(app, 'POST', '/transaction', { key: merchant.key, body: saleBody(merchant.id, {}) });
   const health = () => call(app, 'GET', '/health');
   const signedSize = async () => (await witness.heads()).at(-1)!.tree_size;
-  const headPosition = async () => Number((await db.query<{ position: string }>('select position from event_store_head'))[0].position);
+  const headPosition = async () =>
+    Number((await db.query<{ position: string }>('select position from event_store_head'))[0].position);
 
   /** The service after a restart: a new signer over the same database and witness file. */
   async function restartedSigner(): Promise<ChainCheckpointer> {
-    const restarted = new ChainCheckpointer(app.app.get(EventStore), db, app.config, app.app.get(Clock), new Witness(app.config));
+    const restarted = new ChainCheckpointer(
+      app.app.get(EventStore),
+      db,
+      app.config,
+      app.app.get(Clock),
+      new Witness(app.config),
+    );
     await restarted.onModuleInit();
     await restarted.signDue();
     await restarted.onApplicationShutdown();
@@ -90,7 +101,8 @@ describe.each(DRIVERS)('an operator attacking the log with SQL, on %s', (driver)
       [head + 1, last.hash, 'f'.repeat(64)],
     );
     const detail = `the log holds entries ${head + 1} to ${head + 1} past its head (${head}): they were written behind the service's back`;
-    for (let i = 0; i < 2; i++) expect(await sale()).toMatchObject({ status: 503, body: { error: 'CHAIN_ALARM', message: REFUSED + detail } });
+    for (let i = 0; i < 2; i++)
+      expect(await sale()).toMatchObject({ status: 503, body: { error: 'CHAIN_ALARM', message: REFUSED + detail } });
     await expectDegradedWith({ source: 'event-store', kind: 'inserted', position: head + 1, detail });
   });
 
@@ -99,7 +111,9 @@ describe.each(DRIVERS)('an operator attacking the log with SQL, on %s', (driver)
     for (const table of tables) await db.query(`create table backup_${table} as select * from ${table}`);
     await sell(2 * INTERVAL);
     const signed = await signedSize();
-    const backupEnd = Number((await db.query<{ position: string }>('select position from backup_event_store_head'))[0].position);
+    const backupEnd = Number(
+      (await db.query<{ position: string }>('select position from backup_event_store_head'))[0].position,
+    );
     expect(signed).toBeGreaterThan(backupEnd);
     for (const table of tables) await db.query(`delete from ${table}`);
     for (const table of tables) await db.query(`insert into ${table} select * from backup_${table}`);
@@ -117,37 +131,57 @@ describe.each(DRIVERS)('an operator attacking the log with SQL, on %s', (driver)
   });
 
   it('rewriting a tail with every hash and tree node recomputed, and deleting the checkpoints: the signer refuses it against the witness', async () => {
-    const [{ position }] = await db.query<{ position: string }>("select min(position) as position from events where event_type = 'TransactionRecorded'");
+    const [{ position }] = await db.query<{ position: string }>(
+      "select min(position) as position from events where event_type = 'TransactionRecorded'",
+    );
     const from = Number(position);
     await db.query("delete from events where event_type = 'ChainCheckpointed'");
     // Close the gaps the checkpoints left, then recompute every hash from the sale on, and the whole tree.
     await db.query('update events set position = -position');
-    await db.query('update events set position = t.r from (select position as p, row_number() over (order by position desc) as r from events) t where position = t.p');
+    await db.query(
+      'update events set position = t.r from (select position as p, row_number() over (order by position desc) as r from events) t where position = t.p',
+    );
     const [{ n }] = await db.query<{ n: string }>('select count(*) as n from events');
     await rewriteTail(db, from, ['calculation', 'cash_total_cents'], 1);
     await db.query('update event_store_head set position = $1', [Number(n)]);
     await db.query('delete from merkle_nodes');
     const tree = MerkleFrontier.empty();
-    for (const { hash } of await db.query<{ hash: string }>('select hash from events order by position')) await writeNodes(db, tree.append(leafHash(hash)));
+    for (const { hash } of await db.query<{ hash: string }>('select hash from events order by position'))
+      await writeNodes(db, tree.append(leafHash(hash)));
 
-    const restarted = new ChainCheckpointer(app.app.get(EventStore), db, app.config, app.app.get(Clock), new Witness(app.config));
+    const restarted = new ChainCheckpointer(
+      app.app.get(EventStore),
+      db,
+      app.config,
+      app.app.get(Clock),
+      new Witness(app.config),
+    );
     await restarted.onModuleInit();
     await restarted.reverify();
     await restarted.onApplicationShutdown();
     // Re-verifying the first signed span, it meets the first rewritten entry: its writer authenticator no longer verifies.
     expect(restarted.status()).toMatchObject({
       state: 'refused',
-      alarm: { kind: 'unauthenticated', position: from, detail: `the entry at position ${from} carries a writer authenticator that does not verify: no service process wrote it as it is` },
+      alarm: {
+        kind: 'unauthenticated',
+        position: from,
+        detail: `the entry at position ${from} carries a writer authenticator that does not verify: no service process wrote it as it is`,
+      },
     });
   });
 
   it('editing a signed entry: the re-verification names it', async () => {
-    const [{ position }] = await db.query<{ position: string }>("select min(position) as position from events where event_type = 'TransactionRecorded'");
+    const [{ position }] = await db.query<{ position: string }>(
+      "select min(position) as position from events where event_type = 'TransactionRecorded'",
+    );
     expect(Number(position)).toBeLessThanOrEqual(await signedSize());
     await changeData(db, Number(position), ['calculation', 'cash_total_cents'], 1);
     expect(await signer.reverify()).toBe(true);
     const detail = `the entry at position ${position} does not match its stored hash`;
-    expect(signer.status()).toMatchObject({ state: 'refused', alarm: { kind: 'modified', position: Number(position), detail } });
+    expect(signer.status()).toMatchObject({
+      state: 'refused',
+      alarm: { kind: 'modified', position: Number(position), detail },
+    });
     await expectDegradedWith({ source: 'signer', kind: 'modified', position: Number(position), detail });
   });
 
@@ -158,11 +192,18 @@ describe.each(DRIVERS)('an operator attacking the log with SQL, on %s', (driver)
       await expectDegradedWith({ source: 'signer', kind: 'witness', position: 0, detail });
       // A verification cannot check the heads it must: refused, not answered with less than it seems.
       const verification = await call(app, 'GET', '/admin/verify-hash-chain', { key: TEST_ADMIN_KEY });
-      expect(verification).toMatchObject({ status: 503, body: { error: 'CHAIN_ALARM', message: `The log cannot be verified against its signed heads: ${detail}` } });
+      expect(verification).toMatchObject({
+        status: 503,
+        body: { error: 'CHAIN_ALARM', message: `The log cannot be verified against its signed heads: ${detail}` },
+      });
       // No head is signed any more, however far the log grows.
-      const signedBefore = (await db.query<{ n: string }>("select count(*) as n from events where event_type = 'ChainCheckpointed'"))[0].n;
+      const signedBefore = (
+        await db.query<{ n: string }>("select count(*) as n from events where event_type = 'ChainCheckpointed'")
+      )[0].n;
       await sell(2 * INTERVAL);
-      expect((await db.query<{ n: string }>("select count(*) as n from events where event_type = 'ChainCheckpointed'"))[0].n).toBe(signedBefore);
+      expect(
+        (await db.query<{ n: string }>("select count(*) as n from events where event_type = 'ChainCheckpointed'"))[0].n,
+      ).toBe(signedBefore);
     }
 
     it('corrupted', async () => {
@@ -175,7 +216,9 @@ describe.each(DRIVERS)('an operator attacking the log with SQL, on %s', (driver)
     it('torn: cut in the middle of its last line', async () => {
       const { size } = await stat(witness.path);
       await truncate(witness.path, size - 10);
-      await expectWitnessRefusal(`the witness file ${witness.path} ends in an incomplete line: it was torn or truncated`);
+      await expectWitnessRefusal(
+        `the witness file ${witness.path} ends in an incomplete line: it was torn or truncated`,
+      );
     });
 
     it('emptied', async () => {
@@ -208,7 +251,10 @@ describe.each(DRIVERS)('an operator attacking the log with SQL, on %s', (driver)
     it('is created on an empty log with the signed head of the empty tree, and ends every head with a newline', async () => {
       const text = await readFile(witness.path, 'utf8');
       expect(text.endsWith('}\n')).toBe(true);
-      expect(parseWitness(text)[0]).toMatchObject({ tree_size: 0, root_hash: 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855' });
+      expect(parseWitness(text)[0]).toMatchObject({
+        tree_size: 0,
+        root_hash: 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855',
+      });
     });
   });
 });

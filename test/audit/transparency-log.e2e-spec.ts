@@ -32,16 +32,20 @@ describe('the log origin', () => {
     await db.drop();
   });
 
-  const start = (env: Record<string, string> = {}) => startTestApp({ env: { DATABASE_URL: db.url, CHECKPOINT_SIGNING_KEY: signingKey, ...env } });
+  const start = (env: Record<string, string> = {}) =>
+    startTestApp({ env: { DATABASE_URL: db.url, CHECKPOINT_SIGNING_KEY: signingKey, ...env } });
   const signingKey = pem();
-  const keyAnswer = async (running: TestApp) => (await call(running, 'GET', '/admin/checkpoint-key', { key: TEST_ADMIN_KEY })).body;
+  const keyAnswer = async (running: TestApp) =>
+    (await call(running, 'GET', '/admin/checkpoint-key', { key: TEST_ADMIN_KEY })).body;
 
   it('is made at the first start as <hostname>/crcs/<random id>, kept, and names the verifier key', async () => {
     app = await start();
     const { origin, vkey } = await keyAnswer(app);
     expect(origin).toMatch(/^[a-z0-9.-]+\/crcs\/[0-9a-f]{12}$/);
     expect(parseVerifierKey(vkey)).toMatchObject({ name: origin });
-    expect(parseVerifierKey(vkey).key.export({ format: 'der', type: 'spki' })).toEqual(createPublicKey(signingKey).export({ format: 'der', type: 'spki' }));
+    expect(parseVerifierKey(vkey).key.export({ format: 'der', type: 'spki' })).toEqual(
+      createPublicKey(signingKey).export({ format: 'der', type: 'spki' }),
+    );
     await app.close();
     app = await start();
     expect((await keyAnswer(app)).origin).toBe(origin);
@@ -54,7 +58,11 @@ describe('the log origin', () => {
     app = await start();
     expect(await call(app, 'GET', '/log/checkpoint', { key: TEST_ADMIN_KEY })).toMatchObject({
       status: 404,
-      body: { error: 'NOT_FOUND', message: 'No checkpoint is signed yet: the first comes at most CHECKPOINT_MAX_AGE_S seconds after the first entries' },
+      body: {
+        error: 'NOT_FOUND',
+        message:
+          'No checkpoint is signed yet: the first comes at most CHECKPOINT_MAX_AGE_S seconds after the first entries',
+      },
     });
     expect((await call(app, 'GET', '/log/tile/0/000.p/1', { key: TEST_ADMIN_KEY })).status).toBe(404);
   });
@@ -75,11 +83,23 @@ describe('the log origin', () => {
   it('stops `npm start` with that one line and no stack when LOG_ORIGIN is not the stored origin', async () => {
     // Its own data folder: the witness file lives there, and one left from another log would stop the signer.
     const dataDir = await mkdtemp(join(tmpdir(), 'crcs-origin-'));
-    const env = { DATABASE_URL: db.url, DATA_DIR: dataDir, ADMIN_API_KEY: TEST_ADMIN_KEY, CHECKPOINT_SIGNING_KEY: signingKey, LOG_LEVEL: 'silent' };
+    const env = {
+      DATABASE_URL: db.url,
+      DATA_DIR: dataDir,
+      ADMIN_API_KEY: TEST_ADMIN_KEY,
+      CHECKPOINT_SIGNING_KEY: signingKey,
+      LOG_LEVEL: 'silent',
+    };
     // A start on a busy machine: more time than the default.
-    const first = await ServiceProcess.start({ env: { ...env, LOG_ORIGIN: 'rounding.example.com/store-12' }, startupLimitMs: 120_000 });
+    const first = await ServiceProcess.start({
+      env: { ...env, LOG_ORIGIN: 'rounding.example.com/store-12' },
+      startupLimitMs: 120_000,
+    });
     expect(await first.stop()).toBe(0);
-    const refused = await ServiceProcess.start({ env: { ...env, LOG_ORIGIN: 'rounding.example.com/store-13' }, startupLimitMs: 120_000 }).then(
+    const refused = await ServiceProcess.start({
+      env: { ...env, LOG_ORIGIN: 'rounding.example.com/store-13' },
+      startupLimitMs: 120_000,
+    }).then(
       () => 'started',
       (error: Error) => error.message,
     );
@@ -97,7 +117,9 @@ describe('checkpoints and tiles', () => {
   let vkey: string;
 
   beforeAll(async () => {
-    app = await startTestApp({ env: { CHECKPOINT_SIGNING_KEY: pem(), CHECKPOINT_INTERVAL: '97', LOG_ORIGIN: 'crcs.example/tlog-test' } });
+    app = await startTestApp({
+      env: { CHECKPOINT_SIGNING_KEY: pem(), CHECKPOINT_INTERVAL: '97', LOG_ORIGIN: 'crcs.example/tlog-test' },
+    });
     vkey = (await call(app, 'GET', '/log/vkey', { key: TEST_ADMIN_KEY })).body.trim();
     await appendEntries(app, 600);
   });
@@ -117,7 +139,11 @@ describe('checkpoints and tiles', () => {
     expect(answer.headers.get('content-type')).toBe('text/plain; charset=utf-8');
     expect(answer.headers.get('cache-control')).toBe('no-cache');
     const head = (await call(app, 'GET', '/admin/audit/tree-head', { key: TEST_ADMIN_KEY })).body;
-    expect(checkpoint).toEqual({ origin: 'crcs.example/tlog-test', size: head.tree_size, root: Buffer.from(head.root_hash, 'hex') });
+    expect(checkpoint).toEqual({
+      origin: 'crcs.example/tlog-test',
+      size: head.tree_size,
+      root: Buffer.from(head.root_hash, 'hex'),
+    });
     expect(checkpoint.size).toBe((await publishedSizes(app)).at(-1));
     // Ed25519 is deterministic: the same head is the same note.
     expect((await call(app, 'GET', '/log/checkpoint', { key: TEST_ADMIN_KEY })).body).toBe(answer.body);
@@ -130,7 +156,16 @@ describe('checkpoints and tiles', () => {
     const changedSize = answer.body.replace(/\n(\d+)\n/, (_: string, size: string) => `\n${Number(size) - 1}\n`);
     expect(() => openNote(changedSize, [verifier])).toThrow(`the signature of crcs.example/tlog-test does not verify`);
     const other = newSigningKey();
-    expect(() => openNote(signNote('crcs.example/tlog-test\n1\nAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=\n', 'crcs.example/tlog-test', other), [verifier])).toThrow('no signature of a known key');
+    expect(() =>
+      openNote(
+        signNote(
+          'crcs.example/tlog-test\n1\nAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=\n',
+          'crcs.example/tlog-test',
+          other,
+        ),
+        [verifier],
+      ),
+    ).toThrow('no signature of a known key');
     // A cosignature line of another key beside the log's is ignored, as signed-note says.
     const text = answer.body.slice(0, answer.body.lastIndexOf('\n\n') + 1);
     const cosigned = answer.body + signNote(text, 'witness.example/w1', other).slice(text.length + 1);
@@ -160,7 +195,9 @@ describe('checkpoints and tiles', () => {
         expect(headers.get('content-type')).toBe('application/octet-stream');
         expect(headers.get('cache-control')).toBe('private, max-age=31536000, immutable');
         const span = TILE_WIDTH ** tile.level;
-        const expected = Array.from({ length: tile.width }, (_, i) => rfc9162.mth(leaves.slice((tile.index * TILE_WIDTH + i) * span, (tile.index * TILE_WIDTH + i + 1) * span)));
+        const expected = Array.from({ length: tile.width }, (_, i) =>
+          rfc9162.mth(leaves.slice((tile.index * TILE_WIDTH + i) * span, (tile.index * TILE_WIDTH + i + 1) * span)),
+        );
         expect(bytes).toEqual(Buffer.concat(expected));
       }
     }
@@ -182,12 +219,20 @@ describe('checkpoints and tiles', () => {
   ])('answers tile/%s with %d and an error body', async (path, status) => {
     const answer = await call(app, 'GET', `/log/tile/${path}`, { key: TEST_ADMIN_KEY });
     expect(answer.status).toBe(status);
-    expect(answer.body).toEqual(expect.objectContaining({ error: status === 400 ? 'VALIDATION_ERROR' : 'NOT_FOUND', message: expect.stringContaining(`tile/${path}`) }));
+    expect(answer.body).toEqual(
+      expect.objectContaining({
+        error: status === 400 ? 'VALIDATION_ERROR' : 'NOT_FOUND',
+        message: expect.stringContaining(`tile/${path}`),
+      }),
+    );
   });
 
   it('signs no note for a checkpoint whose signature was changed in the database, and serves no tile that lost hashes: 503 and the chain alarm', async () => {
     const db = app.app.get<Database>(DATABASE);
-    const [last] = await db.query<{ position: string; data: CheckpointData }>('select position, data from events where event_type = $1 order by position desc limit 1', [CHECKPOINT_EVENT_TYPE]);
+    const [last] = await db.query<{ position: string; data: CheckpointData }>(
+      'select position, data from events where event_type = $1 order by position desc limit 1',
+      [CHECKPOINT_EVENT_TYPE],
+    );
     const forged = { ...last.data, signature: Buffer.alloc(64, 7).toString('base64') };
     await db.query('update events set data = $2 where position = $1', [last.position, JSON.stringify(forged)]);
     const refused = await call(app, 'GET', '/log/checkpoint', { key: TEST_ADMIN_KEY });
@@ -200,14 +245,24 @@ describe('checkpoints and tiles', () => {
       },
     });
 
-    const [node] = await db.query<{ hash: Buffer }>('delete from merkle_nodes where level = 0 and idx = 3 returning hash');
+    const [node] = await db.query<{ hash: Buffer }>(
+      'delete from merkle_nodes where level = 0 and idx = 3 returning hash',
+    );
     const short = await call(app, 'GET', '/log/tile/0/000', { key: TEST_ADMIN_KEY });
     await db.query('insert into merkle_nodes (level, idx, hash) values (0, 3, $1)', [node.hash]);
     expect(short).toMatchObject({
       status: 503,
-      body: { error: 'CHAIN_TAMPERED', message: 'The audit log was tampered with: tile/0/000 lacks 1 of its 256 hashes, below the signed tree size ' + (await latest()).checkpoint.size + '. The chain alarm is raised' },
+      body: {
+        error: 'CHAIN_TAMPERED',
+        message:
+          'The audit log was tampered with: tile/0/000 lacks 1 of its 256 hashes, below the signed tree size ' +
+          (await latest()).checkpoint.size +
+          '. The chain alarm is raised',
+      },
     });
-    const alarms = (await call(app, 'GET', '/health')).body.chain.alarms.map((alarm: { source: string }) => alarm.source);
+    const alarms = (await call(app, 'GET', '/health')).body.chain.alarms.map(
+      (alarm: { source: string }) => alarm.source,
+    );
     expect(alarms).toEqual(expect.arrayContaining(['checkpoint', 'tiles']));
   });
 
@@ -243,7 +298,9 @@ describe('a public log', () => {
     const tile = await getLog(app, tilePath({ level: 0, index: 0, width: size }), null);
     expect(tile.status).toBe(200);
     expect(tile.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
-    const entries = parseEntryBundle((await getLog(app, tilePath({ level: 'entries', index: 0, width: size }), null)).bytes);
+    const entries = parseEntryBundle(
+      (await getLog(app, tilePath({ level: 'entries', index: 0, width: size }), null)).bytes,
+    );
     expect(tile.bytes).toEqual(Buffer.concat(entries.map(rfc9162.leafHash)));
   });
 });

@@ -16,8 +16,12 @@ describe('the verification gate: one verification at a time in a process', () =>
     const first = gate.run('[1,null]', whole.run);
     const same = gate.run('[1,null]', whole.run);
     const waiting = gate.run('[5,10]', range.run);
-    const refused = await Promise.allSettled(Array.from({ length: 6 }, (_, i) => gate.run(`[${i + 20},null]`, range.run)));
-    expect(refused.map((outcome) => outcome.status === 'rejected' && outcome.reason instanceof VerificationInProgressError)).toEqual(Array(6).fill(true));
+    const refused = await Promise.allSettled(
+      Array.from({ length: 6 }, (_, i) => gate.run(`[${i + 20},null]`, range.run)),
+    );
+    expect(
+      refused.map((outcome) => outcome.status === 'rejected' && outcome.reason instanceof VerificationInProgressError),
+    ).toEqual(Array(6).fill(true));
     whole.end();
     expect(await Promise.all([first, same])).toEqual(['whole log', 'whole log']);
     expect(whole.calls()).toBe(1);
@@ -43,7 +47,9 @@ describe('the verification gate: one verification at a time in a process', () =>
 
   it('runs the next one once the gate is free, and is free again after a failure', async () => {
     const gate = new VerificationGate();
-    await expect(gate.run('a', async () => Promise.reject(new Error('database gone')))).rejects.toThrow('database gone');
+    await expect(gate.run('a', async () => Promise.reject(new Error('database gone')))).rejects.toThrow(
+      'database gone',
+    );
     expect(await gate.run('b', async () => 'b')).toBe('b');
   });
 });

@@ -6,7 +6,15 @@ import { CHECKPOINT_EVENT_TYPE, type CheckpointData } from '../../src/platform/v
 import { MerkleFrontier, leafHash } from '../../src/platform/event-store/merkle-tree';
 import type { StoredEvent } from '../../src/platform/event-store/event-store.port';
 import { entryHash } from '../../src/platform/event-store/entry-hash';
-import { checkpointPublicKey, checkpointsWritten, exportLog, parseExport, runVerifier, toExport, verifyExport } from '../support/audit';
+import {
+  checkpointPublicKey,
+  checkpointsWritten,
+  exportLog,
+  parseExport,
+  runVerifier,
+  toExport,
+  verifyExport,
+} from '../support/audit';
 import { issueKey, onboardMerchant } from '../support/auth';
 import { newSigningKey, rehashFrom, treeHeadCheckpoint } from '../support/chain';
 import { recordSale } from '../support/sales';
@@ -67,7 +75,9 @@ describe('the offline verifier on an exported log', () => {
       await writeFile(file('tampered.ndjson'), toExport(log.map((e) => (e === victim ? withCashTotal(e, 1) : e))));
       const { status, stdout, stderr } = await runVerifier([file('tampered.ndjson'), '--public-key', file('key.pem')]);
       expect(status).toBe(1);
-      expect(JSON.parse(stdout).breaks).toEqual([expect.objectContaining({ kind: 'modified', position: victim.position, entry_id: victim.entryId })]);
+      expect(JSON.parse(stdout).breaks).toEqual([
+        expect.objectContaining({ kind: 'modified', position: victim.position, entry_id: victim.entryId }),
+      ]);
       expect(stderr).toContain('TAMPERED: 1 breaks');
     });
 
@@ -90,8 +100,14 @@ describe('the offline verifier on an exported log', () => {
         status: 2,
         stderr: 'verify-chain: line 3: field entry_id is missing or of the wrong type\n',
       });
-      expect(await runVerifier([file('missing.ndjson')])).toMatchObject({ status: 2, stderr: expect.stringContaining('cannot read') });
-      expect(await runVerifier([])).toMatchObject({ status: 2, stderr: expect.stringContaining('usage: verify-chain') });
+      expect(await runVerifier([file('missing.ndjson')])).toMatchObject({
+        status: 2,
+        stderr: expect.stringContaining('cannot read'),
+      });
+      expect(await runVerifier([])).toMatchObject({
+        status: 2,
+        stderr: expect.stringContaining('usage: verify-chain'),
+      });
     });
   });
 
@@ -108,7 +124,11 @@ describe('the offline verifier on an exported log', () => {
     it('a deleted line', () => {
       const victim = sales()[2];
       expect(verify(log.filter((e) => e !== victim)).breaks).toEqual([
-        expect.objectContaining({ kind: 'deleted', position: victim.position + 1, missing_positions: { from: victim.position, to: victim.position } }),
+        expect.objectContaining({
+          kind: 'deleted',
+          position: victim.position + 1,
+          missing_positions: { from: victim.position, to: victim.position },
+        }),
       ]);
     });
 
@@ -121,16 +141,32 @@ describe('the offline verifier on an exported log', () => {
 
     it('an inserted line, hashed and linked, the lines after it renumbered', () => {
       const at = sales()[4].position;
-      const entry = { ...log[at - 1], entryId: '1b2c3d4e-0000-4000-8000-00000000f00d', streamId: 'transaction-FORGED', prevHash: log[at - 2].hash };
+      const entry = {
+        ...log[at - 1],
+        entryId: '1b2c3d4e-0000-4000-8000-00000000f00d',
+        streamId: 'transaction-FORGED',
+        prevHash: log[at - 2].hash,
+      };
       const forged = { ...entry, hash: entryHash(entry) };
-      const lines = [...log.slice(0, at - 1), forged, ...log.slice(at - 1).map((e) => ({ ...e, position: e.position + 1 }))];
-      expect(verify(lines).breaks).toEqual([expect.objectContaining({ kind: 'inserted', position: at, entry_id: forged.entryId })]);
+      const lines = [
+        ...log.slice(0, at - 1),
+        forged,
+        ...log.slice(at - 1).map((e) => ({ ...e, position: e.position + 1 })),
+      ];
+      expect(verify(lines).breaks).toEqual([
+        expect.objectContaining({ kind: 'inserted', position: at, entry_id: forged.entryId }),
+      ]);
     });
 
     it('a rewrite of the tail with every hash recomputed, by the checkpoint after it', () => {
       const at = sales()[1].position;
       const next = checkpoints().find((e) => e.position > at)!;
-      const breaks = verify(rehashFrom(log.map((e) => (e.position === at ? withCashTotal(e, 5) : e)), at)).breaks;
+      const breaks = verify(
+        rehashFrom(
+          log.map((e) => (e.position === at ? withCashTotal(e, 5) : e)),
+          at,
+        ),
+      ).breaks;
       expect(breaks[0]).toMatchObject({
         kind: 'modified',
         position: next.position - 1,
@@ -149,13 +185,18 @@ describe('the offline verifier on an exported log', () => {
           const n = (lines[i].data as unknown as CheckpointData).checkpoint;
           const tree = MerkleFrontier.empty();
           for (const e of lines.slice(0, i)) tree.append(leafHash(e.hash));
-          lines[i] = { ...lines[i], data: { ...treeHeadCheckpoint(forger, n, { position: i, hash: lines[i].prevHash }, tree.root()) } };
+          lines[i] = {
+            ...lines[i],
+            data: { ...treeHeadCheckpoint(forger, n, { position: i, hash: lines[i].prevHash }, tree.root()) },
+          };
         }
         lines[i] = { ...lines[i], hash: entryHash(lines[i]) };
       }
       const breaks = verify(lines).breaks;
       expect(breaks.length).toBeGreaterThan(0);
-      breaks.forEach((b) => expect(b.detail).toMatch(/^checkpoint \d+ is signed by key [0-9a-f]{16}, which is not among the keys given$/));
+      breaks.forEach((b) =>
+        expect(b.detail).toMatch(/^checkpoint \d+ is signed by key [0-9a-f]{16}, which is not among the keys given$/),
+      );
     });
   });
 });

@@ -30,15 +30,25 @@ describe('verify-chain checkpoint and tiles', () => {
   const keptSizes: number[] = [];
   const sizeOf = (note: string) => parseCheckpoint(openNote(note, [parseVerifierKey(vkey)]).text).size;
   const leaves = async (count: number) =>
-    (await db.query<{ hash: string }>('select hash from events where position <= $1 order by position', [count])).map((row) => Buffer.from(row.hash, 'hex'));
+    (await db.query<{ hash: string }>('select hash from events where position <= $1 order by position', [count])).map(
+      (row) => Buffer.from(row.hash, 'hex'),
+    );
   const env = () => ({ CRCS_API_KEY: TEST_ADMIN_KEY });
   const logUrl = () => `${app.baseUrl}/log`;
-  const checkpointNote = async () => (await call(app, 'GET', '/log/checkpoint', { key: TEST_ADMIN_KEY })).body as string;
-  const tiles = () => runVerifier(['tiles', logUrl(), '--vkey', vkeyFile, ...kept.flatMap((file) => ['--checkpoint', file])], env());
+  const checkpointNote = async () =>
+    (await call(app, 'GET', '/log/checkpoint', { key: TEST_ADMIN_KEY })).body as string;
+  const tiles = () =>
+    runVerifier(['tiles', logUrl(), '--vkey', vkeyFile, ...kept.flatMap((file) => ['--checkpoint', file])], env());
 
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'crcs-tiles-'));
-    app = await startTestApp({ env: { CHECKPOINT_SIGNING_KEY: signingKey.export({ format: 'pem', type: 'pkcs8' }) as string, CHECKPOINT_INTERVAL: '60', LOG_ORIGIN: 'crcs.example/verify-tiles' } });
+    app = await startTestApp({
+      env: {
+        CHECKPOINT_SIGNING_KEY: signingKey.export({ format: 'pem', type: 'pkcs8' }) as string,
+        CHECKPOINT_INTERVAL: '60',
+        LOG_ORIGIN: 'crcs.example/verify-tiles',
+      },
+    });
     db = app.app.get(DATABASE);
     vkeyFile = join(dir, 'log.vkey');
     vkey = (await call(app, 'GET', '/log/vkey', { key: TEST_ADMIN_KEY })).body;
@@ -68,9 +78,16 @@ describe('verify-chain checkpoint and tiles', () => {
   it('checks a kept checkpoint against the vkey, and refuses one with a changed size', async () => {
     const ok = await runVerifier(['checkpoint', kept[0], '--vkey', vkeyFile]);
     expect(ok.status).toBe(0);
-    expect(JSON.parse(ok.stdout)).toMatchObject({ kind: 'checkpoint', holds: true, origin: 'crcs.example/verify-tiles' });
+    expect(JSON.parse(ok.stdout)).toMatchObject({
+      kind: 'checkpoint',
+      holds: true,
+      origin: 'crcs.example/verify-tiles',
+    });
     const forged = join(dir, 'forged');
-    await writeFile(forged, (await checkpointNote()).replace(/\n(\d+)\n/, (_, size: string) => `\n${Number(size) + 1}\n`));
+    await writeFile(
+      forged,
+      (await checkpointNote()).replace(/\n(\d+)\n/, (_, size: string) => `\n${Number(size) + 1}\n`),
+    );
     const refused = await runVerifier(['checkpoint', forged, '--vkey', vkeyFile]);
     expect(refused.status).toBe(1);
     expect(refused.stderr).toBe('FAILED: the signature of crcs.example/verify-tiles does not verify\n');
@@ -78,7 +95,12 @@ describe('verify-chain checkpoint and tiles', () => {
 
   it('verifies the whole log from its tiles, consistent with the checkpoints kept', async () => {
     const { status, stdout, stderr } = await tiles();
-    expect({ status, stderr }).toEqual({ status: 0, stderr: expect.stringMatching(/^OK: \d+ entries of crcs.example\/verify-tiles give its signed root, every tile checked, consistent with 2 kept checkpoints\n$/) });
+    expect({ status, stderr }).toEqual({
+      status: 0,
+      stderr: expect.stringMatching(
+        /^OK: \d+ entries of crcs.example\/verify-tiles give its signed root, every tile checked, consistent with 2 kept checkpoints\n$/,
+      ),
+    });
     const result = JSON.parse(stdout);
     expect(result.tree_size).toBeGreaterThan(256);
     expect(result.consistent_with).toHaveLength(2);
@@ -113,7 +135,9 @@ describe('verify-chain checkpoint and tiles', () => {
     const rewrittenNode = await tiles();
     await db.query('update merkle_nodes set hash = $1 where level = 8 and idx = 0', [rfc9162.mth(await leaves(256))]);
     expect(rewrittenNode.status).toBe(1);
-    expect(rewrittenNode.stderr).toBe(`FAILED: tile/1/000.p/${Math.floor(size / 256)} does not hold the tree's hashes\n`);
+    expect(rewrittenNode.stderr).toBe(
+      `FAILED: tile/1/000.p/${Math.floor(size / 256)} does not hold the tree's hashes\n`,
+    );
 
     const [entry] = await db.query<{ hash: string }>('select hash from events where position = 10');
     await db.query("update events set hash = repeat('ee', 32) where position = 10");
@@ -121,20 +145,33 @@ describe('verify-chain checkpoint and tiles', () => {
     const alone = await runVerifier(['tiles', logUrl(), '--vkey', vkeyFile], env());
     await db.query('update events set hash = $1 where position = 10', [entry.hash]);
     expect(rewrittenEntry.status).toBe(1);
-    expect(rewrittenEntry.stderr).toBe(`FAILED: the log does not extend the checkpoint of tree size ${keptSizes[0]} you kept: its first ${keptSizes[0]} entries give another root (history rewritten or forked)\n`);
+    expect(rewrittenEntry.stderr).toBe(
+      `FAILED: the log does not extend the checkpoint of tree size ${keptSizes[0]} you kept: its first ${keptSizes[0]} entries give another root (history rewritten or forked)\n`,
+    );
     // Without kept checkpoints the stored tree still disagrees with the rewritten entry.
     expect(alone.stderr).toBe("FAILED: tile/0/000 does not hold the tree's hashes of its entries\n");
     expect((await tiles()).status).toBe(0);
   });
 
   it('flags a log rolled back behind a kept checkpoint', async () => {
-    const newest = await db.query<{ position: string }>('select position from events where event_type = $1 and position > $2', [CHECKPOINT_EVENT_TYPE, keptSizes[1]]);
-    const saved = await db.query('select * from events where position = any($1::bigint[])', [newest.map((row) => row.position)]);
+    const newest = await db.query<{ position: string }>(
+      'select position from events where event_type = $1 and position > $2',
+      [CHECKPOINT_EVENT_TYPE, keptSizes[1]],
+    );
+    const saved = await db.query('select * from events where position = any($1::bigint[])', [
+      newest.map((row) => row.position),
+    ]);
     await db.query('delete from events where position = any($1::bigint[])', [newest.map((row) => row.position)]);
     const rolledBack = await tiles();
-    await db.query('insert into events select * from json_populate_recordset(null::events, $1)', [JSON.stringify(saved)]);
+    await db.query('insert into events select * from json_populate_recordset(null::events, $1)', [
+      JSON.stringify(saved),
+    ]);
     expect(rolledBack.status).toBe(1);
-    expect(rolledBack.stderr).toMatch(new RegExp(`^FAILED: the log's checkpoint \\(tree size \\d+\\) is behind one you kept \\(tree size ${keptSizes[1]}\\): the log was rolled back or cut\n$`));
+    expect(rolledBack.stderr).toMatch(
+      new RegExp(
+        `^FAILED: the log's checkpoint \\(tree size \\d+\\) is behind one you kept \\(tree size ${keptSizes[1]}\\): the log was rolled back or cut\n$`,
+      ),
+    );
   });
 
   it('flags a history rewritten consistently and re-signed with the log’s own key, by the checkpoints or the export kept, and only by them', async () => {
@@ -144,7 +181,9 @@ describe('verify-chain checkpoint and tiles', () => {
     expect(alone.status).toBe(0);
     const withKept = await tiles();
     expect(withKept.status).toBe(1);
-    expect(withKept.stderr).toBe(`FAILED: the log does not extend the checkpoint of tree size ${keptSizes[0]} you kept: its first ${keptSizes[0]} entries give another root (history rewritten or forked)\n`);
+    expect(withKept.stderr).toBe(
+      `FAILED: the log does not extend the checkpoint of tree size ${keptSizes[0]} you kept: its first ${keptSizes[0]} entries give another root (history rewritten or forked)\n`,
+    );
     // An export kept from before catches it as well, at the first entry rewritten, and says what each holds.
     const [now] = await db.query<{ hash: string }>('select hash from events where position = 10');
     const withExport = await runVerifier(['tiles', logUrl(), '--vkey', vkeyFile, '--export', exportFile], env());

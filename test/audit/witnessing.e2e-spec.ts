@@ -10,7 +10,14 @@ import { PgDatabase } from '../../src/platform/event-store/pg-database';
 import { MerkleFrontier } from '../../src/platform/event-store/merkle-tree';
 import { CHECKPOINT_EVENT_TYPE, type CheckpointData } from '../../src/platform/verification/checkpoint';
 import { cosignatures, cosignerKey, parseCosignerKey } from '../../src/platform/verification/cosignature';
-import { checkpointText, openNote, parseCheckpoint, parseVerifierKey, signNote, verifierKey } from '../../src/platform/verification/signed-note';
+import {
+  checkpointText,
+  openNote,
+  parseCheckpoint,
+  parseVerifierKey,
+  signNote,
+  verifierKey,
+} from '../../src/platform/verification/signed-note';
 import { addCheckpointBody } from '../../src/platform/verification/tlog-witness';
 import { checkpointsWritten, runVerifier } from '../support/audit';
 import { call, issueKey, onboardMerchant } from '../support/auth';
@@ -137,7 +144,8 @@ describe('independent witnesses (c2sp.org/tlog-witness) against the operator’s
     await client.query(sql).finally(() => client.end());
   };
   const dbName = () => new URL(history.db.url).pathname.slice(1);
-  const witnessed = async (log: Log) => JSON.parse(await readFile(statePath(), 'utf8')).logs[log.origin] as { size: number; root: string };
+  const witnessed = async (log: Log) =>
+    JSON.parse(await readFile(statePath(), 'utf8')).logs[log.origin] as { size: number; root: string };
   const refusal = (size: number, answer: string) => ({
     source: 'witness',
     kind: 'refused',
@@ -163,7 +171,11 @@ describe('independent witnesses (c2sp.org/tlog-witness) against the operator’s
     history = new Log('crcs.example/witnessed', join(work, 'history'));
     rewritten = new Log('crcs.example/rewritten', join(work, 'rewritten'));
     watched = new Log('crcs.example/watched', join(work, 'watched'));
-    witness = await WitnessProcess.start(join(work, 'witness'), logs().map((log) => log.vkey), WITNESS);
+    witness = await WitnessProcess.start(
+      join(work, 'witness'),
+      logs().map((log) => log.vkey),
+      WITNESS,
+    );
     for (const log of logs()) await log.open(witness);
   }, 60_000);
 
@@ -191,16 +203,29 @@ describe('independent witnesses (c2sp.org/tlog-witness) against the operator’s
     expect(await witnessed(history)).toEqual({ size, root: root.toString('base64') });
 
     const verified = await history.verifyWithPolicy(note);
-    expect(verified.stderr).toBe(`OK: the checkpoint of ${history.origin} at tree size ${size} carries the log's valid signature, and cosignatures meeting the policy's quorum (W1)\n`);
-    expect(JSON.parse(verified.stdout)).toMatchObject({ holds: true, tree_size: size, cosigned_by: [{ witness: 'W1' }], quorum: 'W1' });
+    expect(verified.stderr).toBe(
+      `OK: the checkpoint of ${history.origin} at tree size ${size} carries the log's valid signature, and cosignatures meeting the policy's quorum (W1)\n`,
+    );
+    expect(JSON.parse(verified.stdout)).toMatchObject({
+      holds: true,
+      tree_size: size,
+      cosigned_by: [{ witness: 'W1' }],
+      quorum: 'W1',
+    });
 
     // A policy asking for a second witness as well is not met by this one alone.
     const strict = join(work, 'strict-policy');
-    await writeFile(strict, `log ${history.vkey}\nwitness W1 ${witness.vkey}\nwitness W2 ${cosignerKey('witness.example/w2', newSigningKey())}\ngroup both all W1 W2\nquorum both\n`);
+    await writeFile(
+      strict,
+      `log ${history.vkey}\nwitness W1 ${witness.vkey}\nwitness W2 ${cosignerKey('witness.example/w2', newSigningKey())}\ngroup both all W1 W2\nquorum both\n`,
+    );
     const file = join(work, 'served');
     await writeFile(file, note);
     const unmet = await runVerifier(['checkpoint', file, '--policy', strict]);
-    expect({ status: unmet.status, stderr: unmet.stderr }).toEqual({ status: 1, stderr: "FAILED: the checkpoint is cosigned by only W1: the policy's quorum (both) is not met\n" });
+    expect({ status: unmet.status, stderr: unmet.stderr }).toEqual({
+      status: 1,
+      stderr: "FAILED: the checkpoint is cosigned by only W1: the policy's quorum (both) is not met\n",
+    });
   });
 
   it('refuses a restore of an earlier backup after more sales: the witness will not cosign the other history, the service raises the alarm, the verifier finds no quorum', async () => {
@@ -234,11 +259,15 @@ describe('independent witnesses (c2sp.org/tlog-witness) against the operator’s
     const kept = await history.sql(async (sql) => {
       await sql.query('delete from events where position > 100');
       await rebuildTree(sql);
-      const [{ size }] = await sql.query<{ size: string }>("select max((data->>'tree_size')::bigint) as size from events where event_type = 'ChainCheckpointed'");
+      const [{ size }] = await sql.query<{ size: string }>(
+        "select max((data->>'tree_size')::bigint) as size from events where event_type = 'ChainCheckpointed'",
+      );
       await sql.query('delete from checkpoint_cosignatures where tree_size > $1', [size]);
       return Number(size);
     });
-    const heads = (await readFile(history.operatorWitnessFile, 'utf8')).split('\n').filter((line) => line && JSON.parse(line).tree_size <= kept);
+    const heads = (await readFile(history.operatorWitnessFile, 'utf8'))
+      .split('\n')
+      .filter((line) => line && JSON.parse(line).tree_size <= kept);
     await writeFile(history.operatorWitnessFile, `${heads.join('\n')}\n`);
     const app = await history.start();
     await appendEntries(app, 60);
@@ -248,7 +277,9 @@ describe('independent witnesses (c2sp.org/tlog-witness) against the operator’s
     expect(size).toBeLessThan(cosignedBefore.size);
     const health = await call(app, 'GET', '/health');
     expect(health.status).toBe(503);
-    expect(health.body.chain.alarms).toContainEqual(refusal(size, `400 the old size ${cosignedBefore.size} is beyond the checkpoint's tree size ${size}`));
+    expect(health.body.chain.alarms).toContainEqual(
+      refusal(size, `400 the old size ${cosignedBefore.size} is beyond the checkpoint's tree size ${size}`),
+    );
     expect(await witnessed(history)).toEqual(cosignedBefore);
     const verified = await history.verifyWithPolicy(note);
     expect({ status: verified.status, stderr: verified.stderr }).toEqual({ status: 1, stderr: NOT_MET });
@@ -268,9 +299,13 @@ describe('independent witnesses (c2sp.org/tlog-witness) against the operator’s
     // from the signing key, in the operator's data folder) and checkpoint redone and re-signed, the tree rebuilt, and the
     // operator witness file written anew from the re-signed checkpoints. The witness's cosignatures, of the old roots, are left.
     const resigned = await rewritten.sql(async (sql) => {
-      await rewriteTail(sql, sale.chain_position, ['calculation', 'cash_total_cents'], 1, { signingKey: rewritten.key });
+      await rewriteTail(sql, sale.chain_position, ['calculation', 'cash_total_cents'], 1, {
+        signingKey: rewritten.key,
+      });
       await rebuildTree(sql);
-      return sql.query<{ data: CheckpointData }>('select data from events where event_type = $1 order by position', [CHECKPOINT_EVENT_TYPE]);
+      return sql.query<{ data: CheckpointData }>('select data from events where event_type = $1 order by position', [
+        CHECKPOINT_EVENT_TYPE,
+      ]);
     });
     const [emptyTree] = (await readFile(rewritten.operatorWitnessFile, 'utf8')).split('\n');
     const heads = resigned.map(({ data: { checkpoint, position, hash, ...head } }) => JSON.stringify(head));
@@ -283,9 +318,15 @@ describe('independent witnesses (c2sp.org/tlog-witness) against the operator’s
     expect(await signer.reverify()).toBe(true);
     expect(signer.status()).toMatchObject({ state: 'signing', alarm: null });
     const verification = await call(app, 'GET', '/admin/verify-hash-chain', { key: TEST_ADMIN_KEY });
-    expect(verification).toMatchObject({ status: 200, body: { break_count: 0, checkpoints: { signatures_checked: true } } });
+    expect(verification).toMatchObject({
+      status: 200,
+      body: { break_count: 0, checkpoints: { signatures_checked: true } },
+    });
     // The witness does, at once: the re-signed checkpoint at the size it cosigned has another root.
-    const sameSize = refusal(cosigned.size, `409 this witness cosigned another root at tree size ${cosigned.size} of ${rewritten.origin}: the log forked or was rewritten`);
+    const sameSize = refusal(
+      cosigned.size,
+      `409 this witness cosigned another root at tree size ${cosigned.size} of ${rewritten.origin}: the log forked or was rewritten`,
+    );
     expect(await call(app, 'GET', '/health')).toMatchObject({ status: 503, body: { chain: { alarms: [sameSize] } } });
 
     // And the next checkpoint the service signs over the rewritten log does not extend what it cosigned.
@@ -328,12 +369,23 @@ describe('independent witnesses (c2sp.org/tlog-witness) against the operator’s
     expect({ status: health.status, alarms: health.body.chain.alarms }).toEqual({ status: 200, alarms: [] });
 
     // Anyone else's request is refused alike.
-    const empty = signNote(checkpointText({ origin: watched.origin, size: 0, root: MerkleFrontier.empty().root() }), watched.origin, watched.key);
-    const response = await fetch(`${witness.url}/add-checkpoint`, { method: 'POST', body: addCheckpointBody(0, [], empty) });
+    const empty = signNote(
+      checkpointText({ origin: watched.origin, size: 0, root: MerkleFrontier.empty().root() }),
+      watched.origin,
+      watched.key,
+    );
+    const response = await fetch(`${witness.url}/add-checkpoint`, {
+      method: 'POST',
+      body: addCheckpointBody(0, [], empty),
+    });
     expect({ status: response.status, body: await response.text() }).toEqual({ status: 500, body: `${refused}\n` });
     // And at a restart.
     await witness.stop();
-    const restarted = await WitnessProcess.start(join(work, 'witness'), logs().map((log) => log.vkey), WITNESS).catch((error: unknown) => error);
+    const restarted = await WitnessProcess.start(
+      join(work, 'witness'),
+      logs().map((log) => log.vkey),
+      WITNESS,
+    ).catch((error: unknown) => error);
     expect(restarted).toBeInstanceOf(WitnessStartError);
     expect(restarted).toMatchObject({ code: 2, stderr: `REFUSED TO START: ${refused}\n` });
   });
@@ -402,11 +454,19 @@ describe('witnessing as the operator sees it: a witness that is down, and a poli
     return { status: response.status, text: await response.text() };
   };
   /** Waits on a condition, never a fixed time: what it waited for is in the failure. */
-  const until = async <T>(what: string, read: () => Promise<T>, done: (value: T) => boolean, limitMs = 60_000): Promise<T> => {
+  const until = async <T>(
+    what: string,
+    read: () => Promise<T>,
+    done: (value: T) => boolean,
+    limitMs = 60_000,
+  ): Promise<T> => {
     for (const deadline = Date.now() + limitMs; ; await sleep(100)) {
       const value = await read();
       if (done(value)) return value;
-      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; last ${JSON.stringify(value)}\n${service?.output.slice(-2000)}`);
+      if (Date.now() > deadline)
+        throw new Error(
+          `timed out waiting for ${what}; last ${JSON.stringify(value)}\n${service?.output.slice(-2000)}`,
+        );
     }
   };
 
@@ -426,7 +486,11 @@ describe('witnessing as the operator sees it: a witness that is down, and a poli
     expect(created.status).toBe(201);
 
     const warning = `witness W1 (${url}) did not answer (fetch failed); asking again in 1 s`;
-    await until('the warning', async () => cosignatureLines(), (lines) => lines.some((line) => line.msg === warning));
+    await until(
+      'the warning',
+      async () => cosignatureLines(),
+      (lines) => lines.some((line) => line.msg === warning),
+    );
     expect(cosignatureLines()).toContainEqual(expect.objectContaining({ level: 40, msg: warning }));
     const health = await get('/health');
     expect(health.status).toBe(200);
@@ -435,7 +499,11 @@ describe('witnessing as the operator sees it: a witness that is down, and a poli
     expect(unwitnessed).not.toContain(`\u2014 ${WITNESS} `);
 
     witness = await WitnessProcess.start(join(work, 'witness'), [logVkey], WITNESS, new URL(url).host);
-    const cosigned = await until('the cosignature', async () => (await get('/log/checkpoint')).text, (note) => note.includes(`\u2014 ${WITNESS} `));
+    const cosigned = await until(
+      'the cosignature',
+      async () => (await get('/log/checkpoint')).text,
+      (note) => note.includes(`\u2014 ${WITNESS} `),
+    );
     // The same checkpoint, asked again by the retry: the log did not grow meanwhile.
     expect(cosigned.startsWith(unwitnessed)).toBe(true);
     expect(cosignatures(cosigned, [parseCosignerKey(vkey)]).size).toBe(1);

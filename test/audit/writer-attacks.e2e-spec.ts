@@ -13,9 +13,11 @@ import { appendForgedEntry, cutEntry } from '../support/tampering';
 import { startTestApp, TEST_ADMIN_KEY, type TestApp } from '../support/test-app';
 
 const alarmsIn = async (db: Database) =>
-  (await db.query<{ data: { source: string; kind: string; position: number; detail: string } }>("select data from events where event_type = 'ChainAlarmRaised' order by position")).map(
-    (row) => row.data,
-  );
+  (
+    await db.query<{ data: { source: string; kind: string; position: number; detail: string } }>(
+      "select data from events where event_type = 'ChainAlarmRaised' order by position",
+    )
+  ).map((row) => row.data);
 
 /**
  * DESIGN.md "Tamper evidence against whoever runs the database", the writes' side: a dishonest
@@ -63,24 +65,81 @@ describe('attacks by whoever runs the database, on what the service wrote', () =
 
   it('every write answer carries a signed promise of its entry, the receipt the same one, and verify-chain holds it against a later head', async () => {
     const publicKey = createPublicKey(signingKey);
-    const answered = await post('/transaction', { merchant_id: merchant.id, subtotal_cents: 1000, tax_total_cents: 3, payment_method: 'cash' });
+    const answered = await post('/transaction', {
+      merchant_id: merchant.id,
+      subtotal_cents: 1000,
+      tax_total_cents: 3,
+      payment_method: 'cash',
+    });
     const sale = answered.transaction;
-    const other = (await post('/transaction', { merchant_id: merchant.id, subtotal_cents: 2000, tax_total_cents: 0, payment_method: 'cash' })).transaction;
+    const other = (
+      await post('/transaction', {
+        merchant_id: merchant.id,
+        subtotal_cents: 2000,
+        tax_total_cents: 0,
+        payment_method: 'cash',
+      })
+    ).transaction;
     const writes = [
       answered,
-      await post('/transaction/override', { transaction_id: sale.id, employee_id: 'e-9', employee_name: 'Zoë', reason: 'manager-discretion', new_cash_total_cents: 1000 }),
-      await post('/tip/credit-card', { transaction_id: other.id, employee_id: 'e-1', employee_name: 'Ana', tip_amount: 5 }),
+      await post('/transaction/override', {
+        transaction_id: sale.id,
+        employee_id: 'e-9',
+        employee_name: 'Zoë',
+        reason: 'manager-discretion',
+        new_cash_total_cents: 1000,
+      }),
+      await post('/tip/credit-card', {
+        transaction_id: other.id,
+        employee_id: 'e-1',
+        employee_name: 'Ana',
+        tip_amount: 5,
+      }),
     ];
-    writes.push(await post('/tip/adjust', { tip_id: writes[2].tip.id, new_amount: 6, reason: 'Guest corrected the slip' }));
-    writes.push(await post('/transaction/refund', { original_transaction_id: other.id, refund_amount: 500, void_reason: 'defective_product', voided_by: 'e-3' }));
-    const third = (await post('/transaction', { merchant_id: merchant.id, subtotal_cents: 3000, tax_total_cents: 0, payment_method: 'card' })).transaction;
-    writes.push(await post('/transaction/void', { original_transaction_id: third.id, void_reason: 'pricing_error', voided_by: 'manager-1' }));
-    const entries = await db.query<{ position: string; hash: string; recorded_at: Date }>('select position, hash, recorded_at from events order by position');
+    writes.push(
+      await post('/tip/adjust', { tip_id: writes[2].tip.id, new_amount: 6, reason: 'Guest corrected the slip' }),
+    );
+    writes.push(
+      await post('/transaction/refund', {
+        original_transaction_id: other.id,
+        refund_amount: 500,
+        void_reason: 'defective_product',
+        voided_by: 'e-3',
+      }),
+    );
+    const third = (
+      await post('/transaction', {
+        merchant_id: merchant.id,
+        subtotal_cents: 3000,
+        tax_total_cents: 0,
+        payment_method: 'card',
+      })
+    ).transaction;
+    writes.push(
+      await post('/transaction/void', {
+        original_transaction_id: third.id,
+        void_reason: 'pricing_error',
+        voided_by: 'manager-1',
+      }),
+    );
+    const entries = await db.query<{ position: string; hash: string; recorded_at: Date }>(
+      'select position, hash, recorded_at from events order by position',
+    );
     for (const { promise } of writes) {
       const entry = entries.find((e) => Number(e.position) === promise.position)!;
-      expect(promise).toMatchObject({ entry_hash: entry.hash, timestamp: entry.recorded_at.toISOString(), origin: expect.stringMatching(/^crcs\/[0-9a-f]{16}$/) });
+      expect(promise).toMatchObject({
+        entry_hash: entry.hash,
+        timestamp: entry.recorded_at.toISOString(),
+        origin: expect.stringMatching(/^crcs\/[0-9a-f]{16}$/),
+      });
       // Checked with an independent RFC 8785 implementation and the public key alone.
-      const statement = canonicalize({ entry_hash: promise.entry_hash, origin: promise.origin, position: promise.position, statement: 'crcs entry promise v1', timestamp: promise.timestamp })!;
+      const statement = canonicalize({
+        entry_hash: promise.entry_hash,
+        origin: promise.origin,
+        position: promise.position,
+        statement: 'crcs entry promise v1',
+        timestamp: promise.timestamp,
+      })!;
       expect(verify(null, Buffer.from(statement), publicKey, Buffer.from(promise.signature, 'base64'))).toBe(true);
     }
     expect(answered.promise).toMatchObject({ position: sale.chain_position, entry_hash: sale.auditHash });
@@ -91,16 +150,44 @@ describe('attacks by whoever runs the database, on what the service wrote', () =
     await writeFile(file('answer.json'), JSON.stringify(answered));
     await writeFile(file('receipt.json'), JSON.stringify(receipt.body));
     expect((await runVerifier(['inclusion', file('receipt.json'), '--public-key', file('key.pem')])).status).toBe(0);
-    const held = await runVerifier(['promise', file('answer.json'), '--proof', file('receipt.json'), '--public-key', file('key.pem')]);
-    expect({ status: held.status, stderr: held.stderr }).toEqual({ status: 0, stderr: 'OK: the promise proof holds\n' });
+    const held = await runVerifier([
+      'promise',
+      file('answer.json'),
+      '--proof',
+      file('receipt.json'),
+      '--public-key',
+      file('key.pem'),
+    ]);
+    expect({ status: held.status, stderr: held.stderr }).toEqual({
+      status: 0,
+      stderr: 'OK: the promise proof holds\n',
+    });
     // A promise whose signature was not made by the key fails, even for the entry that is there.
-    await writeFile(file('forged-answer.json'), JSON.stringify({ ...answered, promise: { ...answered.promise, timestamp: '2026-01-01T00:00:00.000Z' } }));
-    const forged = await runVerifier(['promise', file('forged-answer.json'), '--proof', file('receipt.json'), '--public-key', file('key.pem')]);
-    expect({ status: forged.status, stderr: forged.stderr }).toEqual({ status: 1, stderr: 'FAILED: the promise has an invalid signature\n' });
+    await writeFile(
+      file('forged-answer.json'),
+      JSON.stringify({ ...answered, promise: { ...answered.promise, timestamp: '2026-01-01T00:00:00.000Z' } }),
+    );
+    const forged = await runVerifier([
+      'promise',
+      file('forged-answer.json'),
+      '--proof',
+      file('receipt.json'),
+      '--public-key',
+      file('key.pem'),
+    ]);
+    expect({ status: forged.status, stderr: forged.stderr }).toEqual({
+      status: 1,
+      stderr: 'FAILED: the promise has an invalid signature\n',
+    });
   });
 
   it('the receipt of a sale deleted by SQL, another entry moved into its place: the service answers 503 and verify-chain fails its promise and its proof', async () => {
-    const answered = await post('/transaction', { merchant_id: merchant.id, subtotal_cents: 4200, tax_total_cents: 3, payment_method: 'cash' });
+    const answered = await post('/transaction', {
+      merchant_id: merchant.id,
+      subtotal_cents: 4200,
+      tax_total_cents: 3,
+      payment_method: 'cash',
+    });
     const sale = answered.transaction;
     await writeFile(file('answer.json'), JSON.stringify(answered));
     for (let i = 0; i < 5; i++) await recordSale(app, merchant.key, merchant.id, { subtotal_cents: 1000 + i });
@@ -114,10 +201,16 @@ describe('attacks by whoever runs the database, on what the service wrote', () =
     expect(after.status).toBe(503);
     expect(after.body).toEqual({
       error: 'CHAIN_TAMPERED',
-      message: expect.stringMatching(new RegExp(`^The audit log was tampered with: the entry at position ${sale.chain_position} has hash [0-9a-f]{64}, not the record's audit hash ${sale.auditHash}`)),
+      message: expect.stringMatching(
+        new RegExp(
+          `^The audit log was tampered with: the entry at position ${sale.chain_position} has hash [0-9a-f]{64}, not the record's audit hash ${sale.auditHash}`,
+        ),
+      ),
     });
     // Raised: on /health (the log itself takes no entry after a cut: appends are refused while its head is below what was appended).
-    expect((await call(app, 'GET', '/health')).body.chain.alarms).toContainEqual(expect.objectContaining({ source: 'receipt', kind: 'modified', position: sale.chain_position }));
+    expect((await call(app, 'GET', '/health')).body.chain.alarms).toContainEqual(
+      expect.objectContaining({ source: 'receipt', kind: 'modified', position: sale.chain_position }),
+    );
 
     // What the service answered before: the record, with the proof of whatever entry now sits at its position, against the log as it stands.
     const size = (await get('/admin/audit/tree-head')).body.tree_size as number;
@@ -133,9 +226,20 @@ describe('attacks by whoever runs the database, on what the service wrote', () =
     // The promise the sale was answered with, against a later head signed with the log's key over the log as it now stands.
     const later = await signedHeadNow();
     await writeFile(file('later-head.json'), JSON.stringify(later));
-    const laterProof = (await get(`/admin/audit/inclusion-proof?position=${sale.chain_position}&tree_size=${later.tree_size}`)).body;
+    const laterProof = (
+      await get(`/admin/audit/inclusion-proof?position=${sale.chain_position}&tree_size=${later.tree_size}`)
+    ).body;
     await writeFile(file('later-proof.json'), JSON.stringify(laterProof));
-    const promised = await runVerifier(['promise', file('answer.json'), '--proof', file('later-proof.json'), '--head', file('later-head.json'), '--public-key', file('key.pem')]);
+    const promised = await runVerifier([
+      'promise',
+      file('answer.json'),
+      '--proof',
+      file('later-proof.json'),
+      '--head',
+      file('later-head.json'),
+      '--public-key',
+      file('key.pem'),
+    ]);
     expect({ status: promised.status, stderr: promised.stderr }).toEqual({
       status: 1,
       stderr:
@@ -154,25 +258,49 @@ describe('attacks by whoever runs the database, on what the service wrote', () =
     // The service's own verification.
     const verified = await get('/admin/verify-hash-chain');
     expect(verified.status).toBe(200);
-    expect(verified.body).toMatchObject({ break_count: 1, breaks: [{ kind: 'unauthenticated', position: forged.position, entry_id: forged.entryId, detail: unauthenticated }] });
-    expect(await alarmsIn(db)).toContainEqual(expect.objectContaining({ source: 'verification', kind: 'unauthenticated', position: forged.position }));
+    expect(verified.body).toMatchObject({
+      break_count: 1,
+      breaks: [
+        { kind: 'unauthenticated', position: forged.position, entry_id: forged.entryId, detail: unauthenticated },
+      ],
+    });
+    expect(await alarmsIn(db)).toContainEqual(
+      expect.objectContaining({ source: 'verification', kind: 'unauthenticated', position: forged.position }),
+    );
 
     // The signer, before it signs the next head: it refuses, and /health says so.
     for (let i = 0; i < 4; i++) await recordSale(app, merchant.key, merchant.id, { subtotal_cents: 2000 + i });
     await checkpointsWritten(app);
     const health = await call(app, 'GET', '/health');
     expect(health.status).toBe(503);
-    expect(health.body.chain.signer).toMatchObject({ state: 'refused', alarm: { kind: 'unauthenticated', position: forged.position, detail: unauthenticated } });
-    const signed = await db.query<{ n: string }>("select count(*) as n from events where event_type = 'ChainCheckpointed' and (data->>'tree_size')::bigint >= $1", [forged.position]);
+    expect(health.body.chain.signer).toMatchObject({
+      state: 'refused',
+      alarm: { kind: 'unauthenticated', position: forged.position, detail: unauthenticated },
+    });
+    const signed = await db.query<{ n: string }>(
+      "select count(*) as n from events where event_type = 'ChainCheckpointed' and (data->>'tree_size')::bigint >= $1",
+      [forged.position],
+    );
     expect(Number(signed[0].n)).toBe(0);
 
     // The offline verifier, given the signing key; without it, the forged entry passes.
     const { body: exported } = await get('/admin/audit-logs/export');
     await writeFile(file('audit.ndjson'), exported as string);
-    const withKey = await runVerifier([file('audit.ndjson'), '--public-key', file('key.pem'), '--signing-key', file('signing-key.pem')]);
+    const withKey = await runVerifier([
+      file('audit.ndjson'),
+      '--public-key',
+      file('key.pem'),
+      '--signing-key',
+      file('signing-key.pem'),
+    ]);
     expect(withKey.status).toBe(1);
-    expect(JSON.parse(withKey.stdout).breaks).toEqual([expect.objectContaining({ kind: 'unauthenticated', position: forged.position, detail: unauthenticated })]);
+    expect(JSON.parse(withKey.stdout).breaks).toEqual([
+      expect.objectContaining({ kind: 'unauthenticated', position: forged.position, detail: unauthenticated }),
+    ]);
     const withoutKey = await runVerifier([file('audit.ndjson'), '--public-key', file('key.pem')]);
-    expect({ status: withoutKey.status, note: withoutKey.stderr }).toEqual({ status: 0, note: expect.stringContaining('NOTE: no --signing-key given') });
+    expect({ status: withoutKey.status, note: withoutKey.stderr }).toEqual({
+      status: 0,
+      note: expect.stringContaining('NOTE: no --signing-key given'),
+    });
   });
 });

@@ -63,7 +63,10 @@ describe.each(DRIVERS)('keys and merchants on %s', (driver) => {
         body: { merchant_id: merchant.merchant_id, name: 'Other', environment: 'sandbox' },
       });
       expect(again.status).toBe(409);
-      expect(again.body).toEqual({ error: 'MERCHANT_ALREADY_EXISTS', message: `Merchant ${merchant.merchant_id} already exists` });
+      expect(again.body).toEqual({
+        error: 'MERCHANT_ALREADY_EXISTS',
+        message: `Merchant ${merchant.merchant_id} already exists`,
+      });
       expect(await stream(`merchant-${merchant.merchant_id}`)).toHaveLength(1);
     });
 
@@ -71,10 +74,16 @@ describe.each(DRIVERS)('keys and merchants on %s', (driver) => {
       const upper = uniqueId('M-CASE').toUpperCase();
       await onboardMerchant(testApp, { merchant_id: upper });
       for (const other of [upper.toLowerCase(), `m${upper.slice(1)}`]) {
-        const again = await call(testApp, 'POST', '/admin/merchants', { key: TEST_ADMIN_KEY, body: { merchant_id: other, name: 'Other', environment: 'sandbox' } });
+        const again = await call(testApp, 'POST', '/admin/merchants', {
+          key: TEST_ADMIN_KEY,
+          body: { merchant_id: other, name: 'Other', environment: 'sandbox' },
+        });
         expect({ status: again.status, body: again.body }).toEqual({
           status: 409,
-          body: { error: 'MERCHANT_ALREADY_EXISTS', message: `Merchant ${upper} already exists; ${other} differs from it only in case` },
+          body: {
+            error: 'MERCHANT_ALREADY_EXISTS',
+            message: `Merchant ${upper} already exists; ${other} differs from it only in case`,
+          },
         });
         expect(await stream(`merchant-${other}`)).toHaveLength(0);
       }
@@ -82,14 +91,23 @@ describe.each(DRIVERS)('keys and merchants on %s', (driver) => {
 
     it('onboards one of two ids differing only in case sent at once', async () => {
       const id = uniqueId('m-race');
-      const answers = await Promise.all([id, id.toUpperCase()].map((merchant_id) => call(testApp, 'POST', '/admin/merchants', { key: TEST_ADMIN_KEY, body: { merchant_id, name: 'Race', environment: 'sandbox' } })));
+      const answers = await Promise.all(
+        [id, id.toUpperCase()].map((merchant_id) =>
+          call(testApp, 'POST', '/admin/merchants', {
+            key: TEST_ADMIN_KEY,
+            body: { merchant_id, name: 'Race', environment: 'sandbox' },
+          }),
+        ),
+      );
       expect(answers.map((answer) => answer.status).sort()).toEqual([201, 409]);
       expect((await stream(`merchant-${id}`)).length + (await stream(`merchant-${id.toUpperCase()}`)).length).toBe(1);
     });
 
     it('onboards one merchant when the same id is sent twice at once', async () => {
       const body = { merchant_id: uniqueId('m'), name: 'Twice', environment: 'sandbox' };
-      const answers = await Promise.all([1, 2, 3].map(() => call(testApp, 'POST', '/admin/merchants', { key: TEST_ADMIN_KEY, body })));
+      const answers = await Promise.all(
+        [1, 2, 3].map(() => call(testApp, 'POST', '/admin/merchants', { key: TEST_ADMIN_KEY, body })),
+      );
       expect(answers.map((answer) => answer.status).sort()).toEqual([201, 409, 409]);
       expect(await stream(`merchant-${body.merchant_id}`)).toHaveLength(1);
     });
@@ -120,7 +138,9 @@ describe.each(DRIVERS)('keys and merchants on %s', (driver) => {
       const ids = await listed(TEST_ADMIN_KEY);
       expect(ids).toEqual(expect.arrayContaining(onboarded.map((m) => m.merchant_id)));
       const { body } = await call(testApp, 'GET', '/admin/merchants?limit=1000', { key: TEST_ADMIN_KEY });
-      expect(body.merchants.find((m: { merchant_id: string }) => m.merchant_id === onboarded[0].merchant_id)).toEqual(onboarded[0]);
+      expect(body.merchants.find((m: { merchant_id: string }) => m.merchant_id === onboarded[0].merchant_id)).toEqual(
+        onboarded[0],
+      );
       expect(await listed(TEST_ADMIN_KEY, 'limit=1&offset=1')).toEqual(ids.slice(1, 2));
     });
 
@@ -159,26 +179,54 @@ describe.each(DRIVERS)('keys and merchants on %s', (driver) => {
 
       const [event] = await stream(`apiKey-${api_key.id}`);
       expect(event.type).toBe('ApiKeyIssued');
-      expect(event.data).toMatchObject({ keyId: api_key.id, keyHash: sha256(key), role: 'merchant', merchantId: merchant.merchant_id });
-      expect(event.metadata).toMatchObject({ schemaVersion: 1, actor: { keyId: 'env:ADMIN_API_KEY', role: 'admin' }, merchantId: merchant.merchant_id });
+      expect(event.data).toMatchObject({
+        keyId: api_key.id,
+        keyHash: sha256(key),
+        role: 'merchant',
+        merchantId: merchant.merchant_id,
+      });
+      expect(event.metadata).toMatchObject({
+        schemaVersion: 1,
+        actor: { keyId: 'env:ADMIN_API_KEY', role: 'admin' },
+        merchantId: merchant.merchant_id,
+      });
       expect(JSON.stringify(event)).not.toContain(key);
 
       const me = await whoami(key);
       expect(me.status).toBe(200);
-      expect(me.body).toEqual({ keyId: api_key.id, role: 'merchant', environment: 'sandbox', merchantId: merchant.merchant_id });
+      expect(me.body).toEqual({
+        keyId: api_key.id,
+        role: 'merchant',
+        environment: 'sandbox',
+        merchantId: merchant.merchant_id,
+      });
     });
 
     it('issues partner keys with the svc_partner_ prefix, as a partner of their own', async () => {
       const { key, api_key } = await issueKey(testApp, { role: 'partner', environment: 'sandbox' });
       expect(key).toMatch(/^svc_partner_[0-9A-Za-z]{32}$/);
-      expect(api_key).toMatchObject({ role: 'partner', partner_id: api_key.id, environment: 'sandbox', merchant_id: null });
-      expect((await whoami(key)).body).toEqual({ keyId: api_key.id, role: 'partner', environment: 'sandbox', partnerId: api_key.id });
+      expect(api_key).toMatchObject({
+        role: 'partner',
+        partner_id: api_key.id,
+        environment: 'sandbox',
+        merchant_id: null,
+      });
+      expect((await whoami(key)).body).toEqual({
+        keyId: api_key.id,
+        role: 'partner',
+        environment: 'sandbox',
+        partnerId: api_key.id,
+      });
     });
 
     it('issues a replacement partner key that keeps the partner and its merchants', async () => {
       const first = await issueKey(testApp, { role: 'partner', environment: 'sandbox' });
       const merchant = await onboardMerchant(testApp, { environment: 'sandbox' }, first.key);
-      const replacement = await issueKey(testApp, { role: 'partner', environment: 'sandbox', partner_id: first.api_key.partner_id! });
+      const replacement = await issueKey(testApp, {
+        role: 'partner',
+        environment: 'sandbox',
+        partner_id: first.api_key.partner_id!,
+      });
       expect(replacement.api_key.partner_id).toBe(first.api_key.id);
       await revokeKey(testApp, first.api_key.id);
       const issued = await issueKey(testApp, { role: 'merchant', merchant_id: merchant.merchant_id }, replacement.key);
@@ -195,7 +243,11 @@ describe.each(DRIVERS)('keys and merchants on %s', (driver) => {
     });
 
     it.each([['auditor'], ['admin']] as const)('issues %s keys in production unless told otherwise', async (role) => {
-      expect((await issueKey(testApp, { role })).api_key).toMatchObject({ role, environment: 'production', merchant_id: null });
+      expect((await issueKey(testApp, { role })).api_key).toMatchObject({
+        role,
+        environment: 'production',
+        merchant_id: null,
+      });
       expect((await issueKey(testApp, { role, environment: 'sandbox' })).api_key.environment).toBe('sandbox');
     });
 
@@ -239,7 +291,16 @@ describe.each(DRIVERS)('keys and merchants on %s', (driver) => {
       const ids = body.api_keys.map((key: { id: string }) => key.id);
       for (const { api_key } of issued) expect(ids).toContain(api_key.id);
       for (const key of body.api_keys) {
-        expect(Object.keys(key).sort()).toEqual(['created_at', 'environment', 'id', 'merchant_id', 'name', 'partner_id', 'revoked_at', 'role']);
+        expect(Object.keys(key).sort()).toEqual([
+          'created_at',
+          'environment',
+          'id',
+          'merchant_id',
+          'name',
+          'partner_id',
+          'revoked_at',
+          'role',
+        ]);
       }
       const text = JSON.stringify(body);
       for (const { key } of issued) {
@@ -274,7 +335,10 @@ describe.each(DRIVERS)('keys and merchants on %s', (driver) => {
       expect(refused.body).toEqual({ error: 'UNAUTHORIZED', message: 'Invalid or missing API key' });
       const events = await stream(`apiKey-${api_key.id}`);
       expect(events.map((event) => event.type)).toEqual(['ApiKeyIssued', 'ApiKeyRevoked']);
-      expect(events[1].metadata).toMatchObject({ actor: { keyId: 'env:ADMIN_API_KEY', role: 'admin' }, merchantId: merchant.merchant_id });
+      expect(events[1].metadata).toMatchObject({
+        actor: { keyId: 'env:ADMIN_API_KEY', role: 'admin' },
+        merchantId: merchant.merchant_id,
+      });
     });
 
     it('answers a second revocation 200 with the first revocation time, recording nothing more', async () => {
@@ -317,7 +381,9 @@ describe.each(DRIVERS)('keys and merchants on %s', (driver) => {
     const tables = await db.query<{ table_name: string }>(
       `select table_name from information_schema.tables where table_schema = current_schema() and table_type = 'BASE TABLE'`,
     );
-    expect(tables.map((table) => table.table_name)).toEqual(expect.arrayContaining(['events', 'rm_api_keys', 'rm_merchants']));
+    expect(tables.map((table) => table.table_name)).toEqual(
+      expect.arrayContaining(['events', 'rm_api_keys', 'rm_merchants']),
+    );
     const found: string[] = [];
     let hashesSeen = 0;
     for (const { table_name } of tables) {

@@ -8,7 +8,10 @@ import { applyBatch, prepareProjections, rebuildProjections } from '../../src/pl
 import { apiKeysProjector } from '../../src/auth/read-model/api-keys.projector';
 
 const meta = { schemaVersion: 1 };
-const issued = (keyId: string, data: Partial<Extract<ApiKeyEvent, { type: 'ApiKeyIssued' }>['data']> = {}): ApiKeyEvent => ({
+const issued = (
+  keyId: string,
+  data: Partial<Extract<ApiKeyEvent, { type: 'ApiKeyIssued' }>['data']> = {},
+): ApiKeyEvent => ({
   type: 'ApiKeyIssued',
   data: {
     keyId,
@@ -22,7 +25,10 @@ const issued = (keyId: string, data: Partial<Extract<ApiKeyEvent, { type: 'ApiKe
     ...data,
   },
 });
-const revoked = (keyId: string, revokedAt: string): ApiKeyEvent => ({ type: 'ApiKeyRevoked', data: { keyId, revokedAt } });
+const revoked = (keyId: string, revokedAt: string): ApiKeyEvent => ({
+  type: 'ApiKeyRevoked',
+  data: { keyId, revokedAt },
+});
 
 describe.each(DRIVERS)('api-keys projector on %s', (driver) => {
   let testDb: TestDatabase;
@@ -39,7 +45,10 @@ describe.each(DRIVERS)('api-keys projector on %s', (driver) => {
     const append = (event: ApiKeyEvent, revision: number) =>
       store.append(`apiKey-${event.data.keyId}`, [{ ...event, metadata: meta }], { expectedRevision: revision });
     await append(issued('key_a', { name: 'Till 1' }), 0);
-    await append(issued('key_b', { role: 'partner', merchantId: null, partnerId: 'key_b', environment: 'production' }), 0);
+    await append(
+      issued('key_b', { role: 'partner', merchantId: null, partnerId: 'key_b', environment: 'production' }),
+      0,
+    );
     await append(revoked('key_a', '2026-11-21T13:00:00.000Z'), 1);
   });
 

@@ -2,7 +2,15 @@ import { ForbiddenError } from '../../src/platform/errors/request.errors';
 import { MerchantScope } from '../../src/auth/merchant-scope';
 import type { Principal } from '../../src/platform/identity/principal';
 import { EventStore } from '../../src/platform/event-store/event-store.port';
-import { WhoAmIController, call, createTwoMerchants, issueKey, onboardMerchant, revokeKey, type MerchantFixture } from '../support/auth';
+import {
+  WhoAmIController,
+  call,
+  createTwoMerchants,
+  issueKey,
+  onboardMerchant,
+  revokeKey,
+  type MerchantFixture,
+} from '../support/auth';
 import { recordSale, saleBody } from '../support/sales';
 import { recordTip, tipCreated } from '../support/tips';
 import { startTestApp, TEST_ADMIN_KEY, type TestApp } from '../support/test-app';
@@ -28,10 +36,19 @@ describe('merchant A cannot reach merchant B', () => {
 
   describe("through A's partner key", () => {
     it("cannot issue a key for B's merchant (403, as for a merchant that does not exist)", async () => {
-      const forB = await call(testApp, 'POST', '/admin/api-keys', { key: a.partnerKey, body: { role: 'merchant', merchant_id: b.merchantId } });
-      const forNobody = await call(testApp, 'POST', '/admin/api-keys', { key: a.partnerKey, body: { role: 'merchant', merchant_id: 'm-nowhere' } });
+      const forB = await call(testApp, 'POST', '/admin/api-keys', {
+        key: a.partnerKey,
+        body: { role: 'merchant', merchant_id: b.merchantId },
+      });
+      const forNobody = await call(testApp, 'POST', '/admin/api-keys', {
+        key: a.partnerKey,
+        body: { role: 'merchant', merchant_id: 'm-nowhere' },
+      });
       expect(forB.status).toBe(403);
-      expect(forB.body).toEqual({ error: 'FORBIDDEN', message: `This API key may not act for merchant ${b.merchantId}` });
+      expect(forB.body).toEqual({
+        error: 'FORBIDDEN',
+        message: `This API key may not act for merchant ${b.merchantId}`,
+      });
       expect(forNobody.status).toBe(403);
     });
 
@@ -80,7 +97,10 @@ describe('merchant A cannot reach merchant B', () => {
       const partnerId = (await call(testApp, 'GET', '/test-only/whoami', { key: a.partnerKey })).body.partnerId;
       const production = await issueKey(testApp, { role: 'partner', environment: 'production', partner_id: partnerId });
       expect(await listedIds(production.key)).toEqual([]);
-      const issue = await call(testApp, 'POST', '/admin/api-keys', { key: production.key, body: { role: 'merchant', merchant_id: a.merchantId } });
+      const issue = await call(testApp, 'POST', '/admin/api-keys', {
+        key: production.key,
+        body: { role: 'merchant', merchant_id: a.merchantId },
+      });
       expect(issue.status).toBe(403);
       expect((await revokeKey(testApp, a.keyId, production.key)).status).toBe(404);
     });
@@ -91,10 +111,18 @@ describe('merchant A cannot reach merchant B', () => {
       ['list keys', 'GET', '/admin/api-keys', undefined],
       ["revoke B's key", 'DELETE', '/admin/api-keys/{b}', undefined],
       ['issue a key for B', 'POST', '/admin/api-keys', { role: 'merchant', merchant_id: '{b}' }],
-      ['onboard a merchant', 'POST', '/admin/merchants', { merchant_id: 'm-by-merchant', name: 'X', environment: 'sandbox' }],
+      [
+        'onboard a merchant',
+        'POST',
+        '/admin/merchants',
+        { merchant_id: 'm-by-merchant', name: 'X', environment: 'sandbox' },
+      ],
     ])('cannot %s (403)', async (_what, method, path, body) => {
       const fill = (text: string) => text.replace('{b}', path.includes('api-keys/') ? b.keyId : b.merchantId);
-      const answer = await call(testApp, method, fill(path), { key: a.key, body: body && JSON.parse(fill(JSON.stringify(body))) });
+      const answer = await call(testApp, method, fill(path), {
+        key: a.key,
+        body: body && JSON.parse(fill(JSON.stringify(body))),
+      });
       expect(answer.status).toBe(403);
     });
   });
@@ -119,9 +147,35 @@ describe('merchant A cannot reach merchant B', () => {
     });
 
     const operations = [
-      ['void it', 'POST', '/transaction/void', (id: string) => ({ original_transaction_id: id, void_reason: 'pricing_error', voided_by: 'e-1' })],
-      ['refund it', 'POST', '/transaction/refund', (id: string) => ({ original_transaction_id: id, refund_amount: 100, void_reason: 'wrong_item', voided_by: 'e-1' })],
-      ['override it', 'POST', '/transaction/override', (id: string) => ({ transaction_id: id, employee_id: 'e-1', employee_name: 'A', reason: 'system-error', new_cash_total_cents: 1 })],
+      [
+        'void it',
+        'POST',
+        '/transaction/void',
+        (id: string) => ({ original_transaction_id: id, void_reason: 'pricing_error', voided_by: 'e-1' }),
+      ],
+      [
+        'refund it',
+        'POST',
+        '/transaction/refund',
+        (id: string) => ({
+          original_transaction_id: id,
+          refund_amount: 100,
+          void_reason: 'wrong_item',
+          voided_by: 'e-1',
+        }),
+      ],
+      [
+        'override it',
+        'POST',
+        '/transaction/override',
+        (id: string) => ({
+          transaction_id: id,
+          employee_id: 'e-1',
+          employee_name: 'A',
+          reason: 'system-error',
+          new_cash_total_cents: 1,
+        }),
+      ],
       ['read its receipt', 'GET', '/transaction/{id}/receipt?format=audit', undefined],
     ] as const;
     const keysOfA = [
@@ -129,16 +183,27 @@ describe('merchant A cannot reach merchant B', () => {
       ["A's partner key", () => a.partnerKey],
     ] as const;
 
-    it.each(keysOfA.flatMap(([who, key]) => operations.map(([what, method, path, body]) => [who, what, key, method, path, body] as const)))(
+    it.each(
+      keysOfA.flatMap(([who, key]) =>
+        operations.map(([what, method, path, body]) => [who, what, key, method, path, body] as const),
+      ),
+    )(
       '%s cannot %s: 404, exactly as for an id that does not exist, and nothing is appended',
       async (_who, _what, key, method, path, body) => {
-        const request = (id: string) => call(testApp, method, path.replace('{id}', id), { key: key(), body: body?.(id) });
+        const request = (id: string) =>
+          call(testApp, method, path.replace('{id}', id), { key: key(), body: body?.(id) });
         const theirs = await request(bSale.id);
         const missing = await request('TXN-2026-01-01-00000000');
         expect(theirs.status).toBe(404);
-        expect(theirs.body).toEqual({ ...missing.body, message: missing.body.message.replace('TXN-2026-01-01-00000000', bSale.id) });
+        expect(theirs.body).toEqual({
+          ...missing.body,
+          message: missing.body.message.replace('TXN-2026-01-01-00000000', bSale.id),
+        });
         const seenByB = (await call(testApp, 'GET', `/transaction/${bSale.id}`, { key: b.key })).body.transaction;
-        expect(seenByB).toMatchObject({ state: 'completed', history: [expect.objectContaining({ event: 'TransactionRecorded' })] });
+        expect(seenByB).toMatchObject({
+          state: 'completed',
+          history: [expect.objectContaining({ event: 'TransactionRecorded' })],
+        });
         expect(seenByB.history).toHaveLength(1);
       },
     );
@@ -146,14 +211,17 @@ describe('merchant A cannot reach merchant B', () => {
     it.each([
       ["A's merchant key", () => a.key],
       ["A's partner key", () => a.partnerKey],
-    ])("%s cannot list them (403), nor record one for B (403, nothing appended)", async (_who, key) => {
+    ])('%s cannot list them (403), nor record one for B (403, nothing appended)', async (_who, key) => {
       const list = await call(testApp, 'GET', `/transactions?merchant_id=${b.merchantId}`, { key: key() });
       expect(list.status).toBe(403);
-      const before = (await call(testApp, 'GET', `/transactions?merchant_id=${b.merchantId}`, { key: b.key })).body.total;
+      const before = (await call(testApp, 'GET', `/transactions?merchant_id=${b.merchantId}`, { key: b.key })).body
+        .total;
       const post = await call(testApp, 'POST', '/transaction', { key: key(), body: saleBody(b.merchantId) });
       expect(post.status).toBe(403);
       expect(post.body.error).toBe('FORBIDDEN');
-      expect((await call(testApp, 'GET', `/transactions?merchant_id=${b.merchantId}`, { key: b.key })).body.total).toBe(before);
+      expect((await call(testApp, 'GET', `/transactions?merchant_id=${b.merchantId}`, { key: b.key })).body.total).toBe(
+        before,
+      );
     });
 
     it("A's merchant key lists only A's, without naming a merchant", async () => {
@@ -187,32 +255,53 @@ describe('merchant A cannot reach merchant B', () => {
       bTipId = (await recordTip(testApp, b.key, bSaleId)).id;
       const pooled = await recordTip(testApp, b.key, bSaleId);
       const participants = [{ employeeId: 'e-1', employeeName: 'Ana' }];
-      bPoolId = (await tipCreated(testApp, b.key, '/tip/pool/create', { pool_name: 'B', distribution_method: 'equal', tip_ids: [pooled.id], participants })).pool.id;
+      bPoolId = (
+        await tipCreated(testApp, b.key, '/tip/pool/create', {
+          pool_name: 'B',
+          distribution_method: 'equal',
+          tip_ids: [pooled.id],
+          participants,
+        })
+      ).pool.id;
     });
 
     it.each([
       ["A's merchant key", () => a.key],
       ["A's partner key", () => a.partnerKey],
-    ])('%s gets 404 for each of them, exactly as for an id that does not exist, and appends nothing', async (_who, key) => {
-      const before = await head();
-      const tip = { employee_id: 'e-1', employee_name: 'Ana', tip_amount: 1 };
-      const cases: [string, Record<string, unknown>, string, string][] = [
-        ['/tip/cash', { ...tip, transaction_id: bSaleId }, bSaleId, 'TXN-2026-01-01-00000000'],
-        ['/tip/credit-card', { ...tip, transaction_id: bSaleId }, bSaleId, 'TXN-2026-01-01-00000000'],
-        ['/tip/adjust', { tip_id: bTipId, new_amount: 0, reason: 'x' }, bTipId, 'TIP-2026-01-01-00000000'],
-        ['/tip/pool/distribute', { pool_id: bPoolId }, bPoolId, 'POOL-2026-01-01-00000000'],
-      ];
-      for (const [path, body, theirId, missingId] of cases) {
-        const theirs = await call(testApp, 'POST', path, { key: key(), body });
-        const missing = await call(testApp, 'POST', path, { key: key(), body: JSON.parse(JSON.stringify(body).replace(theirId, missingId)) });
-        expect([path, theirs.status, theirs.body.error]).toEqual([path, 404, 'NOT_FOUND']);
-        expect(theirs.body.message).toBe(missing.body.message.replace(missingId, theirId));
-      }
-      const pool = { pool_name: 'A', distribution_method: 'equal', tip_ids: [bTipId], participants: [{ employeeId: 'e-1', employeeName: 'Ana' }] };
-      const pooling = await call(testApp, 'POST', '/tip/pool/create', { key: key(), body: { ...pool, merchant_id: a.merchantId } });
-      expect(pooling.status).toBe(404);
-      expect(await head()).toBe(before);
-    });
+    ])(
+      '%s gets 404 for each of them, exactly as for an id that does not exist, and appends nothing',
+      async (_who, key) => {
+        const before = await head();
+        const tip = { employee_id: 'e-1', employee_name: 'Ana', tip_amount: 1 };
+        const cases: [string, Record<string, unknown>, string, string][] = [
+          ['/tip/cash', { ...tip, transaction_id: bSaleId }, bSaleId, 'TXN-2026-01-01-00000000'],
+          ['/tip/credit-card', { ...tip, transaction_id: bSaleId }, bSaleId, 'TXN-2026-01-01-00000000'],
+          ['/tip/adjust', { tip_id: bTipId, new_amount: 0, reason: 'x' }, bTipId, 'TIP-2026-01-01-00000000'],
+          ['/tip/pool/distribute', { pool_id: bPoolId }, bPoolId, 'POOL-2026-01-01-00000000'],
+        ];
+        for (const [path, body, theirId, missingId] of cases) {
+          const theirs = await call(testApp, 'POST', path, { key: key(), body });
+          const missing = await call(testApp, 'POST', path, {
+            key: key(),
+            body: JSON.parse(JSON.stringify(body).replace(theirId, missingId)),
+          });
+          expect([path, theirs.status, theirs.body.error]).toEqual([path, 404, 'NOT_FOUND']);
+          expect(theirs.body.message).toBe(missing.body.message.replace(missingId, theirId));
+        }
+        const pool = {
+          pool_name: 'A',
+          distribution_method: 'equal',
+          tip_ids: [bTipId],
+          participants: [{ employeeId: 'e-1', employeeName: 'Ana' }],
+        };
+        const pooling = await call(testApp, 'POST', '/tip/pool/create', {
+          key: key(),
+          body: { ...pool, merchant_id: a.merchantId },
+        });
+        expect(pooling.status).toBe(404);
+        expect(await head()).toBe(before);
+      },
+    );
 
     it.each([
       ["A's merchant key", () => a.key],
@@ -223,7 +312,15 @@ describe('merchant A cannot reach merchant B', () => {
         ['/tip/cash', { transaction_id: bSaleId, employee_id: 'e-1', employee_name: 'Ana', tip_amount: 1 }],
         ['/tip/payout', { employee_id: 'e-1', employee_name: 'Ana', payout_amount: 1, payout_method: 'cash' }],
         ['/tip/validate-compliance', { state: 'TX', hourly_wage: 2.13, average_tips_per_hour: 6 }],
-        ['/tip/pool/create', { pool_name: 'A', distribution_method: 'equal', tip_ids: [bTipId], participants: [{ employeeId: 'e-1', employeeName: 'Ana' }] }],
+        [
+          '/tip/pool/create',
+          {
+            pool_name: 'A',
+            distribution_method: 'equal',
+            tip_ids: [bTipId],
+            participants: [{ employeeId: 'e-1', employeeName: 'Ana' }],
+          },
+        ],
       ];
       for (const [path, body] of bodies) {
         const answer = await call(testApp, 'POST', path, { key: key(), body: { ...body, merchant_id: b.merchantId } });
@@ -235,7 +332,8 @@ describe('merchant A cannot reach merchant B', () => {
 
   describe('MerchantScope, the one check every feature uses', () => {
     let scope: MerchantScope;
-    const principalOf = async (key: string): Promise<Principal> => (await call(testApp, 'GET', '/test-only/whoami', { key })).body;
+    const principalOf = async (key: string): Promise<Principal> =>
+      (await call(testApp, 'GET', '/test-only/whoami', { key })).body;
 
     beforeAll(() => {
       scope = testApp.app.get(MerchantScope);

@@ -7,13 +7,17 @@ import { WhoAmIController, call, issueKey, onboardMerchant, revokeKey } from '..
 import { startTestApp, TEST_ADMIN_KEY, type TestApp } from '../support/test-app';
 import { createTestDatabase, DRIVERS, type Driver, type TestDatabase } from '../support/test-database';
 
-const BOOTSTRAP_LINE = /^BOOTSTRAP ADMIN API KEY \(id key_bootstrap_admin\), shown once and never again; store it now: (svc_[0-9A-Za-z]{32})\n$/;
+const BOOTSTRAP_LINE =
+  /^BOOTSTRAP ADMIN API KEY \(id key_bootstrap_admin\), shown once and never again; store it now: (svc_[0-9A-Za-z]{32})\n$/;
 
 /** What the service prints on stdout about a bootstrap key while `fn` runs (other output passes through). */
 async function bootstrapLines(fn: () => Promise<void>): Promise<string[]> {
   const lines: string[] = [];
   const write = process.stdout.write.bind(process.stdout);
-  const spy = jest.spyOn(process.stdout, 'write').mockImplementation(((chunk: string | Uint8Array, ...rest: never[]) => {
+  const spy = jest.spyOn(process.stdout, 'write').mockImplementation(((
+    chunk: string | Uint8Array,
+    ...rest: never[]
+  ) => {
     if (String(chunk).includes('BOOTSTRAP ADMIN API KEY')) {
       lines.push(String(chunk));
       return true;
@@ -40,7 +44,8 @@ async function persistentStorage(driver: Driver): Promise<{ env: Record<string, 
 
 describe.each(DRIVERS)('the bootstrap admin key on %s', (driver) => {
   let storage: Awaited<ReturnType<typeof persistentStorage>>;
-  const start = (env: Record<string, string>) => startTestApp({ driver, controllers: [WhoAmIController], env: { ...storage.env, ...env } });
+  const start = (env: Record<string, string>) =>
+    startTestApp({ driver, controllers: [WhoAmIController], env: { ...storage.env, ...env } });
 
   beforeEach(async () => {
     storage = await persistentStorage(driver);
@@ -113,25 +118,32 @@ describe.each(DRIVERS)('the bootstrap admin key on %s', (driver) => {
   }
 });
 
-(process.env.DATABASE_URL ? describe : describe.skip)('revocation across two instances on one PostgreSQL database', () => {
-  let first: TestApp;
-  let second: TestApp;
+(process.env.DATABASE_URL ? describe : describe.skip)(
+  'revocation across two instances on one PostgreSQL database',
+  () => {
+    let first: TestApp;
+    let second: TestApp;
 
-  beforeAll(async () => {
-    first = await startTestApp({ driver: 'postgres', controllers: [WhoAmIController] });
-    second = await startTestApp({ driver: 'postgres', controllers: [WhoAmIController], env: { DATABASE_URL: first.config.databaseUrl! } });
-  });
+    beforeAll(async () => {
+      first = await startTestApp({ driver: 'postgres', controllers: [WhoAmIController] });
+      second = await startTestApp({
+        driver: 'postgres',
+        controllers: [WhoAmIController],
+        env: { DATABASE_URL: first.config.databaseUrl! },
+      });
+    });
 
-  afterAll(async () => {
-    await second?.close();
-    await first?.close();
-  });
+    afterAll(async () => {
+      await second?.close();
+      await first?.close();
+    });
 
-  it('refuses a key on the other instance from the very next request', async () => {
-    const merchant = await onboardMerchant(first);
-    const { key, api_key } = await issueKey(first, { role: 'merchant', merchant_id: merchant.merchant_id });
-    expect((await call(second, 'GET', '/test-only/whoami', { key })).status).toBe(200);
-    expect((await revokeKey(first, api_key.id, TEST_ADMIN_KEY)).status).toBe(200);
-    expect((await call(second, 'GET', '/test-only/whoami', { key })).status).toBe(401);
-  });
-});
+    it('refuses a key on the other instance from the very next request', async () => {
+      const merchant = await onboardMerchant(first);
+      const { key, api_key } = await issueKey(first, { role: 'merchant', merchant_id: merchant.merchant_id });
+      expect((await call(second, 'GET', '/test-only/whoami', { key })).status).toBe(200);
+      expect((await revokeKey(first, api_key.id, TEST_ADMIN_KEY)).status).toBe(200);
+      expect((await call(second, 'GET', '/test-only/whoami', { key })).status).toBe(401);
+    });
+  },
+);

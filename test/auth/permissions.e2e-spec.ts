@@ -110,8 +110,10 @@ describe('the permission matrix, over HTTP', () => {
         });
         const outcome = answer.status === 401 || answer.status === 403 ? answer.status : 'allowed';
         actual[route][credential] = outcome;
-        if (outcome === 401 && !matches(answer.body, UNAUTHORIZED_BODY)) badBodies.push(`${route} ${credential}: ${JSON.stringify(answer.body)}`);
-        if (outcome === 403 && !matches(answer.body, FORBIDDEN_BODY)) badBodies.push(`${route} ${credential}: ${JSON.stringify(answer.body)}`);
+        if (outcome === 401 && !matches(answer.body, UNAUTHORIZED_BODY))
+          badBodies.push(`${route} ${credential}: ${JSON.stringify(answer.body)}`);
+        if (outcome === 403 && !matches(answer.body, FORBIDDEN_BODY))
+          badBodies.push(`${route} ${credential}: ${JSON.stringify(answer.body)}`);
       }
     }
     expect(actual).toEqual(expected);
@@ -175,7 +177,13 @@ describe("the README's permission table", () => {
     const rows = [...doc.matchAll(/^\| (GET|POST|PUT|PATCH|DELETE) \| `([^`]+)` \| ([^|]+) \|$/gm)];
     const documented = Object.fromEntries(
       rows.map(([, method, path, roles]) => {
-        const rule = roles.trim() === 'public' ? 'public' : roles.split(',').map((role) => role.trim()).sort();
+        const rule =
+          roles.trim() === 'public'
+            ? 'public'
+            : roles
+                .split(',')
+                .map((role) => role.trim())
+                .sort();
         return [`${method} ${path}`, rule];
       }),
     );

@@ -55,7 +55,10 @@ describe('rate limits in memory (no REDIS_URL)', () => {
       { status: 429, limit: '3', remaining: '0', reset: WINDOW_END_SECONDS },
       { status: 429, limit: '3', remaining: '0', reset: WINDOW_END_SECONDS },
     ]);
-    expect(answers[3].body).toEqual({ error: 'RATE_LIMIT_EXCEEDED', message: 'Rate limit of 3 requests per hour exceeded for this API key' });
+    expect(answers[3].body).toEqual({
+      error: 'RATE_LIMIT_EXCEEDED',
+      message: 'Rate limit of 3 requests per hour exceeded for this API key',
+    });
     expect(answers[3].headers.get('retry-after')).toBe('30');
     expect(answers[0].headers.get('retry-after')).toBeNull();
   });
@@ -89,14 +92,18 @@ describe('rate limits in Redis, shared by two service instances', () => {
   let first: TestApp;
   let second: TestApp;
   const clients = async () =>
-    (await redis.client('LIST') as string).split('\n').filter((line) => line.includes(` name=${redisConnectionName(prefix)} `)).length;
+    ((await redis.client('LIST')) as string)
+      .split('\n')
+      .filter((line) => line.includes(` name=${redisConnectionName(prefix)} `)).length;
 
   beforeAll(async () => {
     await redis.connect();
     const env = { REDIS_URL, REDIS_KEY_PREFIX: prefix, RATE_LIMIT_PRODUCTION: '5' };
     first = await startTestApp(appOptions(clock, env));
     // On PostgreSQL the second instance shares the first one's database, as two processes of one deployment do.
-    second = await startTestApp(appOptions(clock, { ...env, ...(first.config.databaseUrl && { DATABASE_URL: first.config.databaseUrl }) }));
+    second = await startTestApp(
+      appOptions(clock, { ...env, ...(first.config.databaseUrl && { DATABASE_URL: first.config.databaseUrl }) }),
+    );
   });
 
   afterAll(async () => {
@@ -142,20 +149,23 @@ describe('rate limits in Redis, shared by two service instances', () => {
     expect(await clients()).toBe(2);
   });
 
-  (process.env.DATABASE_URL ? it : it.skip)('shares the budget of an issued key too (PostgreSQL: one database)', async () => {
-    clock.advance(60 * 60_000);
-    const merchant = await onboardMerchant(first, { environment: 'sandbox' });
-    const { key } = await issueKey(first, { role: 'merchant', merchant_id: merchant.merchant_id });
-    const statuses = [];
-    for (let i = 0; i < 4; i++) statuses.push(limits(await whoami(i % 2 === 0 ? second : first, key)));
-    expect(statuses.map(({ status, remaining }) => [status, remaining])).toEqual([
-      [200, '2'],
-      [200, '1'],
-      [200, '0'],
-      [429, '0'],
-    ]);
-    clock.advance(-60 * 60_000);
-  });
+  (process.env.DATABASE_URL ? it : it.skip)(
+    'shares the budget of an issued key too (PostgreSQL: one database)',
+    async () => {
+      clock.advance(60 * 60_000);
+      const merchant = await onboardMerchant(first, { environment: 'sandbox' });
+      const { key } = await issueKey(first, { role: 'merchant', merchant_id: merchant.merchant_id });
+      const statuses = [];
+      for (let i = 0; i < 4; i++) statuses.push(limits(await whoami(i % 2 === 0 ? second : first, key)));
+      expect(statuses.map(({ status, remaining }) => [status, remaining])).toEqual([
+        [200, '2'],
+        [200, '1'],
+        [200, '0'],
+        [429, '0'],
+      ]);
+      clock.advance(-60 * 60_000);
+    },
+  );
 });
 
 describe('rate limits with Redis unreachable', () => {
@@ -163,7 +173,9 @@ describe('rate limits with Redis unreachable', () => {
 
   beforeAll(async () => {
     // Port 1: nothing listens there, so every connection attempt is refused.
-    testApp = await startTestApp(appOptions(new FixedClock(NEAR_THE_HOUR), { REDIS_URL: 'redis://127.0.0.1:1', RATE_LIMIT_PRODUCTION: '2' }));
+    testApp = await startTestApp(
+      appOptions(new FixedClock(NEAR_THE_HOUR), { REDIS_URL: 'redis://127.0.0.1:1', RATE_LIMIT_PRODUCTION: '2' }),
+    );
   });
 
   it('keeps serving (fail open), counting in the instance’s memory, with the headers', async () => {

@@ -68,7 +68,11 @@ async function call(baseUrl: string, path: string, init?: RequestInit): Promise<
   return { status: response.status, headers: response.headers, body: text ? JSON.parse(text) : undefined };
 }
 
-const post = (body: RequestInit['body'], headers: Record<string, string> = {}): RequestInit => ({ method: 'POST', body, headers });
+const post = (body: RequestInit['body'], headers: Record<string, string> = {}): RequestInit => ({
+  method: 'POST',
+  body,
+  headers,
+});
 const json = (value: unknown) => post(JSON.stringify(value), { 'content-type': 'application/json' });
 
 describe('foundation over HTTP', () => {
@@ -89,7 +93,11 @@ describe('foundation over HTTP', () => {
       expect(headers.get('cache-control')).toBe('no-store');
       expect(body).toEqual({
         status: 'ok',
-        database: { driver: expect.stringMatching(/^(embedded|postgres)$/), reachable: true, latency_ms: expect.any(Number) },
+        database: {
+          driver: expect.stringMatching(/^(embedded|postgres)$/),
+          reachable: true,
+          latency_ms: expect.any(Number),
+        },
         chain: { head_position: 0, signer: { state: 'off', signed_tree_size: null, alarm: null }, alarms: [] },
         read_replica: { state: 'off', lag_ms: null, data_as_of: null, max_lag_ms: null },
         uptime_seconds: expect.any(Number),
@@ -127,7 +135,9 @@ describe('foundation over HTTP', () => {
 
     it.each([['with spaces'], ['x'.repeat(129)], ['']])('replaces %j by a fresh uuid', async (given) => {
       const { headers } = await get('/health', { headers: { 'x-request-id': given } });
-      expect(headers.get('x-request-id')).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+      expect(headers.get('x-request-id')).toMatch(
+        /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/,
+      );
     });
 
     it('comes with error responses too', async () => {
@@ -137,11 +147,14 @@ describe('foundation over HTTP', () => {
   });
 
   describe('errors', () => {
-    it.each([['/api/v1/no-such-route'], ['/no-prefix']])('answers an unknown route %s with 404 NOT_FOUND', async (path) => {
-      const { status, body } = await call(testApp.baseUrl.replace('/api/v1', ''), path);
-      expect(status).toBe(404);
-      expect(body).toEqual({ error: 'NOT_FOUND', message: expect.any(String) });
-    });
+    it.each([['/api/v1/no-such-route'], ['/no-prefix']])(
+      'answers an unknown route %s with 404 NOT_FOUND',
+      async (path) => {
+        const { status, body } = await call(testApp.baseUrl.replace('/api/v1', ''), path);
+        expect(status).toBe(404);
+        expect(body).toEqual({ error: 'NOT_FOUND', message: expect.any(String) });
+      },
+    );
 
     it('rejects a text/plain body with 415 UNSUPPORTED_MEDIA_TYPE', async () => {
       const { status, body } = await echo(post('{"name":"a"}', { 'content-type': 'text/plain' }));
@@ -162,7 +175,9 @@ describe('foundation over HTTP', () => {
     });
 
     it('takes application/json with a charset', async () => {
-      const { status, body } = await echo(post('{"name":"Zoë"}', { 'content-type': 'application/json; charset=utf-8' }));
+      const { status, body } = await echo(
+        post('{"name":"Zoë"}', { 'content-type': 'application/json; charset=utf-8' }),
+      );
       expect(status).toBe(201);
       expect(body).toEqual({ name: 'Zoë' });
     });
@@ -191,7 +206,9 @@ describe('foundation over HTTP', () => {
     });
 
     it('rejects prototype poisoning as INVALID_JSON', async () => {
-      const { status, body } = await echo(post('{"name":"a","__proto__":{"admin":true}}', { 'content-type': 'application/json' }));
+      const { status, body } = await echo(
+        post('{"name":"a","__proto__":{"admin":true}}', { 'content-type': 'application/json' }),
+      );
       expect(status).toBe(400);
       expect(body.error).toBe('INVALID_JSON');
     });
@@ -223,17 +240,26 @@ describe('foundation over HTTP', () => {
       expect(body.details).toEqual([{ field: 'items.1.qty', messages: ['qty must not be less than 1'] }]);
     });
 
-    it.each([['1e999'], ['{"amount": -1e400}'], ['{"a": [1, {"b": 1e309}]}']])('rejects %s, a number JSON cannot hold, as invalid JSON', async (raw) => {
-      const { status, body } = await echo(post(raw, { 'content-type': 'application/json' }));
-      expect({ status, body }).toEqual({ status: 400, body: { error: 'INVALID_JSON', message: 'Request body is not valid JSON' } });
-    });
+    it.each([['1e999'], ['{"amount": -1e400}'], ['{"a": [1, {"b": 1e309}]}']])(
+      'rejects %s, a number JSON cannot hold, as invalid JSON',
+      async (raw) => {
+        const { status, body } = await echo(post(raw, { 'content-type': 'application/json' }));
+        expect({ status, body }).toEqual({
+          status: 400,
+          body: { error: 'INVALID_JSON', message: 'Request body is not valid JSON' },
+        });
+      },
+    );
 
-    it.each([['[]'], ['"name"'], ['42'], ['null']])('rejects the JSON value %s where an object is expected', async (raw) => {
-      const { status, body } = await echo(post(raw, { 'content-type': 'application/json' }));
-      expect(status).toBe(400);
-      expect(body.error).toBe('VALIDATION_ERROR');
-      expect(body.details.length).toBeGreaterThan(0);
-    });
+    it.each([['[]'], ['"name"'], ['42'], ['null']])(
+      'rejects the JSON value %s where an object is expected',
+      async (raw) => {
+        const { status, body } = await echo(post(raw, { 'content-type': 'application/json' }));
+        expect(status).toBe(400);
+        expect(body.error).toBe('VALIDATION_ERROR');
+        expect(body.details.length).toBeGreaterThan(0);
+      },
+    );
 
     it('maps an unexpected error to 500 INTERNAL_ERROR without its message or stack', async () => {
       const { status, body } = await get('/test-only/crash');

@@ -25,10 +25,21 @@ describe.each(DRIVERS)('hostile input over HTTP on %s', (driver) => {
 
   afterAll(() => app?.close());
 
-  const refusedWith = async (method: string, path: string, key: string, body: unknown, field: string, message: RegExp) => {
+  const refusedWith = async (
+    method: string,
+    path: string,
+    key: string,
+    body: unknown,
+    field: string,
+    message: RegExp,
+  ) => {
     const before = await head();
     const answer = await call(app, method, path, { key, body });
-    expect({ status: answer.status, error: answer.body.error, fields: answer.body.details?.map((d: { field: string }) => d.field) }).toEqual({
+    expect({
+      status: answer.status,
+      error: answer.body.error,
+      fields: answer.body.details?.map((d: { field: string }) => d.field),
+    }).toEqual({
       status: 400,
       error: 'VALIDATION_ERROR',
       fields: [field],
@@ -42,16 +53,33 @@ describe.each(DRIVERS)('hostile input over HTTP on %s', (driver) => {
     ['a lone surrogate', '\ud800', /unpaired UTF-16 surrogate/],
     ['a lone low surrogate', 'a\udc00b', /unpaired UTF-16 surrogate/],
   ])('refuses %s in cashier_id of a sale', async (_name, cashier_id, message) => {
-    await refusedWith('POST', '/transaction', merchant.key, saleBody(merchant.merchantId, { cashier_id }), 'cashier_id', message);
+    await refusedWith(
+      'POST',
+      '/transaction',
+      merchant.key,
+      saleBody(merchant.merchantId, { cashier_id }),
+      'cashier_id',
+      message,
+    );
   });
 
   it('takes a real pair of surrogates (an emoji) in cashier_id', async () => {
-    const answer = await call(app, 'POST', '/transaction', { key: merchant.key, body: saleBody(merchant.merchantId, { cashier_id: 'emp-😀' }) });
+    const answer = await call(app, 'POST', '/transaction', {
+      key: merchant.key,
+      body: saleBody(merchant.merchantId, { cashier_id: 'emp-😀' }),
+    });
     expect(answer.status).toBe(201);
   });
 
   it('refuses arrays nested 2,000 deep in a field, before validation walks them', async () => {
-    await refusedWith('POST', '/transaction', merchant.key, saleBody(merchant.merchantId, { cashier_id: deep(2000) }), `cashier_id${'.0'.repeat(31)}`, /nested deeper than 32/);
+    await refusedWith(
+      'POST',
+      '/transaction',
+      merchant.key,
+      saleBody(merchant.merchantId, { cashier_id: deep(2000) }),
+      `cashier_id${'.0'.repeat(31)}`,
+      /nested deeper than 32/,
+    );
   });
 
   it('refuses U+0000 in a path parameter, and appends nothing', async () => {
@@ -63,7 +91,14 @@ describe.each(DRIVERS)('hostile input over HTTP on %s', (driver) => {
   });
 
   it('refuses offset=99999999999999999999, beyond any position the database holds', async () => {
-    await refusedWith('GET', '/transactions?offset=99999999999999999999', merchant.key, undefined, 'offset', /not be greater than 9007199254740991/);
+    await refusedWith(
+      'GET',
+      '/transactions?offset=99999999999999999999',
+      merchant.key,
+      undefined,
+      'offset',
+      /not be greater than 9007199254740991/,
+    );
   });
 
   describe('reads integers in a query strictly, as decimal digits', () => {
@@ -81,7 +116,12 @@ describe.each(DRIVERS)('hostile input over HTTP on %s', (driver) => {
     it.each(QUERIES)('%s?%s= refuses every other spelling of a number (400 naming it)', async (path, field, key) => {
       for (const value of NOT_DECIMAL) {
         const answer = await call(app, 'GET', `${path}?${field}=${value}`, { key: key() });
-        expect({ value, status: answer.status, error: answer.body.error, fields: answer.body.details?.map((d: { field: string }) => d.field) }).toEqual({
+        expect({
+          value,
+          status: answer.status,
+          error: answer.body.error,
+          fields: answer.body.details?.map((d: { field: string }) => d.field),
+        }).toEqual({
           value,
           status: 400,
           error: 'VALIDATION_ERROR',
@@ -92,7 +132,10 @@ describe.each(DRIVERS)('hostile input over HTTP on %s', (driver) => {
     });
 
     it('takes plain decimal digits', async () => {
-      expect((await call(app, 'GET', '/transactions?limit=10&offset=0', { key: merchant.key })).body).toMatchObject({ limit: 10, offset: 0 });
+      expect((await call(app, 'GET', '/transactions?limit=10&offset=0', { key: merchant.key })).body).toMatchObject({
+        limit: 10,
+        offset: 0,
+      });
       expect((await call(app, 'GET', '/admin/audit-logs?cursor=1&limit=2', { key: TEST_ADMIN_KEY })).status).toBe(200);
     });
   });
@@ -101,14 +144,20 @@ describe.each(DRIVERS)('hostile input over HTTP on %s', (driver) => {
     /** fetch() refuses to send a GET with a body; a client written by hand does not. */
     const withBody = (method: string, path: string, key: string, body: string, headers: Record<string, string> = {}) =>
       new Promise<{ status: number; headers: Headers; body: unknown }>((resolve, reject) => {
-        const request = httpRequest(`${app.baseUrl}${path}`, { method, headers: { 'x-api-key': key, 'content-type': 'application/json', ...headers } }, (response) => {
-          let text = '';
-          response.setEncoding('utf8').on('data', (chunk: string) => (text += chunk));
-          response.on('end', () => {
-            const answerHeaders = new Headers(Object.entries(response.headers).map(([name, value]) => [name, String(value)] as [string, string]));
-            resolve({ status: response.statusCode!, headers: answerHeaders, body: JSON.parse(text) });
-          });
-        });
+        const request = httpRequest(
+          `${app.baseUrl}${path}`,
+          { method, headers: { 'x-api-key': key, 'content-type': 'application/json', ...headers } },
+          (response) => {
+            let text = '';
+            response.setEncoding('utf8').on('data', (chunk: string) => (text += chunk));
+            response.on('end', () => {
+              const answerHeaders = new Headers(
+                Object.entries(response.headers).map(([name, value]) => [name, String(value)] as [string, string]),
+              );
+              resolve({ status: response.statusCode!, headers: answerHeaders, body: JSON.parse(text) });
+            });
+          },
+        );
         request.on('error', reject);
         request.end(body);
       });
@@ -117,27 +166,39 @@ describe.each(DRIVERS)('hostile input over HTTP on %s', (driver) => {
       ['GET', '/transactions?limit=5', 'content-length'],
       ['GET', '/health', 'content-length'],
       ['GET', '/admin/merchants', 'transfer-encoding'],
-    ])('%s %s with a body (%s) is a 400 BODY_NOT_ALLOWED, not an answer that ignores it', async (method, path, framing) => {
-      const key = path.startsWith('/admin') ? TEST_ADMIN_KEY : merchant.key;
-      const body = JSON.stringify({ merchant_id: merchant.merchantId });
-      const answer = await withBody(method, path, key, body, { [framing]: framing === 'transfer-encoding' ? 'chunked' : String(Buffer.byteLength(body)) });
-      expect({ status: answer.status, body: answer.body }).toEqual({
-        status: 400,
-        body: { error: 'BODY_NOT_ALLOWED', message: `A ${method} request takes no body; send its parameters in the path and query string` },
-      });
-      await expectConformance(app.baseUrl, method, path, answer);
-    });
+    ])(
+      '%s %s with a body (%s) is a 400 BODY_NOT_ALLOWED, not an answer that ignores it',
+      async (method, path, framing) => {
+        const key = path.startsWith('/admin') ? TEST_ADMIN_KEY : merchant.key;
+        const body = JSON.stringify({ merchant_id: merchant.merchantId });
+        const answer = await withBody(method, path, key, body, {
+          [framing]: framing === 'transfer-encoding' ? 'chunked' : String(Buffer.byteLength(body)),
+        });
+        expect({ status: answer.status, body: answer.body }).toEqual({
+          status: 400,
+          body: {
+            error: 'BODY_NOT_ALLOWED',
+            message: `A ${method} request takes no body; send its parameters in the path and query string`,
+          },
+        });
+        await expectConformance(app.baseUrl, method, path, answer);
+      },
+    );
 
     it('refuses a DELETE with a body, and revokes nothing', async () => {
       const issued = await issueKey(app, { role: 'auditor' });
-      const answer = await withBody('DELETE', `/admin/api-keys/${issued.api_key.id}`, TEST_ADMIN_KEY, '{}', { 'content-length': '2' });
+      const answer = await withBody('DELETE', `/admin/api-keys/${issued.api_key.id}`, TEST_ADMIN_KEY, '{}', {
+        'content-length': '2',
+      });
       expect([answer.status, (answer.body as { error: string }).error]).toEqual([400, 'BODY_NOT_ALLOWED']);
       await expectConformance(app.baseUrl, 'DELETE', `/admin/api-keys/${issued.api_key.id}`, answer);
       expect((await call(app, 'GET', '/admin/audit-logs?limit=1', { key: issued.key })).status).toBe(200);
     });
 
     it('takes a GET with an empty body as one without', async () => {
-      expect((await withBody('GET', '/transactions?limit=5', merchant.key, '', { 'content-length': '0' })).status).toBe(200);
+      expect((await withBody('GET', '/transactions?limit=5', merchant.key, '', { 'content-length': '0' })).status).toBe(
+        200,
+      );
     });
   });
 

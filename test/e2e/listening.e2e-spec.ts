@@ -37,16 +37,26 @@ const reachable = (host: string, port: number) =>
   });
 
   it('on every interface by default, and prints the URL to open on this machine', async () => {
-    service = await ServiceProcess.start({ env: { DATA_DIR: dataDir, LOG_LEVEL: 'info' }, startupLimitMs: STARTUP_LIMIT_MS });
+    service = await ServiceProcess.start({
+      env: { DATA_DIR: dataDir, LOG_LEVEL: 'info' },
+      startupLimitMs: STARTUP_LIMIT_MS,
+    });
     const origin = `http://localhost:${service.port}`;
-    expect(service.output).toContain(`listening on ${origin}/api/v1 (the portal: ${origin}/portal/), on every interface`);
+    expect(service.output).toContain(
+      `listening on ${origin}/api/v1 (the portal: ${origin}/portal/), on every interface`,
+    );
     expect(await reachable(outward!, service.port)).toBe(true);
   }, 400_000);
 
   it('on HOST only when it is set', async () => {
-    service = await ServiceProcess.start({ env: { DATA_DIR: dataDir, LOG_LEVEL: 'info', HOST: '127.0.0.1' }, startupLimitMs: STARTUP_LIMIT_MS });
+    service = await ServiceProcess.start({
+      env: { DATA_DIR: dataDir, LOG_LEVEL: 'info', HOST: '127.0.0.1' },
+      startupLimitMs: STARTUP_LIMIT_MS,
+    });
     const origin = `http://127.0.0.1:${service.port}`;
-    expect(service.output).toContain(`listening on ${origin}/api/v1 (the portal: ${origin}/portal/), on 127.0.0.1 only`);
+    expect(service.output).toContain(
+      `listening on ${origin}/api/v1 (the portal: ${origin}/portal/), on 127.0.0.1 only`,
+    );
     expect(await reachable('127.0.0.1', service.port)).toBe(true);
     expect(await reachable(outward!, service.port)).toBe(false);
   }, 400_000);

@@ -25,7 +25,12 @@ describe.each(DRIVERS)('a commit whose connection is lost, over HTTP on %s', (dr
   afterAll(() => app?.close());
 
   const salesOf = async (merchantId: string) =>
-    (await db.query<{ n: number }>(`select count(*)::int as n from events where event_type = 'TransactionRecorded' and metadata->>'merchantId' = $1`, [merchantId]))[0].n;
+    (
+      await db.query<{ n: number }>(
+        `select count(*)::int as n from events where event_type = 'TransactionRecorded' and metadata->>'merchantId' = $1`,
+        [merchantId],
+      )
+    )[0].n;
 
   /** Terminates the first backend found sleeping inside a COMMIT; the trigger sleeps far longer than this looks. */
   async function cutTheCommit(): Promise<void> {
@@ -43,7 +48,9 @@ describe.each(DRIVERS)('a commit whose connection is lost, over HTTP on %s', (dr
   }
 
   it('answers 503 OUTCOME_UNKNOWN, saying to retry with the same Idempotency-Key, and the retry records the sale once', async () => {
-    await db.query(`create or replace function crcs_test_slow_commit() returns trigger language plpgsql as $$ begin perform pg_sleep(30); return null; end $$`);
+    await db.query(
+      `create or replace function crcs_test_slow_commit() returns trigger language plpgsql as $$ begin perform pg_sleep(30); return null; end $$`,
+    );
     await db.query(
       `create constraint trigger crcs_test_slow_commit after insert on events deferrable initially deferred for each row execute function crcs_test_slow_commit()`,
     );
@@ -51,7 +58,10 @@ describe.each(DRIVERS)('a commit whose connection is lost, over HTTP on %s', (dr
     const headers = { 'idempotency-key': 'lost-commit-1' };
     let answer;
     try {
-      [answer] = await Promise.all([call(app, 'POST', '/transaction', { key: merchant.key, body, headers }), cutTheCommit()]);
+      [answer] = await Promise.all([
+        call(app, 'POST', '/transaction', { key: merchant.key, body, headers }),
+        cutTheCommit(),
+      ]);
     } finally {
       await db.query('drop trigger crcs_test_slow_commit on events');
       await db.query('drop function crcs_test_slow_commit()');

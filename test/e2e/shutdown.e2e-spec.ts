@@ -66,7 +66,10 @@ describe('the service process', () => {
       'x-request-id': 'in-flight-1',
     });
     let answered = false;
-    void inFlight.response.then(() => (answered = true), () => undefined);
+    void inFlight.response.then(
+      () => (answered = true),
+      () => undefined,
+    );
     inFlight.request.write(body.slice(0, 5));
 
     service.child.kill('SIGTERM');
@@ -86,21 +89,28 @@ describe('the service process', () => {
     expect(requestLines).toContainEqual(expect.objectContaining({ reqId: 'in-flight-1', msg: 'request completed' }));
   }, 20_000);
 
-  it('on SIGTERM waits the grace period for a request whose body never comes, then cuts it and exits 0', async () => {
-    const exit = service.exited();
-    const stalled = await startedRequest(service.port, 'POST', '/api/v1/transaction', { 'content-type': 'application/json', 'content-length': '1000' });
-    stalled.request.write('{"merchant_id":');
-    const cut = stalled.response.then(
-      () => 'answered',
-      (error: NodeJS.ErrnoException) => error.code,
-    );
+  it(
+    'on SIGTERM waits the grace period for a request whose body never comes, then cuts it and exits 0',
+    async () => {
+      const exit = service.exited();
+      const stalled = await startedRequest(service.port, 'POST', '/api/v1/transaction', {
+        'content-type': 'application/json',
+        'content-length': '1000',
+      });
+      stalled.request.write('{"merchant_id":');
+      const cut = stalled.response.then(
+        () => 'answered',
+        (error: NodeJS.ErrnoException) => error.code,
+      );
 
-    const signalled = Date.now();
-    service.child.kill('SIGTERM');
-    expect(await Promise.race([exit, sleep(SHUTDOWN_GRACE_MS + 10_000, 'still running', { ref: false })])).toBe(0);
-    expect(Date.now() - signalled).toBeGreaterThanOrEqual(SHUTDOWN_GRACE_MS - 100);
-    expect(await cut).toBe('ECONNRESET');
-  }, SHUTDOWN_GRACE_MS + 20_000);
+      const signalled = Date.now();
+      service.child.kill('SIGTERM');
+      expect(await Promise.race([exit, sleep(SHUTDOWN_GRACE_MS + 10_000, 'still running', { ref: false })])).toBe(0);
+      expect(Date.now() - signalled).toBeGreaterThanOrEqual(SHUTDOWN_GRACE_MS - 100);
+      expect(await cut).toBe('ECONNRESET');
+    },
+    SHUTDOWN_GRACE_MS + 20_000,
+  );
 });
 
 describe('the service process with a bad configuration', () => {

@@ -25,7 +25,7 @@ const checkpointEvent = (key: KeyObject, n: number, head: ChainHead, root: Buffe
 
 async function verify(store: SqlEventStore, checkpointKeys?: ReadonlyMap<string, KeyObject>) {
   const verifier = new ChainVerifier({ checkpointKeys });
-  for (let from = 1; ; ) {
+  for (let from = 1; ;) {
     const page = await store.readAll(from, 100);
     page.forEach((e) => verifier.push(e));
     if (page.length < 100) return verifier.result();
@@ -111,9 +111,9 @@ describe.each(DRIVERS)('event store contract on %s', (driver) => {
   });
 
   it('refuses a NUL character before it reaches the database', async () => {
-    await expect(store.append('s-nul', [ev('Created', { name: 'a\u0000b' })], { expectedRevision: 0 })).rejects.toBeInstanceOf(
-      UnstorableValueError,
-    );
+    await expect(
+      store.append('s-nul', [ev('Created', { name: 'a\u0000b' })], { expectedRevision: 0 }),
+    ).rejects.toBeInstanceOf(UnstorableValueError);
     expect(await store.head()).toEqual({ position: 0, hash: GENESIS_HASH });
   });
 
@@ -139,7 +139,10 @@ describe.each(DRIVERS)('event store contract on %s', (driver) => {
     };
     const results = await Promise.allSettled(
       ['first', 'bad', 'c', 'd'].map((row) =>
-        store.append(`w-${row}`, [ev('Created')], { expectedRevision: 0, inTransaction: async (tx) => tx.writeLater(writer, row) }),
+        store.append(`w-${row}`, [ev('Created')], {
+          expectedRevision: 0,
+          inTransaction: async (tx) => tx.writeLater(writer, row),
+        }),
       ),
     );
     expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled', 'fulfilled']);
@@ -196,7 +199,8 @@ describe.each(DRIVERS)('event store contract on %s', (driver) => {
     const keys = keyRing([createPublicKey(key)]);
 
     beforeEach(async () => {
-      for (let i = 1; i <= 8; i++) await store.append(`t-${i}`, [ev('Recorded', { cents: i * 100 })], { expectedRevision: 0 });
+      for (let i = 1; i <= 8; i++)
+        await store.append(`t-${i}`, [ev('Recorded', { cents: i * 100 })], { expectedRevision: 0 });
     });
 
     it('a changed amount', async () => {
@@ -214,7 +218,15 @@ describe.each(DRIVERS)('event store contract on %s', (driver) => {
       await deleteEntry(db, 3);
       expect(await verify(store)).toMatchObject({
         total_count: 7,
-        breaks: [{ kind: 'deleted', position: 4, entry_id: after.entryId, missing_positions: { from: 3, to: 3 }, actual_prev_hash: deleted.hash }],
+        breaks: [
+          {
+            kind: 'deleted',
+            position: 4,
+            entry_id: after.entryId,
+            missing_positions: { from: 3, to: 3 },
+            actual_prev_hash: deleted.hash,
+          },
+        ],
       });
     });
 
@@ -242,15 +254,33 @@ describe.each(DRIVERS)('event store contract on %s', (driver) => {
       const forgedHash = entryHash(await entryAt(db, 2));
       await db.query('update events set hash = $1 where position = 2', [forgedHash]);
       expect((await verify(store)).breaks).toEqual([
-        expect.objectContaining({ kind: 'modified', position: 3, entry_id: next.entryId, expected_prev_hash: forgedHash, actual_prev_hash: next.prevHash }),
+        expect.objectContaining({
+          kind: 'modified',
+          position: 3,
+          entry_id: next.entryId,
+          expected_prev_hash: forgedHash,
+          actual_prev_hash: next.prevHash,
+        }),
       ]);
     });
 
     it('a rewrite of the whole tail, caught by a signed checkpoint appended after the head it vouches for', async () => {
-      const checkpointed = await store.append(checkpointStream(1), async (head, tx) => [checkpointEvent(key, 1, head, await fromStoredTree(tx, (node) => treeRoot(head.position, node)))], { expectedRevision: 0 });
-      expect(checkpointed[0]).toMatchObject({ position: 9, data: { checkpoint: 1, position: 8, hash: checkpointed[0].prevHash } });
+      const checkpointed = await store.append(
+        checkpointStream(1),
+        async (head, tx) => [
+          checkpointEvent(key, 1, head, await fromStoredTree(tx, (node) => treeRoot(head.position, node))),
+        ],
+        { expectedRevision: 0 },
+      );
+      expect(checkpointed[0]).toMatchObject({
+        position: 9,
+        data: { checkpoint: 1, position: 8, hash: checkpointed[0].prevHash },
+      });
       await store.append('t-9', [ev('Recorded', { cents: 900 })], { expectedRevision: 0 });
-      expect(await verify(store, keys)).toMatchObject({ break_count: 0, checkpoints: { count: 1, signatures_checked: true } });
+      expect(await verify(store, keys)).toMatchObject({
+        break_count: 0,
+        checkpoints: { count: 1, signatures_checked: true },
+      });
 
       const covered = await entryAt(db, 8);
       await rewriteTail(db, 5, ['cents'], 1);
@@ -300,7 +330,9 @@ if (DRIVERS.includes('postgres')) {
         const clock = new FixedClock();
         const stores = [new SqlEventStore(dbA, clock, []), new SqlEventStore(dbB, clock, [])];
         await Promise.all(
-          Array.from({ length: 200 }, (_, i) => stores[i % 2].append('transaction-shared', [ev('Recorded', { i })], { expectedRevision: 'any' })),
+          Array.from({ length: 200 }, (_, i) =>
+            stores[i % 2].append('transaction-shared', [ev('Recorded', { i })], { expectedRevision: 'any' }),
+          ),
         );
         const stream = await stores[0].readStream('transaction-shared');
         expect(stream.map((e) => e.streamRevision)).toEqual(Array.from({ length: 200 }, (_, i) => i + 1));

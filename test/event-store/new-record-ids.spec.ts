@@ -36,14 +36,19 @@ describe.each(DRIVERS)('a freshly drawn record id that is taken, on %s', (driver
 
   afterEach(() => testDb.drop());
 
-  const record = (id: string) => step.run({ stream: `rec-${id}`, decider: recordDecider, command: { id }, metadata, fresh: true }, (_tx, [stored]) => stored);
+  const record = (id: string) =>
+    step.run(
+      { stream: `rec-${id}`, decider: recordDecider, command: { id }, metadata, fresh: true },
+      (_tx, [stored]) => stored,
+    );
 
   it('is drawn again when its stream exists, and the first id is left as it was', async () => {
     const drawn: string[] = [];
     const stored = await withNewRecordId('REC', new Date('2026-11-25T12:00:00Z'), async (id) => {
       drawn.push(id);
       // Another writer took the first id a moment before this one appends under it.
-      if (drawn.length === 1) await store.append(`rec-${id}`, [{ type: 'Recorded', data: { id }, metadata }], { expectedRevision: 0 });
+      if (drawn.length === 1)
+        await store.append(`rec-${id}`, [{ type: 'Recorded', data: { id }, metadata }], { expectedRevision: 0 });
       return record(id);
     });
     expect(drawn).toHaveLength(2);

@@ -31,7 +31,9 @@ describe.each(DRIVERS)('Database.listen on %s', (driver) => {
   afterAll(() => testDb.drop());
 
   const backendOf = async (name: string) =>
-    (await db.query<{ pid: number }>('select pid from pg_stat_activity where application_name = $1', [name])).map((row) => row.pid);
+    (await db.query<{ pid: number }>('select pid from pg_stat_activity where application_name = $1', [name])).map(
+      (row) => row.pid,
+    );
 
   it('hears what commits, not what rolls back, under its own name, and listens again after its connection is terminated', async () => {
     const { heard, until, subscriber } = recorder();
@@ -44,10 +46,12 @@ describe.each(DRIVERS)('Database.listen on %s', (driver) => {
       await tx.query(`select pg_notify('test_a', 'one')`);
       await tx.query(`select pg_notify('test_b', 'two')`);
     });
-    await db.transaction(async (tx) => {
-      await tx.query(`select pg_notify('test_a', 'rolled back')`);
-      throw new Error('roll back');
-    }).catch(() => undefined);
+    await db
+      .transaction(async (tx) => {
+        await tx.query(`select pg_notify('test_a', 'rolled back')`);
+        throw new Error('roll back');
+      })
+      .catch(() => undefined);
     await db.query(`select pg_notify('test_a', 'three')`);
     await until(() => heard.length === 4);
     expect(heard.slice(1)).toEqual(['test_a: one', 'test_b: two', 'test_a: three']);
@@ -69,7 +73,11 @@ describe.each(DRIVERS)('Database.listen on %s', (driver) => {
     await until(() => heard.length === 1);
     await other.close();
     // The server process exits a moment after its client has gone.
-    for (const deadline = Date.now() + 5000; (await backendOf('crcs-test-closing')).length > 0 && Date.now() < deadline; ) await sleep(20);
+    for (
+      const deadline = Date.now() + 5000;
+      (await backendOf('crcs-test-closing')).length > 0 && Date.now() < deadline;
+    )
+      await sleep(20);
     expect(await backendOf('crcs-test-closing')).toEqual([]);
     // A listener still open hears the notification: by then the closed one would have too.
     const witness = recorder();

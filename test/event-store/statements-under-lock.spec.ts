@@ -34,7 +34,8 @@ function watched(db: Database): { db: Database; transactions: string[][] } {
 }
 
 /** From the statement that takes the chain-head lock to the last before commit. */
-const underLock = (statements: string[]) => statements.slice(statements.findIndex((text) => /from event_store_head .*for update/s.test(text)));
+const underLock = (statements: string[]) =>
+  statements.slice(statements.findIndex((text) => /from event_store_head .*for update/s.test(text)));
 
 describe.each(DRIVERS)('statements under the chain-head lock on %s', (driver) => {
   let testDb: TestDatabase;
@@ -68,7 +69,14 @@ describe.each(DRIVERS)('statements under the chain-head lock on %s', (driver) =>
       const id = `TXN-2026-11-21-B${String(size).padStart(3, '0')}${String(i).padStart(4, '0')}`;
       const request = { scope: 'key-1', key: id, fingerprint: 'f'.repeat(64), status: 201 };
       return step.run(
-        { stream: `transaction-${id}`, decider: transactionDecider, command: recordCommand({}, { transactionId: id }), metadata: { schemaVersion: 1 }, idempotency: request, fresh: true },
+        {
+          stream: `transaction-${id}`,
+          decider: transactionDecider,
+          command: recordCommand({}, { transactionId: id }),
+          metadata: { schemaVersion: 1 },
+          idempotency: request,
+          fresh: true,
+        },
         (_tx, [stored]: StoredEvent[]) => ({ id, position: stored.position }),
       );
     });

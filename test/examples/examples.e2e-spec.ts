@@ -85,15 +85,30 @@ describe('examples/ against a running service', () => {
       expect({ status: pos.status, stderr: pos.stderr }).toEqual({ status: 0, stderr: '' });
       merchantId = /Onboarded merchant (\S+);/.exec(pos.stdout)![1];
       // The read model, as an auditor reads it: not through anything the client printed.
-      const { status, body } = await call(app, 'GET', `/transactions?merchant_id=${merchantId}&limit=1000`, { key: auditorKey });
+      const { status, body } = await call(app, 'GET', `/transactions?merchant_id=${merchantId}&limit=1000`, {
+        key: auditorKey,
+      });
       expect(status).toBe(200);
       day = body.transactions;
     });
 
     it('recorded each tender once (the retry with the same Idempotency-Key included), rounding cash only', () => {
       expect(day.map((t) => t.type).sort()).toEqual(['REFUND', ...Array(8).fill('SALE'), 'VOID']);
-      const tenders = (t: Transaction) => t.calculation.tenders.map((tender) => tender.type).sort().join('+');
-      expect(sales().map(tenders).sort()).toEqual(['card', 'card+cash', 'cash', 'cash', 'cash', 'cash+ebt', 'ebt', 'mobile']);
+      const tenders = (t: Transaction) =>
+        t.calculation.tenders
+          .map((tender) => tender.type)
+          .sort()
+          .join('+');
+      expect(sales().map(tenders).sort()).toEqual([
+        'card',
+        'card+cash',
+        'cash',
+        'cash',
+        'cash',
+        'cash+ebt',
+        'ebt',
+        'mobile',
+      ]);
       for (const sale of sales()) {
         const hasCash = sale.calculation.tenders.some((tender) => tender.type === 'cash');
         expect(sale.calculation.rounding_applied).toBe(hasCash);
@@ -108,14 +123,20 @@ describe('examples/ against a running service', () => {
       const voidRecord = day.find((t) => t.type === 'VOID')!;
       const voided = day.find((t) => t.id === voidRecord.original_transaction_id)!;
       expect(voided.state).toBe('voided');
-      expect(pos.stdout).toContain(`Voided ${voided.id} (customer_changed_mind, by manager-07): VOID ${voidRecord.id},`);
+      expect(pos.stdout).toContain(
+        `Voided ${voided.id} (customer_changed_mind, by manager-07): VOID ${voidRecord.id},`,
+      );
       expect(pos.stdout).toContain('the sale is now voided');
 
       const refund = day.find((t) => t.type === 'REFUND')!;
       const refunded = day.find((t) => t.id === refund.original_transaction_id)!;
       expect(refunded).toMatchObject({ state: 'partially_refunded', refunded_cents: 405 });
-      expect(pos.stdout).toContain(`Refunded $4.07 of ${refunded.id} (defective_product, by cashier-114): REFUND ${refund.id},`);
-      expect(pos.stdout).toContain('normalization check passed; the sale is now partially_refunded, $3.80 still refundable');
+      expect(pos.stdout).toContain(
+        `Refunded $4.07 of ${refunded.id} (defective_product, by cashier-114): REFUND ${refund.id},`,
+      );
+      expect(pos.stdout).toContain(
+        'normalization check passed; the sale is now partially_refunded, $3.80 still refundable',
+      );
     });
 
     it('printed every receipt of the day, as the service renders it', async () => {
@@ -137,7 +158,9 @@ describe('examples/ against a running service', () => {
       const line = `Day summary: 8 sales (1 partially refunded, 1 voided), ledger total ${dollars(ledger)}, cash collected ${dollars(cash)}, net rounding ${dollars(rounding)}`;
       expect(pos.stdout).toContain(line);
       // The figures of the fixed day in examples/README.md.
-      expect(line).toBe('Day summary: 8 sales (1 partially refunded, 1 voided), ledger total $180.32, cash collected $28.70, net rounding -$0.02');
+      expect(line).toBe(
+        'Day summary: 8 sales (1 partially refunded, 1 voided), ledger total $180.32, cash collected $28.70, net rounding -$0.02',
+      );
     });
   });
 
@@ -146,7 +169,11 @@ describe('examples/ against a running service', () => {
 
     it('issues itself an auditor key, keeps the checkpoint key, and verifies the untouched export offline: exit 0', async () => {
       await checkpointsWritten(app);
-      const run = await runExample('auditor.ts', { CRCS_BASE_URL: app.baseUrl, CRCS_ADMIN_KEY: TEST_ADMIN_KEY, CRCS_AUDIT_DIR: auditDir() });
+      const run = await runExample('auditor.ts', {
+        CRCS_BASE_URL: app.baseUrl,
+        CRCS_ADMIN_KEY: TEST_ADMIN_KEY,
+        CRCS_AUDIT_DIR: auditDir(),
+      });
       expect({ status: run.status, stderr: run.stderr }).toEqual({ status: 0, stderr: '' });
       expect(run.stdout).toMatch(/auditor key: key_\S+, issued with the admin key/);
       expect(await readFile(join(auditDir(), 'checkpoint-key.pem'), 'utf8')).toBe(await checkpointPublicKey(app));
@@ -156,7 +183,9 @@ describe('examples/ against a running service', () => {
       const checkpoints = exported.filter((e) => e.type === 'ChainCheckpointed').length;
       expect(checkpoints).toBeGreaterThan(0);
       expect(run.stdout).toContain(`OK: ${n} entries, every hash and link verified`);
-      expect(run.stdout).toContain(`Result: ${n} of ${n} entries verified, 0 breaks, ${checkpoints} checkpoint${checkpoints === 1 ? '' : 's'} (checkpoint signatures checked)`);
+      expect(run.stdout).toContain(
+        `Result: ${n} of ${n} entries verified, 0 breaks, ${checkpoints} checkpoint${checkpoints === 1 ? '' : 's'} (checkpoint signatures checked)`,
+      );
       // The service's own verification of the same range agrees.
       const { body } = await call(app, 'GET', `/admin/verify-hash-chain?to_position=${n}`, { key: auditorKey });
       expect(body).toMatchObject({ total_count: n, verified_count: n, break_count: 0 });
@@ -167,7 +196,11 @@ describe('examples/ against a running service', () => {
       const victim = exported.find((e) => e.type === 'TransactionRecorded' && e.data.transaction_id === voided)!;
       await changeData(app.app.get<Database>(DATABASE), victim.position, ['calculation', 'cash_total_cents'], 1);
 
-      const run = await runExample('auditor.ts', { CRCS_BASE_URL: app.baseUrl, CRCS_AUDITOR_KEY: auditorKey, CRCS_AUDIT_DIR: auditDir() });
+      const run = await runExample('auditor.ts', {
+        CRCS_BASE_URL: app.baseUrl,
+        CRCS_AUDITOR_KEY: auditorKey,
+        CRCS_AUDIT_DIR: auditDir(),
+      });
       expect({ status: run.status, stderr: run.stderr }).toEqual({ status: 1, stderr: '' });
       expect(run.stdout).toContain('checkpoint key: the one kept in');
       expect(run.stdout).toMatch(/TAMPERED: 1 breaks in \d+ entries/);

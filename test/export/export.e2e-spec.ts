@@ -58,11 +58,22 @@ describe.each(DRIVERS)('POST /export on %s', (driver) => {
   };
   /** A $10.03 cash sale in Phoenix by its own cashier (so no velocity signal), from shop unless said. */
   const phoenixSale = async (cashier: string, fields: Record<string, unknown> = {}, merchant = shop) =>
-    (await recordSale(app, merchant.key, merchant.merchantId, { zip_code: PHOENIX, store_id: 's-1', terminal_id: 't-1', cashier_id: cashier, ...fields })).id;
+    (
+      await recordSale(app, merchant.key, merchant.merchantId, {
+        zip_code: PHOENIX,
+        store_id: 's-1',
+        terminal_id: 't-1',
+        cashier_id: cashier,
+        ...fields,
+      })
+    ).id;
 
   const exportCsv = async (body: Record<string, unknown> = {}, key = shop.key): Promise<Csv> => {
     const answer = await call(app, 'POST', '/export', { key, body });
-    expect({ status: answer.status, type: answer.headers.get('content-type') }).toEqual({ status: 200, type: 'text/csv; charset=utf-8' });
+    expect({ status: answer.status, type: answer.headers.get('content-type') }).toEqual({
+      status: 200,
+      type: 'text/csv; charset=utf-8',
+    });
     const lines = parse<string[]>(answer.body, { skipEmptyLines: true });
     const objects = parse<Row>(answer.body, { header: true, skipEmptyLines: true });
     expect([...lines.errors, ...objects.errors]).toEqual([]);
@@ -73,7 +84,9 @@ describe.each(DRIVERS)('POST /export on %s', (driver) => {
       widths: lines.data.map((line) => line.length),
     };
   };
-  const exportedIds = async (body: Record<string, unknown>, key = shop.key) => [...(await exportCsv(body, key)).rows.keys()];
+  const exportedIds = async (body: Record<string, unknown>, key = shop.key) => [
+    ...(await exportCsv(body, key)).rows.keys(),
+  ];
 
   beforeAll(async () => {
     clock = new FixedClock(new Date(EARLIER));
@@ -101,14 +114,28 @@ describe.each(DRIVERS)('POST /export on %s', (driver) => {
     ).override.id;
 
     ids.voided = await phoenixSale('c-void');
-    ids.void = (await post('/transaction/void', { original_transaction_id: ids.voided, void_reason: 'pricing_error', voided_by: 'manager-1' })).transaction.id;
+    ids.void = (
+      await post('/transaction/void', {
+        original_transaction_id: ids.voided,
+        void_reason: 'pricing_error',
+        voided_by: 'manager-1',
+      })
+    ).transaction.id;
 
     ids.refunded = await phoenixSale('c-refund');
     ids.refund = (
-      await post('/transaction/refund', { original_transaction_id: ids.refunded, refund_amount: 503, void_reason: 'defective_product', voided_by: 'e-3' })
+      await post('/transaction/refund', {
+        original_transaction_id: ids.refunded,
+        refund_amount: 503,
+        void_reason: 'defective_product',
+        voided_by: 'e-3',
+      })
     ).transaction.id;
 
-    ids.hostile = await phoenixSale(HOSTILE.cashier_id, { store_id: HOSTILE.store_id, terminal_id: HOSTILE.terminal_id });
+    ids.hostile = await phoenixSale(HOSTILE.cashier_id, {
+      store_id: HOSTILE.store_id,
+      terminal_id: HOSTILE.terminal_id,
+    });
     await post('/transaction/override', {
       transaction_id: ids.hostile,
       employee_id: HOSTILE.employee_id,
@@ -223,7 +250,11 @@ describe.each(DRIVERS)('POST /export on %s', (driver) => {
       reversal_employee_id: 'manager-1',
       reversal_reason: 'pricing_error',
     },
-    refunded: { ...phoenixRow('refunded', 'c-refund'), transaction_state: 'partially_refunded', refund_transaction_ids: ids.refund },
+    refunded: {
+      ...phoenixRow('refunded', 'c-refund'),
+      transaction_state: 'partially_refunded',
+      refund_transaction_ids: ids.refund,
+    },
     refund: {
       ...phoenixRow('refund', 'c-refund'),
       transaction_type: 'REFUND',
@@ -251,12 +282,16 @@ describe.each(DRIVERS)('POST /export on %s', (driver) => {
 
   it('answers a CSV attachment named after the mode, the merchant and the period', async () => {
     const { answer } = await exportCsv({ start_date: '2026-11-20', end_date: '2026-11-21T12:00:00+01:00' });
-    expect(answer.headers.get('content-disposition')).toBe(`attachment; filename="crcs-export-standard-${shop.merchantId}-2026-11-20-2026-11-21T110000Z.csv"`);
+    expect(answer.headers.get('content-disposition')).toBe(
+      `attachment; filename="crcs-export-standard-${shop.merchantId}-2026-11-20-2026-11-21T110000Z.csv"`,
+    );
     expect(answer.headers.get('cache-control')).toBe('no-store');
     // Streamed as it is read: no length known up front.
     expect([answer.headers.get('transfer-encoding'), answer.headers.get('content-length')]).toEqual(['chunked', null]);
     const all = await exportCsv({ export_mode: 'summary' }, auditorKey);
-    expect(all.answer.headers.get('content-disposition')).toBe('attachment; filename="crcs-export-summary-all-earliest-2026-11-21T120000Z.csv"');
+    expect(all.answer.headers.get('content-disposition')).toBe(
+      'attachment; filename="crcs-export-summary-all-earliest-2026-11-21T120000Z.csv"',
+    );
   });
 
   it.each([
@@ -278,7 +313,8 @@ describe.each(DRIVERS)('POST /export on %s', (driver) => {
 
   it('standard mode: every value of a sale, an overridden, a voided and a refunded one, and of the VOID and REFUND records', async () => {
     const { rows } = await exportCsv();
-    for (const [name, row] of Object.entries(expectedStandard())) expect({ name, row: rows.get(ids[name]) }).toEqual({ name, row });
+    for (const [name, row] of Object.entries(expectedStandard()))
+      expect({ name, row: rows.get(ids[name]) }).toEqual({ name, row });
   });
 
   it('full mode: the standard values and every other field of the detail record', async () => {
@@ -371,7 +407,10 @@ describe.each(DRIVERS)('POST /export on %s', (driver) => {
       expect({ name, row }).toEqual({ name, row: { ...standard[name], ...values } });
       expect(JSON.parse(row.overrides_json)).toEqual(details[name].overrides);
     }
-    expect(JSON.parse(rows.get(ids.overridden)!.overrides_json)[0]).toMatchObject({ id: ids.override, employee_name: '  Zoë O’Brien-Ng ' });
+    expect(JSON.parse(rows.get(ids.overridden)!.overrides_json)[0]).toMatchObject({
+      id: ids.override,
+      employee_name: '  Zoë O’Brien-Ng ',
+    });
   });
 
   it('summary mode: the key values', async () => {
@@ -390,7 +429,11 @@ describe.each(DRIVERS)('POST /export on %s', (driver) => {
       override_employee_name: `'${HOSTILE.employee_name}`,
       override_employee_id: `'${HOSTILE.employee_id}`,
     });
-    expect(rows.get(ids.void)).toMatchObject({ cash_total_cents: '-1005', cash_total_dollars: '-10.05', rounding_delta_cents: '-2' });
+    expect(rows.get(ids.void)).toMatchObject({
+      cash_total_cents: '-1005',
+      cash_total_dollars: '-10.05',
+      rounding_delta_cents: '-2',
+    });
     expect(answer.body).toContain(',-1005,-10.05,');
     // No line of the file starts a cell with a formula character, except a plain negative number.
     const cells = parse<string[]>(answer.body, { skipEmptyLines: true }).data.flat();
@@ -422,7 +465,13 @@ describe.each(DRIVERS)('POST /export on %s', (driver) => {
     });
 
     it('all at once', async () => {
-      const body = { start_date: '2026-11-21T00:00:00Z', end_date: '2026-11-21', payment_method: 'cash', compliance_status: 'WARN', export_mode: 'summary' };
+      const body = {
+        start_date: '2026-11-21T00:00:00Z',
+        end_date: '2026-11-21',
+        payment_method: 'cash',
+        compliance_status: 'WARN',
+        export_mode: 'summary',
+      };
       const exported = await exportedIds(body);
       expect(exported).toContain(ids.plain);
       expect(exported).toContain(ids.fallback);
@@ -448,7 +497,9 @@ describe.each(DRIVERS)('POST /export on %s', (driver) => {
     const whole = await read(1000);
     expect(await read(2)).toEqual(whole);
     expect(whole).toHaveLength(10);
-    const sorted = [...whole].sort((x, y) => x.created_at.localeCompare(y.created_at) || x.chain_position - y.chain_position);
+    const sorted = [...whole].sort(
+      (x, y) => x.created_at.localeCompare(y.created_at) || x.chain_position - y.chain_position,
+    );
     expect(whole).toEqual(sorted);
     expect([...(await exportCsv()).rows.keys()]).toEqual(whole.map((t) => t.id));
   });
@@ -476,7 +527,10 @@ describe.each(DRIVERS)('POST /export on %s', (driver) => {
       expect(await exportedIds({ merchant_id: shop.merchantId })).toEqual(own);
       const theirs = await call(app, 'POST', '/export', { key: shop.key, body: { merchant_id: other.merchantId } });
       expect(theirs.status).toBe(403);
-      expect(theirs.body).toEqual({ error: 'FORBIDDEN', message: `This API key may not export merchant ${other.merchantId}` });
+      expect(theirs.body).toEqual({
+        error: 'FORBIDDEN',
+        message: `This API key may not export merchant ${other.merchantId}`,
+      });
     });
 
     it.each([
@@ -500,7 +554,13 @@ describe.each(DRIVERS)('POST /export on %s', (driver) => {
     });
 
     it('counts a null field as absent', async () => {
-      const csv = await exportCsv({ export_mode: null, start_date: null, payment_method: null, compliance_status: null, merchant_id: null });
+      const csv = await exportCsv({
+        export_mode: null,
+        start_date: null,
+        payment_method: null,
+        compliance_status: null,
+        merchant_id: null,
+      });
       expect([csv.header.length, csv.rows.size]).toEqual([53, 10]);
     });
 
@@ -523,7 +583,9 @@ describe.each(DRIVERS)('POST /export on %s', (driver) => {
   });
 
   it('documents, for each mode, a file with the header that mode sends and one row as wide', async () => {
-    const examples = (await call(app, 'GET', '/openapi.json')).body.paths['/export'].post.responses['200'].content['text/csv'].examples;
+    const examples = (await call(app, 'GET', '/openapi.json')).body.paths['/export'].post.responses['200'].content[
+      'text/csv'
+    ].examples;
     for (const mode of EXPORT_MODES) {
       const lines = parse<string[]>(examples[mode].value, { skipEmptyLines: true });
       expect(lines.errors).toEqual([]);
@@ -550,9 +612,14 @@ describe.each(DRIVERS)('POST /export on %s', (driver) => {
     });
 
     it('an end before the start is a 400', async () => {
-      const answer = await call(app, 'POST', '/export', { key: shop.key, body: { start_date: '2026-11-21', end_date: '2026-11-20T23:59:59Z' } });
+      const answer = await call(app, 'POST', '/export', {
+        key: shop.key,
+        body: { start_date: '2026-11-21', end_date: '2026-11-20T23:59:59Z' },
+      });
       expect(answer.status).toBe(400);
-      expect(answer.body.details).toEqual([{ field: 'end_date', messages: ['end_date must not be before start_date'] }]);
+      expect(answer.body.details).toEqual([
+        { field: 'end_date', messages: ['end_date must not be before start_date'] },
+      ]);
     });
 
     it('a body that is not an object is a 400', async () => {

@@ -48,13 +48,34 @@ describe.each(DRIVERS)('merchant risk profiles and analytics over HTTP on %s', (
     return answer;
   };
   /** A cash sale in Phoenix of $10.00 plus `ending` cents, a minute after the last. */
-  const sale = async (merchant: Merchant, ending: number, fields: Record<string, unknown> = {}): Promise<{ id: string; calculation: { cash_total_cents: number } }> => {
+  const sale = async (
+    merchant: Merchant,
+    ending: number,
+    fields: Record<string, unknown> = {},
+  ): Promise<{ id: string; calculation: { cash_total_cents: number } }> => {
     minuteLater();
-    return recordSale(app, merchant.key, merchant.merchantId, { zip_code: PHOENIX, subtotal_cents: 1000 + ending, tax_total_cents: 0, ...fields });
+    return recordSale(app, merchant.key, merchant.merchantId, {
+      zip_code: PHOENIX,
+      subtotal_cents: 1000 + ending,
+      tax_total_cents: 0,
+      ...fields,
+    });
   };
   const voidSale = async (merchant: Merchant, saleId: string, voided_by: string) =>
-    (await created(merchant, '/transaction/void', { original_transaction_id: saleId, void_reason: 'pricing_error', voided_by })).transaction.id as string;
-  const override = (merchant: Merchant, s: Awaited<ReturnType<typeof sale>>, delta: number, employee: [string, string], reason: string) =>
+    (
+      await created(merchant, '/transaction/void', {
+        original_transaction_id: saleId,
+        void_reason: 'pricing_error',
+        voided_by,
+      })
+    ).transaction.id as string;
+  const override = (
+    merchant: Merchant,
+    s: Awaited<ReturnType<typeof sale>>,
+    delta: number,
+    employee: [string, string],
+    reason: string,
+  ) =>
     created(merchant, '/transaction/override', {
       transaction_id: s.id,
       employee_id: employee[0],
@@ -63,7 +84,14 @@ describe.each(DRIVERS)('merchant risk profiles and analytics over HTTP on %s', (
       new_cash_total_cents: s.calculation.cash_total_cents + delta,
     });
   const refund = async (merchant: Merchant, saleId: string, refund_amount: number) =>
-    (await created(merchant, '/transaction/refund', { original_transaction_id: saleId, refund_amount, void_reason: 'defective_product', voided_by: 'e-9' })).transaction;
+    (
+      await created(merchant, '/transaction/refund', {
+        original_transaction_id: saleId,
+        refund_amount,
+        void_reason: 'defective_product',
+        voided_by: 'e-9',
+      })
+    ).transaction;
   const get = (path: string, key = TEST_ADMIN_KEY): Promise<Answer> => call(app, 'GET', path, { key });
   const ok = async (path: string, key = TEST_ADMIN_KEY) => {
     const { status, body } = await get(path, key);
@@ -104,9 +132,13 @@ describe.each(DRIVERS)('merchant risk profiles and analytics over HTTP on %s', (
       minuteLater();
       skimmerVoids.push(await voidSale(skimmer, s.id, 'mgr-1'));
     }
-    for (const s of skimmed.slice(10, 20)) await override(skimmer, s, 2, ['mgr-1', 'Max'], s === skimmed[10] ? 'manager-discretion' : 'customer-request');
+    for (const s of skimmed.slice(10, 20))
+      await override(skimmer, s, 2, ['mgr-1', 'Max'], s === skimmed[10] ? 'manager-discretion' : 'customer-request');
     // $10.03 paid as $10.05; $1.01 back as $1.00: the customer loses on both roundings.
-    for (const s of skimmed.slice(20, 24).filter((x) => x.calculation.cash_total_cents === 1005).slice(0, 2)) {
+    for (const s of skimmed
+      .slice(20, 24)
+      .filter((x) => x.calculation.cash_total_cents === 1005)
+      .slice(0, 2)) {
       const record = await refund(skimmer, s.id, 101);
       expect(record.reversal.normalization.passed).toBe(false);
       skimmerFailedRefunds.push(record.id);
@@ -119,9 +151,19 @@ describe.each(DRIVERS)('merchant risk profiles and analytics over HTTP on %s', (
 
   it('ranks the skimming merchant first, CRITICAL, and the honest one at NONE or LOW', async () => {
     const overview = await ok('/admin/fraud-overview');
-    expect(overview.merchants.map((m: { merchant_id: string }) => m.merchant_id)).toEqual([skimmer.merchantId, ...[honest.merchantId, quiet.merchantId].sort()]);
+    expect(overview.merchants.map((m: { merchant_id: string }) => m.merchant_id)).toEqual([
+      skimmer.merchantId,
+      ...[honest.merchantId, quiet.merchantId].sort(),
+    ]);
     const [first, ...rest] = overview.merchants;
-    expect(first).toMatchObject({ rank: 1, merchant_id: skimmer.merchantId, name: 'Skimming Deli', fraud_score: 100, risk_level: 'CRITICAL', sales: 65 });
+    expect(first).toMatchObject({
+      rank: 1,
+      merchant_id: skimmer.merchantId,
+      name: 'Skimming Deli',
+      fraud_score: 100,
+      risk_level: 'CRITICAL',
+      sales: 65,
+    });
     for (const merchant of rest) expect(merchant.risk_level).toBe('NONE');
     expect(overview.summary).toEqual({
       merchant_count: 3,
@@ -132,7 +174,13 @@ describe.each(DRIVERS)('merchant risk profiles and analytics over HTTP on %s', (
     expect(overview.as_of_position).toBe((await app.app.get(EventStore).head()).position);
 
     const page = await ok('/admin/fraud-overview?limit=1&offset=1');
-    expect(page).toMatchObject({ total: 3, limit: 1, offset: 1, merchants: [{ rank: 2 }], summary: { merchant_count: 3 } });
+    expect(page).toMatchObject({
+      total: 3,
+      limit: 1,
+      offset: 1,
+      merchants: [{ rank: 2 }],
+      summary: { merchant_count: 3 },
+    });
   });
 
   it('profiles the skimming merchant with every signal that gives it away', async () => {
@@ -205,24 +253,45 @@ describe.each(DRIVERS)('merchant risk profiles and analytics over HTTP on %s', (
         unchanged: 12,
         up_ratio: 0.5,
         net_rounding_cents: 0,
-        expected_under_honest_rounding: { uniform_endings: { up_ratio: 0.5 }, actual_endings: { rounded_up: 24, rounded_down: 24 } },
+        expected_under_honest_rounding: {
+          uniform_endings: { up_ratio: 0.5 },
+          actual_endings: { rounded_up: 24, rounded_down: 24 },
+        },
         round_up_bias: { z: 0 },
         penny_endings: { counts: Array(10).fill(6), chi_square: 0 },
       },
-      override_patterns: { overrides: 1, frequency: 0.0167, total_delta_cents: -5, top_employees: [{ employee_id: 'cash-1', employee_name: 'Cora' }] },
+      override_patterns: {
+        overrides: 1,
+        frequency: 0.0167,
+        total_delta_cents: -5,
+        top_employees: [{ employee_id: 'cash-1', employee_name: 'Cora' }],
+      },
       void_rates: { voids: 2, void_rate: 0.0333, refunds: 1, normalization_failures: 0, shift_change: { voids: 0 } },
     });
   });
 
   it('profiles a merchant without activity at NONE, and refuses unknown and malformed merchants and other keys', async () => {
-    expect(await ok(`/merchant/${quiet.merchantId}/risk-profile`)).toMatchObject({ fraud_score: 0, risk_level: 'NONE', rounding_analysis: { sales: 0, up_ratio: null } });
-    expect(await get('/merchant/no-such-merchant/risk-profile')).toMatchObject({ status: 404, body: { error: 'NOT_FOUND' } });
+    expect(await ok(`/merchant/${quiet.merchantId}/risk-profile`)).toMatchObject({
+      fraud_score: 0,
+      risk_level: 'NONE',
+      rounding_analysis: { sales: 0, up_ratio: null },
+    });
+    expect(await get('/merchant/no-such-merchant/risk-profile')).toMatchObject({
+      status: 404,
+      body: { error: 'NOT_FOUND' },
+    });
     const malformed = await get('/merchant/-bad/risk-profile');
-    expect(malformed).toMatchObject({ status: 400, body: { error: 'VALIDATION_ERROR', details: [{ field: 'merchant_id' }] } });
+    expect(malformed).toMatchObject({
+      status: 400,
+      body: { error: 'VALIDATION_ERROR', details: [{ field: 'merchant_id' }] },
+    });
     // The spec gives risk profiles and the overview to admins only: a merchant key does not see even its own.
     expect((await get(`/merchant/${honest.merchantId}/risk-profile`, honest.key)).status).toBe(403);
     expect((await get('/admin/fraud-overview', (await issueKey(app, { role: 'auditor' })).key)).status).toBe(403);
-    expect(await get('/admin/fraud-overview?limit=1001')).toMatchObject({ status: 400, body: { details: [{ field: 'limit' }] } });
+    expect(await get('/admin/fraud-overview?limit=1001')).toMatchObject({
+      status: 400,
+      body: { details: [{ field: 'limit' }] },
+    });
   });
 
   it('flags the skimming merchant’s voids and refunds in the void-abuse analysis, each with the records behind it', async () => {
@@ -233,7 +302,13 @@ describe.each(DRIVERS)('merchant risk profiles and analytics over HTTP on %s', (
     const flags = Object.fromEntries(abuse.flags.map((f: { code: string }) => [f.code, f]));
     const voids = { record_type: 'VOID', ids: [...skimmerVoids].reverse(), count: 10 };
     expect(flags).toEqual({
-      HIGH_VOID_RATE: { merchant_id: skimmer.merchantId, code: 'HIGH_VOID_RATE', points: 20, detail: expect.stringContaining('10 of 65 sales'), evidence: voids },
+      HIGH_VOID_RATE: {
+        merchant_id: skimmer.merchantId,
+        code: 'HIGH_VOID_RATE',
+        points: 20,
+        detail: expect.stringContaining('10 of 65 sales'),
+        evidence: voids,
+      },
       REPEATED_NORMALIZATION_FAILURES: {
         merchant_id: skimmer.merchantId,
         code: 'REPEATED_NORMALIZATION_FAILURES',
@@ -241,7 +316,13 @@ describe.each(DRIVERS)('merchant risk profiles and analytics over HTTP on %s', (
         detail: expect.any(String),
         evidence: { record_type: 'REFUND', ids: [...skimmerFailedRefunds].reverse(), count: 2 },
       },
-      VOIDS_AT_SHIFT_CHANGE: { merchant_id: skimmer.merchantId, code: 'VOIDS_AT_SHIFT_CHANGE', points: 15, detail: expect.stringContaining('7, 14, 21 UTC'), evidence: voids },
+      VOIDS_AT_SHIFT_CHANGE: {
+        merchant_id: skimmer.merchantId,
+        code: 'VOIDS_AT_SHIFT_CHANGE',
+        points: 15,
+        detail: expect.stringContaining('7, 14, 21 UTC'),
+        evidence: voids,
+      },
       VOIDS_CONCENTRATED_ON_EMPLOYEE: {
         merchant_id: skimmer.merchantId,
         code: 'VOIDS_CONCENTRATED_ON_EMPLOYEE',
@@ -251,8 +332,15 @@ describe.each(DRIVERS)('merchant risk profiles and analytics over HTTP on %s', (
       },
     });
     expect(abuse.flag_count).toBe(4);
-    expect(await ok(`/analytics/void-abuse?merchant_id=${honest.merchantId}`)).toMatchObject({ merchant_id: honest.merchantId, flag_count: 0, flags: [] });
-    expect(await get('/analytics/void-abuse?merchant_id=a%20b')).toMatchObject({ status: 400, body: { details: [{ field: 'merchant_id' }] } });
+    expect(await ok(`/analytics/void-abuse?merchant_id=${honest.merchantId}`)).toMatchObject({
+      merchant_id: honest.merchantId,
+      flag_count: 0,
+      flags: [],
+    });
+    expect(await get('/analytics/void-abuse?merchant_id=a%20b')).toMatchObject({
+      status: 400,
+      body: { details: [{ field: 'merchant_id' }] },
+    });
   });
 
   it('totals voids, amounts and normalization results, merchant by merchant', async () => {
@@ -266,17 +354,36 @@ describe.each(DRIVERS)('merchant risk profiles and analytics over HTTP on %s', (
       normalization_failure_rate: 0.6667,
       top_employee: null,
     });
-    expect(analytics.merchants.map((m: { merchant_id: string }) => m.merchant_id)).toEqual([skimmer.merchantId, honest.merchantId]);
-    expect(analytics.merchants[0]).toMatchObject({ voids: 10, void_rate: 0.1538, voided_cents: expect.any(Number), refunded_cents: 200 });
+    expect(analytics.merchants.map((m: { merchant_id: string }) => m.merchant_id)).toEqual([
+      skimmer.merchantId,
+      honest.merchantId,
+    ]);
+    expect(analytics.merchants[0]).toMatchObject({
+      voids: 10,
+      void_rate: 0.1538,
+      voided_cents: expect.any(Number),
+      refunded_cents: 200,
+    });
     const honestOnly = await ok(`/analytics/voids?merchant_id=${honest.merchantId}`);
-    expect(honestOnly.totals).toMatchObject({ sales: 60, voids: 2, refunds: 1, refunded_cents: 505, normalization_failures: 0 });
+    expect(honestOnly.totals).toMatchObject({
+      sales: 60,
+      voids: 2,
+      refunds: 1,
+      refunded_cents: 505,
+      normalization_failures: 0,
+    });
     expect(honestOnly.totals.voids_by_hour[9] + honestOnly.totals.voids_by_hour[10]).toBe(2);
   });
 
   it('reports every override with employee, reason, calculated and overridden cash totals and the delta, filtered by merchant and date', async () => {
     const all = await ok('/overrides/report');
-    expect(all).toMatchObject({ total: 11, summary: { overrides: 11, raised: 10, lowered: 1, total_delta_cents: 15, average_delta_cents: 1 } });
-    const report = await ok(`/overrides/report?merchant_id=${skimmer.merchantId}&start_date=2026-11-21&end_date=2026-11-21T23:59:59Z&limit=2`);
+    expect(all).toMatchObject({
+      total: 11,
+      summary: { overrides: 11, raised: 10, lowered: 1, total_delta_cents: 15, average_delta_cents: 1 },
+    });
+    const report = await ok(
+      `/overrides/report?merchant_id=${skimmer.merchantId}&start_date=2026-11-21&end_date=2026-11-21T23:59:59Z&limit=2`,
+    );
     expect(report).toMatchObject({
       filters: { merchant_id: skimmer.merchantId, start_date: '2026-11-21', end_date: '2026-11-21T23:59:59Z' },
       total: 10,
@@ -301,7 +408,10 @@ describe.each(DRIVERS)('merchant risk profiles and analytics over HTTP on %s', (
     const first = report.overrides[0];
     expect(first.new_cash_total_cents - first.calculated_cash_total_cents).toBe(2);
     // The record is the one in the chain.
-    const [entry] = await db.query<{ hash: string; event_type: string }>('select hash, event_type from events where position = $1', [first.chain_position]);
+    const [entry] = await db.query<{ hash: string; event_type: string }>(
+      'select hash, event_type from events where position = $1',
+      [first.chain_position],
+    );
     expect(entry).toEqual({ hash: first.auditHash, event_type: 'OverrideApplied' });
     expect(await ok('/overrides/report?start_date=2026-11-22')).toMatchObject({ total: 0, overrides: [] });
   });
@@ -316,17 +426,28 @@ describe.each(DRIVERS)('merchant risk profiles and analytics over HTTP on %s', (
     ['employee=x', 'employee'],
   ])('refuses an override report with %s (400 naming %s)', async (query, field) => {
     const { status, body } = await get(`/overrides/report?${query}`);
-    expect({ status, error: body.error, fields: body.details.map((d: { field: string }) => d.field) }).toEqual({ status: 400, error: 'VALIDATION_ERROR', fields: [field] });
+    expect({ status, error: body.error, fields: body.details.map((d: { field: string }) => d.field) }).toEqual({
+      status: 400,
+      error: 'VALIDATION_ERROR',
+      fields: [field],
+    });
   });
 
   it('keeps its read models in step with the log: counts per merchant, every override and void record', async () => {
-    const [sales] = await db.query('select sales, cash_sales, explicit_mode_sales, favoured_sales from rm_risk_sales where merchant_id = $1', [skimmer.merchantId]);
+    const [sales] = await db.query(
+      'select sales, cash_sales, explicit_mode_sales, favoured_sales from rm_risk_sales where merchant_id = $1',
+      [skimmer.merchantId],
+    );
     expect(sales).toEqual({ sales: 65, cash_sales: 65, explicit_mode_sales: 5, favoured_sales: 5 });
-    const overrides = await db.query<{ n: number }>('select count(*)::int as n from rm_overrides where merchant_id = $1', [skimmer.merchantId]);
+    const overrides = await db.query<{ n: number }>(
+      'select count(*)::int as n from rm_overrides where merchant_id = $1',
+      [skimmer.merchantId],
+    );
     expect(overrides).toEqual([{ n: 10 }]);
-    const voids = await db.query<{ record_id: string }>("select record_id from rm_void_records where merchant_id = $1 and type = 'VOID' order by chain_position", [
-      skimmer.merchantId,
-    ]);
+    const voids = await db.query<{ record_id: string }>(
+      "select record_id from rm_void_records where merchant_id = $1 and type = 'VOID' order by chain_position",
+      [skimmer.merchantId],
+    );
     expect(voids.map((v) => v.record_id)).toEqual(skimmerVoids);
     const appended = await db.query<{ n: number }>(
       "select count(*)::int as n from events where event_type = 'TransactionVoided' and metadata->>'merchantId' = $1",

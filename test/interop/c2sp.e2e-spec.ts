@@ -27,13 +27,16 @@ const PROGRAM = join(__dirname, 'go/c2sp-check');
 
 function missing(): string | undefined {
   if (spawnSync('go', ['version']).status !== 0) return 'no `go` on the PATH (Debian: golang-go)';
-  if (!existsSync(join(X_MOD, 'note')) || !existsSync(join(X_MOD, 'tlog'))) return `no ${X_MOD}/{note,tlog} (Debian: golang-golang-x-mod-dev)`;
+  if (!existsSync(join(X_MOD, 'note')) || !existsSync(join(X_MOD, 'tlog')))
+    return `no ${X_MOD}/{note,tlog} (Debian: golang-golang-x-mod-dev)`;
   return undefined;
 }
 
 const absent = missing();
 if (absent && process.env.CRCS_REQUIRE_INTEROP !== '1') {
-  process.stderr.write(`\n${'!'.repeat(100)}\n!! C2SP INTEROP TESTS SKIPPED: ${absent}.\n!! The checkpoints and tiles are NOT checked against Go's implementation in this run; CRCS_REQUIRE_INTEROP=1 makes this a failure.\n${'!'.repeat(100)}\n\n`);
+  process.stderr.write(
+    `\n${'!'.repeat(100)}\n!! C2SP INTEROP TESTS SKIPPED: ${absent}.\n!! The checkpoints and tiles are NOT checked against Go's implementation in this run; CRCS_REQUIRE_INTEROP=1 makes this a failure.\n${'!'.repeat(100)}\n\n`,
+  );
 }
 const suite = absent && process.env.CRCS_REQUIRE_INTEROP !== '1' ? describe.skip : describe;
 
@@ -54,7 +57,9 @@ suite("C2SP checkpoints and tiles, checked by Go's sumdb/note and sumdb/tlog", (
 
   const run = (args: string[], stdin = ''): Promise<Run> =>
     new Promise((resolve) => {
-      const child = execFile(program, args, { timeout: 60_000 }, (error, stdout, stderr) => resolve({ status: error ? Number(error.code ?? 1) : 0, stdout, stderr }));
+      const child = execFile(program, args, { timeout: 60_000 }, (error, stdout, stderr) =>
+        resolve({ status: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
+      );
       // A command that reads no input can exit before its input is written, closing the pipe: its
       // exit status and output say how it went, not the write (CI failed once on this EPIPE).
       child.stdin!.on('error', (error: NodeJS.ErrnoException) => {
@@ -69,7 +74,16 @@ suite("C2SP checkpoints and tiles, checked by Go's sumdb/note and sumdb/tlog", (
     work = await mkdtemp(join(tmpdir(), 'crcs-go-'));
     program = join(work, 'c2sp-check');
     // GOPATH mode from Debian's sources; the build cache and Go's own temporary files in this run's folder, removed after.
-    const env = { ...process.env, GO111MODULE: 'off', GOPATH: '/usr/share/gocode', GOCACHE: join(work, 'cache'), GOTMPDIR: work, GOFLAGS: '', GOPROXY: 'off', GOENV: 'off' };
+    const env = {
+      ...process.env,
+      GO111MODULE: 'off',
+      GOPATH: '/usr/share/gocode',
+      GOCACHE: join(work, 'cache'),
+      GOTMPDIR: work,
+      GOFLAGS: '',
+      GOPROXY: 'off',
+      GOENV: 'off',
+    };
     const built = spawnSync('go', ['build', '-o', program, '.'], { cwd: PROGRAM, env, encoding: 'utf8' });
     if (built.status !== 0) throw new Error(`go build failed: ${built.stderr}`);
 
@@ -114,8 +128,15 @@ suite("C2SP checkpoints and tiles, checked by Go's sumdb/note and sumdb/tlog", (
     const { status, stdout, stderr } = await checkLog();
     expect({ status, stderr }).toEqual({ status: 0, stderr: '' });
     const summary = JSON.parse(stdout);
-    const latest = parseCheckpoint(openNote((await call(app, 'GET', '/log/checkpoint', { key: TEST_ADMIN_KEY })).body, [parseVerifierKey(vkey)]).text);
-    expect(summary).toMatchObject({ size: latest.size, root: latest.root.toString('base64'), entries_checked: latest.size });
+    const latest = parseCheckpoint(
+      openNote((await call(app, 'GET', '/log/checkpoint', { key: TEST_ADMIN_KEY })).body, [parseVerifierKey(vkey)])
+        .text,
+    );
+    expect(summary).toMatchObject({
+      size: latest.size,
+      root: latest.root.toString('base64'),
+      entries_checked: latest.size,
+    });
     expect(latest.size).toBeGreaterThan(512);
     expect(summary.consistent_with).toHaveLength(4);
     expect(new Set(summary.consistent_with).size).toBe(4);
@@ -123,7 +144,9 @@ suite("C2SP checkpoints and tiles, checked by Go's sumdb/note and sumdb/tlog", (
 
   it('has Go refuse the tiles once a stored tree node or an entry’s chain hash is rewritten by SQL', async () => {
     const db = app.app.get<Database>(DATABASE);
-    const [node] = await db.query<{ hash: string }>("select encode(hash, 'hex') as hash from merkle_nodes where level = 0 and idx = 300");
+    const [node] = await db.query<{ hash: string }>(
+      "select encode(hash, 'hex') as hash from merkle_nodes where level = 0 and idx = 300",
+    );
     await db.query("update merkle_nodes set hash = decode(repeat('ab', 32), 'hex') where level = 0 and idx = 300");
     const forgedNode = await checkLog();
     await db.query("update merkle_nodes set hash = decode($1, 'hex') where level = 0 and idx = 300", [node.hash]);
@@ -150,7 +173,10 @@ suite("C2SP checkpoints and tiles, checked by Go's sumdb/note and sumdb/tlog", (
     expect(JSON.parse(checked.stdout)).toMatchObject({ index: record.chain_position - 1 });
 
     const another = await run(['proof', file, vkey, 'ab'.repeat(32)]);
-    expect(another).toMatchObject({ status: 1, stderr: `the entry is not at index ${record.chain_position - 1} of the checkpoint's tree: invalid transparency proof\n` });
+    expect(another).toMatchObject({
+      status: 1,
+      stderr: `the entry is not at index ${record.chain_position - 1} of the checkpoint's tree: invalid transparency proof\n`,
+    });
     const firstHash = tlog_proof!.split('\n')[2];
     const flipped = Buffer.from(firstHash, 'base64');
     flipped[0] ^= 1;
@@ -164,7 +190,9 @@ suite("C2SP checkpoints and tiles, checked by Go's sumdb/note and sumdb/tlog", (
     await writeFile(vkeyFile, vkey);
     await writeFile(receiptFile, JSON.stringify(receipt));
     const ok = await runVerifier(['tlog-proof', receiptFile, '--vkey', vkeyFile]);
-    expect(ok.stderr).toBe(`OK: the entry ${receipt.receipt.auditHash} is at position ${receipt.receipt.chain_position} of crcs.example/interop, under its signed checkpoint of tree size ${JSON.parse(ok.stdout).tree_size}\n`);
+    expect(ok.stderr).toBe(
+      `OK: the entry ${receipt.receipt.auditHash} is at position ${receipt.receipt.chain_position} of crcs.example/interop, under its signed checkpoint of tree size ${JSON.parse(ok.stdout).tree_size}\n`,
+    );
     expect(ok.status).toBe(0);
     // The proof's checkpoint carries the witness's cosignature: with the policy, its quorum is checked too.
     const policyFile = join(work, 'auditor-policy');
@@ -172,10 +200,15 @@ suite("C2SP checkpoints and tiles, checked by Go's sumdb/note and sumdb/tlog", (
     const quorum = await runVerifier(['tlog-proof', receiptFile, '--policy', policyFile]);
     expect(quorum.stderr).toMatch(/, cosigned to the policy's quorum \(W1\)\n$/);
     expect(quorum.status).toBe(0);
-    await writeFile(receiptFile, JSON.stringify({ ...receipt, receipt: { ...receipt.receipt, auditHash: 'ab'.repeat(32) } }));
+    await writeFile(
+      receiptFile,
+      JSON.stringify({ ...receipt, receipt: { ...receipt.receipt, auditHash: 'ab'.repeat(32) } }),
+    );
     const forged = await runVerifier(['tlog-proof', receiptFile, '--vkey', vkeyFile]);
     expect(forged.status).toBe(1);
-    expect(forged.stderr).toMatch(/^FAILED: the entry (ab){32} is not at index \d+ of the tree of size \d+ the checkpoint signs: the proof does not lead to its root\n$/);
+    expect(forged.stderr).toMatch(
+      /^FAILED: the entry (ab){32} is not at index \d+ of the tree of size \d+ the checkpoint signs: the proof does not lead to its root\n$/,
+    );
   });
 
   it('verifies our witness’s cosignature/v1 with note.Open, given a verifier of the 0x04 type written in Go from the spec, and refuses it altered', async () => {
@@ -189,8 +222,14 @@ suite("C2SP checkpoints and tiles, checked by Go's sumdb/note and sumdb/tlog", (
     const line = note.split('\n').find((l) => l.startsWith('\u2014 witness.example/w1 '))!;
     const bytes = Buffer.from(line.split(' ')[2], 'base64');
     bytes[7] ^= 1; // the timestamp, which the signature covers
-    const altered = await run(['cosigned', vkey, witness.vkey], note.replace(line, `\u2014 witness.example/w1 ${bytes.toString('base64')}`));
-    expect(altered).toMatchObject({ status: 1, stderr: `note.Open refused the cosigned checkpoint: invalid signature for key witness.example/w1+${witness.vkey.split('+')[1]}\n` });
+    const altered = await run(
+      ['cosigned', vkey, witness.vkey],
+      note.replace(line, `\u2014 witness.example/w1 ${bytes.toString('base64')}`),
+    );
+    expect(altered).toMatchObject({
+      status: 1,
+      stderr: `note.Open refused the cosigned checkpoint: invalid signature for key witness.example/w1+${witness.vkey.split('+')[1]}\n`,
+    });
   });
 
   it('accepts a note Go signed with a key it generated, and refuses it with its text or signature changed', async () => {
@@ -200,10 +239,14 @@ suite("C2SP checkpoints and tiles, checked by Go's sumdb/note and sumdb/tlog", (
     const { vkey: goVkey, note } = JSON.parse(signed.stdout) as { vkey: string; note: string };
     const verifier = parseVerifierKey(goVkey);
     expect(openNote(note, [verifier])).toEqual({ text, signers: ['witness.example/w1'] });
-    expect(() => openNote(note.replace('\n42\n', '\n43\n'), [verifier])).toThrow('the signature of witness.example/w1 does not verify');
+    expect(() => openNote(note.replace('\n42\n', '\n43\n'), [verifier])).toThrow(
+      'the signature of witness.example/w1 does not verify',
+    );
     const signature = note.slice(note.lastIndexOf(' ') + 1, -1);
     const flipped = Buffer.from(signature, 'base64');
     flipped[10] ^= 1;
-    expect(() => openNote(note.replace(signature, flipped.toString('base64')), [verifier])).toThrow('the signature of witness.example/w1 does not verify');
+    expect(() => openNote(note.replace(signature, flipped.toString('base64')), [verifier])).toThrow(
+      'the signature of witness.example/w1 does not verify',
+    );
   });
 });

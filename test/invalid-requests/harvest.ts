@@ -34,8 +34,14 @@ export const FIXTURE = join(__dirname, 'invalid-requests.json');
  * replaying the suites' invalid requests to one (each pattern is matched against the recorded answer's text).
  */
 const STATEFUL_ANSWERS: Array<[RegExp, string]> = [
-  [/beyond the log|past the end of the log|not in a tree of|beyond the latest checkpoint/, "the log's length at the time"],
-  [/Tip [^"]* not found|weight does not apply|weighted pools need a weight/, 'tips the test had recorded (a pool reads its tips first)'],
+  [
+    /beyond the log|past the end of the log|not in a tree of|beyond the latest checkpoint/,
+    "the log's length at the time",
+  ],
+  [
+    /Tip [^"]* not found|weight does not apply|weighted pools need a weight/,
+    'tips the test had recorded (a pool reads its tips first)',
+  ],
   [/the cash owed is/, "the rule the test's sale fell under (its merchant's policy, its clock)"],
   [/is a (sandbox|production) merchant/, 'a merchant the test had onboarded'],
 ];
@@ -54,7 +60,12 @@ function leftOut(record: RecordedRequest): string | undefined {
 function entryOf(record: RecordedRequest): InvalidRequest {
   const bytes = Buffer.from(record.bodyBase64, 'base64');
   const text = bytes.toString('utf8');
-  const body = bytes.length === 0 ? {} : Buffer.from(text, 'utf8').equals(bytes) ? { body: text } : { bodyBase64: record.bodyBase64 };
+  const body =
+    bytes.length === 0
+      ? {}
+      : Buffer.from(text, 'utf8').equals(bytes)
+        ? { body: text }
+        : { bodyBase64: record.bodyBase64 };
   return {
     method: record.method,
     url: record.url,
@@ -70,10 +81,22 @@ function entryOf(record: RecordedRequest): InvalidRequest {
 
 /** Everything but the answer: two records of one request that got different answers depend on what came before. */
 const requestKey = ({ status: _status, answer: _answer, ...request }: InvalidRequest) => JSON.stringify(request);
-const sortKey = (entry: InvalidRequest) => JSON.stringify([entry.status, entry.answer.error, entry.method, entry.url, entry.caller, entry.body ?? entry.bodyBase64 ?? '', entry.headers]);
+const sortKey = (entry: InvalidRequest) =>
+  JSON.stringify([
+    entry.status,
+    entry.answer.error,
+    entry.method,
+    entry.url,
+    entry.caller,
+    entry.body ?? entry.bodyBase64 ?? '',
+    entry.headers,
+  ]);
 
 function main(recording: string): void {
-  const records = readFileSync(recording, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as RecordedRequest);
+  const records = readFileSync(recording, 'utf8')
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line) as RecordedRequest);
   const omitted = new Map<string, number>();
   const omit = (why: string) => omitted.set(why, (omitted.get(why) ?? 0) + 1);
   const answers = new Map<string, Map<string, InvalidRequest>>();
@@ -97,7 +120,8 @@ function main(recording: string): void {
   writeFileSync(FIXTURE, `[\n${kept.map((entry) => JSON.stringify(entry)).join(',\n')}\n]\n`);
 
   const byCode = new Map<string, number>();
-  for (const { status, answer } of kept) byCode.set(`${status} ${answer.error}`, (byCode.get(`${status} ${answer.error}`) ?? 0) + 1);
+  for (const { status, answer } of kept)
+    byCode.set(`${status} ${answer.error}`, (byCode.get(`${status} ${answer.error}`) ?? 0) + 1);
   console.log(`${records.length} answers >= 400 recorded; ${kept.length} distinct requests kept:`);
   for (const [code, count] of [...byCode].sort()) console.log(`  ${count}\t${code}`);
   console.log('left out:');

@@ -32,7 +32,9 @@ describe('the invalid requests of the suites, replayed', () => {
       partner: (await issueKey(app, { role: 'partner', environment: 'sandbox' })).key,
       auditor: (await issueKey(app, { role: 'auditor' })).key,
     };
-    const merchants = new Map(fixture.flatMap(({ merchant }) => (merchant ? [[merchant.id, merchant.environment]] : [])));
+    const merchants = new Map(
+      fixture.flatMap(({ merchant }) => (merchant ? [[merchant.id, merchant.environment]] : [])),
+    );
     for (const [id, environment] of merchants) {
       await onboardMerchant(app, { merchant_id: id, environment });
       merchantKeys.set(id, (await issueKey(app, { role: 'merchant', merchant_id: id })).key);
@@ -42,7 +44,12 @@ describe('the invalid requests of the suites, replayed', () => {
   afterAll(() => app?.close());
 
   const send = async (entry: InvalidRequest): Promise<{ status: number; body: unknown }> => {
-    const key = entry.caller === 'unknown' ? entry.apiKey : entry.caller === 'merchant' ? merchantKeys.get(entry.merchant!.id) : keys[entry.caller];
+    const key =
+      entry.caller === 'unknown'
+        ? entry.apiKey
+        : entry.caller === 'merchant'
+          ? merchantKeys.get(entry.merchant!.id)
+          : keys[entry.caller];
     const headers: Record<string, string | string[]> = {};
     for (const [name, value] of entry.headers) headers[name] = name in headers ? [headers[name], value].flat() : value;
     if (key !== undefined) headers['x-api-key'] = key;
@@ -68,7 +75,9 @@ describe('the invalid requests of the suites, replayed', () => {
         const got = await send(entry);
         const expected = { status: entry.status, body: entry.answer };
         if (!isDeepStrictEqual(got, expected)) {
-          departures.push(`${entry.method} ${entry.url} (${entry.caller} key): expected ${JSON.stringify(expected)}, got ${JSON.stringify(got)}`);
+          departures.push(
+            `${entry.method} ${entry.url} (${entry.caller} key): expected ${JSON.stringify(expected)}, got ${JSON.stringify(got)}`,
+          );
         }
       }
     };

@@ -3,7 +3,10 @@ import type { Database } from '../../src/platform/event-store/sql';
 import type { JurisdictionRule } from '../../src/rules/jurisdiction-rule';
 import { loadSeeds } from '../../src/jurisdiction/seed-loader';
 import { DRIVERS, createTestDatabase, type TestDatabase } from '../support/test-database';
-import { jurisdictionRulesProjector as projector, readRecordedRules } from '../../src/jurisdiction/read-model/jurisdiction-rules.projector';
+import {
+  jurisdictionRulesProjector as projector,
+  readRecordedRules,
+} from '../../src/jurisdiction/read-model/jurisdiction-rules.projector';
 
 const arizona = loadSeeds().rules.find((rule) => rule.lookup_key === 'AZ')!;
 

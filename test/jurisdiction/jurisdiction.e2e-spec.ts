@@ -31,14 +31,22 @@ interface Answer {
 
 /** As `call` of test/support/auth.ts, every answer is checked against the service's OpenAPI document. */
 async function call(baseUrl: string, path: string, init: RequestInit = {}): Promise<Answer> {
-  const response = await fetch(`${baseUrl}${path}`, { ...init, headers: { 'x-api-key': ADMIN_API_KEY, ...init.headers } });
+  const response = await fetch(`${baseUrl}${path}`, {
+    ...init,
+    headers: { 'x-api-key': ADMIN_API_KEY, ...init.headers },
+  });
   const text = await response.text();
   const answer = { status: response.status, headers: response.headers, body: text ? JSON.parse(text) : undefined };
   await expectConformance(baseUrl, init.method ?? 'GET', path, answer);
   return answer;
 }
 
-function putRule(baseUrl: string, lookupKey: string, rule: unknown, headers: Record<string, string> = {}): Promise<Answer> {
+function putRule(
+  baseUrl: string,
+  lookupKey: string,
+  rule: unknown,
+  headers: Record<string, string> = {},
+): Promise<Answer> {
   return call(baseUrl, `/admin/jurisdictions/${encodeURIComponent(lookupKey)}`, {
     method: 'PUT',
     body: JSON.stringify(rule),
@@ -94,7 +102,10 @@ const CITABLE = {
   confidence: expect.any(String),
 };
 
-const NEWEST_VERIFIED = seedRules.map((rule) => rule.last_verified).sort().at(-1);
+const NEWEST_VERIFIED = seedRules
+  .map((rule) => rule.last_verified)
+  .sort()
+  .at(-1);
 
 /** Seeded records stale on TODAY, counted here from DESIGN.md's rule rather than by the resolver. */
 const DAY_MS = 86_400_000;
@@ -102,7 +113,10 @@ const staleSeeds = (today: string) =>
   seedRules.filter(
     (rule) =>
       (Date.parse(today) - Date.parse(rule.last_verified)) / DAY_MS > 90 ||
-      (['pending', 'proposed'].includes(rule.status) && rule.session_ends !== null && rule.session_ends < today && rule.last_verified <= rule.session_ends),
+      (['pending', 'proposed'].includes(rule.status) &&
+        rule.session_ends !== null &&
+        rule.session_ends < today &&
+        rule.last_verified <= rule.session_ends),
   );
 
 describe('jurisdiction over HTTP', () => {
@@ -121,7 +135,12 @@ describe('jurisdiction over HTTP', () => {
       const { status, body } = await get('/health');
       expect(status).toBe(200);
       expect(staleSeeds(TODAY).length).toBeGreaterThan(0);
-      expect(body.jurisdiction_data).toEqual({ last_verified: NEWEST_VERIFIED, stale: staleSeeds(TODAY).length, zip_codes: 33_791, rules: 66 });
+      expect(body.jurisdiction_data).toEqual({
+        last_verified: NEWEST_VERIFIED,
+        stale: staleSeeds(TODAY).length,
+        zip_codes: 33_791,
+        rules: 66,
+      });
       expect(body.enforced_rules).toContainEqual({ citation: '7 CFR 278.2', rule: 'EBT tenders are never rounded' });
     });
   });
@@ -145,12 +164,24 @@ describe('jurisdiction over HTTP', () => {
       expect(body.source.length).toBeGreaterThan(0);
       expect(body).toMatchObject(CITABLE);
       expect(body.hierarchy).toEqual([
-        { level: 'state', name: 'AZ', applied: true, rules: [expect.objectContaining({ lookup_key: 'AZ', applied: true, ...CITABLE })] },
+        {
+          level: 'state',
+          name: 'AZ',
+          applied: true,
+          rules: [expect.objectContaining({ lookup_key: 'AZ', applied: true, ...CITABLE })],
+        },
         {
           level: 'federal',
           name: 'US',
           applied: false,
-          rules: [expect.objectContaining({ lookup_key: 'US', applied: false, not_applied_reason: 'not_enacted', ...CITABLE })],
+          rules: [
+            expect.objectContaining({
+              lookup_key: 'US',
+              applied: false,
+              not_applied_reason: 'not_enacted',
+              ...CITABLE,
+            }),
+          ],
         },
       ]);
     });
@@ -162,7 +193,11 @@ describe('jurisdiction over HTTP', () => {
     it('applies the federal default where the state rule is only pending, and lists the pending one', async () => {
       const { status, body } = await get('/jurisdiction/FL');
       expect(status).toBe(200);
-      expect(body).toMatchObject({ lookup_key: 'US', jurisdiction_level: 'federal', rounding_mode: 'symmetrical_rounding' });
+      expect(body).toMatchObject({
+        lookup_key: 'US',
+        jurisdiction_level: 'federal',
+        rounding_mode: 'symmetrical_rounding',
+      });
       expect(body.hierarchy[0]).toMatchObject({
         level: 'state',
         applied: false,
@@ -174,7 +209,10 @@ describe('jurisdiction over HTTP', () => {
       const before = await get('/jurisdiction/AL?date=2026-04-16');
       const after = await get('/jurisdiction/AL?date=2026-04-17');
       expect(before.body).toMatchObject({ lookup_key: 'US', date: '2026-04-16' });
-      expect(before.body.hierarchy[0].rules[0]).toMatchObject({ lookup_key: 'AL', not_applied_reason: 'not_yet_in_force' });
+      expect(before.body.hierarchy[0].rules[0]).toMatchObject({
+        lookup_key: 'AL',
+        not_applied_reason: 'not_yet_in_force',
+      });
       expect(after.body).toMatchObject({ lookup_key: 'AL', jurisdiction_level: 'state', date: '2026-04-17' });
     });
 
@@ -193,7 +231,11 @@ describe('jurisdiction over HTTP', () => {
     ])('answers %s with 400 naming %s', async (path, field) => {
       const { status, body } = await get(path);
       expect(status).toBe(400);
-      expect(body).toEqual({ error: 'VALIDATION_ERROR', message: expect.any(String), details: [{ field, messages: [expect.any(String)] }] });
+      expect(body).toEqual({
+        error: 'VALIDATION_ERROR',
+        message: expect.any(String),
+        details: [{ field, messages: [expect.any(String)] }],
+      });
     });
 
     it('rejects an unknown query parameter', async () => {
@@ -207,8 +249,14 @@ describe('jurisdiction over HTTP', () => {
     it('falls back to the state rule where the county has none, showing the empty county level', async () => {
       const { status, body } = await get('/jurisdiction/AZ/Maricopa%20County');
       expect(status).toBe(200);
-      expect(body).toMatchObject({ lookup_key: 'AZ', jurisdiction_level: 'state', location: { county: 'Maricopa', county_fips: '04013' } });
-      expect(body.hierarchy.map((level: { level: string; rules: unknown[] }) => [level.level, level.rules.length])).toEqual([
+      expect(body).toMatchObject({
+        lookup_key: 'AZ',
+        jurisdiction_level: 'state',
+        location: { county: 'Maricopa', county_fips: '04013' },
+      });
+      expect(
+        body.hierarchy.map((level: { level: string; rules: unknown[] }) => [level.level, level.rules.length]),
+      ).toEqual([
         ['county', 0],
         ['state', 1],
         ['federal', 1],
@@ -237,7 +285,11 @@ describe('jurisdiction over HTTP', () => {
 
     it('matches names however they are spelt, and warns about a county it does not know', async () => {
       const stLouis = await get('/jurisdiction/MO/saint%20louis%20city/St.%20Louis');
-      expect(stLouis.body.location).toMatchObject({ county: 'St. Louis city', county_fips: '29510', city: 'Saint Louis' });
+      expect(stLouis.body.location).toMatchObject({
+        county: 'St. Louis city',
+        county_fips: '29510',
+        city: 'Saint Louis',
+      });
       const atlantis = await get('/jurisdiction/AZ/Atlantis');
       expect(atlantis.status).toBe(200);
       expect(atlantis.body).toMatchObject({ lookup_key: 'AZ', warnings: [{ code: 'UNKNOWN_COUNTY' }] });
@@ -257,7 +309,13 @@ describe('jurisdiction over HTTP', () => {
         warnings: [],
         ...CITABLE,
       });
-      expect(body.hierarchy.map(({ level, name, applied }: { level: string; name: string; applied: boolean }) => [level, name, applied])).toEqual([
+      expect(
+        body.hierarchy.map(({ level, name, applied }: { level: string; name: string; applied: boolean }) => [
+          level,
+          name,
+          applied,
+        ]),
+      ).toEqual([
         ['city', 'Phoenix', false],
         ['county', 'Maricopa', false],
         ['state', 'AZ', true],
@@ -271,7 +329,9 @@ describe('jurisdiction over HTTP', () => {
       expect(body.location).toMatchObject({ zip: '11201', state: 'NY', county: 'Kings', city: 'Brooklyn' });
       expect(body.hierarchy[0].rules[0]).toMatchObject({ lookup_key: 'NY-Kings-New York City' });
       // One segment after /jurisdiction is a state, and "zip" is not one.
-      expect((await get('/jurisdiction/zip')).body.details).toEqual([{ field: 'state', messages: [expect.any(String)] }]);
+      expect((await get('/jurisdiction/zip')).body.details).toEqual([
+        { field: 'state', messages: [expect.any(String)] },
+      ]);
     });
 
     it.each(['1234', '123456', '12345-6789', 'abcde'])('answers the malformed ZIP %s with 400', async (zip) => {
@@ -298,7 +358,8 @@ describe('jurisdiction over HTTP', () => {
       expect(body.count).toBe(66);
       expect(body.rules).toHaveLength(66);
       // A no-legislation record has no bill to name; every record says where it was read and how sure it is.
-      for (const rule of body.rules) expect(rule).toMatchObject({ ...CITABLE, legislation: rule.legislation === null ? null : expect.any(String) });
+      for (const rule of body.rules)
+        expect(rule).toMatchObject({ ...CITABLE, legislation: rule.legislation === null ? null : expect.any(String) });
       expect(new Set(body.rules.map((rule: JurisdictionRule) => rule.status))).toEqual(
         new Set(['enacted', 'pending', 'proposed', 'failed', 'no_legislation']),
       );
@@ -306,9 +367,19 @@ describe('jurisdiction over HTTP', () => {
 
     it('filters by status and state', async () => {
       const pending = await get('/jurisdictions?status=pending');
-      expect(pending.body.rules.map((rule: JurisdictionRule) => rule.lookup_key)).toEqual(['FL', 'HI', 'IA', 'NY', 'OK', 'OR', 'VA']);
+      expect(pending.body.rules.map((rule: JurisdictionRule) => rule.lookup_key)).toEqual([
+        'FL',
+        'HI',
+        'IA',
+        'NY',
+        'OK',
+        'OR',
+        'VA',
+      ]);
       const enactedInNewYork = await get('/jurisdictions?status=enacted&state=ny');
-      expect(enactedInNewYork.body.rules.map((rule: JurisdictionRule) => rule.jurisdiction_level)).toEqual(Array(5).fill('city'));
+      expect(enactedInNewYork.body.rules.map((rule: JurisdictionRule) => rule.jurisdiction_level)).toEqual(
+        Array(5).fill('city'),
+      );
     });
 
     it.each([
@@ -348,7 +419,11 @@ describe('jurisdiction over HTTP', () => {
       const { status, headers, body } = await putRule(testApp.baseUrl, 'AR', arkansas, { 'x-request-id': 'put-ar-1' });
 
       expect(status).toBe(201);
-      expect(body).toEqual({ rule: { lookup_key: 'AR', ...arkansas }, auditHash: expect.stringMatching(/^[0-9a-f]{64}$/), position: 1 });
+      expect(body).toEqual({
+        rule: { lookup_key: 'AR', ...arkansas },
+        auditHash: expect.stringMatching(/^[0-9a-f]{64}$/),
+        position: 1,
+      });
       expect(headers.get('x-request-id')).toBe('put-ar-1');
       const [event, ...more] = await testApp.app.get(EventStore).readStream('jurisdictionRule-AR');
       expect(more).toEqual([]);
@@ -361,18 +436,29 @@ describe('jurisdiction over HTTP', () => {
       });
 
       const sale = await get('/jurisdiction/zip/72201');
-      expect(sale.body).toMatchObject({ lookup_key: 'AR', rounding_mode: 'mandatory_round_down', legislation: 'AR Act 2026-1 (test)' });
+      expect(sale.body).toMatchObject({
+        lookup_key: 'AR',
+        rounding_mode: 'mandatory_round_down',
+        legislation: 'AR Act 2026-1 (test)',
+      });
       expect((await get('/jurisdiction/zip/72201?date=2026-09-14')).body).toMatchObject({ lookup_key: 'US' });
-      expect((await get('/jurisdictions?state=AR')).body.rules.map((rule: JurisdictionRule) => rule.effective_date)).toEqual([
-        null,
-        '2026-09-15',
-      ]);
+      expect(
+        (await get('/jurisdictions?state=AR')).body.rules.map((rule: JurisdictionRule) => rule.effective_date),
+      ).toEqual([null, '2026-09-15']);
       // The rule recorded here was verified before the newest seed record.
-      expect((await get('/health')).body.jurisdiction_data).toEqual({ last_verified: NEWEST_VERIFIED, stale: staleSeeds(TODAY).length, zip_codes: 33_791, rules: 67 });
+      expect((await get('/health')).body.jurisdiction_data).toEqual({
+        last_verified: NEWEST_VERIFIED,
+        stale: staleSeeds(TODAY).length,
+        zip_codes: 33_791,
+        rules: 67,
+      });
     });
 
     it('answers 200 when it replaces the version with the same effective date, and takes a matching lookup_key', async () => {
-      const amended = { lookup_key: 'AR', ...enactedStateRule('AR', { effective_date: '2026-09-15', rounding_mode: 'nearest_nickel' }) };
+      const amended = {
+        lookup_key: 'AR',
+        ...enactedStateRule('AR', { effective_date: '2026-09-15', rounding_mode: 'nearest_nickel' }),
+      };
       const { status, body } = await putRule(testApp.baseUrl, 'AR', amended);
       expect(status).toBe(200);
       expect(body.rule).toEqual(amended);
@@ -389,15 +475,24 @@ describe('jurisdiction over HTTP', () => {
         county: 'Maricopa',
       };
       expect((await putRule(testApp.baseUrl, 'AZ-Maricopa', maricopa)).status).toBe(201);
-      expect((await get('/jurisdiction/zip/85004')).body).toMatchObject({ lookup_key: 'AZ-Maricopa', jurisdiction_level: 'county' });
+      expect((await get('/jurisdiction/zip/85004')).body).toMatchObject({
+        lookup_key: 'AZ-Maricopa',
+        jurisdiction_level: 'county',
+      });
       expect((await get('/jurisdiction/zip/85701')).body).toMatchObject({ lookup_key: 'AZ' });
     });
 
     it('does not apply a change before its effective date', async () => {
       const tennessee = enactedStateRule('TN', { rounding_mode: 'mandatory_round_up', effective_date: '2026-12-01' });
       expect((await putRule(testApp.baseUrl, 'TN', tennessee)).status).toBe(201);
-      expect((await get('/jurisdiction/TN')).body).toMatchObject({ lookup_key: 'TN', rounding_mode: 'symmetrical_rounding', date: TODAY });
-      expect((await get('/jurisdiction/TN?date=2026-12-01')).body).toMatchObject({ rounding_mode: 'mandatory_round_up' });
+      expect((await get('/jurisdiction/TN')).body).toMatchObject({
+        lookup_key: 'TN',
+        rounding_mode: 'symmetrical_rounding',
+        date: TODAY,
+      });
+      expect((await get('/jurisdiction/TN?date=2026-12-01')).body).toMatchObject({
+        rounding_mode: 'mandatory_round_up',
+      });
     });
 
     it.each([
@@ -408,8 +503,18 @@ describe('jurisdiction over HTTP', () => {
         ['colour', 'rounding_mode'],
       ],
       ['a lookup_key other than the path', 'AZ', { lookup_key: 'NM', ...enactedStateRule('AZ', {}) }, ['lookup_key']],
-      ['a place that does not match its level', 'AZ', { ...enactedStateRule('AZ', {}), county: 'Maricopa' }, ['county']],
-      ['a state without data', 'ZZ', { ...enactedStateRule('AZ', {}), state: 'ZZ', jurisdiction_id: 'US-ZZ' }, ['state']],
+      [
+        'a place that does not match its level',
+        'AZ',
+        { ...enactedStateRule('AZ', {}), county: 'Maricopa' },
+        ['county'],
+      ],
+      [
+        'a state without data',
+        'ZZ',
+        { ...enactedStateRule('AZ', {}), state: 'ZZ', jurisdiction_id: 'US-ZZ' },
+        ['state'],
+      ],
       ['a path key that does not fit the place', 'AZ-Nowhere', enactedStateRule('AZ', {}), ['lookup_key']],
       ['an array', 'AZ', [enactedStateRule('AZ', {})], ['(rule)']],
     ])('rejects %s with 400 and appends nothing', async (_case, lookupKey, rule, fields) => {
@@ -423,9 +528,16 @@ describe('jurisdiction over HTTP', () => {
 
     it('rejects a missing body with 400 and a body that is not JSON with 415', async () => {
       const before = await headPosition();
-      const empty = await call(testApp.baseUrl, '/admin/jurisdictions/AZ', { method: 'PUT', headers: { 'content-type': 'application/json' } });
+      const empty = await call(testApp.baseUrl, '/admin/jurisdictions/AZ', {
+        method: 'PUT',
+        headers: { 'content-type': 'application/json' },
+      });
       expect(empty.status).toBe(400);
-      const text = await call(testApp.baseUrl, '/admin/jurisdictions/AZ', { method: 'PUT', body: 'AZ', headers: { 'content-type': 'text/plain' } });
+      const text = await call(testApp.baseUrl, '/admin/jurisdictions/AZ', {
+        method: 'PUT',
+        body: 'AZ',
+        headers: { 'content-type': 'text/plain' },
+      });
       expect(text.status).toBe(415);
       expect(await headPosition()).toBe(before);
     });
@@ -433,12 +545,18 @@ describe('jurisdiction over HTTP', () => {
     it('picks up a change this process did not make, by polling the read model', async () => {
       const idaho = { lookup_key: 'ID', ...enactedStateRule('ID', { effective_date: '2026-09-01' }) };
       // Appended past the PUT handler, as another service process would: only the poll can bring it in.
-      await testApp.app.get(EventStore).append(
-        'jurisdictionRule-ID',
-        [{ type: 'JurisdictionRuleChanged', data: { rule: idaho }, metadata: { schemaVersion: 1 } }],
-        { expectedRevision: 'any' },
+      await testApp.app
+        .get(EventStore)
+        .append(
+          'jurisdictionRule-ID',
+          [{ type: 'JurisdictionRuleChanged', data: { rule: idaho }, metadata: { schemaVersion: 1 } }],
+          { expectedRevision: 'any' },
+        );
+      const answer = await eventually(
+        RULE_POLL_MS * 3,
+        () => get('/jurisdiction/ID'),
+        ({ body }) => body.lookup_key === 'ID',
       );
-      const answer = await eventually(RULE_POLL_MS * 3, () => get('/jurisdiction/ID'), ({ body }) => body.lookup_key === 'ID');
       expect(answer.body).toMatchObject({ lookup_key: 'ID', rounding_mode: 'mandatory_round_down' });
     });
 
@@ -469,7 +587,10 @@ describe('recorded rules across restarts and processes', () => {
       first = undefined;
 
       second = await startApp({ env: shared.env });
-      expect((await call(second.baseUrl, '/jurisdiction/KS')).body).toMatchObject({ lookup_key: 'KS', status: 'enacted' });
+      expect((await call(second.baseUrl, '/jurisdiction/KS')).body).toMatchObject({
+        lookup_key: 'KS',
+        status: 'enacted',
+      });
     } finally {
       await first?.close();
       await second?.close();
@@ -477,21 +598,30 @@ describe('recorded rules across restarts and processes', () => {
     }
   });
 
-  (process.env.DATABASE_URL ? it : it.skip)('a second process on the same PostgreSQL database picks up a change within the poll interval', async () => {
-    const shared = await sharedStorage();
-    const apps: TestApp[] = [];
-    try {
-      apps.push(await startApp({ env: shared.env }), await startApp({ env: shared.env }));
-      const [writer, reader] = apps;
-      expect((await call(reader.baseUrl, '/jurisdiction/NE')).body.lookup_key).toBe('US');
-      expect((await putRule(writer.baseUrl, 'NE', enactedStateRule('NE', { effective_date: '2026-09-01' }))).status).toBe(201);
-      const answer = await eventually(RULE_POLL_MS * 3, () => call(reader.baseUrl, '/jurisdiction/NE'), ({ body }) => body.lookup_key === 'NE');
-      expect(answer.body).toMatchObject({ lookup_key: 'NE', status: 'enacted' });
-    } finally {
-      for (const app of apps) await app.close();
-      await shared.drop();
-    }
-  });
+  (process.env.DATABASE_URL ? it : it.skip)(
+    'a second process on the same PostgreSQL database picks up a change within the poll interval',
+    async () => {
+      const shared = await sharedStorage();
+      const apps: TestApp[] = [];
+      try {
+        apps.push(await startApp({ env: shared.env }), await startApp({ env: shared.env }));
+        const [writer, reader] = apps;
+        expect((await call(reader.baseUrl, '/jurisdiction/NE')).body.lookup_key).toBe('US');
+        expect(
+          (await putRule(writer.baseUrl, 'NE', enactedStateRule('NE', { effective_date: '2026-09-01' }))).status,
+        ).toBe(201);
+        const answer = await eventually(
+          RULE_POLL_MS * 3,
+          () => call(reader.baseUrl, '/jurisdiction/NE'),
+          ({ body }) => body.lookup_key === 'NE',
+        );
+        expect(answer.body).toMatchObject({ lookup_key: 'NE', status: 'enacted' });
+      } finally {
+        for (const app of apps) await app.close();
+        await shared.drop();
+      }
+    },
+  );
 });
 
 /** One database for several app instances at once, on the DATABASE_URL server when it is set, else on the run's embedded server. */

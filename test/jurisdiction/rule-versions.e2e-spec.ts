@@ -8,7 +8,8 @@ import { startTestApp, TEST_ADMIN_KEY, type TestApp } from '../support/test-app'
 
 const DAY_MS = 86_400_000;
 const seedRules = loadSeeds().rules;
-const seedRule = (state: string): JurisdictionRule => structuredClone(seedRules.find((rule) => rule.lookup_key === state && rule.rule_type === 'rounding')!);
+const seedRule = (state: string): JurisdictionRule =>
+  structuredClone(seedRules.find((rule) => rule.lookup_key === state && rule.rule_type === 'rounding')!);
 
 /** A version of a state's rule as an administrator records it once the law is read: enacted, official text, checked today. */
 function enactedVersion(state: string, fields: Partial<JurisdictionRule>): JurisdictionRule {
@@ -38,9 +39,13 @@ describe.each(DRIVERS)('rule versions and what a law says, over HTTP on %s', (dr
   let merchantId: string;
   let key: string;
 
-  const put = (state: string, rule: JurisdictionRule) => call(app, 'PUT', `/admin/jurisdictions/${state}`, { key: TEST_ADMIN_KEY, body: rule });
+  const put = (state: string, rule: JurisdictionRule) =>
+    call(app, 'PUT', `/admin/jurisdictions/${state}`, { key: TEST_ADMIN_KEY, body: rule });
   const sell = (fields: Record<string, unknown>): Promise<Answer> =>
-    call(app, 'POST', '/transaction', { key, body: { merchant_id: merchantId, tax_total_cents: 0, payment_method: 'cash', ...fields } });
+    call(app, 'POST', '/transaction', {
+      key,
+      body: { merchant_id: merchantId, tax_total_cents: 0, payment_method: 'cash', ...fields },
+    });
   const head = async () => (await call(app, 'GET', '/health')).body.chain.head_position;
 
   beforeAll(async () => {
@@ -64,9 +69,16 @@ describe.each(DRIVERS)('rule versions and what a law says, over HTTP on %s', (dr
     });
     expect((await put('VT', vermont)).status).toBe(201);
     // Replaces the seeded version of the same date: 200.
-    const tennessee = enactedVersion('TN', { disclosure_required: true, disclosure: { kind: 'receipt', text: null, itemized: true } });
+    const tennessee = enactedVersion('TN', {
+      disclosure_required: true,
+      disclosure: { kind: 'receipt', text: null, itemized: true },
+    });
     expect((await put('TN', tennessee)).status).toBe(200);
-    const kansas = enactedVersion('KS', { effective_date: '2026-07-01', disclosure_required: true, disclosure: { kind: 'pre_charge', text: null, itemized: false } });
+    const kansas = enactedVersion('KS', {
+      effective_date: '2026-07-01',
+      disclosure_required: true,
+      disclosure: { kind: 'pre_charge', text: null, itemized: false },
+    });
     expect((await put('KS', kansas)).status).toBe(201);
   });
 
@@ -74,26 +86,51 @@ describe.each(DRIVERS)('rule versions and what a law says, over HTTP on %s', (dr
 
   it('applies a version dated tomorrow from tomorrow, with no restart, and lists it as upcoming until then', async () => {
     const tomorrow = new Date(clock.now().getTime() + DAY_MS).toISOString().slice(0, 10);
-    const wyoming = enactedVersion('WY', { rounding_mode: 'mandatory_round_up', effective_date: tomorrow, small_total: { kind: 'round_up_to_nickel' } });
+    const wyoming = enactedVersion('WY', {
+      rounding_mode: 'mandatory_round_up',
+      effective_date: tomorrow,
+      small_total: { kind: 'round_up_to_nickel' },
+    });
     expect((await put('WY', wyoming)).status).toBe(201);
 
     const today = await sell({ subtotal_cents: 1001, zip_code: '82001' });
     expect(today.status).toBe(201);
-    expect(today.body.transaction.calculation).toMatchObject({ cash_total_cents: 1000, rule_version: 'US:retail@undated', rounding_exemption: null });
+    expect(today.body.transaction.calculation).toMatchObject({
+      cash_total_cents: 1000,
+      rule_version: 'US:retail@undated',
+      rounding_exemption: null,
+    });
     const lookup = (await call(app, 'GET', '/jurisdiction/WY', { key })).body;
     // Today Wyoming has no law: the federal default applies.
     expect(lookup).toMatchObject({ lookup_key: 'US', status: 'no_legislation' });
-    expect(lookup.upcoming).toEqual([expect.objectContaining({ effective_date: tomorrow, rounding_mode: 'mandatory_round_up' })]);
+    expect(lookup.upcoming).toEqual([
+      expect.objectContaining({ effective_date: tomorrow, rounding_mode: 'mandatory_round_up' }),
+    ]);
 
     clock.advance(DAY_MS);
     try {
       const next = await sell({ subtotal_cents: 1001, zip_code: '82001' });
-      expect(next.body.transaction.calculation).toMatchObject({ cash_total_cents: 1005, rule_version: `US-WY:retail@${tomorrow}`, rounding_exemption: null });
+      expect(next.body.transaction.calculation).toMatchObject({
+        cash_total_cents: 1005,
+        rule_version: `US-WY:retail@${tomorrow}`,
+        rounding_exemption: null,
+      });
       const small = await sell({ subtotal_cents: 2, zip_code: '82001' });
-      expect(small.body.transaction.calculation).toMatchObject({ ledger_total_cents: 2, cash_total_cents: 5, rounding_exemption: 'small_total' });
-      expect((await call(app, 'GET', '/jurisdiction/WY', { key })).body).toMatchObject({ lookup_key: 'WY', effective_date: tomorrow, upcoming: [] });
+      expect(small.body.transaction.calculation).toMatchObject({
+        ledger_total_cents: 2,
+        cash_total_cents: 5,
+        rounding_exemption: 'small_total',
+      });
+      expect((await call(app, 'GET', '/jurisdiction/WY', { key })).body).toMatchObject({
+        lookup_key: 'WY',
+        effective_date: tomorrow,
+        upcoming: [],
+      });
       // The sale of the day before still shows the rule it was rounded under.
-      expect((await call(app, 'GET', `/transaction/${today.body.transaction.id}`, { key })).body.transaction.calculation.rule_version).toBe('US:retail@undated');
+      expect(
+        (await call(app, 'GET', `/transaction/${today.body.transaction.id}`, { key })).body.transaction.calculation
+          .rule_version,
+      ).toBe('US:retail@undated');
     } finally {
       clock.advance(-DAY_MS);
     }
@@ -118,7 +155,12 @@ describe.each(DRIVERS)('rule versions and what a law says, over HTTP on %s', (dr
 
     it('leaves exact change unrounded, and says why', async () => {
       const { body } = await sell({ subtotal_cents: 1103, zip_code: '83702', cash_tendered_cents: 1103 });
-      expect(body.transaction.calculation).toMatchObject({ cash_total_cents: 1103, change_due_cents: 0, rounding_delta_cents: 0, rounding_exemption: 'exact_change' });
+      expect(body.transaction.calculation).toMatchObject({
+        cash_total_cents: 1103,
+        change_due_cents: 0,
+        rounding_delta_cents: 0,
+        rounding_exemption: 'exact_change',
+      });
       const { receipt } = (await call(app, 'GET', `/transaction/${body.transaction.id}/receipt`, { key })).body;
       expect(receipt.text).toContain('Exact change: not rounded');
     });
@@ -132,7 +174,10 @@ describe.each(DRIVERS)('rule versions and what a law says, over HTTP on %s', (dr
       const before = await head();
       const { status, body } = await sell({ subtotal_cents: 1103, zip_code: '83702', cash_tendered_cents: 1000 });
       expect(status).toBe(400);
-      expect(body).toMatchObject({ error: 'VALIDATION_ERROR', details: [{ field: 'cash_tendered_cents', messages: [expect.stringContaining('1103')] }] });
+      expect(body).toMatchObject({
+        error: 'VALIDATION_ERROR',
+        details: [{ field: 'cash_tendered_cents', messages: [expect.stringContaining('1103')] }],
+      });
       expect(await head()).toBe(before);
       expect((await sell({ subtotal_cents: 1103, zip_code: '83702', cash_tendered_cents: -5 })).status).toBe(400);
     });
@@ -143,10 +188,18 @@ describe.each(DRIVERS)('rule versions and what a law says, over HTTP on %s', (dr
     expect(body.transaction.calculation.cash_total_cents).toBe(1100);
     const refund = await call(app, 'POST', '/transaction/refund', {
       key,
-      body: { original_transaction_id: body.transaction.id, refund_amount: 503, void_reason: 'wrong_item', voided_by: 'mgr-2' },
+      body: {
+        original_transaction_id: body.transaction.id,
+        refund_amount: 503,
+        void_reason: 'wrong_item',
+        voided_by: 'mgr-2',
+      },
     });
     expect(refund.status).toBe(201);
-    expect(refund.body.transaction.calculation).toMatchObject({ cash_total_cents: -503, rounding_exemption: 'refund_policy' });
+    expect(refund.body.transaction.calculation).toMatchObject({
+      cash_total_cents: -503,
+      rounding_exemption: 'refund_policy',
+    });
   });
 
   describe('receipts with each disclosure kind', () => {
@@ -184,9 +237,15 @@ describe.each(DRIVERS)('rule versions and what a law says, over HTTP on %s', (dr
       const { status, body } = await call(app, 'GET', '/jurisdictions?stale=true', { key });
       expect(status).toBe(200);
       // Tennessee's seeded version was replaced above by one verified today.
-      const expected = seedRules.filter((rule) => rule.lookup_key !== 'TN' && (Date.parse(today) - Date.parse(rule.last_verified)) / DAY_MS > 90);
-      expect(body.rules.map((rule: JurisdictionRule) => rule.lookup_key).sort()).toEqual(expected.map((rule) => rule.lookup_key).sort());
-      expect(body.rules.some((rule: JurisdictionRule) => rule.notes === 'Recorded by the rule-versions e2e test.')).toBe(false);
+      const expected = seedRules.filter(
+        (rule) => rule.lookup_key !== 'TN' && (Date.parse(today) - Date.parse(rule.last_verified)) / DAY_MS > 90,
+      );
+      expect(body.rules.map((rule: JurisdictionRule) => rule.lookup_key).sort()).toEqual(
+        expected.map((rule) => rule.lookup_key).sort(),
+      );
+      expect(
+        body.rules.some((rule: JurisdictionRule) => rule.notes === 'Recorded by the rule-versions e2e test.'),
+      ).toBe(false);
       expect((await call(app, 'GET', '/health')).body.jurisdiction_data.stale).toBe(body.count);
     });
 
@@ -199,10 +258,16 @@ describe.each(DRIVERS)('rule versions and what a law says, over HTTP on %s', (dr
 
   it('refuses confidence high on a vendor source, and an expiry before the start', async () => {
     const before = await head();
-    const vendor = await put('WY', enactedVersion('WY', { effective_date: '2027-01-01', source_kind: 'vendor', confidence: 'high' }));
+    const vendor = await put(
+      'WY',
+      enactedVersion('WY', { effective_date: '2027-01-01', source_kind: 'vendor', confidence: 'high' }),
+    );
     expect(vendor.status).toBe(400);
     expect(vendor.body.details.map((detail: { field: string }) => detail.field)).toEqual(['confidence']);
-    const backwards = await put('WY', enactedVersion('WY', { effective_date: '2027-01-01', expires_date: '2026-12-31' }));
+    const backwards = await put(
+      'WY',
+      enactedVersion('WY', { effective_date: '2027-01-01', expires_date: '2026-12-31' }),
+    );
     expect(backwards.body.details.map((detail: { field: string }) => detail.field)).toEqual(['expires_date']);
     expect(await head()).toBe(before);
   });

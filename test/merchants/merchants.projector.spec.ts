@@ -9,7 +9,13 @@ import { merchantsProjector } from '../../src/merchants/read-model/merchants.pro
 
 const onboarded = (merchantId: string, partnerId: string | null): MerchantOnboarded => ({
   type: 'MerchantOnboarded',
-  data: { merchantId, name: `Shop ${merchantId}`, environment: 'sandbox', partnerId, onboardedAt: '2026-11-21T12:00:00.000Z' },
+  data: {
+    merchantId,
+    name: `Shop ${merchantId}`,
+    environment: 'sandbox',
+    partnerId,
+    onboardedAt: '2026-11-21T12:00:00.000Z',
+  },
 });
 
 describe.each(DRIVERS)('merchants projector on %s', (driver) => {
@@ -25,7 +31,9 @@ describe.each(DRIVERS)('merchants projector on %s', (driver) => {
     await prepareProjections(db, [merchantsProjector]);
     store = new SqlEventStore(db, new FixedClock(), [merchantsProjector]);
     for (const event of [onboarded('m-1', null), onboarded('m-2', 'p-1')]) {
-      await store.append(`merchant-${event.data.merchantId}`, [{ ...event, metadata: { schemaVersion: 1 } }], { expectedRevision: 0 });
+      await store.append(`merchant-${event.data.merchantId}`, [{ ...event, metadata: { schemaVersion: 1 } }], {
+        expectedRevision: 0,
+      });
     }
   });
 
@@ -33,8 +41,20 @@ describe.each(DRIVERS)('merchants projector on %s', (driver) => {
 
   it('holds each merchant with its environment and partner', async () => {
     expect(await rows()).toEqual([
-      { merchant_id: 'm-1', name: 'Shop m-1', environment: 'sandbox', partner_id: null, onboarded_at: new Date('2026-11-21T12:00:00.000Z') },
-      { merchant_id: 'm-2', name: 'Shop m-2', environment: 'sandbox', partner_id: 'p-1', onboarded_at: new Date('2026-11-21T12:00:00.000Z') },
+      {
+        merchant_id: 'm-1',
+        name: 'Shop m-1',
+        environment: 'sandbox',
+        partner_id: null,
+        onboarded_at: new Date('2026-11-21T12:00:00.000Z'),
+      },
+      {
+        merchant_id: 'm-2',
+        name: 'Shop m-2',
+        environment: 'sandbox',
+        partner_id: 'p-1',
+        onboarded_at: new Date('2026-11-21T12:00:00.000Z'),
+      },
     ]);
   });
 

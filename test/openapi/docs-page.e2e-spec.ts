@@ -27,14 +27,21 @@ describe('the docs page', () => {
       ['init.js', 'text/javascript; charset=utf-8'],
     ]) {
       const response = await fetch(`${origin}/api/v1/docs/${file}`);
-      expect({ file, status: response.status, type: response.headers.get('content-type') }).toEqual({ file, status: 200, type });
+      expect({ file, status: response.status, type: response.headers.get('content-type') }).toEqual({
+        file,
+        status: 200,
+        type,
+      });
       // Read to the end: an unread 1.5 MB body keeps the server's response, and so its close, waiting.
       const body = Buffer.from(await response.arrayBuffer());
       if (file !== 'init.js') expect(body.equals(readFileSync(join(SWAGGER_UI_DIST, file)))).toBe(true);
     }
     const missing = await call(suite.app, 'GET', '/docs/../../package.json');
     expect(missing.status).toBe(404);
-    expect((await call(suite.app, 'GET', '/docs/index.html')).body).toEqual({ error: 'NOT_FOUND', message: 'No documentation file index.html' });
+    expect((await call(suite.app, 'GET', '/docs/index.html')).body).toEqual({
+      error: 'NOT_FOUND',
+      message: 'No documentation file index.html',
+    });
   });
 
   it('lists every operation of the document, grouped by tag', async () => {
@@ -44,10 +51,15 @@ describe('the docs page', () => {
     const { page } = suite.tab;
     await page.goto(`${new URL(suite.app.baseUrl).origin}/api/v1/docs`);
     await page.getByRole('heading', { name: /Cash Rounding Compliance Service/ }).waitFor();
-    await page.locator('.opblock').nth(operationCount - 1).waitFor();
+    await page
+      .locator('.opblock')
+      .nth(operationCount - 1)
+      .waitFor();
     expect(await page.locator('.opblock').count()).toBe(operationCount);
     const tags = await page.locator('.opblock-tag').allInnerTexts();
-    expect(tags.map((text) => text.split('\n')[0].trim())).toEqual(document.tags.map((tag: { name: string }) => tag.name));
+    expect(tags.map((text) => text.split('\n')[0].trim())).toEqual(
+      document.tags.map((tag: { name: string }) => tag.name),
+    );
     await screenshot(page, 'api-docs');
   });
 });

@@ -85,16 +85,22 @@ describe('a TypeScript client generated from the OpenAPI document', () => {
     const names = [...types.matchAll(/^export type (\w+)/gm)].map(([, name]) => name);
     expect(names.length).toBeGreaterThan(100);
     expect(names.filter((name) => /\d$/.test(name))).toEqual([]);
-    await run(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', dir]).catch((error: { stdout: string }) => {
-      throw new Error(`the generated client does not type-check:\n${error.stdout}`);
-    });
+    await run(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', dir]).catch(
+      (error: { stdout: string }) => {
+        throw new Error(`the generated client does not type-check:\n${error.stdout}`);
+      },
+    );
 
     const merchant = await onboardMerchant(app);
     const { key } = await issueKey(app, { role: 'merchant', merchant_id: merchant.merchant_id });
     const { stdout } = await run(process.execPath, [join(dir, 'out/pos.js'), app.baseUrl, key, merchant.merchant_id]);
     const { status, recorded, fetched, receipt } = JSON.parse(stdout);
     expect(status).toBe(201);
-    expect(recorded.calculation).toMatchObject({ ledger_total_cents: 1102, cash_total_cents: 1100, jurisdiction: 'US-WA' });
+    expect(recorded.calculation).toMatchObject({
+      ledger_total_cents: 1102,
+      cash_total_cents: 1100,
+      jurisdiction: 'US-WA',
+    });
     expect(fetched.id).toBe(recorded.id);
     expect(fetched.calculation.cash_total_cents).toBe(1100);
     expect(receipt.receipt.text).toContain('11.00');

@@ -69,39 +69,72 @@ describe('the OpenAPI document', () => {
     expect(`${scheme.default}://${host.default}${PREFIX}`).toBe('http://localhost:3000/api/v1');
     // An ES module, so run as the command-line tool it ships rather than loaded into jest.
     const result = spawnSync(process.execPath, [VALIDATOR_CLI, documentFile()], { encoding: 'utf8' });
-    expect({ status: result.status, output: result.stdout + result.stderr }).toEqual({ status: 0, output: expect.stringContaining('"valid": true') });
+    expect({ status: result.status, output: result.stdout + result.stderr }).toEqual({
+      status: 0,
+      output: expect.stringContaining('"valid": true'),
+    });
   });
 
   it('passes `redocly lint` with the recommended rules: no error, no warning', () => {
-    const result = spawnSync(REDOCLY_CLI, ['lint', documentFile(), '--config', join(ROOT, 'redocly.yaml'), '--format', 'json'], {
-      encoding: 'utf8',
-      env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' },
-    });
-    const report = JSON.parse(result.stdout) as { totals: Record<string, number>; problems: Array<{ ruleId: string; message: string; location: unknown }> };
-    expect(report.problems.map(({ ruleId, message, location }) => `${ruleId}: ${message} ${JSON.stringify(location)}`)).toEqual([]);
+    const result = spawnSync(
+      REDOCLY_CLI,
+      ['lint', documentFile(), '--config', join(ROOT, 'redocly.yaml'), '--format', 'json'],
+      {
+        encoding: 'utf8',
+        env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' },
+      },
+    );
+    const report = JSON.parse(result.stdout) as {
+      totals: Record<string, number>;
+      problems: Array<{ ruleId: string; message: string; location: unknown }>;
+    };
+    expect(
+      report.problems.map(({ ruleId, message, location }) => `${ruleId}: ${message} ${JSON.stringify(location)}`),
+    ).toEqual([]);
     expect(report.totals).toMatchObject({ errors: 0, warnings: 0 });
     expect(result.status).toBe(0);
   });
 
   it('describes every route the router serves, and no other', async () => {
     const { body } = await call(app, 'GET', '/version');
-    const served = (body.endpoints as Endpoint[]).map(({ method, path }) => `${method} ${path.slice(PREFIX.length)}`).sort();
+    const served = (body.endpoints as Endpoint[])
+      .map(({ method, path }) => `${method} ${path.slice(PREFIX.length)}`)
+      .sort();
     expect(served.length).toBeGreaterThan(40);
-    expect(operations().map(({ route }) => route).sort()).toEqual(served);
+    expect(
+      operations()
+        .map(({ route }) => route)
+        .sort(),
+    ).toEqual(served);
   });
 
   it('gives each operation a summary, one known tag and an id', () => {
     const known = API_TAGS.map((tag) => tag.name) as string[];
     const lacking = operations().filter(
-      ({ operation }) => !operation.summary || operation.tags?.length !== 1 || !known.includes(operation.tags[0]) || !operation.operationId,
+      ({ operation }) =>
+        !operation.summary ||
+        operation.tags?.length !== 1 ||
+        !known.includes(operation.tags[0]) ||
+        !operation.operationId,
     );
-    expect(lacking.map(({ route, operation }) => `${route}: ${JSON.stringify({ summary: operation.summary, tags: operation.tags })}`)).toEqual([]);
+    expect(
+      lacking.map(
+        ({ route, operation }) => `${route}: ${JSON.stringify({ summary: operation.summary, tags: operation.tags })}`,
+      ),
+    ).toEqual([]);
     expect(document.tags?.map((tag) => tag.name)).toEqual(known);
   });
 
   it('names each operation with a verb phrase a generated client can use as a function name', () => {
     const ids = operations().map(({ operation }) => operation.operationId!);
-    expect(ids.filter((id) => !/^(get|list|record|issue|revoke|onboard|change|override|void|adjust|payOut|create|distribute|check|verify|export|delete|rotate|replay)[A-Z][A-Za-z]*$/.test(id))).toEqual([]);
+    expect(
+      ids.filter(
+        (id) =>
+          !/^(get|list|record|issue|revoke|onboard|change|override|void|adjust|payOut|create|distribute|check|verify|export|delete|rotate|replay)[A-Z][A-Za-z]*$/.test(
+            id,
+          ),
+      ),
+    ).toEqual([]);
     expect(new Set(ids).size).toBe(ids.length);
     expect(ids).toEqual(expect.arrayContaining(['recordTransaction', 'issueRefund', 'getReceipt']));
   });
@@ -111,7 +144,9 @@ describe('the OpenAPI document', () => {
       ...Object.entries(operation.responses)
         .filter(([, response]) => !(response as ResponseObject).description)
         .map(([status]) => `${route} → ${status}`),
-      ...((operation.parameters ?? []) as ParameterObject[]).filter((parameter) => !parameter.description).map((parameter) => `${route} ${parameter.name}`),
+      ...((operation.parameters ?? []) as ParameterObject[])
+        .filter((parameter) => !parameter.description)
+        .map((parameter) => `${route} ${parameter.name}`),
     ]);
     expect(undescribed).toEqual([]);
   });
@@ -125,7 +160,9 @@ describe('the OpenAPI document', () => {
       // An open route says so with an empty list, rather than leaving a reader to guess.
       const security = rule === 'public' ? [] : [{ [API_KEY_SCHEME]: [] }];
       const actual = documented === 'public' ? 'public' : [...documented].sort();
-      return JSON.stringify([actual, operation.security]) === JSON.stringify([expected, security]) ? [] : [`${route}: ${JSON.stringify(actual)} vs ${JSON.stringify(expected)}`];
+      return JSON.stringify([actual, operation.security]) === JSON.stringify([expected, security])
+        ? []
+        : [`${route}: ${JSON.stringify(actual)} vs ${JSON.stringify(expected)}`];
     });
     expect(mismatches).toEqual([]);
   });
@@ -135,21 +172,29 @@ describe('the OpenAPI document', () => {
       operations().flatMap(({ operation }) =>
         Object.entries(operation.responses)
           .filter(([status]) => /^[45]\d\d$/.test(status))
-          .flatMap(([, response]) => Object.keys((response as ResponseObject).content?.['application/json']?.examples ?? {})),
+          .flatMap(([, response]) =>
+            Object.keys((response as ResponseObject).content?.['application/json']?.examples ?? {}),
+          ),
       ),
     );
     const errorSchema = (document.components!.schemas!.ErrorBody as SchemaObject).properties!.error as SchemaObject;
     expect(errorSchema.enum).toEqual([...documented].sort());
     const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
-    const table = readme.slice(readme.indexOf('\n## Errors\n'), readme.indexOf('\n## ', readme.indexOf('\n## Errors\n') + 1));
-    const inReadme = [...table.matchAll(/^\| \d{3} \| ([^|]+) \|/gm)].flatMap(([, cell]) => [...cell.matchAll(/`([A-Z_]+)`/g)].map(([, code]) => code));
+    const table = readme.slice(
+      readme.indexOf('\n## Errors\n'),
+      readme.indexOf('\n## ', readme.indexOf('\n## Errors\n') + 1),
+    );
+    const inReadme = [...table.matchAll(/^\| \d{3} \| ([^|]+) \|/gm)].flatMap(([, cell]) =>
+      [...cell.matchAll(/`([A-Z_]+)`/g)].map(([, code]) => code),
+    );
     expect([...inReadme].sort()).toEqual(errorSchema.enum);
   });
 
   it("lists every compliance reason code with its meaning in ComplianceReason.code, and the README's table the same codes and meanings", () => {
     const code = (document.components!.schemas!.ComplianceReason as SchemaObject).properties!.code as SchemaObject;
     expect(code.enum).toEqual(Object.keys(COMPLIANCE_REASON_CODES));
-    for (const [reason, meaning] of Object.entries(COMPLIANCE_REASON_CODES)) expect(code.description).toContain(`\`${reason}\`: ${meaning}`);
+    for (const [reason, meaning] of Object.entries(COMPLIANCE_REASON_CODES))
+      expect(code.description).toContain(`\`${reason}\`: ${meaning}`);
     const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
     const start = readme.indexOf('\n### Compliance reasons\n');
     const table = readme.slice(start, readme.indexOf('\n#', start + 1));
@@ -165,12 +210,15 @@ describe('the OpenAPI document', () => {
       if (success.length === 0) found.push('no success response');
       for (const status of success) {
         const { content } = operation.responses[status] as ResponseObject;
-        if (status !== '204' && (!content || Object.values(content).some((media) => !media.schema))) found.push(`${status} without a schema`);
+        if (status !== '204' && (!content || Object.values(content).some((media) => !media.schema)))
+          found.push(`${status} without a schema`);
       }
       for (const status of statuses.filter((s) => /^[45]\d\d$/.test(s))) {
-        const schema = (operation.responses[status] as ResponseObject).content?.['application/json']?.schema as ReferenceObject | undefined;
+        const schema = (operation.responses[status] as ResponseObject).content?.['application/json']?.schema as
+          ReferenceObject | undefined;
         // /health answers 503 with its own report: the service is up, the database is not.
-        if (schema?.$ref !== '#/components/schemas/ErrorBody' && route !== 'GET /health') found.push(`${status} is not an ErrorBody`);
+        if (schema?.$ref !== '#/components/schemas/ErrorBody' && route !== 'GET /health')
+          found.push(`${status} is not an ErrorBody`);
       }
       return found.map((problem) => `${route}: ${problem}`);
     });
@@ -180,16 +228,26 @@ describe('the OpenAPI document', () => {
   it('gives every JSON request and success body an example that its own schema accepts', () => {
     const problems = operations().flatMap(({ route, operation }) => {
       const bodies: Array<[string, MediaTypeObject | undefined]> = [
-        ['request', (operation.requestBody as { content?: Record<string, MediaTypeObject> } | undefined)?.content?.['application/json']],
+        [
+          'request',
+          (operation.requestBody as { content?: Record<string, MediaTypeObject> } | undefined)?.content?.[
+            'application/json'
+          ],
+        ],
         ...Object.entries(operation.responses)
           .filter(([status]) => /^2\d\d$/.test(status))
-          .map(([status, response]): [string, MediaTypeObject | undefined] => [status, (response as ResponseObject).content?.['application/json']]),
+          .map(([status, response]): [string, MediaTypeObject | undefined] => [
+            status,
+            (response as ResponseObject).content?.['application/json'],
+          ]),
       ];
       return bodies.flatMap(([which, media]) => {
         if (!media?.schema) return [];
         const example = media.example ?? exampleOf(media.schema, document);
         if (example.missing.length > 0) return [`${route} ${which}: no example for ${example.missing.join(', ')}`];
-        return conformance.check(`${route} ${which} example`, media.schema, example.value).map((problem) => `${route} ${which}: ${problem}`);
+        return conformance
+          .check(`${route} ${which} example`, media.schema, example.value)
+          .map((problem) => `${route} ${which}: ${problem}`);
       });
     });
     expect(problems).toEqual([]);
@@ -201,7 +259,9 @@ describe('the OpenAPI document', () => {
     const compare = (where: string, dto: Function, documented: Record<string, boolean>) => {
       const expected = validatedFields(dto);
       if (JSON.stringify(sortedEntries(documented)) !== JSON.stringify(sortedEntries(expected))) {
-        problems.push(`${where} (${dto.name}): documented ${JSON.stringify(documented)}, validated ${JSON.stringify(expected)}`);
+        problems.push(
+          `${where} (${dto.name}): documented ${JSON.stringify(documented)}, validated ${JSON.stringify(expected)}`,
+        );
       }
     };
     for (const { controller, method, operationId, args } of routeArguments(app)) {
@@ -209,11 +269,18 @@ describe('the OpenAPI document', () => {
       if (!operation) continue; // a route of the router but not of the document: the coverage test names it
       for (const { type, dto } of args) {
         if (type === RouteParamtypes.BODY) {
-          const ref = (operation.requestBody as { content: Record<string, MediaTypeObject> } | undefined)?.content['application/json']?.schema;
+          const ref = (operation.requestBody as { content: Record<string, MediaTypeObject> } | undefined)?.content[
+            'application/json'
+          ]?.schema;
           const name = (ref as ReferenceObject | undefined)?.$ref.split('/').pop();
-          if (name !== dto.name) problems.push(`${controller}.${method}: body documented as ${name}, validated as ${dto.name}`);
+          if (name !== dto.name)
+            problems.push(`${controller}.${method}: body documented as ${name}, validated as ${dto.name}`);
         } else {
-          compare(`${controller}.${method} ${type === RouteParamtypes.QUERY ? 'query' : 'path'}`, dto, parametersIn(operation, type === RouteParamtypes.QUERY ? 'query' : 'path'));
+          compare(
+            `${controller}.${method} ${type === RouteParamtypes.QUERY ? 'query' : 'path'}`,
+            dto,
+            parametersIn(operation, type === RouteParamtypes.QUERY ? 'query' : 'path'),
+          );
         }
       }
     }
@@ -221,7 +288,12 @@ describe('the OpenAPI document', () => {
     for (const [name, schema] of Object.entries(document.components!.schemas!)) {
       const dto = validatedClasses().find((candidate) => candidate.name === name);
       const { properties = {}, required = [] } = schema as SchemaObject;
-      if (dto) compare(`#/components/schemas/${name}`, dto, Object.fromEntries(Object.keys(properties).map((field) => [field, required.includes(field)])));
+      if (dto)
+        compare(
+          `#/components/schemas/${name}`,
+          dto,
+          Object.fromEntries(Object.keys(properties).map((field) => [field, required.includes(field)])),
+        );
     }
     expect(problems).toEqual([]);
   });
@@ -231,7 +303,12 @@ describe('the OpenAPI document', () => {
  * The example Swagger UI would show: each property's own `example`, else built from its parts (the
  * first of an enum, one item of an array). `missing` names the leaves with nothing to show.
  */
-function exampleOf(schema: Schema, document: OpenAPIObject, at = '', seen = new Set<string>()): { value: unknown; missing: string[] } {
+function exampleOf(
+  schema: Schema,
+  document: OpenAPIObject,
+  at = '',
+  seen = new Set<string>(),
+): { value: unknown; missing: string[] } {
   if ('$ref' in schema) {
     const name = schema.$ref.split('/').pop()!;
     if (seen.has(name)) return { value: undefined, missing: [] };
@@ -258,11 +335,14 @@ function exampleOf(schema: Schema, document: OpenAPIObject, at = '', seen = new 
   return { value: undefined, missing: [at || '(body)'] };
 }
 
-const sortedEntries = (fields: Record<string, boolean>) => Object.entries(fields).sort(([a], [b]) => a.localeCompare(b));
+const sortedEntries = (fields: Record<string, boolean>) =>
+  Object.entries(fields).sort(([a], [b]) => a.localeCompare(b));
 
 /** Every class class-validator holds rules for. */
 function validatedClasses(): Function[] {
-  return [...(getMetadataStorage() as unknown as { validationMetadatas: Map<Function, unknown> }).validationMetadatas.keys()];
+  return [
+    ...(getMetadataStorage() as unknown as { validationMetadatas: Map<Function, unknown> }).validationMetadatas.keys(),
+  ];
 }
 
 /** The fields class-validator checks on `dto` (inherited ones included), each with whether it is required. */
@@ -276,11 +356,22 @@ function validatedFields(dto: Function): Record<string, boolean> {
 
 function parametersIn(operation: OperationObject, place: 'query' | 'path'): Record<string, boolean> {
   const parameters = (operation.parameters ?? []) as ParameterObject[];
-  return Object.fromEntries(parameters.filter((parameter) => parameter.in === place).map((parameter) => [parameter.name, parameter.required === true]));
+  return Object.fromEntries(
+    parameters
+      .filter((parameter) => parameter.in === place)
+      .map((parameter) => [parameter.name, parameter.required === true]),
+  );
 }
 
 /** The body, query and path DTO classes each route handler of the app validates, from Nest's own route metadata. */
-function routeArguments(app: TestApp): Array<{ controller: string; method: string; operationId?: string; args: Array<{ type: RouteParamtypes; dto: Function }> }> {
+function routeArguments(
+  app: TestApp,
+): Array<{
+  controller: string;
+  method: string;
+  operationId?: string;
+  args: Array<{ type: RouteParamtypes; dto: Function }>;
+}> {
   const routes = [];
   for (const module of app.app.get(ModulesContainer).values()) {
     for (const { metatype } of module.controllers.values()) {
@@ -288,16 +379,23 @@ function routeArguments(app: TestApp): Array<{ controller: string; method: strin
       for (const method of Object.getOwnPropertyNames(prototype)) {
         const handler = prototype[method];
         if (typeof handler !== 'function' || Reflect.getMetadata(METHOD_METADATA, handler) === undefined) continue;
-        const declared = (Reflect.getMetadata(ROUTE_ARGS_METADATA, metatype as Function, method) ?? {}) as Record<string, { index: number; data?: unknown }>;
+        const declared = (Reflect.getMetadata(ROUTE_ARGS_METADATA, metatype as Function, method) ?? {}) as Record<
+          string,
+          { index: number; data?: unknown }
+        >;
         const types = (Reflect.getMetadata('design:paramtypes', prototype, method) ?? []) as Function[];
         const args = Object.entries(declared).flatMap(([key, { index, data }]) => {
           const type = Number(key.split(':')[0]) as RouteParamtypes;
           const validated = [RouteParamtypes.BODY, RouteParamtypes.QUERY, RouteParamtypes.PARAM].includes(type);
           // A single named value (`@Param('asset')`) is no DTO.
           const dto = types[index];
-          return validated && data === undefined && dto && Object.keys(validatedFields(dto)).length > 0 ? [{ type, dto }] : [];
+          return validated && data === undefined && dto && Object.keys(validatedFields(dto)).length > 0
+            ? [{ type, dto }]
+            : [];
         });
-        const { operationId } = (Reflect.getMetadata(API_OPERATION_METADATA, handler) ?? {}) as { operationId?: string };
+        const { operationId } = (Reflect.getMetadata(API_OPERATION_METADATA, handler) ?? {}) as {
+          operationId?: string;
+        };
         routes.push({ controller: (metatype as Function).name, method, operationId, args });
       }
     }

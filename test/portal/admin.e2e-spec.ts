@@ -57,7 +57,8 @@ describe('the portal, signed in with an admin key', () => {
 
   it('works from the keyboard alone: skip link, sign-in, page links, focus on each page’s heading', async () => {
     const { page } = suite.tab;
-    const focused = () => page.evaluate('document.activeElement.tagName + " " + document.activeElement.textContent.trim().slice(0, 40)');
+    const focused = () =>
+      page.evaluate('document.activeElement.tagName + " " + document.activeElement.textContent.trim().slice(0, 40)');
     await page.goto(`${new URL(suite.app.baseUrl).origin}/portal/`);
     await page.getByRole('heading', { name: 'Sign in' }).waitFor();
     expect(await focused()).toBe('H1 Sign in');
@@ -88,12 +89,18 @@ describe('the portal, signed in with an admin key', () => {
     expect(await id.evaluate((button) => button.scrollWidth > button.clientWidth)).toBe(true);
     await id.focus();
     await page.keyboard.press('Enter');
-    await page.getByRole('status').filter({ hasText: `Copied ${issued.id}.` }).waitFor();
+    await page
+      .getByRole('status')
+      .filter({ hasText: `Copied ${issued.id}.` })
+      .waitFor();
     expect(await page.evaluate('navigator.clipboard.readText()')).toBe(issued.id);
   });
 
   it('asks before revoking and revokes nothing when cancelled', async () => {
-    const issued = await call(suite.app, 'POST', '/admin/api-keys', { key: TEST_ADMIN_KEY, body: { role: 'auditor', name: 'Kept auditor' } });
+    const issued = await call(suite.app, 'POST', '/admin/api-keys', {
+      key: TEST_ADMIN_KEY,
+      body: { role: 'auditor', name: 'Kept auditor' },
+    });
     await signIn(suite.tab, suite.app, TEST_ADMIN_KEY);
     await visit(suite.tab, 'keys', 'API keys');
     await suite.tab.page.getByRole('button', { name: 'Revoke key Kept auditor' }).click();
@@ -109,7 +116,8 @@ describe('the portal, signed in with an admin key', () => {
     await page.getByLabel('State').fill('OR');
     await page.getByRole('button', { name: 'Filter' }).click();
     await page.getByText(/^\d+ of \d+ rules\.$/).waitFor();
-    const oregon = async () => (await call(suite.app, 'GET', '/jurisdictions?state=OR', { key: TEST_ADMIN_KEY })).body.rules;
+    const oregon = async () =>
+      (await call(suite.app, 'GET', '/jurisdictions?state=OR', { key: TEST_ADMIN_KEY })).body.rules;
     const [before] = await oregon();
     await page.getByRole('button', { name: 'Edit rule OR rounding' }).click();
     await page.getByLabel('Legislation').fill('OR HB 1234 (2026)');
@@ -122,9 +130,19 @@ describe('the portal, signed in with an admin key', () => {
     // The rule's disclosure follows the spec's disclosure_required.
     expect(before.disclosure.kind).not.toBe('none');
     expect(await oregon()).toEqual([
-      { ...before, legislation: 'OR HB 1234 (2026)', enforcement: 'mandatory', disclosure_required: false, disclosure: { ...before.disclosure, kind: 'none' } },
+      {
+        ...before,
+        legislation: 'OR HB 1234 (2026)',
+        enforcement: 'mandatory',
+        disclosure_required: false,
+        disclosure: { ...before.disclosure, kind: 'none' },
+      },
     ]);
-    const changes = await call(suite.app, 'GET', '/admin/audit-logs?event_type=jurisdiction_rule', { key: TEST_ADMIN_KEY });
-    expect(changes.body.entries.at(-1).details).toMatchObject({ rule: { lookup_key: 'OR', legislation: 'OR HB 1234 (2026)' } });
+    const changes = await call(suite.app, 'GET', '/admin/audit-logs?event_type=jurisdiction_rule', {
+      key: TEST_ADMIN_KEY,
+    });
+    expect(changes.body.entries.at(-1).details).toMatchObject({
+      rule: { lookup_key: 'OR', legislation: 'OR HB 1234 (2026)' },
+    });
   });
 });

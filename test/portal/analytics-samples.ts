@@ -36,13 +36,27 @@ function voidRecordIds(count: number, seed: number, perDay: number): string[] {
 }
 
 const QUICK_STOP_SIGNALS = [
-  { code: 'ROUND_UP_BIAS', points: 40, detail: '412 of 545 directional cash roundings went up where honest rounding gives 272.5 (z = 11.95)' },
-  { code: 'PENNY_ENDINGS_SKEWED', points: 20, detail: 'the penny endings of 600 cash sales lean to those the rule rounds up (chi-square 206.67, 9 degrees of freedom)' },
-  { code: 'OVERRIDES_RAISE_CASH', points: 15, detail: '27 of 29 overrides raised the cash total above the calculation (124 cents net)' },
+  {
+    code: 'ROUND_UP_BIAS',
+    points: 40,
+    detail: '412 of 545 directional cash roundings went up where honest rounding gives 272.5 (z = 11.95)',
+  },
+  {
+    code: 'PENNY_ENDINGS_SKEWED',
+    points: 20,
+    detail:
+      'the penny endings of 600 cash sales lean to those the rule rounds up (chi-square 206.67, 9 degrees of freedom)',
+  },
+  {
+    code: 'OVERRIDES_RAISE_CASH',
+    points: 15,
+    detail: '27 of 29 overrides raised the cash total above the calculation (124 cents net)',
+  },
   {
     code: 'VOIDS_AT_SHIFT_CHANGE',
     points: 15,
-    detail: '19 of 30 voids were within 30 minutes of a shift change (6, 14, 22 UTC), which cover a share of 0.125 of the day (z = 8.42)',
+    detail:
+      '19 of 30 voids were within 30 minutes of a shift change (6, 14, 22 UTC), which cover a share of 0.125 of the day (z = 8.42)',
   },
 ] satisfies GetRiskProfileResponse['signals'];
 
@@ -66,7 +80,12 @@ export const RISK_PROFILE = {
       actual_endings: { rounded_up: 412, rounded_down: 133, up_ratio: 0.756 },
     },
     round_up_bias: { sample: 545, rounded_up: 412, expected_up: 272.5, z: 11.95 },
-    penny_endings: { counts: [26, 35, 30, 103, 104, 29, 32, 36, 102, 103], chi_square: 206.67, degrees_of_freedom: 9, leans_to_round_up: true },
+    penny_endings: {
+      counts: [26, 35, 30, 103, 104, 29, 32, 36, 102, 103],
+      chi_square: 206.67,
+      degrees_of_freedom: 9,
+      leans_to_round_up: true,
+    },
     explicit_mode: { sales: 0, favoured_sales: 0, favoured_cents: 0 },
   },
   override_patterns: {
@@ -94,7 +113,13 @@ export const RISK_PROFILE = {
     normalization_failures: 1,
     normalization_failure_rate: 0.1111,
     voids_by_hour: [0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 6, 11, 1, 1, 1, 1, 1, 1, 0, 2, 0],
-    voids_by_reason: { customer_changed_mind: 9, pricing_error: 12, duplicate_transaction: 3, employee_error: 5, fraud_suspected: 1 },
+    voids_by_reason: {
+      customer_changed_mind: 9,
+      pricing_error: 12,
+      duplicate_transaction: 3,
+      employee_error: 5,
+      fraud_suspected: 1,
+    },
     shift_change: { hours: [6, 14, 22], window_minutes: 30, voids: 19, share: 0.6333, expected_share: 0.125, z: 8.42 },
     top_employee: { employee_id: 'emp-7', voids: 16, share: 0.5333 },
   },
@@ -105,9 +130,23 @@ export const RISK_PROFILE = {
 /** GET /admin/fraud-overview: highest score first, as the service ranks them. */
 export const FRAUD_OVERVIEW = {
   as_of_position: AS_OF,
-  summary: { merchant_count: 4, by_level: { NONE: 1, LOW: 1, MEDIUM: 0, HIGH: 1, CRITICAL: 1 }, mean_score: 38.75, p90_score: 90 },
+  summary: {
+    merchant_count: 4,
+    by_level: { NONE: 1, LOW: 1, MEDIUM: 0, HIGH: 1, CRITICAL: 1 },
+    mean_score: 38.75,
+    p90_score: 90,
+  },
   merchants: [
-    { rank: 1, merchant_id: 'm-skimmer', name: 'Quick Stop', environment: 'production', fraud_score: 90, risk_level: 'CRITICAL', signals: QUICK_STOP_SIGNALS, sales: 640 },
+    {
+      rank: 1,
+      merchant_id: 'm-skimmer',
+      name: 'Quick Stop',
+      environment: 'production',
+      fraud_score: 90,
+      risk_level: 'CRITICAL',
+      signals: QUICK_STOP_SIGNALS,
+      sales: 640,
+    },
     {
       rank: 2,
       merchant_id: 'm-overrides',
@@ -117,7 +156,11 @@ export const FRAUD_OVERVIEW = {
       risk_level: 'HIGH',
       signals: [
         { code: 'OVERRIDE_FREQUENCY', points: 20, detail: '52 overrides on 310 sales (0.1677 per sale)' },
-        { code: 'OVERRIDES_RAISE_CASH', points: 15, detail: '49 of 52 overrides raised the cash total above the calculation (231 cents net)' },
+        {
+          code: 'OVERRIDES_RAISE_CASH',
+          points: 15,
+          detail: '49 of 52 overrides raised the cash total above the calculation (231 cents net)',
+        },
         { code: 'HIGH_VOID_RATE', points: 20, detail: '47 of 310 sales were voided (rate 0.1516)' },
       ],
       sales: 310,
@@ -132,7 +175,16 @@ export const FRAUD_OVERVIEW = {
       signals: [{ code: 'OVERRIDE_FREQUENCY', points: 10, detail: '65 overrides on 1210 sales (0.0537 per sale)' }],
       sales: 1210,
     },
-    { rank: 4, merchant_id: 'm-honest', name: 'Corner Deli', environment: 'production', fraud_score: 0, risk_level: 'NONE', signals: [], sales: 640 },
+    {
+      rank: 4,
+      merchant_id: 'm-honest',
+      name: 'Corner Deli',
+      environment: 'production',
+      fraud_score: 0,
+      risk_level: 'NONE',
+      signals: [],
+      sales: 640,
+    },
   ],
   total: 4,
   limit: 100,
@@ -155,15 +207,69 @@ export const VOID_ANALYTICS = {
     normalization_failures: 4,
     normalization_failure_rate: 0.1739,
     voids_by_hour: [6, 5, 3, 0, 0, 0, 0, 0, 1, 2, 2, 3, 2, 6, 11, 2, 2, 3, 4, 6, 6, 6, 9, 8],
-    voids_by_reason: { customer_changed_mind: 24, pricing_error: 31, duplicate_transaction: 9, employee_error: 17, fraud_suspected: 6 },
+    voids_by_reason: {
+      customer_changed_mind: 24,
+      pricing_error: 31,
+      duplicate_transaction: 9,
+      employee_error: 17,
+      fraud_suspected: 6,
+    },
     shift_change: { hours: [6, 14, 22], window_minutes: 30, voids: 26, share: 0.2989, expected_share: 0.125, z: 4.9 },
     top_employee: null,
   },
   merchants: [
-    { merchant_id: 'm-overrides', sales: 310, voids: 47, void_rate: 0.1516, sales_cents: 402_180, voided_cents: 41_275, void_amount_rate: 0.1026, refunds: 6, refunded_cents: 5_120, normalization_failures: 1, normalization_failure_rate: 0.1667 },
-    { merchant_id: 'm-skimmer', sales: 640, voids: 30, void_rate: 0.0469, sales_cents: 731_450, voided_cents: 33_420, void_amount_rate: 0.0457, refunds: 9, refunded_cents: 7_460, normalization_failures: 1, normalization_failure_rate: 0.1111 },
-    { merchant_id: 'm-honest', sales: 640, voids: 4, void_rate: 0.0063, sales_cents: 689_905, voided_cents: 3_390, void_amount_rate: 0.0049, refunds: 3, refunded_cents: 2_950, normalization_failures: 1, normalization_failure_rate: 0.3333 },
-    { merchant_id: 'm-busy', sales: 1210, voids: 6, void_rate: 0.005, sales_cents: 1_045_320, voided_cents: 6_130, void_amount_rate: 0.0059, refunds: 5, refunded_cents: 4_350, normalization_failures: 1, normalization_failure_rate: 0.2 },
+    {
+      merchant_id: 'm-overrides',
+      sales: 310,
+      voids: 47,
+      void_rate: 0.1516,
+      sales_cents: 402_180,
+      voided_cents: 41_275,
+      void_amount_rate: 0.1026,
+      refunds: 6,
+      refunded_cents: 5_120,
+      normalization_failures: 1,
+      normalization_failure_rate: 0.1667,
+    },
+    {
+      merchant_id: 'm-skimmer',
+      sales: 640,
+      voids: 30,
+      void_rate: 0.0469,
+      sales_cents: 731_450,
+      voided_cents: 33_420,
+      void_amount_rate: 0.0457,
+      refunds: 9,
+      refunded_cents: 7_460,
+      normalization_failures: 1,
+      normalization_failure_rate: 0.1111,
+    },
+    {
+      merchant_id: 'm-honest',
+      sales: 640,
+      voids: 4,
+      void_rate: 0.0063,
+      sales_cents: 689_905,
+      voided_cents: 3_390,
+      void_amount_rate: 0.0049,
+      refunds: 3,
+      refunded_cents: 2_950,
+      normalization_failures: 1,
+      normalization_failure_rate: 0.3333,
+    },
+    {
+      merchant_id: 'm-busy',
+      sales: 1210,
+      voids: 6,
+      void_rate: 0.005,
+      sales_cents: 1_045_320,
+      voided_cents: 6_130,
+      void_amount_rate: 0.0059,
+      refunds: 5,
+      refunded_cents: 4_350,
+      normalization_failures: 1,
+      normalization_failure_rate: 0.2,
+    },
   ],
   merchant_count: 4,
   limit: 100,
@@ -273,4 +379,5 @@ export const OVERRIDE_REPORT = {
   offset: 0,
 } satisfies OverrideReportResponse;
 
-export const EXPORT_CSV = 'transaction_id,merchant_id,cash_total_cents,audit_hash\r\nTXN-2026-11-21-8KQ2M4PZ,m-skimmer,1010,5bcf4f37\r\nTXN-2026-11-21-2H6J8K0L,m-overrides,2499,83212a98\r\n';
+export const EXPORT_CSV =
+  'transaction_id,merchant_id,cash_total_cents,audit_hash\r\nTXN-2026-11-21-8KQ2M4PZ,m-skimmer,1010,5bcf4f37\r\nTXN-2026-11-21-2H6J8K0L,m-overrides,2499,83212a98\r\n';

@@ -14,7 +14,8 @@ describe('the portal, signed in with an auditor key', () => {
   beforeAll(async () => {
     const { merchant_id: merchantId } = await onboardMerchant(suite.app);
     const merchantKey = (await issueKey(suite.app, { role: 'merchant', merchant_id: merchantId })).key;
-    for (let i = 0; i < 4; i++) await recordSale(suite.app, merchantKey, merchantId, { subtotal_cents: 1001 + i, cashier_id: 'emp-7' });
+    for (let i = 0; i < 4; i++)
+      await recordSale(suite.app, merchantKey, merchantId, { subtotal_cents: 1001 + i, cashier_id: 'emp-7' });
     auditorKey = (await issueKey(suite.app, { role: 'auditor', name: 'Compliance review' })).key;
   });
 
@@ -22,17 +23,32 @@ describe('the portal, signed in with an auditor key', () => {
     const { page } = suite.tab;
     await page.getByRole('heading', { level: 1, name: 'Verify the hash chain' }).waitFor();
     const offered = await page.getByRole('navigation', { name: 'Portal pages' }).getByRole('link').allTextContents();
-    expect(offered).toEqual(['Jurisdiction rules', 'Verify the hash chain', 'Audit log', 'Checkpoint and witnesses', 'Void analytics', 'Override report', 'CSV export', 'Webhooks']);
+    expect(offered).toEqual([
+      'Jurisdiction rules',
+      'Verify the hash chain',
+      'Audit log',
+      'Checkpoint and witnesses',
+      'Void analytics',
+      'Override report',
+      'CSV export',
+      'Webhooks',
+    ]);
 
     const asked = suite.tab.requests.length;
-    for (const [route, title] of [['keys', 'API keys'], ['merchants', 'Merchants'], ['fraud-overview', 'Fraud overview']]) {
+    for (const [route, title] of [
+      ['keys', 'API keys'],
+      ['merchants', 'Merchants'],
+      ['fraud-overview', 'Fraud overview'],
+    ]) {
       await visit(suite.tab, route, title);
       await page.getByText(`the API refuses it to your auditor key`).waitFor();
       expect(await page.getByRole('table').count()).toBe(0);
       expect(await page.getByRole('button', { name: 'Issue key' }).count()).toBe(0);
     }
     // Only the public /health, which every page reads for the chain-alarm banner.
-    expect(suite.tab.requests.slice(asked).filter((url) => url.includes('/api/v1/') && !url.endsWith('/api/v1/health'))).toEqual([]);
+    expect(
+      suite.tab.requests.slice(asked).filter((url) => url.includes('/api/v1/') && !url.endsWith('/api/v1/health')),
+    ).toEqual([]);
     // And the API, which the portal only mirrors, refuses the auditor key there too.
     expect((await call(suite.app, 'GET', '/admin/api-keys', { key: auditorKey })).status).toBe(403);
   });
@@ -48,7 +64,8 @@ describe('the portal, signed in with an auditor key', () => {
     await page.getByRole('button', { name: 'Run verification' }).click();
     await page.getByText(/^The chain is intact: all \d+ entries verified\.$/).waitFor();
 
-    const sales = (await call(suite.app, 'GET', '/admin/audit-logs?event_type=transaction', { key: TEST_ADMIN_KEY })).body.entries;
+    const sales = (await call(suite.app, 'GET', '/admin/audit-logs?event_type=transaction', { key: TEST_ADMIN_KEY }))
+      .body.entries;
     const victim = sales[2];
     await changeData(suite.app.app.get(DATABASE), victim.position, ['calculation', 'cash_total_cents'], 1);
 
@@ -72,12 +89,22 @@ describe('the portal, signed in with an auditor key', () => {
     await screenshot(page, 'verify-chain');
     for (const viewport of [LAPTOP, PHONE]) {
       await page.setViewportSize(viewport);
-      expect({ width: viewport.width, problems: await layoutProblems(page) }).toEqual({ width: viewport.width, problems: [] });
+      expect({ width: viewport.width, problems: await layoutProblems(page) }).toEqual({
+        width: viewport.width,
+        problems: [],
+      });
     }
     // The break raised a chain alarm: every page now opens under it, as /health reports it.
     await page.setViewportSize(LAPTOP);
     await visit(suite.tab, 'audit-log', 'Audit log');
-    await page.locator('#chain-alarm').getByText(new RegExp(`^Chain alarm \\(verification\\): verification found 1 break\\(s\\), the first at position ${victim.position} \\(modified\\)`)).waitFor();
+    await page
+      .locator('#chain-alarm')
+      .getByText(
+        new RegExp(
+          `^Chain alarm \\(verification\\): verification found 1 break\\(s\\), the first at position ${victim.position} \\(modified\\)`,
+        ),
+      )
+      .waitFor();
   });
 
   it('browses the audit log with the endpoint’s filters, a page at a time', async () => {
@@ -86,9 +113,14 @@ describe('the portal, signed in with an auditor key', () => {
     await page.getByLabel('Event type').fill('transaction');
     await page.getByLabel('Per page').fill('3');
     await page.getByRole('button', { name: 'Show entries' }).click();
-    const sales = (await call(suite.app, 'GET', '/admin/audit-logs?event_type=transaction', { key: TEST_ADMIN_KEY })).body.entries;
+    const sales = (await call(suite.app, 'GET', '/admin/audit-logs?event_type=transaction', { key: TEST_ADMIN_KEY }))
+      .body.entries;
     // The entries' own rows: an entry's details may hold tables of their own.
-    const positions = () => page.getByRole('table', { name: /^Entries/ }).locator(':scope > tbody > tr > td:first-child > .value').allTextContents();
+    const positions = () =>
+      page
+        .getByRole('table', { name: /^Entries/ })
+        .locator(':scope > tbody > tr > td:first-child > .value')
+        .allTextContents();
     await page.getByText(`Positions ${sales[0].position}–${sales[2].position}`).waitFor();
     expect(await positions()).toEqual(sales.slice(0, 3).map((e: { position: number }) => String(e.position)));
     await screenshot(page, 'audit-log');

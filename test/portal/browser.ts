@@ -45,7 +45,10 @@ export interface PortalSuite {
  * Registers the hooks of a portal suite: one service and one browser per file, a fresh tab per test
  * (signed in with `signInWith()`, read when the test starts), checked after every test. `env`: the service's configuration beyond the tests' defaults.
  */
-export function portalSuite({ signInWith, env }: { signInWith?: () => string; env?: Record<string, string> } = {}): PortalSuite {
+export function portalSuite({
+  signInWith,
+  env,
+}: { signInWith?: () => string; env?: Record<string, string> } = {}): PortalSuite {
   const suite = {} as PortalSuite;
   beforeAll(async () => {
     // Each kept as it comes: when one fails, afterAll still closes the other (a service left running

@@ -42,8 +42,12 @@ describe('the portal’s chain page, with a witness that cosigns and one that re
       WitnessProcess.start(join(work, 'franchisor'), [logVkey], 'witness.franchisor.example/w1'),
     ]);
     const fork = signNote(checkpointText({ origin: ORIGIN, size: 1, root: Buffer.alloc(32, 7) }), ORIGIN, key);
-    const shown = await fetch(`${franchisor.url}/add-checkpoint`, { method: 'POST', body: addCheckpointBody(0, [], fork) });
-    if (shown.status !== 200) throw new Error(`the franchisor's witness did not cosign the fork: ${shown.status} ${await shown.text()}`);
+    const shown = await fetch(`${franchisor.url}/add-checkpoint`, {
+      method: 'POST',
+      body: addCheckpointBody(0, [], fork),
+    });
+    if (shown.status !== 200)
+      throw new Error(`the franchisor's witness did not cosign the fork: ${shown.status} ${await shown.text()}`);
     policyFile = join(work, 'policy');
     await writeFile(
       policyFile,
@@ -71,9 +75,12 @@ describe('the portal’s chain page, with a witness that cosigns and one that re
   });
 
   const witnessRows = () =>
-    suite.tab.page.getByRole('table', { name: 'The witnesses of LOG_POLICY_FILE' }).locator(':scope > tbody > tr').evaluateAll((rows) =>
-      rows.map((row) => [...row.querySelectorAll(':scope > td > .value')].map((cell) => cell.textContent)),
-    );
+    suite.tab.page
+      .getByRole('table', { name: 'The witnesses of LOG_POLICY_FILE' })
+      .locator(':scope > tbody > tr')
+      .evaluateAll((rows) =>
+        rows.map((row) => [...row.querySelectorAll(':scope > td > .value')].map((cell) => cell.textContent)),
+      );
 
   it('shows the latest checkpoint as served, who cosigned it and when, and the quorum as verify-chain counts it', async () => {
     const { page } = suite.tab;
@@ -85,7 +92,11 @@ describe('the portal’s chain page, with a witness that cosigns and one that re
       origin: ORIGIN,
       vkey: logVkey,
       checkpoint: { note: served },
-      policy: { quorum: 'either', quorum_met: true, groups: [{ name: 'either', threshold: 1, members: ['regulator', 'franchisor'] }] },
+      policy: {
+        quorum: 'either',
+        quorum_met: true,
+        groups: [{ name: 'either', threshold: 1, members: ['regulator', 'franchisor'] }],
+      },
     });
     const size = state.checkpoint.tree_size;
 
@@ -94,7 +105,13 @@ describe('the portal’s chain page, with a witness that cosigns and one that re
     expect(await note.textContent()).toBe(served);
     await page.getByRole('button', { name: 'Copy the note' }).click();
     expect(await page.evaluate('navigator.clipboard.readText()')).toBe(served);
-    expect(await page.locator('dl.facts > div').evaluateAll((facts) => facts.map((fact) => [fact.querySelector('dt')?.textContent, fact.querySelector('dd')?.textContent]))).toEqual([
+    expect(
+      await page
+        .locator('dl.facts > div')
+        .evaluateAll((facts) =>
+          facts.map((fact) => [fact.querySelector('dt')?.textContent, fact.querySelector('dd')?.textContent]),
+        ),
+    ).toEqual([
       ['Origin', ORIGIN],
       ['Verifier key', logVkey],
       ['Tree size', size.toLocaleString('en-US')],
@@ -112,7 +129,9 @@ describe('the portal’s chain page, with a witness that cosigns and one that re
     const saved = join(work, 'checkpoint-from-the-page');
     await writeFile(saved, (await note.textContent())!);
     const verified = await runVerifier(['checkpoint', saved, '--policy', policyFile]);
-    expect(verified.stderr).toBe(`OK: the checkpoint of ${ORIGIN} at tree size ${size} carries the log's valid signature, and cosignatures meeting the policy's quorum (either)\n`);
+    expect(verified.stderr).toBe(
+      `OK: the checkpoint of ${ORIGIN} at tree size ${size} carries the log's valid signature, and cosignatures meeting the policy's quorum (either)\n`,
+    );
   });
 
   it('shows the refusing witness’s chain alarm, as /health lists it, and reads well on a laptop and on a phone', async () => {
@@ -120,7 +139,8 @@ describe('the portal’s chain page, with a witness that cosigns and one that re
     await visit(suite.tab, 'chain', TITLE);
     const health = await call(suite.app, 'GET', '/health');
     expect(health.status).toBe(503);
-    const size = (await call(suite.app, 'GET', '/admin/audit/witnessing', { key: TEST_ADMIN_KEY })).body.checkpoint.tree_size;
+    const size = (await call(suite.app, 'GET', '/admin/audit/witnessing', { key: TEST_ADMIN_KEY })).body.checkpoint
+      .tree_size;
     const [alarm] = health.body.chain.alarms;
     expect(health.body.chain.alarms).toEqual([
       {
@@ -135,17 +155,29 @@ describe('the portal’s chain page, with a witness that cosigns and one that re
     ]);
     const alarms = page.getByRole('table', { name: /^Refusals and cosignatures that do not verify/ });
     await alarms.waitFor();
-    expect(await alarms.locator(':scope > tbody > tr > td > .value').allInnerTexts()).toEqual(['witness', 'refused', String(size), alarm.detail]);
+    expect(await alarms.locator(':scope > tbody > tr > td > .value').allInnerTexts()).toEqual([
+      'witness',
+      'refused',
+      String(size),
+      alarm.detail,
+    ]);
     await page.locator('#chain-alarm').getByText(`Chain alarm (witness): ${alarm.detail}`).waitFor();
 
     // For the README: the checkpoint, the witnesses and the alarm in view (the banner repeats the alarm above the page).
-    await page.getByRole('heading', { name: 'Latest checkpoint' }).evaluate((heading) => heading.scrollIntoView({ block: 'start' }));
+    await page
+      .getByRole('heading', { name: 'Latest checkpoint' })
+      .evaluate((heading) => heading.scrollIntoView({ block: 'start' }));
     await screenshot(page, 'chain');
     for (const viewport of [LAPTOP, PHONE]) {
       await page.setViewportSize(viewport);
-      expect({ width: viewport.width, problems: await layoutProblems(page) }).toEqual({ width: viewport.width, problems: [] });
+      expect({ width: viewport.width, problems: await layoutProblems(page) }).toEqual({
+        width: viewport.width,
+        problems: [],
+      });
     }
-    await page.getByRole('heading', { name: 'Witnesses', exact: true }).evaluate((heading) => heading.scrollIntoView({ block: 'start' }));
+    await page
+      .getByRole('heading', { name: 'Witnesses', exact: true })
+      .evaluate((heading) => heading.scrollIntoView({ block: 'start' }));
     await screenshot(page, 'phone-chain');
   });
 });
@@ -155,7 +187,11 @@ describe('the portal’s chain page, with no witness policy', () => {
   let auditorKey: string;
   const suite = portalSuite({
     signInWith: () => auditorKey,
-    env: { CHECKPOINT_SIGNING_KEY: newSigningKey().export({ format: 'pem', type: 'pkcs8' }) as string, LOG_ORIGIN: ORIGIN, CHECKPOINT_INTERVAL: '20' },
+    env: {
+      CHECKPOINT_SIGNING_KEY: newSigningKey().export({ format: 'pem', type: 'pkcs8' }) as string,
+      LOG_ORIGIN: ORIGIN,
+      CHECKPOINT_INTERVAL: '20',
+    },
   });
 
   beforeAll(async () => {
@@ -167,7 +203,11 @@ describe('the portal’s chain page, with no witness policy', () => {
     const { page } = suite.tab;
     await visit(suite.tab, 'chain', TITLE);
     expect((await call(suite.app, 'GET', '/admin/audit/witnessing', { key: auditorKey })).body.policy).toBeNull();
-    await page.getByText('No witness policy is configured: LOG_POLICY_FILE is not set, so no witness is asked to cosign, and each checkpoint carries the log’s own signature only.').waitFor();
+    await page
+      .getByText(
+        'No witness policy is configured: LOG_POLICY_FILE is not set, so no witness is asked to cosign, and each checkpoint carries the log’s own signature only.',
+      )
+      .waitFor();
     await page.getByText(/^LOG_POLICY_FILE names a c2sp\.org tlog-policy file: the independent witnesses/).waitFor();
     const served = (await call(suite.app, 'GET', '/log/checkpoint', { key: auditorKey })).body;
     expect(await page.locator('pre.note').textContent()).toBe(served);

@@ -19,12 +19,19 @@ function inspect(minFontPx) {
     const box = element.getBoundingClientRect();
     // Hidden from sight but read out (a live region for screen readers).
     if (box.width <= 1 && box.height <= 1) continue;
-    if (box.width > 0 && box.right > windowWidth + 1) problems.push(`${name(element)} reaches ${Math.round(box.right)} px in a ${windowWidth} px window`);
+    if (box.width > 0 && box.right > windowWidth + 1)
+      problems.push(`${name(element)} reaches ${Math.round(box.right)} px in a ${windowWidth} px window`);
     const style = getComputedStyle(element);
     if (style.overflowX === 'visible' || element.scrollWidth <= element.clientWidth + 1) continue;
     if (style.textOverflow === 'ellipsis' && element.getAttribute('title')) continue;
-    const widest = [...element.querySelectorAll('*')].reduce((found, inner) => (inner.getBoundingClientRect().right > (found?.getBoundingClientRect().right ?? -Infinity) ? inner : found), undefined);
-    problems.push(`${name(element)} scrolls or clips sideways: ${element.scrollWidth} px of content in ${element.clientWidth} px, the widest ${widest ? name(widest) : 'its own text'}`);
+    const widest = [...element.querySelectorAll('*')].reduce(
+      (found, inner) =>
+        inner.getBoundingClientRect().right > (found?.getBoundingClientRect().right ?? -Infinity) ? inner : found,
+      undefined,
+    );
+    problems.push(
+      `${name(element)} scrolls or clips sideways: ${element.scrollWidth} px of content in ${element.clientWidth} px, the widest ${widest ? name(widest) : 'its own text'}`,
+    );
   }
 
   // Mid-word breaks: each character's line, from a Range over it, against the places a line may break.
@@ -47,13 +54,18 @@ function inspect(minFontPx) {
           }
           const [rect] = lines.length > 1 ? range.getClientRects() : lines;
           // Collapsed white space has no box, and is a place to break all the same.
-          chars.push(rect && rect.width > 0 && !/\s/.test(node.data[i]) ? { char: node.data[i], top: rect.top, bottom: rect.bottom } : 'boundary');
+          chars.push(
+            rect && rect.width > 0 && !/\s/.test(node.data[i])
+              ? { char: node.data[i], top: rect.top, bottom: rect.bottom }
+              : 'boundary',
+          );
         }
         return;
       }
       if (!(node instanceof Element)) return;
       // A nested cell is checked on its own; what is not drawn as text has no line to break.
-      if ((node !== cell && node.matches(CELLS)) || node.matches('svg, select, script, style, template')) return void chars.push('boundary');
+      if ((node !== cell && node.matches(CELLS)) || node.matches('svg, select, script, style, template'))
+        return void chars.push('boundary');
       const display = getComputedStyle(node).display;
       if (display === 'none') return;
       // A line may end at a <br>, around a block, and around an inline box (a badge, a button).
@@ -66,7 +78,11 @@ function inspect(minFontPx) {
     let previous;
     let boundary = false;
     const broken = [];
-    const text = (from, to) => chars.slice(Math.max(0, from), to).map((c) => (c === 'boundary' ? ' ' : c.char)).join('');
+    const text = (from, to) =>
+      chars
+        .slice(Math.max(0, from), to)
+        .map((c) => (c === 'boundary' ? ' ' : c.char))
+        .join('');
     chars.forEach((item, index) => {
       if (item === 'boundary') return void (boundary = true);
       const newLine = previous && item.top >= previous.top + (previous.bottom - previous.top) / 2;
@@ -76,13 +92,17 @@ function inspect(minFontPx) {
       previous = item;
       boundary = false;
     });
-    if (broken.length) problems.push(`${broken.length === 1 ? 'a word breaks' : `${broken.length} words break`} across lines in ${name(cell)}: ${broken.slice(0, 3).join(', ')}`);
+    if (broken.length)
+      problems.push(
+        `${broken.length === 1 ? 'a word breaks' : `${broken.length} words break`} across lines in ${name(cell)}: ${broken.slice(0, 3).join(', ')}`,
+      );
   }
 
   // Text too small to read, in HTML or scaled down with an SVG picture.
   const small = new Set();
   for (const element of document.body.querySelectorAll('*')) {
-    if (!shown(element) || ![...element.childNodes].some((child) => child instanceof Text && child.data.trim())) continue;
+    if (!shown(element) || ![...element.childNodes].some((child) => child instanceof Text && child.data.trim()))
+      continue;
     const scale = element instanceof SVGGraphicsElement ? (element.getScreenCTM()?.a ?? 1) : 1;
     const size = parseFloat(getComputedStyle(element).fontSize) * scale;
     if (size < minFontPx - 0.05) small.add(`${name(element)} is drawn at ${size.toFixed(1)} px, under ${minFontPx} px`);
@@ -101,12 +121,18 @@ function inspect(minFontPx) {
     }
     return clips.get(element);
   };
-  const intersect = (a, b) => ({ left: Math.max(a.left, b.left), top: Math.max(a.top, b.top), right: Math.min(a.right, b.right), bottom: Math.min(a.bottom, b.bottom) });
+  const intersect = (a, b) => ({
+    left: Math.max(a.left, b.left),
+    top: Math.max(a.top, b.top),
+    right: Math.min(a.right, b.right),
+    bottom: Math.min(a.bottom, b.bottom),
+  });
   const boxes = [];
   const add = (owner, rect, clipFrom) => {
     const clip = clipOf(clipFrom);
     const area = clip ? intersect(rect, clip) : rect;
-    if (area.right - area.left > 0 && area.bottom - area.top > 0) boxes.push({ owner, left: area.left, top: area.top, right: area.right, bottom: area.bottom });
+    if (area.right - area.left > 0 && area.bottom - area.top > 0)
+      boxes.push({ owner, left: area.left, top: area.top, right: area.right, bottom: area.bottom });
   };
   const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
   for (let node = walker.nextNode(); node; node = walker.nextNode()) {
@@ -132,7 +158,8 @@ function inspect(minFontPx) {
 
   // Values that were never there.
   const missing = /\bundefined\b|\bNaN\b|\[object \w+\]/;
-  for (const line of document.body.innerText.split('\n')) if (missing.test(line)) problems.push(`the page shows "${snippet(line)}"`);
+  for (const line of document.body.innerText.split('\n'))
+    if (missing.test(line)) problems.push(`the page shows "${snippet(line)}"`);
   for (const element of document.body.querySelectorAll('[title], [aria-label], [placeholder], [alt]')) {
     for (const attribute of ['title', 'aria-label', 'placeholder', 'alt']) {
       const value = element.getAttribute(attribute);

@@ -31,7 +31,9 @@ describe('every portal page reads well on a laptop and on a phone', () => {
 
   beforeAll(async () => {
     await seed();
-    auditorKey = (await issueKey(suite.app, { role: 'auditor', name: 'Compliance review by the state auditor’s office' })).key;
+    auditorKey = (
+      await issueKey(suite.app, { role: 'auditor', name: 'Compliance review by the state auditor’s office' })
+    ).key;
     const tab = await openTab(suite.browser, suite.app);
     await signIn(tab, suite.app, TEST_ADMIN_KEY);
     routes = await findRoutes(tab.page);
@@ -46,18 +48,44 @@ describe('every portal page reads well on a laptop and on a phone', () => {
     ]) {
       const merchantId = uniqueId(id);
       await onboardMerchant(suite.app, { merchant_id: merchantId, name });
-      const { key } = await issueKey(suite.app, { role: 'merchant', merchant_id: merchantId, name: 'Lane 1 register by the front door' });
+      const { key } = await issueKey(suite.app, {
+        role: 'merchant',
+        merchant_id: merchantId,
+        name: 'Lane 1 register by the front door',
+      });
       const sales = [];
       for (const [i, zip] of ['98101', '85004', '97201', '98101', '10001', '85004'].entries()) {
-        sales.push(await recordSale(suite.app, key, merchantId, { subtotal_cents: 1001 + 7 * i, tax_total_cents: 88, zip_code: zip, cashier_id: `cashier-${i % 2}` }));
+        sales.push(
+          await recordSale(suite.app, key, merchantId, {
+            subtotal_cents: 1001 + 7 * i,
+            tax_total_cents: 88,
+            zip_code: zip,
+            cashier_id: `cashier-${i % 2}`,
+          }),
+        );
       }
       const change = async (path: string, body: object) => {
         const answer = await call(suite.app, 'POST', path, { key, body });
         if (answer.status !== 201) throw new Error(`${path}: ${answer.status} ${JSON.stringify(answer.body)}`);
       };
-      await change('/transaction/override', { transaction_id: sales[0].id, employee_id: 'mgr-2', employee_name: 'Zoë O’Brien-Ng', reason: 'pricing-error', new_cash_total_cents: 1000 });
-      await change('/transaction/void', { original_transaction_id: sales[1].id, void_reason: 'pricing_error', voided_by: 'manager-1' });
-      await change('/transaction/refund', { original_transaction_id: sales[2].id, refund_amount: 503, void_reason: 'defective_product', voided_by: 'e-3' });
+      await change('/transaction/override', {
+        transaction_id: sales[0].id,
+        employee_id: 'mgr-2',
+        employee_name: 'Zoë O’Brien-Ng',
+        reason: 'pricing-error',
+        new_cash_total_cents: 1000,
+      });
+      await change('/transaction/void', {
+        original_transaction_id: sales[1].id,
+        void_reason: 'pricing_error',
+        voided_by: 'manager-1',
+      });
+      await change('/transaction/refund', {
+        original_transaction_id: sales[2].id,
+        refund_amount: 503,
+        void_reason: 'defective_product',
+        voided_by: 'e-3',
+      });
     }
     await issueKey(suite.app, { role: 'partner', name: 'Point-of-sale integration partner, production' });
   }
@@ -71,16 +99,27 @@ describe('every portal page reads well on a laptop and on a phone', () => {
     await page.waitForLoadState('networkidle');
     await page.locator('.loading').first().waitFor({ state: 'detached' });
     // What is folded away is still part of the page: a reader may unfold it.
-    await page.locator('details:not([open]) > summary').evaluateAll((summaries) => summaries.forEach((summary) => summary.parentElement!.setAttribute('open', '')));
+    await page
+      .locator('details:not([open]) > summary')
+      .evaluateAll((summaries) => summaries.forEach((summary) => summary.parentElement!.setAttribute('open', '')));
   }
 
   /** The admin's page list, and one link of each other route the pages link to (a merchant's risk profile). */
   async function findRoutes(page: Page): Promise<string[]> {
-    const links = () => page.locator('a[href^="#/"]').evaluateAll((anchors) => anchors.map((a) => a.getAttribute('href')!.slice(2)));
+    const links = () =>
+      page.locator('a[href^="#/"]').evaluateAll((anchors) => anchors.map((a) => a.getAttribute('href')!.slice(2)));
     const found = await links();
     for (const route of [...found]) {
       await open(page, route);
-      for (const link of await links()) if (!found.some((known) => known === link || (link.includes('?') && known.split('?')[0] === link.split('?')[0] && known.includes('?')))) found.push(link);
+      for (const link of await links())
+        if (
+          !found.some(
+            (known) =>
+              known === link ||
+              (link.includes('?') && known.split('?')[0] === link.split('?')[0] && known.includes('?')),
+          )
+        )
+          found.push(link);
     }
     return found;
   }
@@ -93,7 +132,15 @@ describe('every portal page reads well on a laptop and on a phone', () => {
   }
 
   it('finds every page: the admin’s page list, and the pages linked from them', () => {
-    expect(routes).toEqual(expect.arrayContaining(['merchants', 'keys', 'verify', 'audit-log', expect.stringMatching(/^risk-profile\?merchant_id=/)]));
+    expect(routes).toEqual(
+      expect.arrayContaining([
+        'merchants',
+        'keys',
+        'verify',
+        'audit-log',
+        expect.stringMatching(/^risk-profile\?merchant_id=/),
+      ]),
+    );
   });
 
   it.each([
@@ -101,22 +148,32 @@ describe('every portal page reads well on a laptop and on a phone', () => {
     ['an admin', 'phone'],
     ['an auditor', 'laptop'],
     ['an auditor', 'phone'],
-  ] as const)('as %s on a %s: no word broken mid-word, nothing wider than the screen, no text too small or drawn over, no “undefined”', async (who, size) => {
-    const { page } = suite.tab;
-    await page.setViewportSize(SIZES[size]);
-    const problems: Record<string, string[]> = {};
-    await page.goto(`${origin()}/portal/`);
-    await page.getByRole('heading', { name: 'Sign in' }).waitFor();
-    problems['sign-in'] = await layoutProblems(page);
-    await signIn(suite.tab, suite.app, who === 'an admin' ? TEST_ADMIN_KEY : auditorKey);
-    for (const route of routes) {
-      await open(page, route);
-      problems[route] = await layoutProblems(page);
-      if (who === 'an admin' && size === 'phone' && !OWN_PHONE_SCREENSHOT.includes(route)) await phoneScreenshot(page, route);
-    }
-    // The first few of each page say enough; the count says how many more.
-    const shown = Object.entries(problems).filter(([, found]) => found.length > 0).map(([route, found]) => [route, found.length > 12 ? [...found.slice(0, 12), `and ${found.length - 12} more`] : found]);
-    expect(Object.fromEntries(shown)).toEqual({});
-    // Some twenty pages, each opened afresh and measured, on a machine that may be busy.
-  }, 240_000);
+  ] as const)(
+    'as %s on a %s: no word broken mid-word, nothing wider than the screen, no text too small or drawn over, no “undefined”',
+    async (who, size) => {
+      const { page } = suite.tab;
+      await page.setViewportSize(SIZES[size]);
+      const problems: Record<string, string[]> = {};
+      await page.goto(`${origin()}/portal/`);
+      await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+      problems['sign-in'] = await layoutProblems(page);
+      await signIn(suite.tab, suite.app, who === 'an admin' ? TEST_ADMIN_KEY : auditorKey);
+      for (const route of routes) {
+        await open(page, route);
+        problems[route] = await layoutProblems(page);
+        if (who === 'an admin' && size === 'phone' && !OWN_PHONE_SCREENSHOT.includes(route))
+          await phoneScreenshot(page, route);
+      }
+      // The first few of each page say enough; the count says how many more.
+      const shown = Object.entries(problems)
+        .filter(([, found]) => found.length > 0)
+        .map(([route, found]) => [
+          route,
+          found.length > 12 ? [...found.slice(0, 12), `and ${found.length - 12} more`] : found,
+        ]);
+      expect(Object.fromEntries(shown)).toEqual({});
+      // Some twenty pages, each opened afresh and measured, on a machine that may be busy.
+    },
+    240_000,
+  );
 });

@@ -19,7 +19,8 @@ export async function layoutProblems(page: Page): Promise<string[]> {
   await page.evaluate('document.fonts.ready.then(() => undefined)');
   // A new viewport's tables are re-fitted by a ResizeObserver, whose callback runs in the next
   // rendering step, after setViewportSize has returned: two frames later it has run and been drawn.
-  await page.evaluate('new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(() => done(undefined))))');
+  await page.evaluate(
+    'new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(() => done(undefined))))',
+  );
   return page.evaluate(`(${INSPECT})(${MIN_FONT_PX})`);
 }
-

@@ -6,7 +6,8 @@ import { get } from '../support/service-process';
 import { startTestApp, type TestApp } from '../support/test-app';
 
 const PORTAL_DIR = join(__dirname, '../../portal');
-const portalFiles = () => readdirSync(PORTAL_DIR, { recursive: true, encoding: 'utf8' }).filter((name) => /\.(html|js|css|svg)$/.test(name));
+const portalFiles = () =>
+  readdirSync(PORTAL_DIR, { recursive: true, encoding: 'utf8' }).filter((name) => /\.(html|js|css|svg)$/.test(name));
 
 /** The portal's files as the service serves them: no key, strict headers, nothing but its own files. */
 describe('serving the portal', () => {
@@ -42,10 +43,17 @@ describe('serving the portal', () => {
   });
 
   it('serves every file of portal/ as it is on disk, with its type and the same headers', async () => {
-    expect(portalFiles()).toEqual(expect.arrayContaining(['index.html', 'portal.css', 'js/app.js', 'js/pages/keys.js']));
+    expect(portalFiles()).toEqual(
+      expect.arrayContaining(['index.html', 'portal.css', 'js/app.js', 'js/pages/keys.js']),
+    );
     for (const name of portalFiles()) {
       const response = await fetch(`${origin}/portal/${name}`);
-      expect({ name, status: response.status, type: response.headers.get('content-type'), csp: response.headers.has('content-security-policy') }).toEqual({
+      expect({
+        name,
+        status: response.status,
+        type: response.headers.get('content-type'),
+        csp: response.headers.has('content-security-policy'),
+      }).toEqual({
         name,
         status: 200,
         type: expect.stringMatching(/^(text\/(html|javascript|css); charset=utf-8|image\/svg\+xml)$/),
@@ -59,20 +67,29 @@ describe('serving the portal', () => {
     for (const name of portalFiles()) {
       const text = readFileSync(join(PORTAL_DIR, name), 'utf8');
       // The SVG namespace is a name, never fetched.
-      expect({ name, urls: text.replaceAll('http://www.w3.org/2000/svg', '').match(/\b(https?:)?\/\/[\w.-]+\.\w+/g) }).toEqual({ name, urls: null });
+      expect({
+        name,
+        urls: text.replaceAll('http://www.w3.org/2000/svg', '').match(/\b(https?:)?\/\/[\w.-]+\.\w+/g),
+      }).toEqual({ name, urls: null });
       if (name.endsWith('.html')) {
-        expect({ name, inline: text.match(/<script(?![^>]*\bsrc=)[^>]*>|<style|\sstyle=|\son\w+=/g) }).toEqual({ name, inline: null });
+        expect({ name, inline: text.match(/<script(?![^>]*\bsrc=)[^>]*>|<style|\sstyle=|\son\w+=/g) }).toEqual({
+          name,
+          inline: null,
+        });
       }
     }
   });
 
-  it.each([['/portal/missing.js'], ['/portal/../package.json'], ['/portal/%2e%2e/package.json'], ['/portal/js/../../package.json'], ['/portal/.gitignore']])(
-    'answers %s with the API’s 404, never a file from elsewhere',
-    async (path) => {
-      const response = await get(port(), path);
-      expect(response.statusCode).toBe(404);
-    },
-  );
+  it.each([
+    ['/portal/missing.js'],
+    ['/portal/../package.json'],
+    ['/portal/%2e%2e/package.json'],
+    ['/portal/js/../../package.json'],
+    ['/portal/.gitignore'],
+  ])('answers %s with the API’s 404, never a file from elsewhere', async (path) => {
+    const response = await get(port(), path);
+    expect(response.statusCode).toBe(404);
+  });
 
   it('answers an unknown portal file with the JSON 404 of the API', async () => {
     const response = await fetch(`${origin}/portal/missing.js`);

@@ -6,7 +6,10 @@ import { portalSuite, screenshot, visit } from './browser';
 
 /** The portal's webhooks page, as an admin uses it; the receiver verifies what arrives with `standardwebhooks`. */
 describe('the portal’s webhooks page', () => {
-  const suite = portalSuite({ signInWith: () => TEST_ADMIN_KEY, env: { WEBHOOK_ALLOW_PRIVATE: 'true', WEBHOOK_POLL_MS: '50' } });
+  const suite = portalSuite({
+    signInWith: () => TEST_ADMIN_KEY,
+    env: { WEBHOOK_ALLOW_PRIVATE: 'true', WEBHOOK_POLL_MS: '50' },
+  });
   let receiver: WebhookReceiver;
 
   beforeAll(async () => {
@@ -31,7 +34,14 @@ describe('the portal’s webhooks page', () => {
     const { merchant_id } = await onboardMerchant(suite.app);
     const { key } = await issueKey(suite.app, { role: 'merchant', merchant_id });
     const sale = await recordSale(suite.app, key, merchant_id);
-    expect((await call(suite.app, 'POST', '/transaction/void', { key, body: { original_transaction_id: sale.id, void_reason: 'pricing_error', voided_by: 'm-1' } })).status).toBe(201);
+    expect(
+      (
+        await call(suite.app, 'POST', '/transaction/void', {
+          key,
+          body: { original_transaction_id: sale.id, void_reason: 'pricing_error', voided_by: 'm-1' },
+        })
+      ).status,
+    ).toBe(201);
     const [first] = await receiver.waitFor('the void', (got) => got.length === 1);
     verified(first, secret);
 
@@ -58,6 +68,8 @@ describe('the portal’s webhooks page', () => {
     await page.getByLabel('chain.alarm').check();
     await page.getByRole('button', { name: 'Add endpoint' }).click();
     await page.getByRole('alert').filter({ hasText: 'must be an http or https URL' }).waitFor();
-    expect((await call(suite.app, 'GET', '/webhooks/endpoints', { key: TEST_ADMIN_KEY })).body.endpoints).toHaveLength(before);
+    expect((await call(suite.app, 'GET', '/webhooks/endpoints', { key: TEST_ADMIN_KEY })).body.endpoints).toHaveLength(
+      before,
+    );
   });
 });

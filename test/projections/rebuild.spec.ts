@@ -19,13 +19,19 @@ const streamTotals: Projector = {
   handles: ['Charged', 'Refunded'],
   reset: async (tx) => {
     await tx.query('drop table if exists rm_test_stream_totals');
-    await tx.query('create table rm_test_stream_totals (stream_id text primary key, total_cents bigint not null, last_position bigint not null)');
+    await tx.query(
+      'create table rm_test_stream_totals (stream_id text primary key, total_cents bigint not null, last_position bigint not null)',
+    );
   },
   apply: (events, tx) =>
     addToRows(
       tx,
       'rm_test_stream_totals',
-      events.map((e) => ({ key: { stream_id: e.streamId }, counters: { total_cents: (e.type === 'Refunded' ? -1 : 1) * Number(e.data.cents) }, position: e.position })),
+      events.map((e) => ({
+        key: { stream_id: e.streamId },
+        counters: { total_cents: (e.type === 'Refunded' ? -1 : 1) * Number(e.data.cents) },
+        position: e.position,
+      })),
     ),
 };
 
@@ -36,10 +42,16 @@ const typeCounts: Projector = {
   handles: ['Charged', 'Refunded'],
   reset: async (tx) => {
     await tx.query('drop table if exists rm_test_type_counts');
-    await tx.query('create table rm_test_type_counts (event_type text primary key, count int not null, last_position bigint not null)');
+    await tx.query(
+      'create table rm_test_type_counts (event_type text primary key, count int not null, last_position bigint not null)',
+    );
   },
   apply: (events, tx) =>
-    addToRows(tx, 'rm_test_type_counts', events.map((e) => ({ key: { event_type: e.type }, counters: { count: 1 }, position: e.position }))),
+    addToRows(
+      tx,
+      'rm_test_type_counts',
+      events.map((e) => ({ key: { event_type: e.type }, counters: { count: 1 }, position: e.position })),
+    ),
 };
 
 describe.each(DRIVERS)('projections:rebuild on %s', (driver) => {
@@ -54,17 +66,25 @@ describe.each(DRIVERS)('projections:rebuild on %s', (driver) => {
       const runner = new AsyncProjectionRunner(db, projectors, (name, error) => {
         throw new Error(`${name}: ${String(error)}`);
       });
-      const event = (type: string, cents: number): NewEvent => ({ type, data: { cents }, metadata: { schemaVersion: 1 } });
+      const event = (type: string, cents: number): NewEvent => ({
+        type,
+        data: { cents },
+        metadata: { schemaVersion: 1 },
+      });
       await Promise.all(
         Array.from({ length: 40 }, (_, i) =>
-          store.append(`account-${i % 7}-${i}`, [event('Charged', 100 + i), event('Refunded', i)], { expectedRevision: 0 }),
+          store.append(`account-${i % 7}-${i}`, [event('Charged', 100 + i), event('Refunded', i)], {
+            expectedRevision: 0,
+          }),
         ),
       );
       await store.append('account-x', [event('Ignored', 1)], { expectedRevision: 0 });
       // Real tip events after those: the feature's read models must rebuild to what they were live.
-      for (const { streamId, events } of tipHistory()) await store.append(streamId, events, { expectedRevision: 'any' });
+      for (const { streamId, events } of tipHistory())
+        await store.append(streamId, events, { expectedRevision: 'any' });
       // And the transaction events: sales with an override, a void and refunds.
-      for (const { streamId, events } of transactionHistory()) await store.append(streamId, events, { expectedRevision: 0 });
+      for (const { streamId, events } of transactionHistory())
+        await store.append(streamId, events, { expectedRevision: 0 });
       await runner.drain();
 
       const live = await dumpReadModels(db);

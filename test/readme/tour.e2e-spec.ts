@@ -50,15 +50,18 @@ describe('the README tour', () => {
       first.replace(/^export CRCS=\S+ ADMIN_KEY=\S+/, `export CRCS=${service.baseUrl} ADMIN_KEY=${adminKey}`),
       ...rest,
     ].join('\n');
-    const { stdout, stderr } = await promisify(execFile)('bash', ['-c', script], { cwd: work, maxBuffer: 64 << 20 }).catch(
-      (error: { stdout: string; stderr: string; code: number }) => {
-        throw new Error(`the tour failed (exit ${error.code}):\n${error.stderr}\n${error.stdout.slice(-3000)}`);
-      },
-    );
+    const { stdout, stderr } = await promisify(execFile)('bash', ['-c', script], {
+      cwd: work,
+      maxBuffer: 64 << 20,
+    }).catch((error: { stdout: string; stderr: string; code: number }) => {
+      throw new Error(`the tour failed (exit ${error.code}):\n${error.stderr}\n${error.stdout.slice(-3000)}`);
+    });
 
     expect(stdout).toContain('"cash_total_cents":1100');
     expect(stderr).toMatch(/^OK: \d+ entries, every hash and link verified$/m);
-    expect(stderr).toMatch(/^OK: the entry [0-9a-f]{64} is at position \d+ of \S+, under its signed checkpoint of tree size \d+$/m);
+    expect(stderr).toMatch(
+      /^OK: the entry [0-9a-f]{64} is at position \d+ of \S+, under its signed checkpoint of tree size \d+$/m,
+    );
     // The auditor's walk-through on a fresh install: signed heads, the witness served, a receipt's inclusion checked with the key.
     const witness = readFileSync(join(work, 'checkpoint-witness.ndjson'), 'utf8');
     expect(witness).toMatch(/^(\{[^\n]*"signature":"[^"]+"[^\n]*\}\n){2,}$/);

@@ -50,7 +50,9 @@ describe.each(DRIVERS)('crash under load on %s', (driver) => {
 
     const log = await inspectLog({ databaseUrl: database?.url, dataDir });
     const lost = acknowledged.filter((id) => !log.transactionIds.has(id));
-    console.log(`crash on ${driver}: ${sent} requests sent, ${acknowledged.length} acknowledged, ${CRASHES} kill -9s, ${lost.length} lost, ${log.verification.total_count} entries verified`);
+    console.log(
+      `crash on ${driver}: ${sent} requests sent, ${acknowledged.length} acknowledged, ${CRASHES} kill -9s, ${lost.length} lost, ${log.verification.total_count} entries verified`,
+    );
     expect(lost).toEqual([]);
     expect(log.verification.break_count).toBe(0);
     expect(log.verification.verified_count).toBe(log.verification.total_count);

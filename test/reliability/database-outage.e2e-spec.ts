@@ -134,7 +134,13 @@ const UNAVAILABLE = [
         const response = await fetch(`${service.baseUrl}/transaction`, {
           method: 'POST',
           headers: { 'content-type': 'application/json', 'x-api-key': merchant.key },
-          body: JSON.stringify({ merchant_id: merchant.merchantId, subtotal_cents: 1234, tax_total_cents: 56, payment_method: 'cash', zip_code: '35203' }),
+          body: JSON.stringify({
+            merchant_id: merchant.merchantId,
+            subtotal_cents: 1234,
+            tax_total_cents: 56,
+            payment_method: 'cash',
+            zip_code: '35203',
+          }),
         });
         const text = await response.text();
         statuses[response.status] = (statuses[response.status] ?? 0) + 1;
@@ -155,7 +161,7 @@ const UNAVAILABLE = [
         );
         terminated += rows.length;
         // The next termination once every worker has been answered since this one: each cuts connections the load is using.
-        for (const target = answered + WORKERS; answered < target; ) await once(answers, 'answer');
+        for (const target = answered + WORKERS; answered < target;) await once(answers, 'answer');
       }
     } finally {
       stopped = true;
@@ -215,7 +221,9 @@ describe('the embedded server killed under the service', () => {
     expect(await service.stop()).toBe(0);
 
     const statuses = countBy(answers.map((answer) => answer.status));
-    console.log(`embedded server killed: ${answers.length} requests, statuses ${JSON.stringify(statuses)}, all 201 again ${recoveredAt! - killedAt} ms after the kill`);
+    console.log(
+      `embedded server killed: ${answers.length} requests, statuses ${JSON.stringify(statuses)}, all 201 again ${recoveredAt! - killedAt} ms after the kill`,
+    );
     expect(recoveredAt).toBeDefined();
     expect(restarted).not.toBe(killed);
     expect(isRunning(restarted)).toBe(false);
@@ -243,7 +251,13 @@ async function timedSale(service: ServiceProcess, merchant: { merchantId: string
   const response = await fetch(`${service.baseUrl}/transaction`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', 'x-api-key': merchant.key },
-    body: JSON.stringify({ merchant_id: merchant.merchantId, subtotal_cents: 1234, tax_total_cents: 56, payment_method: 'cash', zip_code: '35203' }),
+    body: JSON.stringify({
+      merchant_id: merchant.merchantId,
+      subtotal_cents: 1234,
+      tax_total_cents: 56,
+      payment_method: 'cash',
+      zip_code: '35203',
+    }),
   });
   const text = await response.text();
   return { status: response.status, body: text ? JSON.parse(text) : undefined, ms: Date.now() - started };
@@ -251,7 +265,9 @@ async function timedSale(service: ServiceProcess, merchant: { merchantId: string
 
 function isUnavailable(text: string): boolean {
   const body = JSON.parse(text);
-  return UNAVAILABLE.some((expected) => expected.error === body.error && expected.message === body.message && Object.keys(body).length === 2);
+  return UNAVAILABLE.some(
+    (expected) => expected.error === body.error && expected.message === body.message && Object.keys(body).length === 2,
+  );
 }
 
 function countBy(values: number[]): Record<number, number> {

@@ -42,16 +42,20 @@ describe('the embedded database', () => {
     expect(second.output.match(INITIALISED)).toBeNull();
   }, 240_000);
 
-  it.each(['SIGTERM', 'SIGINT'] as const)('stops with the service on %s', async (signal) => {
-    const service = await start();
-    const server = embeddedServerPid(dataDir)!;
-    expect(isRunning(server)).toBe(true);
-    const exit = service.exited();
-    service.child.kill(signal);
-    expect(await exit).toBe(0);
-    expect(isRunning(server)).toBe(false);
-    expect(embeddedServerPid(dataDir)).toBeUndefined();
-  }, 240_000);
+  it.each(['SIGTERM', 'SIGINT'] as const)(
+    'stops with the service on %s',
+    async (signal) => {
+      const service = await start();
+      const server = embeddedServerPid(dataDir)!;
+      expect(isRunning(server)).toBe(true);
+      const exit = service.exited();
+      service.child.kill(signal);
+      expect(await exit).toBe(0);
+      expect(isRunning(server)).toBe(false);
+      expect(embeddedServerPid(dataDir)).toBeUndefined();
+    },
+    240_000,
+  );
 
   it('is adopted after a kill -9 of the service left it running, with nothing lost', async () => {
     const crashed = await start();
@@ -87,34 +91,46 @@ describe('the embedded database', () => {
     expect(await next.stop()).toBe(0);
   }, 240_000);
 
-  (process.getuid?.() === 0 ? it : it.skip)('serves as root from a data folder inside a 0700 folder, with its cluster where the postgres user can reach it', async () => {
-    // As /root is: nobody but root may enter.
-    await rm(dataDir, { recursive: true });
-    dataDir = join(await mkdtemp(`${dataDir}-`), 'data');
-    expect(statSync(dirname(dataDir)).mode & 0o777).toBe(0o700);
-    env = serviceEnv({ DATA_DIR: dataDir, LOG_LEVEL: 'info' });
-    const service = await start();
-    const cluster = readlinkSync(join(dataDir, 'postgres'));
-    try {
-      expect(dirname(dirname(cluster))).toBe(join(SERVER_HOME, 'clusters'));
-      expect(readFileSync(join(dirname(cluster), 'data-folder'), 'utf8')).toBe(`${dataDir}\n`);
-      expect(service.output).toContain(`the OS user postgres cannot reach ${dataDir}: its cluster is ${cluster}, linked from ${dataDir}/postgres`);
-      await recordSale(service, await onboard(service));
-      // The server runs as postgres, from root's copy of the binaries: no one but root may write
-      // the binary or any folder on the way to it.
-      const server = embeddedServerPid(dataDir)!;
-      expect(readFileSync(`/proc/${server}/status`, 'utf8')).toMatch(new RegExp(`^Uid:\\s+${spawnSync('id', ['-u', 'postgres'], { encoding: 'utf8' }).stdout.trim()}\\s`, 'm'));
-      const exe = readlinkSync(`/proc/${server}/exe`);
-      expect(exe.startsWith(`${SERVER_HOME}/postgres-`)).toBe(true);
-      for (let path = exe; path !== '/'; path = dirname(path)) {
-        const stats = lstatSync(path);
-        expect({ path, uid: stats.uid, othersWrite: (stats.mode & 0o022) !== 0 }).toEqual({ path, uid: 0, othersWrite: false });
+  (process.getuid?.() === 0 ? it : it.skip)(
+    'serves as root from a data folder inside a 0700 folder, with its cluster where the postgres user can reach it',
+    async () => {
+      // As /root is: nobody but root may enter.
+      await rm(dataDir, { recursive: true });
+      dataDir = join(await mkdtemp(`${dataDir}-`), 'data');
+      expect(statSync(dirname(dataDir)).mode & 0o777).toBe(0o700);
+      env = serviceEnv({ DATA_DIR: dataDir, LOG_LEVEL: 'info' });
+      const service = await start();
+      const cluster = readlinkSync(join(dataDir, 'postgres'));
+      try {
+        expect(dirname(dirname(cluster))).toBe(join(SERVER_HOME, 'clusters'));
+        expect(readFileSync(join(dirname(cluster), 'data-folder'), 'utf8')).toBe(`${dataDir}\n`);
+        expect(service.output).toContain(
+          `the OS user postgres cannot reach ${dataDir}: its cluster is ${cluster}, linked from ${dataDir}/postgres`,
+        );
+        await recordSale(service, await onboard(service));
+        // The server runs as postgres, from root's copy of the binaries: no one but root may write
+        // the binary or any folder on the way to it.
+        const server = embeddedServerPid(dataDir)!;
+        expect(readFileSync(`/proc/${server}/status`, 'utf8')).toMatch(
+          new RegExp(`^Uid:\\s+${spawnSync('id', ['-u', 'postgres'], { encoding: 'utf8' }).stdout.trim()}\\s`, 'm'),
+        );
+        const exe = readlinkSync(`/proc/${server}/exe`);
+        expect(exe.startsWith(`${SERVER_HOME}/postgres-`)).toBe(true);
+        for (let path = exe; path !== '/'; path = dirname(path)) {
+          const stats = lstatSync(path);
+          expect({ path, uid: stats.uid, othersWrite: (stats.mode & 0o022) !== 0 }).toEqual({
+            path,
+            uid: 0,
+            othersWrite: false,
+          });
+        }
+        expect(await service.stop()).toBe(0);
+        expect(embeddedServerPid(dataDir)).toBeUndefined();
+      } finally {
+        await rm(dirname(dataDir), { recursive: true, force: true });
+        await rm(dirname(cluster), { recursive: true, force: true });
       }
-      expect(await service.stop()).toBe(0);
-      expect(embeddedServerPid(dataDir)).toBeUndefined();
-    } finally {
-      await rm(dirname(dataDir), { recursive: true, force: true });
-      await rm(dirname(cluster), { recursive: true, force: true });
-    }
-  }, 240_000);
+    },
+    240_000,
+  );
 });

@@ -26,9 +26,16 @@ describe.each(DRIVERS)('a revoked key on two service processes sharing one datab
     pool = new Pool({ connectionString: database.url, max: 2 });
     const env = serviceEnv({ DATABASE_URL: database.url });
     // Two starts at once on a shared machine can take a while.
-    [a, b] = await Promise.all([ServiceProcess.start({ env, startupLimitMs: 120_000 }), ServiceProcess.start({ env, startupLimitMs: 120_000 })]);
+    [a, b] = await Promise.all([
+      ServiceProcess.start({ env, startupLimitMs: 120_000 }),
+      ServiceProcess.start({ env, startupLimitMs: 120_000 }),
+    ]);
     merchantId = `m-keys-${driver}`;
-    const merchant = await post(a.baseUrl, ADMIN_KEY, '/admin/merchants', { merchant_id: merchantId, name: 'Keys', environment: 'sandbox' });
+    const merchant = await post(a.baseUrl, ADMIN_KEY, '/admin/merchants', {
+      merchant_id: merchantId,
+      name: 'Keys',
+      environment: 'sandbox',
+    });
     expect(merchant.status).toBe(201);
     await Promise.all([listenerOf(a), listenerOf(b)]);
   }, 180_000);
@@ -44,9 +51,10 @@ describe.each(DRIVERS)('a revoked key on two service processes sharing one datab
   /** The backend pid of the service's listening connection once there is one (other than `not`). */
   async function listenerOf(service: ServiceProcess, not?: number): Promise<number> {
     for (const deadline = Date.now() + 20_000; Date.now() < deadline; await sleep(50)) {
-      const { rows } = await pool.query<{ pid: number }>('select pid from pg_stat_activity where application_name = $1', [
-        `${LISTENER_NAME_PREFIX}${service.child.pid}`,
-      ]);
+      const { rows } = await pool.query<{ pid: number }>(
+        'select pid from pg_stat_activity where application_name = $1',
+        [`${LISTENER_NAME_PREFIX}${service.child.pid}`],
+      );
       if (rows.length > 0 && rows[0].pid !== not) return rows[0].pid;
     }
     throw new Error(`no listener for service pid ${service.child.pid}`);
@@ -60,7 +68,10 @@ describe.each(DRIVERS)('a revoked key on two service processes sharing one datab
 
   async function revoke(service: ServiceProcess, id: string): Promise<number> {
     const started = Date.now();
-    const answer = await fetch(`${service.baseUrl}/admin/api-keys/${id}`, { method: 'DELETE', headers: { 'x-api-key': ADMIN_KEY } });
+    const answer = await fetch(`${service.baseUrl}/admin/api-keys/${id}`, {
+      method: 'DELETE',
+      headers: { 'x-api-key': ADMIN_KEY },
+    });
     expect(answer.status).toBe(200);
     await answer.text();
     return Date.now() - started;
@@ -72,7 +83,12 @@ describe.each(DRIVERS)('a revoked key on two service processes sharing one datab
   const sale = async (service: ServiceProcess, key: string) =>
     (
       await post(service.baseUrl, key, '/transaction', {
-        merchant_id: merchantId, subtotal_cents: 1000, tax_total_cents: 3, payment_method: 'cash', zip_code: '85004', cashier_id: 'c-1',
+        merchant_id: merchantId,
+        subtotal_cents: 1000,
+        tax_total_cents: 3,
+        payment_method: 'cash',
+        zip_code: '85004',
+        cashier_id: 'c-1',
       })
     ).status;
 
@@ -143,6 +159,8 @@ describe.each(DRIVERS)('a revoked key on two service processes sharing one datab
     await pool.query('select pg_terminate_backend($1)', [back]);
     await listenerOf(b, back);
     expect(await sale(b, second.key)).toBe(401);
-    console.log(`${driver}: listener ${cut} cut, revocation through A answered in ${revokeMs} ms and refused by B; listening again as ${back}`);
+    console.log(
+      `${driver}: listener ${cut} cut, revocation through A answered in ${revokeMs} ms and refused by B; listening again as ${back}`,
+    );
   }, 60_000);
 });

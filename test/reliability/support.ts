@@ -34,7 +34,11 @@ export async function post(
 /** A merchant and its key, through the admin API. */
 export async function onboard(service: ServiceProcess): Promise<{ merchantId: string; key: string }> {
   const merchantId = `m-rel-${randomBytes(4).toString('hex')}`;
-  const merchant = await post(service.baseUrl, ADMIN_KEY, '/admin/merchants', { merchant_id: merchantId, name: 'Reliability', environment: 'sandbox' });
+  const merchant = await post(service.baseUrl, ADMIN_KEY, '/admin/merchants', {
+    merchant_id: merchantId,
+    name: 'Reliability',
+    environment: 'sandbox',
+  });
   if (merchant.status !== 201) throw new Error(`onboard: ${merchant.status} ${JSON.stringify(merchant.body)}`);
   const key = await post(service.baseUrl, ADMIN_KEY, '/admin/api-keys', { role: 'merchant', merchant_id: merchantId });
   if (key.status !== 201) throw new Error(`issue key: ${key.status} ${JSON.stringify(key.body)}`);
@@ -109,7 +113,7 @@ export async function inspectLog(options: Omit<EventStoreOptions, 'projectors'>)
     const verifier = new ChainVerifier();
     const transactionIds = new Set<string>();
     const events = new SqlEventStore(db, new SystemClock(), []);
-    for (let from = 1; ; ) {
+    for (let from = 1; ;) {
       const batch = await events.readAll(from, 1000);
       if (batch.length === 0) break;
       for (const event of batch) {
@@ -146,9 +150,17 @@ export function isRunning(pid: number): boolean {
 }
 
 /** One cash sale, answered 201 with its id. */
-export async function recordSale(service: ServiceProcess, merchant: { merchantId: string; key: string }): Promise<string> {
+export async function recordSale(
+  service: ServiceProcess,
+  merchant: { merchantId: string; key: string },
+): Promise<string> {
   const answer = await post(service.baseUrl, merchant.key, '/transaction', {
-    merchant_id: merchant.merchantId, subtotal_cents: 1000, tax_total_cents: 3, payment_method: 'cash', zip_code: '85004', cashier_id: 'c-1',
+    merchant_id: merchant.merchantId,
+    subtotal_cents: 1000,
+    tax_total_cents: 3,
+    payment_method: 'cash',
+    zip_code: '85004',
+    cashier_id: 'c-1',
   });
   if (answer.status !== 201) throw new Error(`sale: ${answer.status} ${JSON.stringify(answer.body)}`);
   return answer.body.transaction.id;

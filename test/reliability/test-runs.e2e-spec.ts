@@ -13,7 +13,12 @@ const ROOT = join(__dirname, '../..');
 function orphanServer(dataDir: string): number {
   const started = spawnSync(
     process.execPath,
-    ['-r', 'ts-node/register/transpile-only', '-e', `require('./src/platform/event-store/embedded-postgres').EmbeddedPostgres.start(${JSON.stringify(dataDir)}).then(() => process.exit(0))`],
+    [
+      '-r',
+      'ts-node/register/transpile-only',
+      '-e',
+      `require('./src/platform/event-store/embedded-postgres').EmbeddedPostgres.start(${JSON.stringify(dataDir)}).then(() => process.exit(0))`,
+    ],
     { cwd: ROOT, encoding: 'utf8', env: childEnv({ LOG_LEVEL: 'silent' }), timeout: 120_000 },
   );
   if (started.status !== 0) throw new Error(`the server did not start: ${started.stderr}`);
@@ -37,14 +42,25 @@ describe('the test run folder', () => {
     // Its owner is a process that has ended.
     writeFileSync(join(dead, 'run-owner'), `${spawnSync('true').pid}:0`);
     const live = makeRunFolder(base);
-    const [left, underDeleted, kept] = [orphanServer(join(dead, 'a')), orphanServer(join(dead, 'b')), orphanServer(join(live, 'c'))];
+    const [left, underDeleted, kept] = [
+      orphanServer(join(dead, 'a')),
+      orphanServer(join(dead, 'b')),
+      orphanServer(join(live, 'c')),
+    ];
     // A test that deleted its data folder with the server still running in it.
     rmSync(join(dead, 'b'), { recursive: true, force: true });
     try {
       expect([left, underDeleted, kept].map(isAlive)).toEqual([true, true, true]);
       expect(await reapDeadRuns(base)).toEqual([dead]);
-      expect({ left: isAlive(left), underDeleted: isAlive(underDeleted), folder: existsSync(dead) }).toEqual({ left: false, underDeleted: false, folder: false });
-      expect({ kept: isAlive(kept), folder: existsSync(join(live, 'c', 'postgres')) }).toEqual({ kept: true, folder: true });
+      expect({ left: isAlive(left), underDeleted: isAlive(underDeleted), folder: existsSync(dead) }).toEqual({
+        left: false,
+        underDeleted: false,
+        folder: false,
+      });
+      expect({ kept: isAlive(kept), folder: existsSync(join(live, 'c', 'postgres')) }).toEqual({
+        kept: true,
+        folder: true,
+      });
     } finally {
       await stopServer(join(live, 'c', 'postgres'), () => undefined);
     }

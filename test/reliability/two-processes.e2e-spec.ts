@@ -33,9 +33,16 @@ const LOAD_MS = 4000;
     const signingKey = newSigningKey();
     // And one data folder, where their signer keeps its witness file (the checkout's ./data otherwise).
     const dataDir = await mkdtemp(join(tmpdir(), 'crcs-two-'));
-    const env = serviceEnv({ DATABASE_URL: database.url, DATA_DIR: dataDir, CHECKPOINT_SIGNING_KEY: signingKey.export({ format: 'pem', type: 'pkcs8' }) as string });
+    const env = serviceEnv({
+      DATABASE_URL: database.url,
+      DATA_DIR: dataDir,
+      CHECKPOINT_SIGNING_KEY: signingKey.export({ format: 'pem', type: 'pkcs8' }) as string,
+    });
     // Two starts at once on a shared machine can take a while (as in key-revocation).
-    const services = await Promise.all([ServiceProcess.start({ env, startupLimitMs: 120_000 }), ServiceProcess.start({ env, startupLimitMs: 120_000 })]);
+    const services = await Promise.all([
+      ServiceProcess.start({ env, startupLimitMs: 120_000 }),
+      ServiceProcess.start({ env, startupLimitMs: 120_000 }),
+    ]);
     let load;
     try {
       const merchant = await onboard(services[0]);
@@ -58,10 +65,15 @@ const LOAD_MS = 4000;
     expect(log.rebuilt).toEqual(log.live);
     const db = new PgDatabase(database.url);
     try {
-      const [{ unauthenticated }] = await db.query<{ unauthenticated: string }>('select count(*) as unauthenticated from events where writer_mac is null');
+      const [{ unauthenticated }] = await db.query<{ unauthenticated: string }>(
+        'select count(*) as unauthenticated from events where writer_mac is null',
+      );
       expect(Number(unauthenticated)).toBe(0);
       const writers = await verifyStoredLog(db, 1, log.verification.total_count, { writerKey: writerKey(signingKey) });
-      expect({ breaks: writers.break_count, verified: writers.verified_count }).toEqual({ breaks: 0, verified: log.verification.total_count });
+      expect({ breaks: writers.break_count, verified: writers.verified_count }).toEqual({
+        breaks: 0,
+        verified: log.verification.total_count,
+      });
     } finally {
       await db.close();
     }
@@ -70,21 +82,46 @@ const LOAD_MS = 4000;
   it('answer concurrent twins of a void or a refund with the first one’s answer, whichever process gets them', async () => {
     const env = serviceEnv({ DATABASE_URL: database.url });
     // Two starts at once on a shared machine can take a while (as in key-revocation).
-    const services = await Promise.all([ServiceProcess.start({ env, startupLimitMs: 120_000 }), ServiceProcess.start({ env, startupLimitMs: 120_000 })]);
+    const services = await Promise.all([
+      ServiceProcess.start({ env, startupLimitMs: 120_000 }),
+      ServiceProcess.start({ env, startupLimitMs: 120_000 }),
+    ]);
     const pool = new Pool({ connectionString: database.url });
     try {
       const merchant = await onboard(services[0]);
       const sale = async () =>
         (
           await post(services[0].baseUrl, merchant.key, '/transaction', {
-            merchant_id: merchant.merchantId, subtotal_cents: 1000, tax_total_cents: 3, payment_method: 'cash', zip_code: '85004', cashier_id: 'c-1',
+            merchant_id: merchant.merchantId,
+            subtotal_cents: 1000,
+            tax_total_cents: 3,
+            payment_method: 'cash',
+            zip_code: '85004',
+            cashier_id: 'c-1',
           })
         ).body.transaction.id as string;
       const twins = (path: string, body: unknown, key: string) =>
-        Promise.all(Array.from({ length: 20 }, (_, i) => post(services[i % 2].baseUrl, merchant.key, path, body, { 'idempotency-key': key })));
+        Promise.all(
+          Array.from({ length: 20 }, (_, i) =>
+            post(services[i % 2].baseUrl, merchant.key, path, body, { 'idempotency-key': key }),
+          ),
+        );
       const cases = [
-        { path: '/transaction/void', body: (id: string) => ({ original_transaction_id: id, void_reason: 'pricing_error', voided_by: 'm-1' }), event: 'TransactionVoided' },
-        { path: '/transaction/refund', body: (id: string) => ({ original_transaction_id: id, refund_amount: 1005, void_reason: 'wrong_item', voided_by: 'm-1' }), event: 'RefundIssued' },
+        {
+          path: '/transaction/void',
+          body: (id: string) => ({ original_transaction_id: id, void_reason: 'pricing_error', voided_by: 'm-1' }),
+          event: 'TransactionVoided',
+        },
+        {
+          path: '/transaction/refund',
+          body: (id: string) => ({
+            original_transaction_id: id,
+            refund_amount: 1005,
+            void_reason: 'wrong_item',
+            voided_by: 'm-1',
+          }),
+          event: 'RefundIssued',
+        },
       ];
       for (const [n, change] of cases.entries()) {
         const id = await sale();
@@ -93,7 +130,10 @@ const LOAD_MS = 4000;
         for (const answer of answers) {
           if (answer.status === 201) expect(answer.body).toEqual(first.body);
           else {
-            expect({ status: answer.status, error: answer.body.error }).toEqual({ status: 409, error: 'IDEMPOTENCY_KEY_IN_PROGRESS' });
+            expect({ status: answer.status, error: answer.body.error }).toEqual({
+              status: 409,
+              error: 'IDEMPOTENCY_KEY_IN_PROGRESS',
+            });
             expect(answer.headers.get('retry-after')).toBe('1');
           }
         }
@@ -138,7 +178,11 @@ describe('two service processes on one embedded data folder', () => {
       });
       console.log(`second service on one data folder: exit ${second.status}, ${JSON.stringify(second.stderr.trim())}`);
       expect(second.status).toBe(1);
-      expect(second.stderr.trim()).toMatch(new RegExp(`^another service \\(pid ${first.child.pid}\\) is using the data folder \\S+; stop it or choose another DATA_DIR$`));
+      expect(second.stderr.trim()).toMatch(
+        new RegExp(
+          `^another service \\(pid ${first.child.pid}\\) is using the data folder \\S+; stop it or choose another DATA_DIR$`,
+        ),
+      );
       expect(embeddedServerPid(dataDir)).toBe(server);
       await recordSale(first, merchant);
     } finally {

@@ -71,7 +71,10 @@ const standby = Standby.ofRun();
   });
 
   const voidSale = async (id: string) => {
-    const answer = await call(app, 'POST', '/transaction/void', { key: merchantKey.key, body: { original_transaction_id: id, void_reason: 'pricing_error', voided_by: 'e-2' } });
+    const answer = await call(app, 'POST', '/transaction/void', {
+      key: merchantKey.key,
+      body: { original_transaction_id: id, void_reason: 'pricing_error', voided_by: 'e-2' },
+    });
     expect(answer.status).toBe(201);
     return answer.body.transaction;
   };
@@ -107,9 +110,21 @@ const standby = Standby.ofRun();
     ['GET', '/analytics/void-abuse', () => call(app, 'GET', '/analytics/void-abuse', { key: auditorKey })],
     ['GET', '/overrides/report', () => call(app, 'GET', '/overrides/report', { key: auditorKey })],
     ['GET', '/admin/fraud-overview', () => call(app, 'GET', '/admin/fraud-overview', { key: TEST_ADMIN_KEY })],
-    ['GET', '/merchant/{merchant_id}/risk-profile', () => call(app, 'GET', `/merchant/${merchantId}/risk-profile`, { key: TEST_ADMIN_KEY })],
-    ['GET', '/analytics/tips', () => call(app, 'GET', `/analytics/tips?merchant_id=${merchantId}`, { key: auditorKey })],
-    ['GET', '/analytics/tip-wage-theft', () => call(app, 'GET', `/analytics/tip-wage-theft?merchant_id=${merchantId}`, { key: auditorKey })],
+    [
+      'GET',
+      '/merchant/{merchant_id}/risk-profile',
+      () => call(app, 'GET', `/merchant/${merchantId}/risk-profile`, { key: TEST_ADMIN_KEY }),
+    ],
+    [
+      'GET',
+      '/analytics/tips',
+      () => call(app, 'GET', `/analytics/tips?merchant_id=${merchantId}`, { key: auditorKey }),
+    ],
+    [
+      'GET',
+      '/analytics/tip-wage-theft',
+      () => call(app, 'GET', `/analytics/tip-wage-theft?merchant_id=${merchantId}`, { key: auditorKey }),
+    ],
     ['POST', '/export', () => call(app, 'POST', '/export', { key: merchantKey.key, body: {} })],
     ['GET', '/admin/audit-logs', () => call(app, 'GET', '/admin/audit-logs', { key: auditorKey })],
     ['GET', '/admin/verify-hash-chain', () => call(app, 'GET', '/admin/verify-hash-chain', { key: auditorKey })],
@@ -121,14 +136,26 @@ const standby = Standby.ofRun();
     await replayed();
     const document = (await conformanceOf(app.baseUrl)).document;
     const marked = Object.entries(document.paths).flatMap(([path, item]) =>
-      Object.entries(item as Record<string, Record<string, unknown>>).flatMap(([method, operation]) => (operation[READ_REPLICA_EXTENSION] ? [`${method.toUpperCase()} ${path}`] : [])),
+      Object.entries(item as Record<string, Record<string, unknown>>).flatMap(([method, operation]) =>
+        operation[READ_REPLICA_EXTENSION] ? [`${method.toUpperCase()} ${path}`] : [],
+      ),
     );
-    expect(replicaRoutes().map(([method, path]) => `${method} ${path}`).sort()).toEqual(marked.sort());
+    expect(
+      replicaRoutes()
+        .map(([method, path]) => `${method} ${path}`)
+        .sort(),
+    ).toEqual(marked.sort());
 
     for (const [method, path, send] of replicaRoutes()) {
       const answer = await send();
-      expect({ route: `${method} ${path}`, status: answer.status }).toEqual({ route: `${method} ${path}`, status: 200 });
-      expect({ route: `${method} ${path}`, asOf: Number.isNaN(Date.parse(dataAsOf(answer) ?? '')) }).toEqual({ route: `${method} ${path}`, asOf: false });
+      expect({ route: `${method} ${path}`, status: answer.status }).toEqual({
+        route: `${method} ${path}`,
+        status: 200,
+      });
+      expect({ route: `${method} ${path}`, asOf: Number.isNaN(Date.parse(dataAsOf(answer) ?? '')) }).toEqual({
+        route: `${method} ${path}`,
+        asOf: false,
+      });
     }
     // Commands, key and merchant look-ups, the transaction list and jurisdiction reads stay on the primary.
     const sale = await recordSale(app, merchantKey.key, merchantId);
@@ -144,7 +171,12 @@ const standby = Standby.ofRun();
       const answer = await call(app, 'GET', path, { key });
       expect({ path, status: answer.status, asOf: dataAsOf(answer) }).toEqual({ path, status: 200, asOf: null });
     }
-    expect((await health()).read_replica).toEqual({ state: 'serving', lag_ms: expect.any(Number), data_as_of: expect.any(String), max_lag_ms: MAX_LAG_MS });
+    expect((await health()).read_replica).toEqual({
+      state: 'serving',
+      lag_ms: expect.any(Number),
+      data_as_of: expect.any(String),
+      max_lag_ms: MAX_LAG_MS,
+    });
   });
 
   it('with replay paused, answers from the replica lag the primary and say so; past READ_MAX_LAG_MS the primary serves the same request', async () => {
@@ -183,7 +215,12 @@ const standby = Standby.ofRun();
     expect(dataAsOf(fromPrimary)).toBeNull();
     expect(fromPrimary.body.as_of_position).toBe(head);
     expect(fromPrimary.body.totals.voids).toBe(before.body.totals.voids + 1);
-    expect((await health()).read_replica).toEqual({ state: 'lagging', lag_ms: expect.any(Number), data_as_of: expect.any(String), max_lag_ms: MAX_LAG_MS });
+    expect((await health()).read_replica).toEqual({
+      state: 'lagging',
+      lag_ms: expect.any(Number),
+      data_as_of: expect.any(String),
+      max_lag_ms: MAX_LAG_MS,
+    });
     expect((await health()).read_replica.lag_ms).toBeGreaterThan(MAX_LAG_MS);
 
     await standby!.replay('resume');
@@ -208,11 +245,16 @@ const standby = Standby.ofRun();
     expect(onReplica.status).toBe(200);
     expect(dataAsOf(onReplica)).not.toBeNull();
     // The file is named after the moment its data is from, as the file names write an instant.
-    expect(onReplica.headers.get('content-disposition')).toContain(`-${dataAsOf(onReplica)!.replace(/:|\.000/g, '')}.csv"`);
+    expect(onReplica.headers.get('content-disposition')).toContain(
+      `-${dataAsOf(onReplica)!.replace(/:|\.000/g, '')}.csv"`,
+    );
     const onStandby = new Client({ connectionString: standby!.url(new URL(database.url).pathname.slice(1)) });
     await onStandby.connect();
     try {
-      const { rows } = await onStandby.query<{ revoked_at: Date | null }>('select revoked_at from rm_api_keys where id = $1', [merchantKey.id]);
+      const { rows } = await onStandby.query<{ revoked_at: Date | null }>(
+        'select revoked_at from rm_api_keys where id = $1',
+        [merchantKey.id],
+      );
       expect(rows).toEqual([{ revoked_at: null }]);
     } finally {
       await onStandby.end();
@@ -229,10 +271,19 @@ const standby = Standby.ofRun();
       const report = await call(app, 'GET', '/health');
       expect(report.status).toBe(200);
       expect(report.body.status).toBe('ok');
-      expect(report.body.read_replica).toEqual({ state: 'unreachable', lag_ms: null, data_as_of: null, max_lag_ms: MAX_LAG_MS });
+      expect(report.body.read_replica).toEqual({
+        state: 'unreachable',
+        lag_ms: null,
+        data_as_of: null,
+        max_lag_ms: MAX_LAG_MS,
+      });
       for (const [method, path, send] of replicaRoutes()) {
         const answer = await send();
-        expect({ route: `${method} ${path}`, status: answer.status, asOf: dataAsOf(answer) }).toEqual({ route: `${method} ${path}`, status: 200, asOf: null });
+        expect({ route: `${method} ${path}`, status: answer.status, asOf: dataAsOf(answer) }).toEqual({
+          route: `${method} ${path}`,
+          status: 200,
+          asOf: null,
+        });
       }
     } finally {
       standby!.start();

@@ -1,12 +1,19 @@
 import { saleStream, transactionHistory } from '../support/sale-commands';
 import { withProjectedDatabase } from '../support/projected-database';
 import { DRIVERS } from '../support/test-database';
-import { merchantRiskProjector, roundingActivity } from '../../src/risk/read-model/merchant-risk/merchant-risk.projector';
+import {
+  merchantRiskProjector,
+  roundingActivity,
+} from '../../src/risk/read-model/merchant-risk/merchant-risk.projector';
 
 /** m-1: the four sales of the history ($10.03, 2 cents up), one rounded up by an explicit mode where the rule rounds down, one by card. m-2: one sale rounded down. */
 const STREAMS = [
   ...transactionHistory('m-1'),
-  saleStream('m-1', 'TXN-2026-11-21-EXPL0001', { subtotal_cents: 1000, tax_total_cents: 1, cash_rounding_mode: 'mandatory_round_up' }),
+  saleStream('m-1', 'TXN-2026-11-21-EXPL0001', {
+    subtotal_cents: 1000,
+    tax_total_cents: 1,
+    cash_rounding_mode: 'mandatory_round_up',
+  }),
   saleStream('m-1', 'TXN-2026-11-21-CARD0001', { payment_method: 'card' }),
   saleStream('m-2', 'TXN-2026-11-21-DOWN0001', { subtotal_cents: 1000, tax_total_cents: 6 }),
 ];

@@ -1,7 +1,11 @@
 import { overrideCommand, saleStream, transactionHistory } from '../support/sale-commands';
 import { withProjectedDatabase } from '../support/projected-database';
 import { DRIVERS } from '../support/test-database';
-import { overrideActivity, overrideReport, overrideReportProjector } from '../../src/risk/read-model/override-report/override-report.projector';
+import {
+  overrideActivity,
+  overrideReport,
+  overrideReportProjector,
+} from '../../src/risk/read-model/override-report/override-report.projector';
 
 const NEXT_DAY = '2026-11-22T09:00:00.000Z';
 /**
@@ -11,10 +15,22 @@ const NEXT_DAY = '2026-11-22T09:00:00.000Z';
 const STREAMS = [
   ...transactionHistory('m-1'),
   saleStream('m-1', 'TXN-2026-11-21-RAISE001', {}, (saleId) => [
-    overrideCommand(saleId, 'OVR-2026-11-22-RAISE001', 1006, { employee_id: 'e-3', employee_name: 'Bo', reason: 'customer-request', now: NEXT_DAY }),
-    overrideCommand(saleId, 'OVR-2026-11-22-RAISE002', 1007, { employee_id: 'e-3', employee_name: 'Bo B.', reason: 'manager-discretion', now: NEXT_DAY }),
+    overrideCommand(saleId, 'OVR-2026-11-22-RAISE001', 1006, {
+      employee_id: 'e-3',
+      employee_name: 'Bo',
+      reason: 'customer-request',
+      now: NEXT_DAY,
+    }),
+    overrideCommand(saleId, 'OVR-2026-11-22-RAISE002', 1007, {
+      employee_id: 'e-3',
+      employee_name: 'Bo B.',
+      reason: 'manager-discretion',
+      now: NEXT_DAY,
+    }),
   ]),
-  saleStream('m-2', 'TXN-2026-11-21-OTHER001', {}, (saleId) => [overrideCommand(saleId, 'OVR-2026-11-21-OTHER001', 1000)]),
+  saleStream('m-2', 'TXN-2026-11-21-OTHER001', {}, (saleId) => [
+    overrideCommand(saleId, 'OVR-2026-11-21-OTHER001', 1000),
+  ]),
 ];
 
 describe.each(DRIVERS)('override-report projector on %s', (driver) => {
@@ -47,7 +63,12 @@ describe.each(DRIVERS)('override-report projector on %s', (driver) => {
       total_delta_cents: -7,
       by_reason: { 'customer-request': 1, 'manager-discretion': 1, 'pricing-error': 2, 'system-error': 0 },
     });
-    const nextDay = await overrideReport(projected().db, { merchantId: 'm-1', from: new Date(NEXT_DAY), limit: 1, offset: 1 });
+    const nextDay = await overrideReport(projected().db, {
+      merchantId: 'm-1',
+      from: new Date(NEXT_DAY),
+      limit: 1,
+      offset: 1,
+    });
     expect(nextDay).toMatchObject({ total: 2, summary: { overrides: 2, total_delta_cents: 3 } });
     expect(nextDay.overrides).toEqual([
       {
@@ -66,6 +87,9 @@ describe.each(DRIVERS)('override-report projector on %s', (driver) => {
         chain_position: expect.any(Number),
       },
     ]);
-    expect((await overrideReport(projected().db, { merchantId: 'm-1', before: new Date(NEXT_DAY), limit: 100, offset: 0 })).total).toBe(1);
+    expect(
+      (await overrideReport(projected().db, { merchantId: 'm-1', before: new Date(NEXT_DAY), limit: 100, offset: 0 }))
+        .total,
+    ).toBe(1);
   });
 });

@@ -13,7 +13,8 @@ import { TEST_ADMIN_KEY, type TestApp } from './test-app';
 /** `GET /admin/audit-logs/export` as text; anything but a 200 fails the test. */
 export async function exportLog(app: TestApp, key = TEST_ADMIN_KEY): Promise<string> {
   const answer = await call(app, 'GET', '/admin/audit-logs/export', { key });
-  if (answer.status !== 200) throw new Error(`export: expected 200, got ${answer.status} ${JSON.stringify(answer.body)}`);
+  if (answer.status !== 200)
+    throw new Error(`export: expected 200, got ${answer.status} ${JSON.stringify(answer.body)}`);
   return answer.body as string;
 }
 
@@ -21,7 +22,12 @@ export const parseExport = (ndjson: string): StoredEvent[] => ndjson.split('\n')
 export const toExport = (entries: StoredEvent[]): string => entries.map(toExportLine).join('');
 
 /** What `npm run verify-chain` does with an export, in-process; `signingKey` as `--signing-key` gives it. */
-export function verifyExport(ndjson: string, publicKeyPems: string[] = [], witness?: SignedTreeHead[], signingKey?: KeyObject): ChainVerification {
+export function verifyExport(
+  ndjson: string,
+  publicKeyPems: string[] = [],
+  witness?: SignedTreeHead[],
+  signingKey?: KeyObject,
+): ChainVerification {
   const keys = publicKeyPems.length > 0 ? keyRing(publicKeyPems.map(parsePublicKey)) : undefined;
   const verifier = new ChainVerifier({ checkpointKeys: keys, witness, writerKey: signingKey && writerKey(signingKey) });
   parseExport(ndjson).forEach((e) => verifier.push(e));
@@ -41,7 +47,10 @@ export const checkpointsWritten = (app: TestApp): Promise<void> => app.app.get(C
 const ROOT = join(__dirname, '../..');
 
 /** `npm run verify-chain -- <args>` as its own process, without the test runner's Node options. */
-export function runVerifier(args: string[], env: Record<string, string> = {}): Promise<{ status: number; stdout: string; stderr: string }> {
+export function runVerifier(
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<{ status: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     execFile(
       process.execPath,

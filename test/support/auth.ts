@@ -61,7 +61,9 @@ export async function onboardMerchant(
   key = TEST_ADMIN_KEY,
 ): Promise<MerchantResponse> {
   const body = { merchant_id: uniqueId('m'), name: 'Test Merchant', environment: 'sandbox', ...merchant };
-  return (await expectCreated<{ merchant: MerchantResponse }>(call(app, 'POST', '/admin/merchants', { key, body }), 'onboard')).merchant;
+  return (
+    await expectCreated<{ merchant: MerchantResponse }>(call(app, 'POST', '/admin/merchants', { key, body }), 'onboard')
+  ).merchant;
 }
 
 export interface IssuedKey {
@@ -74,7 +76,10 @@ export async function issueKey(
   request: { role: Role; merchant_id?: string; environment?: Environment; name?: string; partner_id?: string },
   key = TEST_ADMIN_KEY,
 ): Promise<IssuedKey> {
-  return expectCreated<IssuedKey>(call(app, 'POST', '/admin/api-keys', { key, body: request }), `issue ${request.role} key`);
+  return expectCreated<IssuedKey>(
+    call(app, 'POST', '/admin/api-keys', { key, body: request }),
+    `issue ${request.role} key`,
+  );
 }
 
 export async function revokeKey(app: TestApp, keyId: string, key = TEST_ADMIN_KEY): Promise<Answer> {

@@ -14,22 +14,40 @@ import { MerkleFrontier, leafHash } from '../../src/platform/event-store/merkle-
 export const newSigningKey = (): KeyObject => generateKeyPairSync('ed25519').privateKey;
 
 /** A signed tree-head checkpoint vouching for the `chainHead.position` entries whose tree `root` is. */
-export function treeHeadCheckpoint(key: KeyObject, checkpoint: number, chainHead: ChainHead, root: Buffer): CheckpointData {
-  const head = signTreeHead(key, { tree_size: chainHead.position, root_hash: root.toString('hex'), timestamp: '2026-11-25T12:00:00.000Z' });
+export function treeHeadCheckpoint(
+  key: KeyObject,
+  checkpoint: number,
+  chainHead: ChainHead,
+  root: Buffer,
+): CheckpointData {
+  const head = signTreeHead(key, {
+    tree_size: chainHead.position,
+    root_hash: root.toString('hex'),
+    timestamp: '2026-11-25T12:00:00.000Z',
+  });
   return checkpointData(checkpoint, chainHead, head);
 }
 
 /** A checkpoint as written before tree heads: the signature covers the entry's position and hash only. */
 export function legacyCheckpoint(key: KeyObject, checkpoint: number, { position, hash }: ChainHead): CheckpointData {
   const statement = Buffer.from(canonicalJson({ type: CHECKPOINT_EVENT_TYPE, checkpoint, position, hash }));
-  return { checkpoint, position, hash, key_id: keyId(createPublicKey(key)), signature: sign(null, statement, key).toString('base64') };
+  return {
+    checkpoint,
+    position,
+    hash,
+    key_id: keyId(createPublicKey(key)),
+    signature: sign(null, statement, key).toString('base64'),
+  };
 }
 
 /**
  * An in-memory chain as the store would write it: entries spread over five streams (so that
  * revisions matter), and, given a key, a signed tree-head checkpoint after every `checkpointEvery` entries.
  */
-export function buildChain(count: number, options: { checkpointEvery?: number; signingKey?: KeyObject } = {}): StoredEvent[] {
+export function buildChain(
+  count: number,
+  options: { checkpointEvery?: number; signingKey?: KeyObject } = {},
+): StoredEvent[] {
   const chain: StoredEvent[] = [];
   const revisions = new Map<string, number>();
   let checkpoints = 0;
@@ -60,7 +78,9 @@ export function buildChain(count: number, options: { checkpointEvery?: number; s
       const head = chain[chain.length - 1];
       checkpoints += 1;
       covered = head.position;
-      append(checkpointStream(checkpoints), CHECKPOINT_EVENT_TYPE, { ...treeHeadCheckpoint(signingKey, checkpoints, head, tree.root()) });
+      append(checkpointStream(checkpoints), CHECKPOINT_EVENT_TYPE, {
+        ...treeHeadCheckpoint(signingKey, checkpoints, head, tree.root()),
+      });
     } else {
       append(`transaction-${chain.length % 5}`, 'TransactionRecorded', { cents: chain.length * 100 + 3 });
     }

@@ -26,7 +26,8 @@ export const globalState = globalThis as { crcsEmbeddedServer?: EmbeddedPostgres
 export default async function globalSetup(): Promise<void> {
   buildService();
   const base = tmpdir();
-  for (const dir of await reapDeadRuns(base)) console.warn(`removed ${dir}, left by a test run that did not finish, and stopped its servers`);
+  for (const dir of await reapDeadRuns(base))
+    console.warn(`removed ${dir}, left by a test run that did not finish, and stopped its servers`);
   const dir = makeRunFolder(base);
   removeOnSignal(dir);
   process.env.CRCS_TEST_TMP = dir;
@@ -45,7 +46,11 @@ export default async function globalSetup(): Promise<void> {
     throw [server, chromium, standby].flatMap((result) => (result.status === 'rejected' ? [result.reason] : []))[0];
   }
   if (standby.value) {
-    Object.assign(process.env, { CRCS_STANDBY_DIR: standby.value.dir, CRCS_STANDBY_PORT: String(standby.value.port), CRCS_STANDBY_BINDIR: standby.value.bindir });
+    Object.assign(process.env, {
+      CRCS_STANDBY_DIR: standby.value.dir,
+      CRCS_STANDBY_PORT: String(standby.value.port),
+      CRCS_STANDBY_BINDIR: standby.value.bindir,
+    });
   }
   process.env.CRCS_EMBEDDED_URL = server.value.url;
   process.env.CRCS_CHROMIUM = chromium.value;
@@ -57,7 +62,8 @@ export default async function globalSetup(): Promise<void> {
  */
 function buildService(): void {
   const build = spawnSync('npm', ['run', '--silent', 'build'], { cwd: join(__dirname, '../..'), encoding: 'utf8' });
-  if (build.status !== 0) throw new Error(`npm run build failed:\n${build.stdout}${build.stderr}${build.error?.message ?? ''}`);
+  if (build.status !== 0)
+    throw new Error(`npm run build failed:\n${build.stdout}${build.stderr}${build.error?.message ?? ''}`);
 }
 
 function removeOnSignal(dir: string): void {

@@ -1,7 +1,11 @@
 import addFormats from 'ajv-formats';
 import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020';
 import type { OpenAPIObject } from '@nestjs/swagger';
-import type { OperationObject, ResponseObject, SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
+import type {
+  OperationObject,
+  ResponseObject,
+  SchemaObject,
+} from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
 
 /** A response as a test received it; `path` relative to /api/v1, query string included. */
 export interface ReceivedResponse {
@@ -15,7 +19,16 @@ export interface ReceivedResponse {
 }
 
 /** Headers the HTTP layer or a route adds that a client may act on: each one sent must be documented on its response. */
-const DOCUMENTED_HEADERS = ['x-request-id', 'x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset', 'retry-after', 'idempotent-replayed', 'content-disposition', 'x-data-as-of'];
+const DOCUMENTED_HEADERS = [
+  'x-request-id',
+  'x-ratelimit-limit',
+  'x-ratelimit-remaining',
+  'x-ratelimit-reset',
+  'retry-after',
+  'idempotent-replayed',
+  'content-disposition',
+  'x-data-as-of',
+];
 
 const COMPONENTS = 'openapi';
 
@@ -35,7 +48,11 @@ export class ResponseConformance {
     this.ajv.addVocabulary(['example', 'xml', 'externalDocs']);
     this.ajv.addSchema({ $id: COMPONENTS, $defs: closed(rewriteRefs(document.components?.schemas ?? {})) });
     this.templates = Object.keys(document.paths)
-      .map((path) => ({ path, segments: path.split('/'), pattern: new RegExp(`^${path.replace(/\{\w+\}/g, '[^/]+')}$`) }))
+      .map((path) => ({
+        path,
+        segments: path.split('/'),
+        pattern: new RegExp(`^${path.replace(/\{\w+\}/g, '[^/]+')}$`),
+      }))
       .sort((a, b) => byRouterPriority(a.segments, b.segments));
   }
 
@@ -61,11 +78,14 @@ export class ResponseConformance {
     const operation = template && this.operation(received.method, template);
     if (!operation) {
       // Not an operation of the document: only the router's own 404 may answer it.
-      return received.status === 404 ? this.check('not-found', { $ref: `#/components/schemas/ErrorBody` }, received.body) : [];
+      return received.status === 404
+        ? this.check('not-found', { $ref: `#/components/schemas/ErrorBody` }, received.body)
+        : [];
     }
     const where = `${received.method} ${template} → ${received.status}`;
     const response = operation.responses[String(received.status)] as ResponseObject | undefined;
-    if (!response) return [`${where}: status not documented (documented: ${Object.keys(operation.responses).join(', ')})`];
+    if (!response)
+      return [`${where}: status not documented (documented: ${Object.keys(operation.responses).join(', ')})`];
     const documented = Object.keys(response.headers ?? {}).map((name) => name.toLowerCase());
     const undocumented = DOCUMENTED_HEADERS.filter((name) => name in received.headers && !documented.includes(name));
     if (undocumented.length > 0) return [`${where}: header ${undocumented.join(', ')} sent but not documented`];
@@ -73,7 +93,10 @@ export class ResponseConformance {
     if (received.contentType === null) return [];
     const mediaType = received.contentType.split(';')[0].trim();
     const media = response.content[mediaType];
-    if (!media) return [`${where}: media type ${mediaType} not documented (documented: ${Object.keys(response.content).join(', ')})`];
+    if (!media)
+      return [
+        `${where}: media type ${mediaType} not documented (documented: ${Object.keys(response.content).join(', ')})`,
+      ];
     if (mediaType !== 'application/json' || !media.schema) return [];
     return this.check(where, media.schema, received.body).map((problem) => `${where}: ${problem}`);
   }
@@ -86,7 +109,9 @@ export class ResponseConformance {
       this.validators.set(key, validate);
     }
     if (validate(body)) return [];
-    return (validate.errors ?? []).map((error) => `body${error.instancePath} ${error.message} ${JSON.stringify(error.params)}`);
+    return (validate.errors ?? []).map(
+      (error) => `body${error.instancePath} ${error.message} ${JSON.stringify(error.params)}`,
+    );
   }
 }
 
@@ -99,7 +124,10 @@ function rewriteRefs<T>(schema: T): T {
 function closed<T>(value: T): T {
   if (Array.isArray(value)) return value.map(closed) as T;
   if (typeof value !== 'object' || value === null) return value;
-  const entries = Object.entries(value).map(([key, inner]) => [key, key === 'example' || key === 'examples' ? inner : closed(inner)]);
+  const entries = Object.entries(value).map(([key, inner]) => [
+    key,
+    key === 'example' || key === 'examples' ? inner : closed(inner),
+  ]);
   const schema = Object.fromEntries(entries) as Record<string, unknown>;
   const open = 'additionalProperties' in schema || 'unevaluatedProperties' in schema;
   return (schema.properties && !open ? { ...schema, unevaluatedProperties: false } : schema) as T;
@@ -136,6 +164,13 @@ export async function expectConformance(
 ): Promise<void> {
   const contentType = answer.headers.get('content-type');
   const headers = Object.fromEntries(answer.headers.entries());
-  const problems = (await conformanceOf(baseUrl)).problems({ method, path, status: answer.status, contentType, headers, body: answer.body });
+  const problems = (await conformanceOf(baseUrl)).problems({
+    method,
+    path,
+    status: answer.status,
+    contentType,
+    headers,
+    body: answer.body,
+  });
   if (problems.length > 0) throw new Error(`the answer departs from the OpenAPI document:\n${problems.join('\n')}`);
 }

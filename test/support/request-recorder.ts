@@ -29,7 +29,18 @@ export interface RecordedRequest {
 }
 
 /** Headers every fetch() adds by itself, or that never change an answer's body. */
-const AMBIENT_HEADERS = new Set(['host', 'connection', 'keep-alive', 'user-agent', 'accept', 'accept-language', 'accept-encoding', 'sec-fetch-mode', 'x-request-id', 'x-api-key']);
+const AMBIENT_HEADERS = new Set([
+  'host',
+  'connection',
+  'keep-alive',
+  'user-agent',
+  'accept',
+  'accept-language',
+  'accept-encoding',
+  'sec-fetch-mode',
+  'x-request-id',
+  'x-api-key',
+]);
 
 /**
  * Appends every 4xx answer of `app` to `file`, one JSON line each (test/invalid-requests/ builds its
@@ -40,12 +51,16 @@ export function recordRequests(app: NestFastifyApplication, file: string): void 
   const authenticator = app.get(Authenticator);
   const directory = app.get(ApiKeyDirectory);
   const testPath = (globalThis as { expect?: jest.Expect }).expect?.getState().testPath ?? '';
-  const callerOf = async (key: string | string[] | undefined): Promise<Pick<RecordedRequest, 'caller' | 'merchant'>> => {
+  const callerOf = async (
+    key: string | string[] | undefined,
+  ): Promise<Pick<RecordedRequest, 'caller' | 'merchant'>> => {
     if (key === undefined) return { caller: 'none' };
     const principal = await authenticator.authenticate(key);
-    if (principal?.merchantId) return { caller: 'merchant', merchant: { id: principal.merchantId, environment: principal.environment } };
+    if (principal?.merchantId)
+      return { caller: 'merchant', merchant: { id: principal.merchantId, environment: principal.environment } };
     if (principal) return { caller: principal.keyId === 'env:ADMIN_API_KEY' ? 'env-admin' : principal.role };
-    const stored = typeof key === 'string' && ISSUED_KEY_FORMAT.test(key) ? await directory.findByHash(hashApiKey(key)) : undefined;
+    const stored =
+      typeof key === 'string' && ISSUED_KEY_FORMAT.test(key) ? await directory.findByHash(hashApiKey(key)) : undefined;
     return { caller: stored ? 'revoked' : 'unknown' };
   };
   (app.getHttpServer() as Server).prependListener('request', (request: IncomingMessage, response: ServerResponse) => {
@@ -53,27 +68,30 @@ export function recordRequests(app: NestFastifyApplication, file: string): void 
     const caller = callerOf(request.headers['x-api-key']).catch(() => ({ caller: 'unknown' as const }));
     const received = tap(request, 'push');
     const sent = [tap(response, 'write'), tap(response, 'end')];
-    void Promise.all([finished(request).catch(() => undefined), finished(response).catch(() => undefined)]).then(async () => {
-      if (response.statusCode < 400 || response.statusCode >= 500) return;
-      const headers: Array<[string, string]> = [];
-      for (let i = 0; i < request.rawHeaders.length; i += 2) {
-        const name = request.rawHeaders[i].toLowerCase();
-        if (!AMBIENT_HEADERS.has(name)) headers.push([name, request.rawHeaders[i + 1]]);
-      }
-      const who = await caller;
-      const record: RecordedRequest = {
-        testPath,
-        method: request.method!,
-        url: request.url!,
-        ...who,
-        ...(who.caller === 'unknown' && typeof request.headers['x-api-key'] === 'string' && { apiKey: request.headers['x-api-key'] }),
-        headers,
-        bodyBase64: Buffer.concat(received).toString('base64'),
-        status: response.statusCode,
-        response: Buffer.concat(sent.flat()).toString('utf8'),
-      };
-      appendFileSync(file, `${JSON.stringify(record)}\n`);
-    });
+    void Promise.all([finished(request).catch(() => undefined), finished(response).catch(() => undefined)]).then(
+      async () => {
+        if (response.statusCode < 400 || response.statusCode >= 500) return;
+        const headers: Array<[string, string]> = [];
+        for (let i = 0; i < request.rawHeaders.length; i += 2) {
+          const name = request.rawHeaders[i].toLowerCase();
+          if (!AMBIENT_HEADERS.has(name)) headers.push([name, request.rawHeaders[i + 1]]);
+        }
+        const who = await caller;
+        const record: RecordedRequest = {
+          testPath,
+          method: request.method!,
+          url: request.url!,
+          ...who,
+          ...(who.caller === 'unknown' &&
+            typeof request.headers['x-api-key'] === 'string' && { apiKey: request.headers['x-api-key'] }),
+          headers,
+          bodyBase64: Buffer.concat(received).toString('base64'),
+          status: response.statusCode,
+          response: Buffer.concat(sent.flat()).toString('utf8'),
+        };
+        appendFileSync(file, `${JSON.stringify(record)}\n`);
+      },
+    );
   });
 }
 

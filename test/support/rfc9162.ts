@@ -33,7 +33,13 @@ export const rfc9162 = {
   },
 
   /** 2.1.3.2: verifying an inclusion proof. `hash` is the leaf hash. */
-  verifyInclusion(leaf_index: number, tree_size: number, hash: Buffer, inclusion_path: Buffer[], root_hash: Buffer): boolean {
+  verifyInclusion(
+    leaf_index: number,
+    tree_size: number,
+    hash: Buffer,
+    inclusion_path: Buffer[],
+    root_hash: Buffer,
+  ): boolean {
     if (leaf_index >= tree_size) return false;
     let fn = leaf_index;
     let sn = tree_size - 1;
@@ -58,7 +64,13 @@ export const rfc9162 = {
   },
 
   /** 2.1.4.2: verifying consistency between two tree heads (first == second: the proof is empty). */
-  verifyConsistency(first: number, second: number, consistency_path: Buffer[], first_hash: Buffer, second_hash: Buffer): boolean {
+  verifyConsistency(
+    first: number,
+    second: number,
+    consistency_path: Buffer[],
+    first_hash: Buffer,
+    second_hash: Buffer,
+  ): boolean {
     if (first === second) return consistency_path.length === 0 && first_hash.equals(second_hash);
     if (first > second || first === 0) return false;
     if (consistency_path.length === 0) return false;

@@ -6,7 +6,13 @@ import { JurisdictionRuleStore } from '../../src/jurisdiction/rule-store';
 import { loadSeeds } from '../../src/jurisdiction/seed-loader';
 import { transactionDecider } from '../../src/transactions/transaction.decider';
 import type { TransactionState } from '../../src/transactions/sale-state';
-import type { OverrideRequest, RecordTransaction, SaleRequest, TransactionCommand, VoidRequest } from '../../src/transactions/sale.commands';
+import type {
+  OverrideRequest,
+  RecordTransaction,
+  SaleRequest,
+  TransactionCommand,
+  VoidRequest,
+} from '../../src/transactions/sale.commands';
 import type { KeyEnvironment, TransactionEvent } from '../../src/transactions/transaction.events';
 
 const resolver = new JurisdictionRuleStore(loadSeeds());
@@ -17,10 +23,27 @@ const QUIET: MerchantHistory = { recent_symmetric_deltas: [], cashier_sales_in_w
 /** The command for a sale of $10.03 in cash by merchant m-1 (`sale` overrides any field), as the handler would build it. */
 export function recordCommand(
   sale: Partial<SaleRequest>,
-  options: { environment?: KeyEnvironment; history?: MerchantHistory; transactionId?: string; roundingPolicy?: RoundingPolicy } = {},
+  options: {
+    environment?: KeyEnvironment;
+    history?: MerchantHistory;
+    transactionId?: string;
+    roundingPolicy?: RoundingPolicy;
+  } = {},
 ): RecordTransaction {
-  const full: SaleRequest = { merchant_id: 'm-1', subtotal_cents: 1000, tax_total_cents: 3, payment_method: 'cash', ...sale };
-  const location: LocationQuery = { zip_code: full.zip_code, state: full.state, county: full.county, city: full.city, date: SALE_AT.slice(0, 10) };
+  const full: SaleRequest = {
+    merchant_id: 'm-1',
+    subtotal_cents: 1000,
+    tax_total_cents: 3,
+    payment_method: 'cash',
+    ...sale,
+  };
+  const location: LocationQuery = {
+    zip_code: full.zip_code,
+    state: full.state,
+    county: full.county,
+    city: full.city,
+    date: SALE_AT.slice(0, 10),
+  };
   return {
     kind: 'RecordTransaction',
     transaction_id: options.transactionId ?? 'TXN-2026-11-21-ABCDEFGH',
@@ -34,7 +57,10 @@ export function recordCommand(
 }
 
 /** Decides each command on the state the history and the previous commands left, as the stream would. */
-export function decideInTurn(history: TransactionEvent[], commands: TransactionCommand[]): { events: TransactionEvent[]; state: TransactionState } {
+export function decideInTurn(
+  history: TransactionEvent[],
+  commands: TransactionCommand[],
+): { events: TransactionEvent[]; state: TransactionState } {
   let state = history.reduce(transactionDecider.evolve, transactionDecider.initialState());
   const events: TransactionEvent[] = [];
   for (const command of commands) {
@@ -59,8 +85,17 @@ export function saleStream(
   then: (saleId: string) => TransactionCommand[] = () => [],
 ): { streamId: string; events: NewEvent[] } {
   const metadata = { schemaVersion: 1, actor: { keyId: `key-${merchantId}`, role: 'merchant' }, merchantId };
-  const { events } = decideInTurn([], [recordCommand({ merchant_id: merchantId, zip_code: '85004', ...sale }, { transactionId: saleId }), ...then(saleId)]);
-  return { streamId: `transaction-${saleId}`, events: events.map(({ type, data }) => ({ type, data: { ...data }, metadata })) };
+  const { events } = decideInTurn(
+    [],
+    [
+      recordCommand({ merchant_id: merchantId, zip_code: '85004', ...sale }, { transactionId: saleId }),
+      ...then(saleId),
+    ],
+  );
+  return {
+    streamId: `transaction-${saleId}`,
+    events: events.map(({ type, data }) => ({ type, data: { ...data }, metadata })),
+  };
 }
 
 /** The default OVERRIDE_TOLERANCE_CENTS. */
@@ -87,7 +122,14 @@ export const overrideCommand = (
     kind: 'ApplyOverride',
     override_id: overrideId,
     now,
-    override: { transaction_id: saleId, employee_id: 'e-1', employee_name: 'Ann', reason: 'pricing-error', new_cash_total_cents, ...override },
+    override: {
+      transaction_id: saleId,
+      employee_id: 'e-1',
+      employee_name: 'Ann',
+      reason: 'pricing-error',
+      new_cash_total_cents,
+      ...override,
+    },
     bounds: BOUNDS,
   };
 };
@@ -113,11 +155,15 @@ export const voidCommand = (
  * left alone, one overridden, one voided and one refunded in two parts. For projector and rebuild tests.
  */
 export function transactionHistory(merchantId = 'm-sales'): { streamId: string; events: NewEvent[] }[] {
-  const stream = (n: number, then: (saleId: string) => TransactionCommand[]) => saleStream(merchantId, `TXN-2026-11-21-HIST000${n}`, {}, then);
+  const stream = (n: number, then: (saleId: string) => TransactionCommand[]) =>
+    saleStream(merchantId, `TXN-2026-11-21-HIST000${n}`, {}, then);
   return [
     stream(1, () => []),
     stream(2, (saleId) => [overrideCommand(saleId, 'OVR-2026-11-21-HIST0002', 1000)]),
     stream(3, (saleId) => [voidCommand(saleId, 'TXN-2026-11-21-HISTVOID')]),
-    stream(4, (saleId) => [refundCommand(saleId, 'TXN-2026-11-21-HISTREF1', 503), refundCommand(saleId, 'TXN-2026-11-21-HISTREF2', 500)]),
+    stream(4, (saleId) => [
+      refundCommand(saleId, 'TXN-2026-11-21-HISTREF1', 503),
+      refundCommand(saleId, 'TXN-2026-11-21-HISTREF2', 500),
+    ]),
   ];
 }

@@ -13,6 +13,7 @@ export const saleBody = (merchantId: string, fields: Record<string, unknown> = {
 /** Records a sale with `key` and returns the answer's `transaction`; anything but a 201 fails the test. */
 export async function recordSale(app: TestApp, key: string, merchantId: string, fields: Record<string, unknown> = {}) {
   const answer: Answer = await call(app, 'POST', '/transaction', { key, body: saleBody(merchantId, fields) });
-  if (answer.status !== 201) throw new Error(`record sale: expected 201, got ${answer.status} ${JSON.stringify(answer.body)}`);
+  if (answer.status !== 201)
+    throw new Error(`record sale: expected 201, got ${answer.status} ${JSON.stringify(answer.body)}`);
   return answer.body.transaction;
 }

@@ -43,7 +43,13 @@ export class ServiceProcess {
     child.stderr!.on('data', (chunk: Buffer) => (this.output += chunk.toString()));
   }
 
-  static async start({ env, entry = 'built', nodeArgs = [], port, startupLimitMs = 40_000 }: ServiceProcessOptions): Promise<ServiceProcess> {
+  static async start({
+    env,
+    entry = 'built',
+    nodeArgs = [],
+    port,
+    startupLimitMs = 40_000,
+  }: ServiceProcessOptions): Promise<ServiceProcess> {
     const other = typeof entry === 'object' && 'builtIn' in entry ? entry.builtIn : undefined;
     const root = other ?? ROOT;
     const main = builtMain(root);
@@ -108,7 +114,10 @@ export class ServiceProcess {
   private async waitForHealth(limitMs: number): Promise<void> {
     const deadline = Date.now() + limitMs;
     while (Date.now() < deadline && this.running) {
-      const status = await get(this.port, '/api/v1/health').then((response) => response.statusCode, () => 0);
+      const status = await get(this.port, '/api/v1/health').then(
+        (response) => response.statusCode,
+        () => 0,
+      );
       if (status === 200) return;
       // Every 20 ms: the bench times starts by this wait, and at 200 ms a start read up to 200 ms long.
       await sleep(20);

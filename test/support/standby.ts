@@ -14,7 +14,13 @@ import { isAlive } from '../../src/platform/processes';
 const SLOT_PREFIX = 'crcs_test_standby_';
 
 /** What a standby needs at least as much of as its primary, or it refuses to start (hot standby). */
-const MATCHED_SETTINGS = ['max_connections', 'max_prepared_transactions', 'max_locks_per_transaction', 'max_wal_senders', 'max_worker_processes'];
+const MATCHED_SETTINGS = [
+  'max_connections',
+  'max_prepared_transactions',
+  'max_locks_per_transaction',
+  'max_wal_senders',
+  'max_worker_processes',
+];
 
 /**
  * A real streaming standby of the DATABASE_URL server: made by the global set-up with
@@ -40,15 +46,32 @@ export class Standby {
   /** pg_basebackup of `primaryUrl`'s server into `dir`, then starts it; the primary must take replication connections from here. */
   static async create(primaryUrl: string, dir: string): Promise<Standby> {
     const primary = await primarySettings(primaryUrl);
-    if (primary.wal_level === 'minimal') throw new Error(`the DATABASE_URL server has wal_level minimal: a standby needs replica (set it and restart the server)`);
+    if (primary.wal_level === 'minimal')
+      throw new Error(
+        `the DATABASE_URL server has wal_level minimal: a standby needs replica (set it and restart the server)`,
+      );
     await dropSlotsOfDeadRuns(primaryUrl);
     const standby = new Standby(primaryUrl, dir, await freePort(), binariesOf(Number(primary.server_version_num)));
     mkdirSync(dir, { mode: 0o700 });
     standby.own(dir);
-    standby.run('pg_basebackup', ['--dbname', primaryUrl, '--pgdata', dir, '--write-recovery-conf', '--wal-method=stream', '--checkpoint=fast', '--no-sync', '--create-slot', `--slot=${SLOT_PREFIX}${process.pid}`], (stderr) =>
-      /pg_hba.conf|replication connection/.test(stderr)
-        ? `${stderr}\nThe DATABASE_URL server must take replication connections from this machine: add \`host replication all 127.0.0.1/32 trust\` to its pg_hba.conf and reload it (.ci/run does)`
-        : stderr,
+    standby.run(
+      'pg_basebackup',
+      [
+        '--dbname',
+        primaryUrl,
+        '--pgdata',
+        dir,
+        '--write-recovery-conf',
+        '--wal-method=stream',
+        '--checkpoint=fast',
+        '--no-sync',
+        '--create-slot',
+        `--slot=${SLOT_PREFIX}${process.pid}`,
+      ],
+      (stderr) =>
+        /pg_hba.conf|replication connection/.test(stderr)
+          ? `${stderr}\nThe DATABASE_URL server must take replication connections from this machine: add \`host replication all 127.0.0.1/32 trust\` to its pg_hba.conf and reload it (.ci/run does)`
+          : stderr,
     );
     // The primary's own files may live elsewhere (Debian keeps them in /etc) or say what only it needs:
     // the standby gets its own, on its port, its socket in its folder, trusted from this machine only.
@@ -62,7 +85,12 @@ export class Standby {
       shared_buffers: '32MB',
       ...Object.fromEntries(MATCHED_SETTINGS.map((name) => [name, primary[name]])),
     };
-    standby.write('postgresql.conf', Object.entries(settings).map(([name, value]) => `${name} = ${value}\n`).join(''));
+    standby.write(
+      'postgresql.conf',
+      Object.entries(settings)
+        .map(([name, value]) => `${name} = ${value}\n`)
+        .join(''),
+    );
     standby.write('pg_hba.conf', 'local all all trust\nhost all all 127.0.0.1/32 trust\n');
     standby.write('pg_ident.conf', '');
     standby.start();
@@ -79,7 +107,11 @@ export class Standby {
     const log = `${this.dir}.log`;
     closeSync(openSync(log, 'a'));
     this.own(log);
-    this.run('pg_ctl', ['--pgdata', this.dir, '--log', log, '--wait', '--timeout=60', 'start'], (stderr) => `${stderr}\n${readFileSync(log, 'utf8').trim().split('\n').slice(-5).join('\n')}`);
+    this.run(
+      'pg_ctl',
+      ['--pgdata', this.dir, '--log', log, '--wait', '--timeout=60', 'start'],
+      (stderr) => `${stderr}\n${readFileSync(log, 'utf8').trim().split('\n').slice(-5).join('\n')}`,
+    );
   }
 
   /** A fast shutdown: sessions are cut, the server is gone when this returns. */
@@ -90,7 +122,11 @@ export class Standby {
   /** Stops it if it runs, drops its slot and deletes its folder and log. */
   async remove(): Promise<void> {
     if (existsSync(join(this.dir, 'postmaster.pid'))) this.stop();
-    await withClient(this.primaryUrl, (client) => client.query('select pg_drop_replication_slot(slot_name) from pg_replication_slots where slot_name = $1', [`${SLOT_PREFIX}${process.pid}`]));
+    await withClient(this.primaryUrl, (client) =>
+      client.query('select pg_drop_replication_slot(slot_name) from pg_replication_slots where slot_name = $1', [
+        `${SLOT_PREFIX}${process.pid}`,
+      ]),
+    );
     rmSync(this.dir, { recursive: true, force: true });
     rmSync(`${this.dir}.log`, { force: true });
   }
@@ -100,7 +136,10 @@ export class Standby {
     await withClient(this.url(), async (client) => {
       await client.query(`select pg_wal_replay_${action}()`);
       if (action === 'pause') {
-        while ((await client.query<{ state: string }>('select pg_get_wal_replay_pause_state() as state')).rows[0].state !== 'paused') {
+        while (
+          (await client.query<{ state: string }>('select pg_get_wal_replay_pause_state() as state')).rows[0].state !==
+          'paused'
+        ) {
           await new Promise((resolve) => setTimeout(resolve, 20));
         }
       }
@@ -109,9 +148,15 @@ export class Standby {
 
   /** Until it has replayed all that its primary has flushed now. */
   async replayed(): Promise<void> {
-    const { lsn } = await withClient(this.primaryUrl, async (client) => (await client.query<{ lsn: string }>('select pg_current_wal_flush_lsn()::text as lsn')).rows[0]);
+    const { lsn } = await withClient(
+      this.primaryUrl,
+      async (client) => (await client.query<{ lsn: string }>('select pg_current_wal_flush_lsn()::text as lsn')).rows[0],
+    );
     await withClient(this.url(), async (client) => {
-      while (!(await client.query<{ done: boolean }>('select pg_last_wal_replay_lsn() >= $1::pg_lsn as done', [lsn])).rows[0].done) {
+      while (
+        !(await client.query<{ done: boolean }>('select pg_last_wal_replay_lsn() >= $1::pg_lsn as done', [lsn])).rows[0]
+          .done
+      ) {
         await new Promise((resolve) => setTimeout(resolve, 20));
       }
     });
@@ -125,7 +170,10 @@ export class Standby {
       encoding: 'utf8',
       timeout: 120_000,
     });
-    if (result.status !== 0) throw new Error(`${program} ${args.at(-1)} failed for the test standby: ${explain((result.stderr || String(result.error)).trim())}`);
+    if (result.status !== 0)
+      throw new Error(
+        `${program} ${args.at(-1)} failed for the test standby: ${explain((result.stderr || String(result.error)).trim())}`,
+      );
   }
 
   private write(name: string, text: string): void {
@@ -151,9 +199,10 @@ async function withClient<T>(url: string, fn: (client: Client) => Promise<T>): P
 
 function primarySettings(url: string): Promise<Record<string, string>> {
   return withClient(url, async (client) => {
-    const { rows } = await client.query<{ name: string; setting: string }>('select name, setting from pg_settings where name = any($1)', [
-      ['server_version_num', 'wal_level', ...MATCHED_SETTINGS],
-    ]);
+    const { rows } = await client.query<{ name: string; setting: string }>(
+      'select name, setting from pg_settings where name = any($1)',
+      [['server_version_num', 'wal_level', ...MATCHED_SETTINGS]],
+    );
     return Object.fromEntries(rows.map((row) => [row.name, row.setting]));
   });
 }
@@ -161,7 +210,10 @@ function primarySettings(url: string): Promise<Record<string, string>> {
 /** Slots of runs whose process is gone, and no standby streams from: the primary would keep WAL for them for ever. */
 async function dropSlotsOfDeadRuns(url: string): Promise<void> {
   await withClient(url, async (client) => {
-    const { rows } = await client.query<{ slot_name: string }>('select slot_name from pg_replication_slots where not active and starts_with(slot_name, $1)', [SLOT_PREFIX]);
+    const { rows } = await client.query<{ slot_name: string }>(
+      'select slot_name from pg_replication_slots where not active and starts_with(slot_name, $1)',
+      [SLOT_PREFIX],
+    );
     for (const { slot_name } of rows) {
       const pid = Number(slot_name.slice(SLOT_PREFIX.length));
       if (!isAlive(pid)) await client.query('select pg_drop_replication_slot($1)', [slot_name]);
@@ -169,16 +221,20 @@ async function dropSlotsOfDeadRuns(url: string): Promise<void> {
   });
 }
 
-
 /** The binaries of the primary's major version: a standby runs the same major as its primary. */
 function binariesOf(versionNum: number): string {
   const major = Math.floor(versionNum / 10_000);
-  const candidates = [`/usr/lib/postgresql/${major}/bin`, spawnSync('pg_config', ['--bindir'], { encoding: 'utf8' }).stdout?.trim()].filter(Boolean) as string[];
+  const candidates = [
+    `/usr/lib/postgresql/${major}/bin`,
+    spawnSync('pg_config', ['--bindir'], { encoding: 'utf8' }).stdout?.trim(),
+  ].filter(Boolean) as string[];
   for (const bindir of candidates) {
     const version = spawnSync(join(bindir, 'postgres'), ['--version'], { encoding: 'utf8' }).stdout ?? '';
     if (new RegExp(`\\(PostgreSQL\\) ${major}\\.`).test(version)) return bindir;
   }
-  throw new Error(`the test standby needs PostgreSQL ${major}'s server binaries (pg_basebackup, pg_ctl, postgres), as the DATABASE_URL server runs ${major}; none in ${candidates.join(', ')}`);
+  throw new Error(
+    `the test standby needs PostgreSQL ${major}'s server binaries (pg_basebackup, pg_ctl, postgres), as the DATABASE_URL server runs ${major}; none in ${candidates.join(', ')}`,
+  );
 }
 
 function freePort(): Promise<number> {

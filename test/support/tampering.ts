@@ -42,9 +42,20 @@ export async function swapEntries(db: Sql, a: number, b: number): Promise<void> 
  * Moves every entry from `position` up by one and puts a forged entry in the gap: a copy of the
  * entry that was there, with other data, linked to its predecessor and correctly hashed.
  */
-export async function insertForgedEntry(db: Sql, position: number, data: Record<string, unknown>): Promise<StoredEvent> {
+export async function insertForgedEntry(
+  db: Sql,
+  position: number,
+  data: Record<string, unknown>,
+): Promise<StoredEvent> {
   const [before, original] = [await entryAt(db, position - 1), await entryAt(db, position)];
-  const entry = { ...original, entryId: '6f0e1d2c-3b4a-4958-8776-655443322110', streamId: 'transaction-FORGED', streamRevision: 1, data, prevHash: before.hash };
+  const entry = {
+    ...original,
+    entryId: '6f0e1d2c-3b4a-4958-8776-655443322110',
+    streamId: 'transaction-FORGED',
+    streamRevision: 1,
+    data,
+    prevHash: before.hash,
+  };
   const forged = { ...entry, hash: entryHash(entry) };
   await db.query('update events set position = -(position + 1) where position >= $1', [position]);
   await db.query('update events set position = -position where position < 0');
@@ -69,27 +80,38 @@ export async function rewriteTail(
   { repointCheckpoints = false, signingKey }: { repointCheckpoints?: boolean; signingKey?: KeyObject } = {},
 ): Promise<void> {
   await changeData(db, position, path, value);
-  const rows = await db.query<EventRow>(`select ${EVENT_COLUMNS} from events where position >= $1 order by position`, [position]);
+  const rows = await db.query<EventRow>(`select ${EVENT_COLUMNS} from events where position >= $1 order by position`, [
+    position,
+  ]);
   let prevHash = (await entryAt(db, position)).prevHash;
   const tree = MerkleFrontier.empty();
-  for (const { hash } of await db.query<{ hash: string }>('select hash from events where position < $1 order by position', [position])) tree.append(leafHash(hash));
+  for (const { hash } of await db.query<{ hash: string }>(
+    'select hash from events where position < $1 order by position',
+    [position],
+  ))
+    tree.append(leafHash(hash));
   const writer = signingKey && writerKey(signingKey);
   for (const row of rows) {
     const e = { ...toStoredEvent(row), prevHash };
     if ((repointCheckpoints || signingKey) && e.type === CHECKPOINT_EVENT_TYPE) {
       const root = tree.root().toString('hex');
       e.data = { ...e.data, hash: prevHash, root_hash: root };
-      if (signingKey) e.data = { ...e.data, ...signTreeHead(signingKey, { tree_size: Number(e.data.tree_size), root_hash: root, timestamp: String(e.data.timestamp) }) };
+      if (signingKey)
+        e.data = {
+          ...e.data,
+          ...signTreeHead(signingKey, {
+            tree_size: Number(e.data.tree_size),
+            root_hash: root,
+            timestamp: String(e.data.timestamp),
+          }),
+        };
     }
     prevHash = entryHash(e);
     tree.append(leafHash(prevHash));
-    await db.query('update events set prev_hash = $2, hash = $3, data = $4, writer_mac = coalesce($5, writer_mac) where position = $1', [
-      e.position,
-      e.prevHash,
-      prevHash,
-      JSON.stringify(e.data),
-      writer ? writerMac(writer, prevHash) : null,
-    ]);
+    await db.query(
+      'update events set prev_hash = $2, hash = $3, data = $4, writer_mac = coalesce($5, writer_mac) where position = $1',
+      [e.position, e.prevHash, prevHash, JSON.stringify(e.data), writer ? writerMac(writer, prevHash) : null],
+    );
   }
   await db.query('update event_store_head set hash = $1', [prevHash]);
 }
@@ -104,7 +126,10 @@ export async function cutEntry(db: Sql, position: number): Promise<void> {
   await deleteEntry(db, position);
   await db.query('update events set position = -(position - 1) where position > $1', [position]);
   await db.query('update events set position = -position where position < 0');
-  for (const row of await db.query<EventRow>(`select ${EVENT_COLUMNS} from events where position >= $1 order by position`, [position])) {
+  for (const row of await db.query<EventRow>(
+    `select ${EVENT_COLUMNS} from events where position >= $1 order by position`,
+    [position],
+  )) {
     const hash = entryHash({ ...toStoredEvent(row), prevHash });
     await db.query('update events set prev_hash = $2, hash = $3 where position = $1', [row.position, prevHash, hash]);
     prevHash = hash;
@@ -116,7 +141,9 @@ export async function cutEntry(db: Sql, position: number): Promise<void> {
 export async function rebuildTree(db: Sql): Promise<void> {
   const tree = MerkleFrontier.empty();
   const nodes: TreeNode[] = [];
-  const hashes = await db.query<{ position: string; hash: string }>('select position, hash from events order by position');
+  const hashes = await db.query<{ position: string; hash: string }>(
+    'select position, hash from events order by position',
+  );
   for (const { hash } of hashes) nodes.push(...tree.append(leafHash(hash)));
   await db.query('delete from merkle_nodes');
   await writeNodes(db, nodes);
@@ -131,7 +158,9 @@ export async function rebuildTree(db: Sql): Promise<void> {
  */
 export async function appendForgedEntry(db: Sql, data: Record<string, unknown>): Promise<StoredEvent> {
   const [head] = await db.query<{ position: string; hash: string }>('select position, hash from event_store_head');
-  const [{ position: saleAt }] = await db.query<{ position: string }>("select max(position) as position from events where event_type = 'TransactionRecorded'");
+  const [{ position: saleAt }] = await db.query<{ position: string }>(
+    "select max(position) as position from events where event_type = 'TransactionRecorded'",
+  );
   const sale = await entryAt(db, Number(saleAt));
   const entry = {
     ...sale,

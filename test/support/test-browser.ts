@@ -32,16 +32,23 @@ export async function packagedBrowser(): Promise<string> {
     await ensureOwnedFolder(
       folder,
       async (staging) => {
-        await pipeline(createReadStream(join(PACKAGE_DIR, 'bin', 'chromium.br')), createBrotliDecompress(), createWriteStream(join(staging, 'chromium'), { mode: 0o755 }));
+        await pipeline(
+          createReadStream(join(PACKAGE_DIR, 'bin', 'chromium.br')),
+          createBrotliDecompress(),
+          createWriteStream(join(staging, 'chromium'), { mode: 0o755 }),
+        );
         // Chromium makes this empty folder beside itself at its first start: made here, it is part of the checked copy.
         mkdirSync(join(staging, 'locales'));
         const run = spawnSync(join(staging, 'chromium'), ['--version'], { encoding: 'utf8' });
-        if (run.status !== 0) throw new Error(`the unpacked browser does not run: ${(run.stderr || String(run.error)).trim()}`);
+        if (run.status !== 0)
+          throw new Error(`the unpacked browser does not run: ${(run.stderr || String(run.error)).trim()}`);
       },
       (message) => console.warn(message),
     );
   } catch (error) {
-    throw new Error(`the test browser could not be unpacked into ${folder}: ${(error as Error).message}; set CHROMIUM_PATH to a Chromium of your own`);
+    throw new Error(
+      `the test browser could not be unpacked into ${folder}: ${(error as Error).message}; set CHROMIUM_PATH to a Chromium of your own`,
+    );
   }
   return executable;
 }

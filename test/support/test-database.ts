@@ -23,7 +23,10 @@ export interface TestDatabase {
 export async function createTestDatabase(driver: Driver): Promise<TestDatabase> {
   const serverUrl = driver === 'postgres' ? process.env.DATABASE_URL : process.env.CRCS_EMBEDDED_URL;
   // Only the integration project's global set-up starts the embedded server.
-  if (!serverUrl) throw new Error('no database server for this spec: a spec that opens a database belongs under test/, not beside the code');
+  if (!serverUrl)
+    throw new Error(
+      'no database server for this spec: a spec that opens a database belongs under test/, not beside the code',
+    );
   const name = `crcs_test_${randomBytes(6).toString('hex')}`;
   await adminQuery(serverUrl, `create database ${name}`);
   const url = new URL(serverUrl);

@@ -10,9 +10,16 @@ import { call, type Answer } from './auth';
 import type { TestApp } from './test-app';
 
 /** POSTs a tip operation and returns the answer's body; anything but a 201 fails the test. */
-export async function tipCreated(app: TestApp, key: string, path: string, body: Record<string, unknown>, headers: Record<string, string> = {}) {
+export async function tipCreated(
+  app: TestApp,
+  key: string,
+  path: string,
+  body: Record<string, unknown>,
+  headers: Record<string, string> = {},
+) {
   const answer: Answer = await call(app, 'POST', path, { key, body, headers });
-  if (answer.status !== 201) throw new Error(`POST ${path}: expected 201, got ${answer.status} ${JSON.stringify(answer.body)}`);
+  if (answer.status !== 201)
+    throw new Error(`POST ${path}: expected 201, got ${answer.status} ${JSON.stringify(answer.body)}`);
   return answer.body;
 }
 
@@ -24,7 +31,14 @@ export async function recordTip(
   fields: { method?: 'cash' | 'credit-card'; employee_id?: string; employee_name?: string; tip_amount?: number } = {},
 ) {
   const { method = 'credit-card', employee_id = 'e-1', employee_name = 'Ana', tip_amount = 5 } = fields;
-  return (await tipCreated(app, key, `/tip/${method}`, { transaction_id: transactionId, employee_id, employee_name, tip_amount })).tip;
+  return (
+    await tipCreated(app, key, `/tip/${method}`, {
+      transaction_id: transactionId,
+      employee_id,
+      employee_name,
+      tip_amount,
+    })
+  ).tip;
 }
 
 let tipCreditRules: SeedData['tipCreditRules'] | undefined;
@@ -34,7 +48,10 @@ let tipCreditRules: SeedData['tipCreditRules'] | undefined;
  * and cut, two pooled and distributed to three people, a payout and a tip-credit check. For
  * projector and rebuild tests; `merchantId` keeps the records of two calls apart.
  */
-export function tipHistory(merchantId = 'm-tips', at = '2026-11-21T12:00:00.000Z'): { streamId: string; events: NewEvent[] }[] {
+export function tipHistory(
+  merchantId = 'm-tips',
+  at = '2026-11-21T12:00:00.000Z',
+): { streamId: string; events: NewEvent[] }[] {
   const metadata = { schemaVersion: 1, actor: { keyId: `key-${merchantId}`, role: 'merchant' }, merchantId };
   const id = (prefix: string, n: number) => `${prefix}-${merchantId}-${n}`;
   const history: { streamId: string; events: NewEvent[] }[] = [];
@@ -70,12 +87,30 @@ export function tipHistory(merchantId = 'm-tips', at = '2026-11-21T12:00:00.000Z
   });
   const pooled = [tip(2, 'e-2', 500), tip(3, 'e-3', 301)];
   for (const command of pooled) run(tipStream(command.tip_id), tipDecider, command);
-  const participants = ['e-2', 'e-3', 'e-4'].map((employeeId) => ({ employeeId, employeeName: employeeId.toUpperCase() }));
-  const tips = pooled.map(({ tip_id, employee_id, employee_name, amount_cents }) => ({ tip_id, employee_id, employee_name, amount_cents, pool_id: null }));
+  const participants = ['e-2', 'e-3', 'e-4'].map((employeeId) => ({
+    employeeId,
+    employeeName: employeeId.toUpperCase(),
+  }));
+  const tips = pooled.map(({ tip_id, employee_id, employee_name, amount_cents }) => ({
+    tip_id,
+    employee_id,
+    employee_name,
+    amount_cents,
+    pool_id: null,
+  }));
   run(
     tipPoolStream(id('POOL', 1)),
     tipPoolDecider,
-    { kind: 'CreateTipPool', pool_id: id('POOL', 1), merchant_id: merchantId, pool_name: 'Pool', distribution_method: 'equal', participants, tips, now: at },
+    {
+      kind: 'CreateTipPool',
+      pool_id: id('POOL', 1),
+      merchant_id: merchantId,
+      pool_name: 'Pool',
+      distribution_method: 'equal',
+      participants,
+      tips,
+      now: at,
+    },
     { kind: 'DistributeTipPool', pool_id: id('POOL', 1), now: at },
   );
   run(tipPayoutStream(id('PAYOUT', 1)), tipPayoutDecider, {
@@ -97,7 +132,10 @@ export function tipHistory(merchantId = 'm-tips', at = '2026-11-21T12:00:00.000Z
     state: 'TX',
     hourly_wage_cents: 213,
     average_tips_per_hour_cents: 300,
-    rules: { federal: tipCreditRuleOn(tipCreditRules, 'US', at.slice(0, 10))!, state: tipCreditRuleOn(tipCreditRules, 'TX', at.slice(0, 10))! },
+    rules: {
+      federal: tipCreditRuleOn(tipCreditRules, 'US', at.slice(0, 10))!,
+      state: tipCreditRuleOn(tipCreditRules, 'TX', at.slice(0, 10))!,
+    },
     now: at,
   });
   return history;

@@ -13,22 +13,32 @@ import { TEST_ADMIN_KEY, type TestApp } from './test-app';
 export async function appendEntries(app: TestApp, count: number): Promise<void> {
   const store = app.app.get(EventStore);
   const stream = uniqueId('tlog-test');
-  const one = (i: number) => store.append(`${stream}-${i}`, [{ type: 'TlogTestEntry', data: { i }, metadata: { schemaVersion: 1 } }], { expectedRevision: 0 });
-  for (let i = 0; i < count; i += 50) await Promise.all(Array.from({ length: Math.min(50, count - i) }, (_, j) => one(i + j)));
+  const one = (i: number) =>
+    store.append(`${stream}-${i}`, [{ type: 'TlogTestEntry', data: { i }, metadata: { schemaVersion: 1 } }], {
+      expectedRevision: 0,
+    });
+  for (let i = 0; i < count; i += 50)
+    await Promise.all(Array.from({ length: Math.min(50, count - i) }, (_, j) => one(i + j)));
   await checkpointsWritten(app);
 }
 
 /** The tree sizes of every signed checkpoint in the log, in order. */
 export async function publishedSizes(app: TestApp): Promise<number[]> {
-  const rows = await app.app.get<Database>(DATABASE).query<{ size: string }>(
-    "select data->>'tree_size' as size from events where event_type = $1 and data->>'tree_size' is not null order by position",
-    [CHECKPOINT_EVENT_TYPE],
-  );
+  const rows = await app.app
+    .get<Database>(DATABASE)
+    .query<{ size: string }>(
+      "select data->>'tree_size' as size from events where event_type = $1 and data->>'tree_size' is not null order by position",
+      [CHECKPOINT_EVENT_TYPE],
+    );
   return rows.map((row) => Number(row.size));
 }
 
 /** A GET below /log as bytes (tiles are binary: the JSON-minded `call` would mangle them); `key` null: without one. */
-export async function getLog(app: TestApp, path: string, key: string | null = TEST_ADMIN_KEY): Promise<{ status: number; headers: Headers; bytes: Buffer }> {
+export async function getLog(
+  app: TestApp,
+  path: string,
+  key: string | null = TEST_ADMIN_KEY,
+): Promise<{ status: number; headers: Headers; bytes: Buffer }> {
   const response = await fetch(`${app.baseUrl}/log/${path}`, { headers: key === null ? {} : { 'x-api-key': key } });
   return { status: response.status, headers: response.headers, bytes: Buffer.from(await response.arrayBuffer()) };
 }

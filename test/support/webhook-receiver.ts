@@ -32,9 +32,17 @@ export class WebhookReceiver {
       request.on('data', (chunk: Buffer) => chunks.push(chunk));
       request.on('end', () => {
         const body = Buffer.concat(chunks).toString('utf8');
-        receiver.received.push({ headers: request.headers, body, type: JSON.parse(body).type, webhookId: String(request.headers['webhook-id']), at: now() });
+        receiver.received.push({
+          headers: request.headers,
+          body,
+          type: JSON.parse(body).type,
+          webhookId: String(request.headers['webhook-id']),
+          at: now(),
+        });
         const status = receiver.answers.shift() ?? 200;
-        response.writeHead(status, status === 302 ? { location: 'http://127.0.0.1:1/elsewhere' } : {}).end(status === 200 ? 'ok' : `status ${status}`);
+        response
+          .writeHead(status, status === 302 ? { location: 'http://127.0.0.1:1/elsewhere' } : {})
+          .end(status === 200 ? 'ok' : `status ${status}`);
       });
     });
     await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
@@ -47,7 +55,10 @@ export class WebhookReceiver {
 
   async waitFor(what: string, done: (received: Received[]) => boolean, limitMs = 20_000): Promise<Received[]> {
     for (const deadline = Date.now() + limitMs; !done(this.received); await sleep(25)) {
-      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; received ${JSON.stringify(this.received.map((r) => [r.type, r.webhookId]))}`);
+      if (Date.now() > deadline)
+        throw new Error(
+          `timed out waiting for ${what}; received ${JSON.stringify(this.received.map((r) => [r.type, r.webhookId]))}`,
+        );
     }
     return this.received;
   }
@@ -62,7 +73,10 @@ export class WebhookReceiver {
  * The payload as `standardwebhooks` verifies it with `secret`, as the receiver did when it came (the
  * library refuses a timestamp more than 5 minutes from the receiver's clock); throws when it does not.
  */
-export function verified(received: Received, secret: string): { type: string; timestamp: string; data: Record<string, unknown> } {
+export function verified(
+  received: Received,
+  secret: string,
+): { type: string; timestamp: string; data: Record<string, unknown> } {
   const realNow = Date.now;
   Date.now = () => received.at.getTime();
   try {

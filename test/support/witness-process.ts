@@ -23,10 +23,26 @@ export class WitnessProcess {
    * listened before comes back at the URL a policy names); one that refuses to start rejects with
    * its exit code and output.
    */
-  static start(state: string, logVkeys: string[], name = 'witness.example/w1', listen = '127.0.0.1:0'): Promise<WitnessProcess> {
+  static start(
+    state: string,
+    logVkeys: string[],
+    name = 'witness.example/w1',
+    listen = '127.0.0.1:0',
+  ): Promise<WitnessProcess> {
     const child = spawn(
       process.execPath,
-      ['-r', 'ts-node/register/transpile-only', 'scripts/witness.ts', '--state', state, '--name', name, '--listen', listen, ...logVkeys.flatMap((vkey) => ['--log', vkey])],
+      [
+        '-r',
+        'ts-node/register/transpile-only',
+        'scripts/witness.ts',
+        '--state',
+        state,
+        '--name',
+        name,
+        '--listen',
+        listen,
+        ...logVkeys.flatMap((vkey) => ['--log', vkey]),
+      ],
       { cwd: ROOT, env: childEnv({ NODE_OPTIONS: '' }), stdio: ['ignore', 'pipe', 'pipe'] },
     );
     let out = '';

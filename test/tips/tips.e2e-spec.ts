@@ -30,8 +30,10 @@ describe.each(DRIVERS)('tips over HTTP on %s', (driver) => {
     const issued = await issueKey(app, { role: 'merchant', merchant_id });
     return { merchantId: merchant_id, key: issued.key, keyId: issued.api_key.id };
   };
-  const post = (key: string, path: string, body: unknown, headers: Record<string, string> = {}) => call(app, 'POST', path, { key, body, headers });
-  const created = (merchant: Merchant, path: string, body: Record<string, unknown>) => tipCreated(app, merchant.key, path, body);
+  const post = (key: string, path: string, body: unknown, headers: Record<string, string> = {}) =>
+    call(app, 'POST', path, { key, body, headers });
+  const created = (merchant: Merchant, path: string, body: Record<string, unknown>) =>
+    tipCreated(app, merchant.key, path, body);
   const eventsOf = (streamId: string) =>
     db.query<{ event_type: string; hash: string; position: string; data: any; metadata: any }>(
       'select event_type, hash, position, data, metadata from events where stream_id = $1 order by stream_revision',
@@ -42,7 +44,10 @@ describe.each(DRIVERS)('tips over HTTP on %s', (driver) => {
   const refused = async (status: number, key: string, path: string, body: unknown) => {
     const before = await head();
     const answer = await post(key, path, body);
-    expect({ status: answer.status, body: answer.body }).toEqual({ status, body: expect.objectContaining({ error: expect.any(String), message: expect.any(String) }) });
+    expect({ status: answer.status, body: answer.body }).toEqual({
+      status,
+      body: expect.objectContaining({ error: expect.any(String), message: expect.any(String) }),
+    });
     expect(await head()).toBe(before);
     return answer.body;
   };
@@ -60,11 +65,23 @@ describe.each(DRIVERS)('tips over HTTP on %s', (driver) => {
 
   describe('POST /tip/cash and /tip/credit-card', () => {
     it('records a cash tip on the sale, as an entry of the chain', async () => {
-      const answer = await post(shop.key, '/tip/cash', { transaction_id: saleId, employee_id: 'e-1', employee_name: 'Ana Ruiz', tip_amount: 3.5 }, { 'x-request-id': 'tip-cash-1' });
+      const answer = await post(
+        shop.key,
+        '/tip/cash',
+        { transaction_id: saleId, employee_id: 'e-1', employee_name: 'Ana Ruiz', tip_amount: 3.5 },
+        { 'x-request-id': 'tip-cash-1' },
+      );
       expect(answer.status).toBe(201);
       const { tip } = answer.body;
       expect(answer.body).toEqual({ success: true, tip: expect.any(Object), promise: null });
-      const recorded = { merchant_id: shop.merchantId, transaction_id: saleId, method: 'cash', employee_id: 'e-1', employee_name: 'Ana Ruiz', amount_cents: 350 };
+      const recorded = {
+        merchant_id: shop.merchantId,
+        transaction_id: saleId,
+        method: 'cash',
+        employee_id: 'e-1',
+        employee_name: 'Ana Ruiz',
+        amount_cents: 350,
+      };
       expect(tip).toEqual({
         id: expect.stringMatching(/^TIP-2026-11-21-[0-9A-Z]{8}$/),
         ...recorded,
@@ -73,7 +90,9 @@ describe.each(DRIVERS)('tips over HTTP on %s', (driver) => {
         created_at: NOW,
         auditHash: HASH,
         chain_position: expect.any(Number),
-        history: [{ event: 'TipRecorded', chain_position: tip.chain_position, audit_hash: tip.auditHash, recorded_at: NOW }],
+        history: [
+          { event: 'TipRecorded', chain_position: tip.chain_position, audit_hash: tip.auditHash, recorded_at: NOW },
+        ],
       });
       const [event] = await eventsOf(`tip-${tip.id}`);
       expect(event).toMatchObject({ event_type: 'TipRecorded', hash: tip.auditHash });
@@ -95,11 +114,14 @@ describe.each(DRIVERS)('tips over HTTP on %s', (driver) => {
       [0.001, 1],
       [1e-7, 1],
       [100000, 10_000_000],
-    ])('converts a credit card tip of %p dollars to %p cents exactly, a fraction of a cent up', async (tip_amount, cents) => {
-      const tip = await recordTip(app, shop.key, saleId, { tip_amount });
-      expect(tip).toMatchObject({ method: 'credit_card', amount_cents: cents });
-      expect((await eventsOf(`tip-${tip.id}`))[0].data.amount_cents).toBe(cents);
-    });
+    ])(
+      'converts a credit card tip of %p dollars to %p cents exactly, a fraction of a cent up',
+      async (tip_amount, cents) => {
+        const tip = await recordTip(app, shop.key, saleId, { tip_amount });
+        expect(tip).toMatchObject({ method: 'credit_card', amount_cents: cents });
+        expect((await eventsOf(`tip-${tip.id}`))[0].data.amount_cents).toBe(cents);
+      },
+    );
 
     it.each([
       ['a negative amount', { tip_amount: -1 }, ['tip_amount']],
@@ -130,8 +152,18 @@ describe.each(DRIVERS)('tips over HTTP on %s', (driver) => {
 
     it('answers an unknown sale and another merchant’s sale alike (404)', async () => {
       const other = await newMerchant();
-      const theirs = await refused(404, other.key, '/tip/cash', { transaction_id: saleId, employee_id: 'e-1', employee_name: 'A', tip_amount: 1 });
-      const missing = await refused(404, other.key, '/tip/cash', { transaction_id: 'TXN-2026-11-21-00000000', employee_id: 'e-1', employee_name: 'A', tip_amount: 1 });
+      const theirs = await refused(404, other.key, '/tip/cash', {
+        transaction_id: saleId,
+        employee_id: 'e-1',
+        employee_name: 'A',
+        tip_amount: 1,
+      });
+      const missing = await refused(404, other.key, '/tip/cash', {
+        transaction_id: 'TXN-2026-11-21-00000000',
+        employee_id: 'e-1',
+        employee_name: 'A',
+        tip_amount: 1,
+      });
       expect(theirs).toEqual({ error: 'NOT_FOUND', message: `Transaction ${saleId} not found` });
       expect(missing).toEqual({ error: 'NOT_FOUND', message: 'Transaction TXN-2026-11-21-00000000 not found' });
     });
@@ -139,13 +171,36 @@ describe.each(DRIVERS)('tips over HTTP on %s', (driver) => {
     it('refuses a tip on a VOID record, a REFUND record, a voided sale and a wholly refunded one (409), writing nothing', async () => {
       const reversal = async (path: string, body: Record<string, unknown>) => (await post(shop.key, path, body)).body;
       const voided = (await recordSale(app, shop.key, shop.merchantId)).id;
-      const voidRecord = (await reversal('/transaction/void', { original_transaction_id: voided, void_reason: 'pricing_error', voided_by: 'm-1' })).transaction.id;
+      const voidRecord = (
+        await reversal('/transaction/void', {
+          original_transaction_id: voided,
+          void_reason: 'pricing_error',
+          voided_by: 'm-1',
+        })
+      ).transaction.id;
       const refunded = (await recordSale(app, shop.key, shop.merchantId)).id;
-      const refundRecord = (await reversal('/transaction/refund', { original_transaction_id: refunded, refund_amount: 100, void_reason: 'wrong_item', voided_by: 'm-1' })).transaction.id;
+      const refundRecord = (
+        await reversal('/transaction/refund', {
+          original_transaction_id: refunded,
+          refund_amount: 100,
+          void_reason: 'wrong_item',
+          voided_by: 'm-1',
+        })
+      ).transaction.id;
       // $10.03 under the federal default is $10.05 in cash: all of it goes back.
       const wholly = (await recordSale(app, shop.key, shop.merchantId)).id;
-      await reversal('/transaction/refund', { original_transaction_id: wholly, refund_amount: 1005, void_reason: 'wrong_item', voided_by: 'm-1' });
-      const tipOn = (transaction_id: string) => ({ transaction_id, employee_id: 'e-1', employee_name: 'A', tip_amount: 1 });
+      await reversal('/transaction/refund', {
+        original_transaction_id: wholly,
+        refund_amount: 1005,
+        void_reason: 'wrong_item',
+        voided_by: 'm-1',
+      });
+      const tipOn = (transaction_id: string) => ({
+        transaction_id,
+        employee_id: 'e-1',
+        employee_name: 'A',
+        tip_amount: 1,
+      });
       for (const [id, what] of [
         [voidRecord, 'a VOID record'],
         [refundRecord, 'a REFUND record'],
@@ -163,7 +218,13 @@ describe.each(DRIVERS)('tips over HTTP on %s', (driver) => {
 
     it("refuses a merchant_id that is not the key's (403)", async () => {
       const other = await newMerchant();
-      const error = await refused(403, shop.key, '/tip/cash', { transaction_id: saleId, employee_id: 'e-1', employee_name: 'A', tip_amount: 1, merchant_id: other.merchantId });
+      const error = await refused(403, shop.key, '/tip/cash', {
+        transaction_id: saleId,
+        employee_id: 'e-1',
+        employee_name: 'A',
+        tip_amount: 1,
+        merchant_id: other.merchantId,
+      });
       expect(error.error).toBe('FORBIDDEN');
     });
 
@@ -179,7 +240,11 @@ describe.each(DRIVERS)('tips over HTTP on %s', (driver) => {
   describe('POST /tip/adjust', () => {
     it('records the adjustment with its reason, and keeps the history of the tip', async () => {
       const tip = await recordTip(app, shop.key, saleId, { tip_amount: 20 });
-      const body = await created(shop, '/tip/adjust', { tip_id: tip.id, new_amount: 15.5, reason: 'Guest corrected the slip' });
+      const body = await created(shop, '/tip/adjust', {
+        tip_id: tip.id,
+        new_amount: 15.5,
+        reason: 'Guest corrected the slip',
+      });
       expect(body.adjustment).toEqual({
         id: expect.stringMatching(/^TIPADJ-2026-11-21-[0-9A-Z]{8}$/),
         tip_id: tip.id,
@@ -190,7 +255,12 @@ describe.each(DRIVERS)('tips over HTTP on %s', (driver) => {
         auditHash: HASH,
         chain_position: expect.any(Number),
       });
-      expect(body.tip).toMatchObject({ id: tip.id, amount_cents: 1550, original_amount_cents: 2000, auditHash: tip.auditHash });
+      expect(body.tip).toMatchObject({
+        id: tip.id,
+        amount_cents: 1550,
+        original_amount_cents: 2000,
+        auditHash: tip.auditHash,
+      });
       expect(body.tip.history.map((h: { event: string; audit_hash: string }) => [h.event, h.audit_hash])).toEqual([
         ['TipRecorded', tip.auditHash],
         ['TipAdjusted', body.adjustment.auditHash],
@@ -199,7 +269,12 @@ describe.each(DRIVERS)('tips over HTTP on %s', (driver) => {
       expect(events.map((e) => e.event_type)).toEqual(['TipRecorded', 'TipAdjusted']);
       expect(events[1]).toMatchObject({
         hash: body.adjustment.auditHash,
-        data: { previous_amount_cents: 2000, new_amount_cents: 1550, reason: 'Guest corrected the slip', employee_id: 'e-1' },
+        data: {
+          previous_amount_cents: 2000,
+          new_amount_cents: 1550,
+          reason: 'Guest corrected the slip',
+          employee_id: 'e-1',
+        },
       });
       // The original amount stays in the log.
       expect(events[0].data.amount_cents).toBe(2000);
@@ -207,24 +282,42 @@ describe.each(DRIVERS)('tips over HTTP on %s', (driver) => {
 
     it('adjusts to zero, and refuses an adjustment that changes nothing (409)', async () => {
       const tip = await recordTip(app, shop.key, saleId, { tip_amount: 2 });
-      expect((await created(shop, '/tip/adjust', { tip_id: tip.id, new_amount: 0, reason: 'charged back' })).tip.amount_cents).toBe(0);
+      expect(
+        (await created(shop, '/tip/adjust', { tip_id: tip.id, new_amount: 0, reason: 'charged back' })).tip
+          .amount_cents,
+      ).toBe(0);
       const error = await refused(409, shop.key, '/tip/adjust', { tip_id: tip.id, new_amount: 0, reason: 'again' });
       expect(error.error).toBe('TIP_AMOUNT_UNCHANGED');
     });
 
     it('refuses to adjust a tip once its sale was voided or wholly refunded (409): a $5 tip is not raised to $50 afterwards', async () => {
-      const reverse = async (path: string, body: Record<string, unknown>) => expect((await post(shop.key, path, body)).status).toBe(201);
+      const reverse = async (path: string, body: Record<string, unknown>) =>
+        expect((await post(shop.key, path, body)).status).toBe(201);
       const voided = (await recordSale(app, shop.key, shop.merchantId)).id;
       const refunded = (await recordSale(app, shop.key, shop.merchantId)).id;
-      const tips = [await recordTip(app, shop.key, voided, { tip_amount: 5 }), await recordTip(app, shop.key, refunded, { tip_amount: 5 })];
-      await reverse('/transaction/void', { original_transaction_id: voided, void_reason: 'pricing_error', voided_by: 'm-1' });
-      await reverse('/transaction/refund', { original_transaction_id: refunded, refund_amount: 1005, void_reason: 'wrong_item', voided_by: 'm-1' });
+      const tips = [
+        await recordTip(app, shop.key, voided, { tip_amount: 5 }),
+        await recordTip(app, shop.key, refunded, { tip_amount: 5 }),
+      ];
+      await reverse('/transaction/void', {
+        original_transaction_id: voided,
+        void_reason: 'pricing_error',
+        voided_by: 'm-1',
+      });
+      await reverse('/transaction/refund', {
+        original_transaction_id: refunded,
+        refund_amount: 1005,
+        void_reason: 'wrong_item',
+        voided_by: 'm-1',
+      });
       for (const [tip, id, what] of [
         [tips[0], voided, 'a voided sale'],
         [tips[1], refunded, 'a refunded sale'],
       ] as const) {
         for (const new_amount of [50, 0]) {
-          expect(await refused(409, shop.key, '/tip/adjust', { tip_id: tip.id, new_amount, reason: 'after the fact' })).toEqual({
+          expect(
+            await refused(409, shop.key, '/tip/adjust', { tip_id: tip.id, new_amount, reason: 'after the fact' }),
+          ).toEqual({
             error: 'NOT_A_COMPLETED_SALE',
             message: `Transaction ${id} is ${what}: tips attach to completed sales only`,
           });
@@ -236,19 +329,33 @@ describe.each(DRIVERS)('tips over HTTP on %s', (driver) => {
     it('answers an unknown tip and another merchant’s tip alike (404)', async () => {
       const tip = await recordTip(app, shop.key, saleId);
       const other = await newMerchant();
-      expect(await refused(404, other.key, '/tip/adjust', { tip_id: tip.id, new_amount: 1, reason: 'x' })).toEqual({ error: 'NOT_FOUND', message: `Tip ${tip.id} not found` });
-      expect((await refused(404, shop.key, '/tip/adjust', { tip_id: 'TIP-2026-11-21-00000000', new_amount: 1, reason: 'x' })).error).toBe('NOT_FOUND');
+      expect(await refused(404, other.key, '/tip/adjust', { tip_id: tip.id, new_amount: 1, reason: 'x' })).toEqual({
+        error: 'NOT_FOUND',
+        message: `Tip ${tip.id} not found`,
+      });
+      expect(
+        (await refused(404, shop.key, '/tip/adjust', { tip_id: 'TIP-2026-11-21-00000000', new_amount: 1, reason: 'x' }))
+          .error,
+      ).toBe('NOT_FOUND');
     });
 
     it('refuses a missing reason and a negative amount (400)', async () => {
       const tip = await recordTip(app, shop.key, saleId);
-      expect(fieldsOf(await refused(400, shop.key, '/tip/adjust', { tip_id: tip.id, new_amount: -0.01 }))).toEqual(['new_amount', 'reason']);
+      expect(fieldsOf(await refused(400, shop.key, '/tip/adjust', { tip_id: tip.id, new_amount: -0.01 }))).toEqual([
+        'new_amount',
+        'reason',
+      ]);
     });
   });
 
   describe('POST /tip/payout', () => {
     it.each([['cash'], ['check'], ['direct_deposit']])('records a %s payout', async (payout_method) => {
-      const { payout } = await created(shop, '/tip/payout', { employee_id: 'e-9', employee_name: 'Bo', payout_amount: 42.1, payout_method });
+      const { payout } = await created(shop, '/tip/payout', {
+        employee_id: 'e-9',
+        employee_name: 'Bo',
+        payout_amount: 42.1,
+        payout_method,
+      });
       expect(payout).toEqual({
         id: expect.stringMatching(/^PAYOUT-2026-11-21-[0-9A-Z]{8}$/),
         merchant_id: shop.merchantId,
@@ -261,11 +368,20 @@ describe.each(DRIVERS)('tips over HTTP on %s', (driver) => {
         chain_position: expect.any(Number),
       });
       const [event] = await eventsOf(`tipPayout-${payout.id}`);
-      expect(event).toMatchObject({ event_type: 'TipPaidOut', hash: payout.auditHash, data: { amount_cents: 4210, payout_method } });
+      expect(event).toMatchObject({
+        event_type: 'TipPaidOut',
+        hash: payout.auditHash,
+        data: { amount_cents: 4210, payout_method },
+      });
     });
 
     it('refuses an unknown method and a zero amount (400)', async () => {
-      const error = await refused(400, shop.key, '/tip/payout', { employee_id: 'e-9', employee_name: 'Bo', payout_amount: 0, payout_method: 'venmo' });
+      const error = await refused(400, shop.key, '/tip/payout', {
+        employee_id: 'e-9',
+        employee_name: 'Bo',
+        payout_amount: 0,
+        payout_method: 'venmo',
+      });
       expect(fieldsOf(error)).toEqual(['payout_amount', 'payout_method']);
     });
 
@@ -274,8 +390,12 @@ describe.each(DRIVERS)('tips over HTTP on %s', (driver) => {
       const { merchant_id } = await onboardMerchant(app, {}, partner.key);
       const body = { employee_id: 'e-1', employee_name: 'Ana', payout_amount: 5, payout_method: 'cash' };
       expect(fieldsOf(await refused(400, partner.key, '/tip/payout', body))).toEqual(['merchant_id']);
-      expect((await tipCreated(app, partner.key, '/tip/payout', { ...body, merchant_id })).payout.merchant_id).toBe(merchant_id);
-      expect((await refused(403, partner.key, '/tip/payout', { ...body, merchant_id: shop.merchantId })).error).toBe('FORBIDDEN');
+      expect((await tipCreated(app, partner.key, '/tip/payout', { ...body, merchant_id })).payout.merchant_id).toBe(
+        merchant_id,
+      );
+      expect((await refused(403, partner.key, '/tip/payout', { ...body, merchant_id: shop.merchantId })).error).toBe(
+        'FORBIDDEN',
+      );
     });
   });
 
@@ -284,10 +404,12 @@ describe.each(DRIVERS)('tips over HTTP on %s', (driver) => {
       Array.from({ length: n }, (_, i) => ({ employeeId: `p-${i}`, employeeName: `Person ${i}`, ...extra(i) }));
     const tipsOf = async (...dollars: number[]) => {
       const tips = [];
-      for (const [i, tip_amount] of dollars.entries()) tips.push(await recordTip(app, shop.key, saleId, { employee_id: `p-${i}`, tip_amount }));
+      for (const [i, tip_amount] of dollars.entries())
+        tips.push(await recordTip(app, shop.key, saleId, { employee_id: `p-${i}`, tip_amount }));
       return tips.map((tip) => tip.id as string);
     };
-    const createPool = (fields: Record<string, unknown>) => created(shop, '/tip/pool/create', { pool_name: 'Saturday', distribution_method: 'equal', ...fields });
+    const createPool = (fields: Record<string, unknown>) =>
+      created(shop, '/tip/pool/create', { pool_name: 'Saturday', distribution_method: 'equal', ...fields });
 
     it('pools tips equally: every share rounded up to the cent, the adjustment reported, each payout in the log', async () => {
       const tip_ids = await tipsOf(10, 5.01, 15);
@@ -319,13 +441,25 @@ describe.each(DRIVERS)('tips over HTTP on %s', (driver) => {
         distributed_at: NOW,
         auditHash: HASH,
       });
-      expect(distribution.shares).toEqual(people(3).map((p) => ({ ...p, share_cents: 1001, audit_hash: HASH, chain_position: expect.any(Number) })));
+      expect(distribution.shares).toEqual(
+        people(3).map((p) => ({ ...p, share_cents: 1001, audit_hash: HASH, chain_position: expect.any(Number) })),
+      );
 
       const events = await eventsOf(`tipPool-${pool.id}`);
-      expect(events.map((e) => e.event_type)).toEqual(['TipPooled', 'TipPoolDistributed', 'TipPoolSharePaid', 'TipPoolSharePaid', 'TipPoolSharePaid']);
+      expect(events.map((e) => e.event_type)).toEqual([
+        'TipPooled',
+        'TipPoolDistributed',
+        'TipPoolSharePaid',
+        'TipPoolSharePaid',
+        'TipPoolSharePaid',
+      ]);
       expect(events[1].hash).toBe(distribution.auditHash);
       expect(events.slice(2).map((e) => [e.data.employee_id, e.data.share_cents, e.hash])).toEqual(
-        distribution.shares.map((s: { employeeId: string; share_cents: number; audit_hash: string }) => [s.employeeId, s.share_cents, s.audit_hash]),
+        distribution.shares.map((s: { employeeId: string; share_cents: number; audit_hash: string }) => [
+          s.employeeId,
+          s.share_cents,
+          s.audit_hash,
+        ]),
       );
 
       const again = await refused(409, shop.key, '/tip/pool/distribute', { pool_id: pool.id });
@@ -334,10 +468,18 @@ describe.each(DRIVERS)('tips over HTTP on %s', (driver) => {
 
     it('splits a weighted pool by weight', async () => {
       const tip_ids = await tipsOf(30, 0.01);
-      const { pool } = await createPool({ tip_ids, distribution_method: 'weighted', participants: people(2, (i) => ({ weight: i === 0 ? 2 : 1 })) });
+      const { pool } = await createPool({
+        tip_ids,
+        distribution_method: 'weighted',
+        participants: people(2, (i) => ({ weight: i === 0 ? 2 : 1 })),
+      });
       const { distribution } = await created(shop, '/tip/pool/distribute', { pool_id: pool.id });
       expect(distribution.shares.map((s: { share_cents: number }) => s.share_cents)).toEqual([2001, 1001]);
-      expect(distribution).toMatchObject({ total_cents: 3001, total_distributed_cents: 3002, rounding_adjustment_cents: 1 });
+      expect(distribution).toMatchObject({
+        total_cents: 3001,
+        total_distributed_cents: 3002,
+        rounding_adjustment_cents: 1,
+      });
     });
 
     it('splits an hours-based pool by hours', async () => {
@@ -354,8 +496,16 @@ describe.each(DRIVERS)('tips over HTTP on %s', (driver) => {
     it('refuses a tip that is already in a pool (409), and a pooled tip cannot be adjusted (409)', async () => {
       const tip_ids = await tipsOf(4, 6);
       const { pool } = await createPool({ tip_ids: [tip_ids[0]], participants: people(1) });
-      const error = await refused(409, shop.key, '/tip/pool/create', { pool_name: 'Again', distribution_method: 'equal', tip_ids, participants: people(2) });
-      expect(error).toEqual({ error: 'TIP_ALREADY_POOLED', message: `Already in a pool: ${tip_ids[0]} (pool ${pool.id})` });
+      const error = await refused(409, shop.key, '/tip/pool/create', {
+        pool_name: 'Again',
+        distribution_method: 'equal',
+        tip_ids,
+        participants: people(2),
+      });
+      expect(error).toEqual({
+        error: 'TIP_ALREADY_POOLED',
+        message: `Already in a pool: ${tip_ids[0]} (pool ${pool.id})`,
+      });
       const adjust = await refused(409, shop.key, '/tip/adjust', { tip_id: tip_ids[0], new_amount: 1, reason: 'x' });
       expect(adjust.error).toBe('TIP_POOLED');
     });
@@ -363,7 +513,10 @@ describe.each(DRIVERS)('tips over HTTP on %s', (driver) => {
     it('pools a tip once when two pools race for it', async () => {
       const [tipId] = await tipsOf(9);
       const body = { pool_name: 'Race', distribution_method: 'equal', tip_ids: [tipId], participants: people(1) };
-      const answers = await Promise.all([post(shop.key, '/tip/pool/create', body), post(shop.key, '/tip/pool/create', body)]);
+      const answers = await Promise.all([
+        post(shop.key, '/tip/pool/create', body),
+        post(shop.key, '/tip/pool/create', body),
+      ]);
       expect(answers.map((a) => a.status).sort()).toEqual([201, 409]);
       expect(answers.find((a) => a.status === 409)!.body.error).toBe('TIP_ALREADY_POOLED');
     });
@@ -372,7 +525,9 @@ describe.each(DRIVERS)('tips over HTTP on %s', (driver) => {
       const { pool } = await createPool({ tip_ids: await tipsOf(3), participants: people(2) });
       const answers = await Promise.all([0, 1].map(() => post(shop.key, '/tip/pool/distribute', { pool_id: pool.id })));
       expect(answers.map((a) => a.status).sort()).toEqual([201, 409]);
-      expect((await eventsOf(`tipPool-${pool.id}`)).filter((e) => e.event_type === 'TipPoolDistributed')).toHaveLength(1);
+      expect((await eventsOf(`tipPool-${pool.id}`)).filter((e) => e.event_type === 'TipPoolDistributed')).toHaveLength(
+        1,
+      );
     });
 
     it("answers unknown tips and another merchant's tips alike (404), naming them", async () => {
@@ -391,19 +546,44 @@ describe.each(DRIVERS)('tips over HTTP on %s', (driver) => {
 
     it.each([
       ['a weighted pool without weights', { distribution_method: 'weighted' }, ['participants.0.weight']],
-      ['an hours-based pool with a weight', { distribution_method: 'hours_based', participants: [{ employeeId: 'a', employeeName: 'A', weight: 1 }] }, ['participants.0.weight']],
-      ['a zero weight', { distribution_method: 'weighted', participants: [{ employeeId: 'a', employeeName: 'A', weight: 0 }] }, ['participants.0.weight']],
+      [
+        'an hours-based pool with a weight',
+        { distribution_method: 'hours_based', participants: [{ employeeId: 'a', employeeName: 'A', weight: 1 }] },
+        ['participants.0.weight'],
+      ],
+      [
+        'a zero weight',
+        { distribution_method: 'weighted', participants: [{ employeeId: 'a', employeeName: 'A', weight: 0 }] },
+        ['participants.0.weight'],
+      ],
       ['no participants', { participants: [] }, ['participants']],
-      ['a participant in snake_case', { participants: [{ employee_id: 'a', employee_name: 'A' }] }, ['participants.0.employeeId', 'participants.0.employeeName', 'participants.0.employee_id', 'participants.0.employee_name']],
+      [
+        'a participant in snake_case',
+        { participants: [{ employee_id: 'a', employee_name: 'A' }] },
+        [
+          'participants.0.employeeId',
+          'participants.0.employeeName',
+          'participants.0.employee_id',
+          'participants.0.employee_name',
+        ],
+      ],
       ['a repeated tip', { tip_ids: ['TIP-2026-11-21-00000000', 'TIP-2026-11-21-00000000'] }, ['tip_ids']],
       ['an unknown method', { distribution_method: 'seniority' }, ['distribution_method']],
     ])('refuses %s (400)', async (_case, fields, expected) => {
-      const body = { pool_name: 'X', distribution_method: 'equal', tip_ids: await tipsOf(1), participants: people(1), ...fields };
+      const body = {
+        pool_name: 'X',
+        distribution_method: 'equal',
+        tip_ids: await tipsOf(1),
+        participants: people(1),
+        ...fields,
+      };
       expect(fieldsOf(await refused(400, shop.key, '/tip/pool/create', body))).toEqual(expected);
     });
 
     it('answers an unknown pool with 404', async () => {
-      expect((await refused(404, shop.key, '/tip/pool/distribute', { pool_id: 'POOL-2026-11-21-00000000' })).message).toBe('Tip pool POOL-2026-11-21-00000000 not found');
+      expect(
+        (await refused(404, shop.key, '/tip/pool/distribute', { pool_id: 'POOL-2026-11-21-00000000' })).message,
+      ).toBe('Tip pool POOL-2026-11-21-00000000 not found');
     });
   });
 
@@ -423,14 +603,25 @@ describe.each(DRIVERS)('tips over HTTP on %s', (driver) => {
         failures: [],
         auditHash: HASH,
       });
-      expect(compliance.requirements.map((r: { requirement: string }) => r.requirement)).toEqual(['FLSA_CASH_WAGE', 'FLSA_MINIMUM_WAGE', 'STATE_CASH_WAGE', 'STATE_MINIMUM_WAGE']);
+      expect(compliance.requirements.map((r: { requirement: string }) => r.requirement)).toEqual([
+        'FLSA_CASH_WAGE',
+        'FLSA_MINIMUM_WAGE',
+        'STATE_CASH_WAGE',
+        'STATE_MINIMUM_WAGE',
+      ]);
       expect(compliance.rules.state).toMatchObject({ state: 'TX', source: expect.any(Array) });
       const [event] = await eventsOf(`tipCreditCheck-${compliance.id}`);
-      expect(event).toMatchObject({ event_type: 'TipCreditChecked', hash: compliance.auditHash, data: { compliant: true } });
+      expect(event).toMatchObject({
+        event_type: 'TipCreditChecked',
+        hash: compliance.auditHash,
+        data: { compliant: true },
+      });
     });
 
     it('checks FLSA alone for US', async () => {
-      expect((await validate('US', 2.13, 5.12)).requirements.map((r: { jurisdiction: string }) => r.jurisdiction)).toEqual(['US', 'US']);
+      expect(
+        (await validate('US', 2.13, 5.12)).requirements.map((r: { jurisdiction: string }) => r.jurisdiction),
+      ).toEqual(['US', 'US']);
     });
 
     it('fails a state that bans the tip credit, naming the requirement with required and actual values', async () => {
@@ -455,13 +646,23 @@ describe.each(DRIVERS)('tips over HTTP on %s', (driver) => {
       expect(compliance.failures.map((f: object) => f)).toEqual([
         expect.objectContaining({ requirement: 'STATE_CASH_WAGE', jurisdiction: 'HI', required: 14.75, actual: 10 }),
       ]);
-      expect(compliance.requirements.filter((r: { jurisdiction: string }) => r.jurisdiction === 'US').every((r: { met: boolean }) => r.met)).toBe(true);
+      expect(
+        compliance.requirements
+          .filter((r: { jurisdiction: string }) => r.jurisdiction === 'US')
+          .every((r: { met: boolean }) => r.met),
+      ).toBe(true);
     });
 
     it('fails FLSA when wage plus tips is under $7.25, never letting a fraction of a cent carry the wage', async () => {
       const compliance = await validate('TX', 2.129, 5.12);
       expect(compliance.hourly_wage_cents).toBe(212);
-      expect(compliance.failures.map((f: { requirement: string; required: number; actual: number }) => [f.requirement, f.required, f.actual])).toEqual([
+      expect(
+        compliance.failures.map((f: { requirement: string; required: number; actual: number }) => [
+          f.requirement,
+          f.required,
+          f.actual,
+        ]),
+      ).toEqual([
         ['FLSA_CASH_WAGE', 2.13, 2.12],
         ['FLSA_MINIMUM_WAGE', 7.25, 7.24],
         ['STATE_CASH_WAGE', 2.13, 2.12],
@@ -473,16 +674,27 @@ describe.each(DRIVERS)('tips over HTTP on %s', (driver) => {
       const body = { state: 'IL', hourly_wage: 9, average_tips_per_hour: 8 };
       const chicago = (await created(shop, '/tip/validate-compliance', { ...body, city: 'chicago' })).compliance;
       expect(chicago).toMatchObject({ state: 'IL', city: 'chicago', compliant: true });
-      expect(chicago.rules.local).toMatchObject({ state: 'IL', city: 'Chicago', effective_date: '2026-07-01', source: expect.any(Array) });
+      expect(chicago.rules.local).toMatchObject({
+        state: 'IL',
+        city: 'Chicago',
+        effective_date: '2026-07-01',
+        source: expect.any(Array),
+      });
       // Chicago's 2026 figures are not in the seed data: said, never passed or failed.
-      expect(chicago.notes).toEqual([expect.stringMatching(/^Chicago, IL: no Chicago, IL minimum cash wage/), expect.stringMatching(/^Chicago, IL: no Chicago, IL minimum wage/)]);
+      expect(chicago.notes).toEqual([
+        expect.stringMatching(/^Chicago, IL: no Chicago, IL minimum cash wage/),
+        expect.stringMatching(/^Chicago, IL: no Chicago, IL minimum wage/),
+      ]);
       const [event] = await eventsOf(`tipCreditCheck-${chicago.id}`);
       expect(event.data).toMatchObject({ city: 'chicago', rules: { local: { city: 'Chicago' } } });
 
-      const springfield = (await created(shop, '/tip/validate-compliance', { ...body, city: 'Springfield' })).compliance;
+      const springfield = (await created(shop, '/tip/validate-compliance', { ...body, city: 'Springfield' }))
+        .compliance;
       expect(springfield).toMatchObject({ city: 'Springfield', rules: { local: null } });
-      expect(springfield.notes).toEqual(["Springfield, IL: no local tip credit rule in the seed data; the state's and FLSA's apply"]);
-      expect((await validate('IL', 9, 8))).toMatchObject({ city: null, rules: { local: null }, notes: [] });
+      expect(springfield.notes).toEqual([
+        "Springfield, IL: no local tip credit rule in the seed data; the state's and FLSA's apply",
+      ]);
+      expect(await validate('IL', 9, 8)).toMatchObject({ city: null, rules: { local: null }, notes: [] });
     });
 
     it('gives different answers at a downstate and an upstate New York ZIP, naming the record applied', async () => {
@@ -490,33 +702,110 @@ describe.each(DRIVERS)('tips over HTTP on %s', (driver) => {
       const body = { state: 'NY', hourly_wage: 11, average_tips_per_hour: 6 };
       const brooklyn = (await created(shop, '/tip/validate-compliance', { ...body, zip_code: '11201' })).compliance;
       const albany = (await created(shop, '/tip/validate-compliance', { ...body, zip_code: '12207' })).compliance;
-      expect(brooklyn).toMatchObject({ zip_code: '11201', county: 'Kings', city: 'Brooklyn', compliant: false, applied: ['US', 'NY: New York City, Long Island and Westchester'] });
-      expect(brooklyn.rules.state).toMatchObject({ region: 'New York City, Long Island and Westchester', minimum_wage: 17, tipped_minimum_cash_wage: 11.35 });
-      expect(brooklyn.failures.map((f: { requirement: string; jurisdiction: string; required: number; actual: number }) => [f.requirement, f.jurisdiction, f.required, f.actual])).toEqual([
-        ['STATE_CASH_WAGE', 'NY: New York City, Long Island and Westchester', 11.35, 11],
-      ]);
-      expect(albany).toMatchObject({ zip_code: '12207', county: 'Albany', city: 'Albany', compliant: true, failures: [], applied: ['US', 'NY'] });
+      expect(brooklyn).toMatchObject({
+        zip_code: '11201',
+        county: 'Kings',
+        city: 'Brooklyn',
+        compliant: false,
+        applied: ['US', 'NY: New York City, Long Island and Westchester'],
+      });
+      expect(brooklyn.rules.state).toMatchObject({
+        region: 'New York City, Long Island and Westchester',
+        minimum_wage: 17,
+        tipped_minimum_cash_wage: 11.35,
+      });
+      expect(
+        brooklyn.failures.map((f: { requirement: string; jurisdiction: string; required: number; actual: number }) => [
+          f.requirement,
+          f.jurisdiction,
+          f.required,
+          f.actual,
+        ]),
+      ).toEqual([['STATE_CASH_WAGE', 'NY: New York City, Long Island and Westchester', 11.35, 11]]);
+      expect(albany).toMatchObject({
+        zip_code: '12207',
+        county: 'Albany',
+        city: 'Albany',
+        compliant: true,
+        failures: [],
+        applied: ['US', 'NY'],
+      });
       expect(albany.rules.state).toMatchObject({ state: 'NY', minimum_wage: 16, tipped_minimum_cash_wage: 10.7 });
       expect(albany.rules.state.region).toBeUndefined();
       // A county sent without a ZIP reaches the same region; the check records where it was made.
-      expect((await created(shop, '/tip/validate-compliance', { ...body, county: 'westchester county' })).compliance).toMatchObject({ compliant: false, zip_code: null });
+      expect(
+        (await created(shop, '/tip/validate-compliance', { ...body, county: 'westchester county' })).compliance,
+      ).toMatchObject({ compliant: false, zip_code: null });
       const [event] = await eventsOf(`tipCreditCheck-${brooklyn.id}`);
-      expect(event.data).toMatchObject({ zip_code: '11201', county: 'Kings', rules: { state: { region: 'New York City, Long Island and Westchester' } } });
+      expect(event.data).toMatchObject({
+        zip_code: '11201',
+        county: 'Kings',
+        rules: { state: { region: 'New York City, Long Island and Westchester' } },
+      });
     });
 
     it('refuses a ZIP outside the state checked or not in the ZIP data (400), naming the field', async () => {
-      expect(fieldsOf(await refused(400, shop.key, '/tip/validate-compliance', { state: 'NJ', zip_code: '11201', hourly_wage: 12, average_tips_per_hour: 6 }))).toEqual(['zip_code']);
-      expect(fieldsOf(await refused(400, shop.key, '/tip/validate-compliance', { state: 'NY', zip_code: '00000', hourly_wage: 12, average_tips_per_hour: 6 }))).toEqual(['zip_code']);
-      expect(fieldsOf(await refused(400, shop.key, '/tip/validate-compliance', { state: 'NY', zip_code: '1120', hourly_wage: 12, average_tips_per_hour: 6 }))).toEqual(['zip_code']);
+      expect(
+        fieldsOf(
+          await refused(400, shop.key, '/tip/validate-compliance', {
+            state: 'NJ',
+            zip_code: '11201',
+            hourly_wage: 12,
+            average_tips_per_hour: 6,
+          }),
+        ),
+      ).toEqual(['zip_code']);
+      expect(
+        fieldsOf(
+          await refused(400, shop.key, '/tip/validate-compliance', {
+            state: 'NY',
+            zip_code: '00000',
+            hourly_wage: 12,
+            average_tips_per_hour: 6,
+          }),
+        ),
+      ).toEqual(['zip_code']);
+      expect(
+        fieldsOf(
+          await refused(400, shop.key, '/tip/validate-compliance', {
+            state: 'NY',
+            zip_code: '1120',
+            hourly_wage: 12,
+            average_tips_per_hour: 6,
+          }),
+        ),
+      ).toEqual(['zip_code']);
     });
 
     it('refuses an unknown state, a city that is not a name, and absurd amounts (400)', async () => {
-      expect(fieldsOf(await refused(400, shop.key, '/tip/validate-compliance', { state: 'IL', city: '60601', hourly_wage: 3, average_tips_per_hour: 5 }))).toEqual(['city']);
-      expect(fieldsOf(await refused(400, shop.key, '/tip/validate-compliance', { state: 'ZZ', hourly_wage: 3, average_tips_per_hour: 5 }))).toEqual(['state']);
-      expect(fieldsOf(await refused(400, shop.key, '/tip/validate-compliance', { state: 'TX', hourly_wage: -3, average_tips_per_hour: 5000 }))).toEqual([
-        'average_tips_per_hour',
-        'hourly_wage',
-      ]);
+      expect(
+        fieldsOf(
+          await refused(400, shop.key, '/tip/validate-compliance', {
+            state: 'IL',
+            city: '60601',
+            hourly_wage: 3,
+            average_tips_per_hour: 5,
+          }),
+        ),
+      ).toEqual(['city']);
+      expect(
+        fieldsOf(
+          await refused(400, shop.key, '/tip/validate-compliance', {
+            state: 'ZZ',
+            hourly_wage: 3,
+            average_tips_per_hour: 5,
+          }),
+        ),
+      ).toEqual(['state']);
+      expect(
+        fieldsOf(
+          await refused(400, shop.key, '/tip/validate-compliance', {
+            state: 'TX',
+            hourly_wage: -3,
+            average_tips_per_hour: 5000,
+          }),
+        ),
+      ).toEqual(['average_tips_per_hour', 'hourly_wage']);
     });
   });
 
@@ -528,13 +817,20 @@ describe.each(DRIVERS)('tips over HTTP on %s', (driver) => {
       expect([first.status, again.status]).toEqual([201, 201]);
       expect(JSON.stringify(again.body)).toBe(JSON.stringify(first.body));
       expect(again.headers.get('idempotent-replayed')).toBe('true');
-      const tips = await db.query(`select 1 from events where event_type = 'TipRecorded' and data->>'employee_id' = 'e-7'`);
+      const tips = await db.query(
+        `select 1 from events where event_type = 'TipRecorded' and data->>'employee_id' = 'e-7'`,
+      );
       expect(tips).toHaveLength(1);
     });
 
     it('answers a retried distribution with the first answer, not a 409', async () => {
       const tip = await recordTip(app, shop.key, saleId, { tip_amount: 7 });
-      const { pool } = await created(shop, '/tip/pool/create', { pool_name: 'R', distribution_method: 'equal', tip_ids: [tip.id], participants: [{ employeeId: 'a', employeeName: 'A' }] });
+      const { pool } = await created(shop, '/tip/pool/create', {
+        pool_name: 'R',
+        distribution_method: 'equal',
+        tip_ids: [tip.id],
+        participants: [{ employeeId: 'a', employeeName: 'A' }],
+      });
       const first = await post(shop.key, '/tip/pool/distribute', { pool_id: pool.id }, { 'idempotency-key': 'dist-1' });
       const again = await post(shop.key, '/tip/pool/distribute', { pool_id: pool.id }, { 'idempotency-key': 'dist-1' });
       expect([first.status, again.status]).toEqual([201, 201]);
@@ -544,7 +840,12 @@ describe.each(DRIVERS)('tips over HTTP on %s', (driver) => {
     it('refuses the same key with another body (409)', async () => {
       const body = { employee_id: 'e-1', employee_name: 'Ana', payout_amount: 5, payout_method: 'cash' };
       await tipCreated(app, shop.key, '/tip/payout', body, { 'idempotency-key': 'payout-1' });
-      const answer = await post(shop.key, '/tip/payout', { ...body, payout_amount: 6 }, { 'idempotency-key': 'payout-1' });
+      const answer = await post(
+        shop.key,
+        '/tip/payout',
+        { ...body, payout_amount: 6 },
+        { 'idempotency-key': 'payout-1' },
+      );
       expect(answer.status).toBe(409);
       expect(answer.body.error).toBe('IDEMPOTENCY_KEY_REUSED');
     });
@@ -558,12 +859,28 @@ describe.each(DRIVERS)('tips over HTTP on %s', (driver) => {
       await recordTip(app, bar.key, sale.id, { method: 'cash', tip_amount: 2.01 });
       const card = await recordTip(app, bar.key, sale.id, { tip_amount: 10 });
       await created(bar, '/tip/adjust', { tip_id: card.id, new_amount: 12, reason: 'tip added on the slip' });
-      await created(bar, '/tip/payout', { employee_id: 'e-1', employee_name: 'Ana', payout_amount: 6, payout_method: 'check' });
-      const { pool } = await created(bar, '/tip/pool/create', { pool_name: 'Bar', distribution_method: 'equal', tip_ids: [cash.id], participants: [{ employeeId: 'a', employeeName: 'A' }, { employeeId: 'b', employeeName: 'B' }, { employeeId: 'c', employeeName: 'C' }] });
+      await created(bar, '/tip/payout', {
+        employee_id: 'e-1',
+        employee_name: 'Ana',
+        payout_amount: 6,
+        payout_method: 'check',
+      });
+      const { pool } = await created(bar, '/tip/pool/create', {
+        pool_name: 'Bar',
+        distribution_method: 'equal',
+        tip_ids: [cash.id],
+        participants: [
+          { employeeId: 'a', employeeName: 'A' },
+          { employeeId: 'b', employeeName: 'B' },
+          { employeeId: 'c', employeeName: 'C' },
+        ],
+      });
       await created(bar, '/tip/pool/distribute', { pool_id: pool.id });
 
       const auditor = await issueKey(app, { role: 'auditor' });
-      const { status, body } = await call(app, 'GET', `/analytics/tips?merchant_id=${bar.merchantId}`, { key: auditor.key });
+      const { status, body } = await call(app, 'GET', `/analytics/tips?merchant_id=${bar.merchantId}`, {
+        key: auditor.key,
+      });
       expect(status).toBe(200);
       expect(body).toEqual({
         merchant_id: bar.merchantId,
@@ -571,7 +888,10 @@ describe.each(DRIVERS)('tips over HTTP on %s', (driver) => {
           count: 3,
           total_cents: 1801,
           average_cents: 600,
-          by_method: { cash: { count: 2, total_cents: 601, average_cents: 301 }, credit_card: { count: 1, total_cents: 1200, average_cents: 1200 } },
+          by_method: {
+            cash: { count: 2, total_cents: 601, average_cents: 301 },
+            credit_card: { count: 1, total_cents: 1200, average_cents: 1200 },
+          },
         },
         adjustments: { count: 1, upward_count: 1, downward_count: 0, net_change_cents: 200 },
         payouts: {
@@ -605,7 +925,11 @@ describe.each(DRIVERS)('tips over HTTP on %s', (driver) => {
               distributed_at: NOW,
               total_distributed_cents: 402,
               rounding_adjustment_cents: 2,
-              shares: ['a', 'b', 'c'].map((id) => ({ employeeId: id, employeeName: id.toUpperCase(), share_cents: 134 })),
+              shares: ['a', 'b', 'c'].map((id) => ({
+                employeeId: id,
+                employeeName: id.toUpperCase(),
+                share_cents: 134,
+              })),
             },
           ],
         },
@@ -617,23 +941,40 @@ describe.each(DRIVERS)('tips over HTTP on %s', (driver) => {
     it('flags the sales whose tips are more than the sale itself and more than $20, raised ones too, naming the tips', async () => {
       const diner = await newMerchant();
       // $10.00 and $1.02 of tax in Seattle.
-      const sale = () => recordSale(app, diner.key, diner.merchantId, { zip_code: '98101', subtotal_cents: 1000, tax_total_cents: 102 });
+      const sale = () =>
+        recordSale(app, diner.key, diner.merchantId, { zip_code: '98101', subtotal_cents: 1000, tax_total_cents: 102 });
       const [huge, raised, split, generous, coffee] = [await sale(), await sale(), await sale(), await sale()].concat(
         await recordSale(app, diner.key, diner.merchantId, { subtotal_cents: 300, tax_total_cents: 0 }),
       );
       const hundredThousand = await recordTip(app, diner.key, huge.id, { tip_amount: 100_000 });
       const five = await recordTip(app, diner.key, raised.id, { tip_amount: 5 });
       await created(diner, '/tip/adjust', { tip_id: five.id, new_amount: 50, reason: 'slip re-read' });
-      const halves = [await recordTip(app, diner.key, split.id, { tip_amount: 12 }), await recordTip(app, diner.key, split.id, { method: 'cash', employee_id: 'e-2', tip_amount: 12 })];
+      const halves = [
+        await recordTip(app, diner.key, split.id, { tip_amount: 12 }),
+        await recordTip(app, diner.key, split.id, { method: 'cash', employee_id: 'e-2', tip_amount: 12 }),
+      ];
       // Not flagged: $10 on an $11.02 sale is under the sale, $15 on a $3 coffee is under the floor.
       await recordTip(app, diner.key, generous.id, { tip_amount: 10 });
       await recordTip(app, diner.key, coffee.id, { tip_amount: 15 });
 
       const auditor = await issueKey(app, { role: 'auditor' });
-      const { status, body } = await call(app, 'GET', `/analytics/tips?merchant_id=${diner.merchantId}`, { key: auditor.key });
+      const { status, body } = await call(app, 'GET', `/analytics/tips?merchant_id=${diner.merchantId}`, {
+        key: auditor.key,
+      });
       expect(status).toBe(200);
-      const tipOf = (tip: { id: string; employee_id: string; auditHash: string }, amount_cents: number) => ({ tip_id: tip.id, employee_id: tip.employee_id, amount_cents, audit_hash: tip.auditHash });
-      const flagged = (transaction_id: string, tips_total_cents: number, tips: unknown[]) => ({ transaction_id, merchant_id: diner.merchantId, sale_total_cents: 1102, tips_total_cents, tips });
+      const tipOf = (tip: { id: string; employee_id: string; auditHash: string }, amount_cents: number) => ({
+        tip_id: tip.id,
+        employee_id: tip.employee_id,
+        amount_cents,
+        audit_hash: tip.auditHash,
+      });
+      const flagged = (transaction_id: string, tips_total_cents: number, tips: unknown[]) => ({
+        transaction_id,
+        merchant_id: diner.merchantId,
+        sale_total_cents: 1102,
+        tips_total_cents,
+        tips,
+      });
       expect(body.tips_beyond_sale).toEqual({
         count: 3,
         floor_cents: 2000,
@@ -643,7 +984,9 @@ describe.each(DRIVERS)('tips over HTTP on %s', (driver) => {
           flagged(huge.id, 10_000_000, [tipOf(hundredThousand, 10_000_000)]),
         ],
       });
-      const limited = await call(app, 'GET', `/analytics/tips?merchant_id=${diner.merchantId}&limit=1`, { key: auditor.key });
+      const limited = await call(app, 'GET', `/analytics/tips?merchant_id=${diner.merchantId}&limit=1`, {
+        key: auditor.key,
+      });
       expect(limited.body.tips_beyond_sale).toMatchObject({ count: 3, sales: [{ transaction_id: split.id }] });
     });
 
@@ -652,7 +995,10 @@ describe.each(DRIVERS)('tips over HTTP on %s', (driver) => {
       expect(all.status).toBe(200);
       expect(all.body.merchant_id).toBeNull();
       expect(all.body.tips.count).toBeGreaterThan(10);
-      expect((await call(app, 'GET', '/analytics/tips?limit=1001', { key: (await issueKey(app, { role: 'admin' })).key })).status).toBe(400);
+      expect(
+        (await call(app, 'GET', '/analytics/tips?limit=1001', { key: (await issueKey(app, { role: 'admin' })).key }))
+          .status,
+      ).toBe(400);
     });
   });
 
@@ -660,24 +1006,51 @@ describe.each(DRIVERS)('tips over HTTP on %s', (driver) => {
     it('flags a skimming pattern, each flag naming the records behind it', async () => {
       const diner = await newMerchant();
       const sale = await recordSale(app, diner.key, diner.merchantId);
-      const tip = (employee_id: string, tip_amount: number) => recordTip(app, diner.key, sale.id, { employee_id, employee_name: employee_id, tip_amount });
+      const tip = (employee_id: string, tip_amount: number) =>
+        recordTip(app, diner.key, sale.id, { employee_id, employee_name: employee_id, tip_amount });
       // Ana's card tips: $20 + $20 + $20, one cut to $5 after the fact; she is paid $30 of the $45.
       const ana = [await tip('ana', 20), await tip('ana', 20), await tip('ana', 20)];
-      const { adjustment } = await created(diner, '/tip/adjust', { tip_id: ana[2].id, new_amount: 5, reason: 'manager correction' });
+      const { adjustment } = await created(diner, '/tip/adjust', {
+        tip_id: ana[2].id,
+        new_amount: 5,
+        reason: 'manager correction',
+      });
       const payouts = [
-        (await created(diner, '/tip/payout', { employee_id: 'ana', employee_name: 'ana', payout_amount: 20, payout_method: 'cash' })).payout,
-        (await created(diner, '/tip/payout', { employee_id: 'ana', employee_name: 'ana', payout_amount: 10, payout_method: 'check' })).payout,
+        (
+          await created(diner, '/tip/payout', {
+            employee_id: 'ana',
+            employee_name: 'ana',
+            payout_amount: 20,
+            payout_method: 'cash',
+          })
+        ).payout,
+        (
+          await created(diner, '/tip/payout', {
+            employee_id: 'ana',
+            employee_name: 'ana',
+            payout_amount: 10,
+            payout_method: 'check',
+          })
+        ).payout,
       ];
       // Bo is paid in full: not flagged.
       await tip('bo', 8);
-      await created(diner, '/tip/payout', { employee_id: 'bo', employee_name: 'bo', payout_amount: 8, payout_method: 'cash' });
+      await created(diner, '/tip/payout', {
+        employee_id: 'bo',
+        employee_name: 'bo',
+        payout_amount: 8,
+        payout_method: 'cash',
+      });
       // Three servers pool their tips; the pool pays one of them and a manager.
       const pooledTips = [await tip('cy', 30), await tip('di', 30), await tip('ed', 30)];
       const { pool } = await created(diner, '/tip/pool/create', {
         pool_name: 'Night shift',
         distribution_method: 'equal',
         tip_ids: pooledTips.map((t) => t.id),
-        participants: [{ employeeId: 'cy', employeeName: 'cy' }, { employeeId: 'mgr', employeeName: 'The manager' }],
+        participants: [
+          { employeeId: 'cy', employeeName: 'cy' },
+          { employeeId: 'mgr', employeeName: 'The manager' },
+        ],
       });
       const { distribution } = await created(diner, '/tip/pool/distribute', { pool_id: pool.id });
       // A pool made and never distributed.
@@ -688,14 +1061,25 @@ describe.each(DRIVERS)('tips over HTTP on %s', (driver) => {
         participants: [{ employeeId: 'fay', employeeName: 'fay' }],
       });
       // A $2.13 wage with $3 of tips an hour: $5.13, under the federal $7.25.
-      const { compliance } = await created(diner, '/tip/validate-compliance', { state: 'TX', hourly_wage: 2.13, average_tips_per_hour: 3, employee_id: 'gus' });
+      const { compliance } = await created(diner, '/tip/validate-compliance', {
+        state: 'TX',
+        hourly_wage: 2.13,
+        average_tips_per_hour: 3,
+        employee_id: 'gus',
+      });
 
       const auditor = await issueKey(app, { role: 'auditor' });
-      const flagsNow = async () => (await call(app, 'GET', `/analytics/tip-wage-theft?merchant_id=${diner.merchantId}`, { key: auditor.key })).body;
+      const flagsNow = async () =>
+        (await call(app, 'GET', `/analytics/tip-wage-theft?merchant_id=${diner.merchantId}`, { key: auditor.key }))
+          .body;
 
       // Within the pay period, unpaid tips and the idle pool are not yet due.
       const early = await flagsNow();
-      expect(early.flags.map((f: { type: string }) => f.type).sort()).toEqual(['BELOW_FEDERAL_MINIMUM_WAGE', 'DOWNWARD_TIP_ADJUSTMENT', 'POOL_FEWER_RECIPIENTS_THAN_CONTRIBUTORS']);
+      expect(early.flags.map((f: { type: string }) => f.type).sort()).toEqual([
+        'BELOW_FEDERAL_MINIMUM_WAGE',
+        'DOWNWARD_TIP_ADJUSTMENT',
+        'POOL_FEWER_RECIPIENTS_THAN_CONTRIBUTORS',
+      ]);
 
       clock.advance(15 * DAY_MS);
       try {
@@ -709,26 +1093,54 @@ describe.each(DRIVERS)('tips over HTTP on %s', (driver) => {
           merchant_id: diner.merchantId,
           employee_id: 'ana',
           message: expect.any(String),
-          details: expect.objectContaining({ tip_id: ana[2].id, previous_amount_cents: 2000, new_amount_cents: 500, reduction_cents: 1500, reason: 'manager correction', adjusted_by_key: diner.keyId }),
-          records: [rec('tip', ana[2].id, ana[2].auditHash), rec('tip_adjustment', adjustment.id, adjustment.auditHash)],
+          details: expect.objectContaining({
+            tip_id: ana[2].id,
+            previous_amount_cents: 2000,
+            new_amount_cents: 500,
+            reduction_cents: 1500,
+            reason: 'manager correction',
+            adjusted_by_key: diner.keyId,
+          }),
+          records: [
+            rec('tip', ana[2].id, ana[2].auditHash),
+            rec('tip_adjustment', adjustment.id, adjustment.auditHash),
+          ],
         });
         expect(byType.PAYOUT_SHORTFALL).toMatchObject({
           employee_id: 'ana',
           details: { tips_due_cents: 4500, paid_out_cents: 3000, shortfall_cents: 1500 },
-          records: [...ana.map((t) => rec('tip', t.id, t.auditHash)), ...payouts.map((p) => rec('tip_payout', p.id, p.auditHash))],
+          records: [
+            ...ana.map((t) => rec('tip', t.id, t.auditHash)),
+            ...payouts.map((p) => rec('tip_payout', p.id, p.auditHash)),
+          ],
         });
         expect(byType.POOL_FEWER_RECIPIENTS_THAN_CONTRIBUTORS).toMatchObject({
-          details: { pool_id: pool.id, contributors: ['cy', 'di', 'ed'], recipients: ['cy', 'mgr'], excluded_contributors: ['di', 'ed'], total_cents: 9000 },
+          details: {
+            pool_id: pool.id,
+            contributors: ['cy', 'di', 'ed'],
+            recipients: ['cy', 'mgr'],
+            excluded_contributors: ['di', 'ed'],
+            total_cents: 9000,
+          },
           records: [
             rec('tip_pool', pool.id, pool.auditHash),
             rec('tip_pool_distribution', pool.id, distribution.auditHash),
             ...pooledTips.map((t) => rec('tip', t.id, t.auditHash)),
           ],
         });
-        expect(byType.POOL_NOT_DISTRIBUTED).toMatchObject({ details: { pool_id: idle.id, total_cents: 1200 }, records: [rec('tip_pool', idle.id, idle.auditHash), expect.objectContaining({ type: 'tip' })] });
+        expect(byType.POOL_NOT_DISTRIBUTED).toMatchObject({
+          details: { pool_id: idle.id, total_cents: 1200 },
+          records: [rec('tip_pool', idle.id, idle.auditHash), expect.objectContaining({ type: 'tip' })],
+        });
         expect(byType.BELOW_FEDERAL_MINIMUM_WAGE).toMatchObject({
           employee_id: 'gus',
-          details: { state: 'TX', hourly_wage_cents: 213, average_tips_per_hour_cents: 300, federal_minimum_wage_cents: 725, hourly_shortfall_cents: 212 },
+          details: {
+            state: 'TX',
+            hourly_wage_cents: 213,
+            average_tips_per_hour_cents: 300,
+            federal_minimum_wage_cents: 725,
+            hourly_shortfall_cents: 212,
+          },
           records: [rec('tip_credit_check', compliance.id, compliance.auditHash)],
         });
         expect(report.flags.some((f: { employee_id: string }) => f.employee_id === 'bo')).toBe(false);

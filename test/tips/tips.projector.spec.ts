@@ -24,7 +24,8 @@ describe.each(DRIVERS)('tips projector on %s', (driver) => {
     await migrate(db);
     await prepareProjections(db, [tipsProjector]);
     store = new SqlEventStore(db, new FixedClock(AT), [tipsProjector]);
-    for (const { streamId, events } of tipHistory('m-1')) await store.append(streamId, events, { expectedRevision: 'any' });
+    for (const { streamId, events } of tipHistory('m-1'))
+      await store.append(streamId, events, { expectedRevision: 'any' });
   });
 
   afterEach(() => testDb.drop());
@@ -38,15 +39,26 @@ describe.each(DRIVERS)('tips projector on %s', (driver) => {
 
   it('sums tips, adjustments, payouts and pools', async () => {
     const analytics = await tipAnalytics(db, 'm-1', 10);
-    expect(analytics.tips).toMatchObject({ count: 3, total_cents: 1501, by_method: { cash: { count: 1, total_cents: 700 }, credit_card: { count: 2, total_cents: 801 } } });
+    expect(analytics.tips).toMatchObject({
+      count: 3,
+      total_cents: 1501,
+      by_method: { cash: { count: 1, total_cents: 700 }, credit_card: { count: 2, total_cents: 801 } },
+    });
     expect(analytics.adjustments).toEqual({ count: 1, upward_count: 0, downward_count: 1, net_change_cents: -300 });
     expect(analytics.payouts).toMatchObject({ count: 1, total_cents: 600 });
-    expect(analytics.pools).toMatchObject({ count: 1, distributed_count: 1, total_pooled_cents: 801, total_distributed_cents: 801, rounding_adjustment_cents: 0 });
+    expect(analytics.pools).toMatchObject({
+      count: 1,
+      distributed_count: 1,
+      total_pooled_cents: 801,
+      total_distributed_cents: 801,
+      rounding_adjustment_cents: 0,
+    });
     expect((await tipAnalytics(db, 'm-other', 10)).tips.count).toBe(0);
   });
 
   it('flags the cut tip, the unpaid remainder once due, and the check under the federal minimum', async () => {
-    const types = async (dueBefore: Date) => (await wageTheftFlags(db, null, dueBefore)).map((flag) => [flag.type, flag.employee_id]);
+    const types = async (dueBefore: Date) =>
+      (await wageTheftFlags(db, null, dueBefore)).map((flag) => [flag.type, flag.employee_id]);
     expect(await types(new Date(AT.getTime() - 1))).toEqual([
       ['DOWNWARD_TIP_ADJUSTMENT', 'e-1'],
       ['BELOW_FEDERAL_MINIMUM_WAGE', 'e-5'],

@@ -9,7 +9,8 @@ import { startTestApp, TEST_ADMIN_KEY, type TestApp } from '../support/test-app'
 const NOW = '2026-11-21T12:00:00.000Z';
 
 /** Oregon's bill obliges signs (seeds: pending, no wording); recorded here as an administrator would once it is law, with its wording. */
-const OREGON_NOTICE = 'NOTICE: This business rounds cash transactions to the nearest five cents (ORS 2026 c. 12). Pay the exact amount to avoid rounding.';
+const OREGON_NOTICE =
+  'NOTICE: This business rounds cash transactions to the nearest five cents (ORS 2026 c. 12). Pay the exact amount to avoid rounding.';
 const OREGON_RULE = ruleAt({
   state: 'OR',
   rounding_mode: 'symmetrical_rounding',
@@ -31,7 +32,8 @@ describe.each(DRIVERS)('receipts over HTTP on %s', (driver) => {
   let key: string;
 
   const sale = (fields: Record<string, unknown> = {}) => recordSale(app, key, merchantId, fields);
-  const receipt = (id: string, query = '', as = key) => call(app, 'GET', `/transaction/${id}/receipt${query}`, { key: as });
+  const receipt = (id: string, query = '', as = key) =>
+    call(app, 'GET', `/transaction/${id}/receipt${query}`, { key: as });
   const merchantReceipt = async (id: string) => {
     const { status, body } = await receipt(id, '?format=merchant');
     expect(status).toBe(200);
@@ -39,10 +41,15 @@ describe.each(DRIVERS)('receipts over HTTP on %s', (driver) => {
   };
 
   beforeAll(async () => {
-    app = await startTestApp({ driver, override: (builder) => builder.overrideProvider(Clock).useValue(new FixedClock(new Date(NOW))) });
+    app = await startTestApp({
+      driver,
+      override: (builder) => builder.overrideProvider(Clock).useValue(new FixedClock(new Date(NOW))),
+    });
     ({ merchant_id: merchantId } = await onboardMerchant(app));
     ({ key } = await issueKey(app, { role: 'merchant', merchant_id: merchantId }));
-    expect((await call(app, 'PUT', '/admin/jurisdictions/OR', { key: TEST_ADMIN_KEY, body: OREGON_RULE })).status).toBe(201);
+    expect((await call(app, 'PUT', '/admin/jurisdictions/OR', { key: TEST_ADMIN_KEY, body: OREGON_RULE })).status).toBe(
+      201,
+    );
   });
 
   afterAll(() => app?.close());
@@ -88,7 +95,10 @@ describe.each(DRIVERS)('receipts over HTTP on %s', (driver) => {
     it("says a favor_customer merchant's total was rounded down in the customer's favour, where no law prescribes wording", async () => {
       const other = await onboardMerchant(app);
       const { key: otherKey } = await issueKey(app, { role: 'merchant', merchant_id: other.merchant_id });
-      const policy = await call(app, 'PUT', `/merchant/${other.merchant_id}/rounding-policy`, { key: otherKey, body: { rounding_policy: 'favor_customer' } });
+      const policy = await call(app, 'PUT', `/merchant/${other.merchant_id}/rounding-policy`, {
+        key: otherKey,
+        body: { rounding_policy: 'favor_customer' },
+      });
       expect(policy.status).toBe(200);
       const { id } = await recordSale(app, otherKey, other.merchant_id, { zip_code: '35203', tax_total_cents: 4 });
       const { disclosure, text } = (await receipt(id, '?format=merchant', otherKey)).body.receipt;
@@ -136,7 +146,13 @@ describe.each(DRIVERS)('receipts over HTTP on %s', (driver) => {
 
     it('shows an override as the cash total that settles, beside the rounding', async () => {
       const { id } = await sale({ zip_code: '85004' });
-      const override = { transaction_id: id, employee_id: 'e-1', employee_name: 'Ann', reason: 'pricing-error', new_cash_total_cents: 1000 };
+      const override = {
+        transaction_id: id,
+        employee_id: 'e-1',
+        employee_name: 'Ann',
+        reason: 'pricing-error',
+        new_cash_total_cents: 1000,
+      };
       expect((await call(app, 'POST', '/transaction/override', { key, body: override })).status).toBe(201);
       const lines = (await merchantReceipt(id)).text.split('\n');
       expect(lines).toEqual(
@@ -156,7 +172,10 @@ describe.each(DRIVERS)('receipts over HTTP on %s', (driver) => {
         body: { original_transaction_id: voided.id, void_reason: 'pricing_error', voided_by: 'm-1' },
       });
       const voidReceipt = await merchantReceipt(voidAnswer.transaction.id);
-      expect(voidReceipt.text.split('\n').slice(0, 2)).toEqual([`VOID ${voidAnswer.transaction.id} of ${voided.id}`, NOW]);
+      expect(voidReceipt.text.split('\n').slice(0, 2)).toEqual([
+        `VOID ${voidAnswer.transaction.id} of ${voided.id}`,
+        NOW,
+      ]);
       expect(voidReceipt.text).toContain('Cash total                     -$10.05');
       expect(voidReceipt.disclosure.jurisdiction_id).toBe('US-AZ');
       expect((await merchantReceipt(voided.id)).text).toContain('Status: VOIDED');
@@ -191,7 +210,14 @@ describe.each(DRIVERS)('receipts over HTTP on %s', (driver) => {
         auditHash: recorded.auditHash,
         fraud_score: 20,
         risk_level: 'LOW',
-        history: [{ event: 'TransactionRecorded', chain_position: recorded.chain_position, audit_hash: recorded.auditHash, recorded_at: NOW }],
+        history: [
+          {
+            event: 'TransactionRecorded',
+            chain_position: recorded.chain_position,
+            audit_hash: recorded.auditHash,
+            recorded_at: NOW,
+          },
+        ],
       });
     });
 
@@ -212,7 +238,14 @@ describe.each(DRIVERS)('receipts over HTTP on %s', (driver) => {
       expect(body).toEqual({
         success: true,
         format: 'pos',
-        receipt: { transaction_id: id, subtotal_cents: 1000, tax_total_cents: 3, ledger_total_cents: 1003, cash_total_cents: 1005, rounding_delta_cents: 2 },
+        receipt: {
+          transaction_id: id,
+          subtotal_cents: 1000,
+          tax_total_cents: 3,
+          ledger_total_cents: 1003,
+          cash_total_cents: 1005,
+          rounding_delta_cents: 2,
+        },
       });
     });
   });
@@ -228,7 +261,13 @@ describe.each(DRIVERS)('receipts over HTTP on %s', (driver) => {
   it("answers an unknown id and another merchant's transaction alike (404)", async () => {
     const { id } = await sale();
     const other = await issueKey(app, { role: 'merchant', merchant_id: (await onboardMerchant(app)).merchant_id });
-    expect(await receipt(id, '', other.key)).toMatchObject({ status: 404, body: { error: 'NOT_FOUND', message: `Transaction ${id} not found` } });
-    expect(await receipt('TXN-2026-11-21-00000000')).toMatchObject({ status: 404, body: { error: 'NOT_FOUND', message: 'Transaction TXN-2026-11-21-00000000 not found' } });
+    expect(await receipt(id, '', other.key)).toMatchObject({
+      status: 404,
+      body: { error: 'NOT_FOUND', message: `Transaction ${id} not found` },
+    });
+    expect(await receipt('TXN-2026-11-21-00000000')).toMatchObject({
+      status: 404,
+      body: { error: 'NOT_FOUND', message: 'Transaction TXN-2026-11-21-00000000 not found' },
+    });
   });
 });

@@ -23,14 +23,31 @@ describe.each(DRIVERS)("a sale's inputs read together with other sales' on %s", 
       merchants.push(merchant_id);
       // Each merchant its own mix: cashiers, totals that round up or down, and one with a policy of its own.
       for (let i = 0; i < 4 + 3 * m; i++) {
-        const sale = { merchant_id, subtotal_cents: 1000 + 7 * i + m, tax_total_cents: 0, payment_method: 'cash', zip_code: BIRMINGHAM, cashier_id: `c-${i % (m + 1)}` };
+        const sale = {
+          merchant_id,
+          subtotal_cents: 1000 + 7 * i + m,
+          tax_total_cents: 0,
+          payment_method: 'cash',
+          zip_code: BIRMINGHAM,
+          cashier_id: `c-${i % (m + 1)}`,
+        };
         expect((await call(app, 'POST', '/transaction', { key, body: sale })).status).toBe(201);
       }
-      if (m === 1) expect((await call(app, 'PUT', `/merchant/${merchant_id}/rounding-policy`, { key, body: { rounding_policy: 'favor_customer' } })).status).toBe(200);
+      if (m === 1)
+        expect(
+          (
+            await call(app, 'PUT', `/merchant/${merchant_id}/rounding-policy`, {
+              key,
+              body: { rounding_policy: 'favor_customer' },
+            })
+          ).status,
+        ).toBe(200);
     }
     const at = new Date();
     queries = [
-      ...merchants.flatMap((merchantId) => ['c-0', 'c-1', 'c-2', null].map((cashierId) => ({ merchantId, cashierId, at }))),
+      ...merchants.flatMap((merchantId) =>
+        ['c-0', 'c-1', 'c-2', null].map((cashierId) => ({ merchantId, cashierId, at })),
+      ),
       { merchantId: 'no-such-merchant', cashierId: 'c-0', at },
       // An hour on: the velocity window holds none of the sales.
       { merchantId: merchants[2], cashierId: 'c-0', at: new Date(at.getTime() + 3_600_000) },
@@ -63,7 +80,11 @@ describe.each(DRIVERS)("a sale's inputs read together with other sales' on %s", 
     try {
       const reads = queries.slice(0, 3).map((query) => reader.read(query));
       await expect(Promise.all(reads)).rejects.toThrow('connection lost');
-      expect((await Promise.allSettled(reads)).map(({ status }) => status)).toEqual(['rejected', 'fulfilled', 'fulfilled']);
+      expect((await Promise.allSettled(reads)).map(({ status }) => status)).toEqual([
+        'rejected',
+        'fulfilled',
+        'fulfilled',
+      ]);
     } finally {
       failing.mockRestore();
     }

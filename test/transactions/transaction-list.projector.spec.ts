@@ -23,7 +23,15 @@ describe.each(DRIVERS)('transaction-list read model on %s', (driver) => {
     const sales = [
       { zip_code: '85004', payment_method: 'cash' },
       { zip_code: '85004', payment_method: 'card' },
-      { zip_code: '35203', payment_method: 'cash', is_split_tender: true, tenders: [{ type: 'cash', amount_cents: 603 }, { type: 'ebt', amount_cents: 400 }] },
+      {
+        zip_code: '35203',
+        payment_method: 'cash',
+        is_split_tender: true,
+        tenders: [
+          { type: 'cash', amount_cents: 603 },
+          { type: 'ebt', amount_cents: 400 },
+        ],
+      },
       { payment_method: 'cash', cashier_id: 'c-1' },
       { zip_code: '85004', state: 'AL', payment_method: 'mobile', store_id: 's-1', terminal_id: 't-1' },
     ];
@@ -41,7 +49,8 @@ describe.each(DRIVERS)('transaction-list read model on %s', (driver) => {
 
   describe('overrides, voids and refunds', () => {
     const history = transactionHistory('m-projected');
-    const detailOf = async (id: string) => (await db.query<any>('select detail, history from rm_transactions where id = $1', [id]))[0];
+    const detailOf = async (id: string) =>
+      (await db.query<any>('select detail, history from rm_transactions where id = $1', [id]))[0];
 
     beforeAll(async () => {
       const store = app.app.get(EventStore);
@@ -56,8 +65,15 @@ describe.each(DRIVERS)('transaction-list read model on %s', (driver) => {
         original_calculation: { cash_total_cents: 1005, rounding_delta_cents: 2 },
         overrides: [expect.objectContaining({ id: 'OVR-2026-11-21-HIST0002', employee_name: 'Ann' })],
       });
-      expect(overridden.history.map((entry: { event: string }) => entry.event)).toEqual(['TransactionRecorded', 'OverrideApplied']);
-      expect((await detailOf('TXN-2026-11-21-HIST0003')).detail).toMatchObject({ state: 'voided', void_transaction_id: 'TXN-2026-11-21-HISTVOID', refundable_cents: 0 });
+      expect(overridden.history.map((entry: { event: string }) => entry.event)).toEqual([
+        'TransactionRecorded',
+        'OverrideApplied',
+      ]);
+      expect((await detailOf('TXN-2026-11-21-HIST0003')).detail).toMatchObject({
+        state: 'voided',
+        void_transaction_id: 'TXN-2026-11-21-HISTVOID',
+        refundable_cents: 0,
+      });
       expect((await detailOf('TXN-2026-11-21-HIST0004')).detail).toMatchObject({
         state: 'refunded',
         refund_transaction_ids: ['TXN-2026-11-21-HISTREF1', 'TXN-2026-11-21-HISTREF2'],
@@ -70,18 +86,31 @@ describe.each(DRIVERS)('transaction-list read model on %s', (driver) => {
       const rows = await db.query<any>(
         `select id, type, cash_total_cents, rounding_delta_cents, history from rm_transactions where merchant_id = 'm-projected' and type <> 'SALE' order by id`,
       );
-      expect(rows.map(({ id, type, cash_total_cents, rounding_delta_cents }) => [id, type, cash_total_cents, rounding_delta_cents])).toEqual([
+      expect(
+        rows.map(({ id, type, cash_total_cents, rounding_delta_cents }) => [
+          id,
+          type,
+          cash_total_cents,
+          rounding_delta_cents,
+        ]),
+      ).toEqual([
         ['TXN-2026-11-21-HISTREF1', 'REFUND', '-505', '-2'],
         ['TXN-2026-11-21-HISTREF2', 'REFUND', '-500', '0'],
         ['TXN-2026-11-21-HISTVOID', 'VOID', '-1005', '-2'],
       ]);
-      expect(rows.map((row) => row.history.map((entry: { event: string }) => entry.event))).toEqual([['RefundIssued'], ['RefundIssued'], ['TransactionVoided']]);
+      expect(rows.map((row) => row.history.map((entry: { event: string }) => entry.event))).toEqual([
+        ['RefundIssued'],
+        ['RefundIssued'],
+        ['TransactionVoided'],
+      ]);
     });
 
     it('refuses a second record under an id already taken, so that the append is retried with another', async () => {
       const [recorded] = await app.app.get(EventStore).readStream(history[0].streamId);
       const clash = { ...recorded, position: recorded.position + 1000 };
-      await expect(db.transaction((tx) => transactionListProjector.apply([clash], tx))).rejects.toBeInstanceOf(RecordIdTakenError);
+      await expect(db.transaction((tx) => transactionListProjector.apply([clash], tx))).rejects.toBeInstanceOf(
+        RecordIdTakenError,
+      );
     });
   });
 
@@ -105,7 +134,14 @@ describe.each(DRIVERS)('transaction-list read model on %s', (driver) => {
       risk_level: 'NONE',
       audit_hash: event.hash,
       position: String(event.position),
-      history: [{ event: 'TransactionRecorded', chain_position: event.position, audit_hash: event.hash, recorded_at: event.recordedAt }],
+      history: [
+        {
+          event: 'TransactionRecorded',
+          chain_position: event.position,
+          audit_hash: event.hash,
+          recorded_at: event.recordedAt,
+        },
+      ],
     });
     expect(row.detail).toMatchObject({ id: ids[2], auditHash: event.hash, chain_position: event.position });
     expect(new Date(row.created_at).toISOString()).toBe(row.detail.created_at);
@@ -118,10 +154,18 @@ describe.each(DRIVERS)('transaction-list read model on %s', (driver) => {
     // The sales, and the VOID and REFUND records of the history.
     expect(live.rm_transactions).toHaveLength(ids.length + 7);
     const store = app.app.get(EventStore);
-    const streams = [...ids.map((id) => `transaction-${id}`), ...transactionHistory('m-projected').map((stream) => stream.streamId)];
+    const streams = [
+      ...ids.map((id) => `transaction-${id}`),
+      ...transactionHistory('m-projected').map((stream) => stream.streamId),
+    ];
     const events = (await Promise.all(streams.map((stream) => store.readStream(stream)))).flat();
     // As one replayed batch: the sales and the changes folded into them, in log order.
-    await db.transaction((tx) => transactionListProjector.apply(events.sort((a, b) => a.position - b.position), tx));
+    await db.transaction((tx) =>
+      transactionListProjector.apply(
+        events.sort((a, b) => a.position - b.position),
+        tx,
+      ),
+    );
     expect(await dumpReadModels(db)).toEqual(live);
   });
 

@@ -88,7 +88,9 @@ describe.each(DRIVERS)('transactions over HTTP on %s', (driver) => {
   };
   /** The whole rule a sale's answer points at with `rule.href` (the answer holds its summary only). */
   const fullRule = async (merchant: Merchant, transaction: { rule: { href: string } }) => {
-    const response = await fetch(new URL(transaction.rule.href, app.baseUrl), { headers: { 'x-api-key': merchant.key } });
+    const response = await fetch(new URL(transaction.rule.href, app.baseUrl), {
+      headers: { 'x-api-key': merchant.key },
+    });
     expect(response.status).toBe(200);
     return ((await response.json()) as { transaction: { rule: Record<string, unknown> } }).transaction.rule;
   };
@@ -98,7 +100,11 @@ describe.each(DRIVERS)('transactions over HTTP on %s', (driver) => {
        where event_type = 'TransactionRecorded' and metadata->>'merchantId' = $1 order by position`,
       [merchantId],
     );
-  const expected = (payment_method: TenderType, mode: RoundingMode, tenders?: { type: TenderType; amount_cents: number }[]) =>
+  const expected = (
+    payment_method: TenderType,
+    mode: RoundingMode,
+    tenders?: { type: TenderType; amount_cents: number }[],
+  ) =>
     roundTender({
       payment_method,
       subtotal_cents: 1000,
@@ -108,7 +114,10 @@ describe.each(DRIVERS)('transactions over HTTP on %s', (driver) => {
     });
 
   beforeAll(async () => {
-    app = await startTestApp({ driver, override: (builder) => builder.overrideProvider(Clock).useValue(new FixedClock(new Date(NOW))) });
+    app = await startTestApp({
+      driver,
+      override: (builder) => builder.overrideProvider(Clock).useValue(new FixedClock(new Date(NOW))),
+    });
     db = app.app.get<Database>(DATABASE);
     shop = await newMerchant();
   });
@@ -117,7 +126,9 @@ describe.each(DRIVERS)('transactions over HTTP on %s', (driver) => {
 
   describe('POST /transaction', () => {
     it('rounds a cash sale in a rounding state and answers exactly the envelope of the spec', async () => {
-      const { status, body, headers } = await post(shop, sale(shop, { zip_code: PHOENIX, cashier_id: uniqueId('c') }), { 'x-request-id': 'pos-cash-1' });
+      const { status, body, headers } = await post(shop, sale(shop, { zip_code: PHOENIX, cashier_id: uniqueId('c') }), {
+        'x-request-id': 'pos-cash-1',
+      });
       expect(status).toBe(201);
       // The spec's envelope, and the signed promise of the sale's entry (DESIGN.md "Tamper evidence").
       expect(Object.keys(body).sort()).toEqual(['promise', 'success', 'transaction']);
@@ -165,15 +176,24 @@ describe.each(DRIVERS)('transactions over HTTP on %s', (driver) => {
         environment: 'sandbox',
         created_at: NOW,
         // Arizona's enactment rests on a vendor's list (seeds: confidence low): rounded as the rule says, and said so.
-        compliance: { compliance_status: 'WARN', reasons: [{ code: 'RULE_UNCONFIRMED', severity: 'WARN', message: expect.stringContaining('US-AZ') }] },
+        compliance: {
+          compliance_status: 'WARN',
+          reasons: [{ code: 'RULE_UNCONFIRMED', severity: 'WARN', message: expect.stringContaining('US-AZ') }],
+        },
         fraud_score: 0,
         risk_level: 'NONE',
         location: { zip: PHOENIX, state: 'AZ', city: 'Phoenix' },
       });
       expect(headers.get('x-request-id')).toBe('pos-cash-1');
 
-      const [event] = await db.query<EventRow>('select * from events where stream_id = $1', [`transaction-${transaction.id}`]);
-      expect(event).toMatchObject({ event_type: 'TransactionRecorded', stream_revision: 1, hash: transaction.auditHash });
+      const [event] = await db.query<EventRow>('select * from events where stream_id = $1', [
+        `transaction-${transaction.id}`,
+      ]);
+      expect(event).toMatchObject({
+        event_type: 'TransactionRecorded',
+        stream_revision: 1,
+        hash: transaction.auditHash,
+      });
       expect(Number(event.position)).toBe(transaction.chain_position);
       // The chain's own hash of the stored entry, as the verifier recomputes it.
       expect(entryHash(toStoredEvent(event))).toBe(transaction.auditHash);
@@ -184,7 +204,11 @@ describe.each(DRIVERS)('transactions over HTTP on %s', (driver) => {
         actor: { keyId: shop.keyId, role: 'merchant' },
         merchantId: shop.merchantId,
       });
-      expect(event.data.calculation).toMatchObject({ subtotal_cents: 1000, cash_total_cents: 1005, rounding_delta_cents: 2 });
+      expect(event.data.calculation).toMatchObject({
+        subtotal_cents: 1000,
+        cash_total_cents: 1005,
+        rounding_delta_cents: 2,
+      });
     });
 
     it.each([
@@ -201,7 +225,9 @@ describe.each(DRIVERS)('transactions over HTTP on %s', (driver) => {
         rounding_applied: false,
         payment_method: method,
         jurisdiction: 'US-AZ',
-        tenders: [{ type: method, amount_cents: 1003, rounded: false, exemption: { citation, rule: expect.any(String) } }],
+        tenders: [
+          { type: method, amount_cents: 1003, rounded: false, exemption: { citation, rule: expect.any(String) } },
+        ],
       });
       expect(unrounded.cash_total_cents).toBe(1003);
       expect(transaction.compliance.reasons.map((r: { code: string }) => r.code)).toEqual(['RULE_UNCONFIRMED']);
@@ -213,7 +239,9 @@ describe.each(DRIVERS)('transactions over HTTP on %s', (driver) => {
         { type: 'ebt' as const, amount_cents: 400 },
         { type: 'card' as const, amount_cents: 100 },
       ];
-      const transaction = await created(post(shop, sale(shop, { zip_code: BIRMINGHAM, is_split_tender: true, tenders })));
+      const transaction = await created(
+        post(shop, sale(shop, { zip_code: BIRMINGHAM, is_split_tender: true, tenders })),
+      );
       const rounded = expected('cash', 'symmetrical_rounding', tenders);
       expect(transaction.calculation).toMatchObject({
         ledger_total_cents: 1003,
@@ -224,15 +252,28 @@ describe.each(DRIVERS)('transactions over HTTP on %s', (driver) => {
         jurisdiction: 'US-AL',
         tenders: [
           { type: 'cash', amount_cents: 503, rounded: true, exemption: null },
-          { type: 'ebt', amount_cents: 400, rounded: false, exemption: expect.objectContaining({ citation: '7 CFR 278.2' }) },
-          { type: 'card', amount_cents: 100, rounded: false, exemption: expect.objectContaining({ citation: expect.any(String) }) },
+          {
+            type: 'ebt',
+            amount_cents: 400,
+            rounded: false,
+            exemption: expect.objectContaining({ citation: '7 CFR 278.2' }),
+          },
+          {
+            type: 'card',
+            amount_cents: 100,
+            rounded: false,
+            exemption: expect.objectContaining({ citation: expect.any(String) }),
+          },
         ],
       });
       expect(rounded).toMatchObject({ cash_total_cents: 505, rounding_delta_cents: 2 });
     });
 
     it("applies a city rule that differs from its state's", async () => {
-      const put = await call(app, 'PUT', `/admin/jurisdictions/${TUCSON_RULE.lookup_key}`, { key: TEST_ADMIN_KEY, body: TUCSON_RULE });
+      const put = await call(app, 'PUT', `/admin/jurisdictions/${TUCSON_RULE.lookup_key}`, {
+        key: TEST_ADMIN_KEY,
+        body: TUCSON_RULE,
+      });
       expect(put.status).toBe(201);
 
       const tucson = await created(post(shop, sale(shop, { zip_code: TUCSON })));
@@ -245,7 +286,10 @@ describe.each(DRIVERS)('transactions over HTTP on %s', (driver) => {
       });
       expect(rounded).toMatchObject({ cash_total_cents: 1000, rounding_delta_cents: -3 });
       expect(tucson.rule).toMatchObject({ lookup_key: TUCSON_RULE.lookup_key, rounding_mode: 'mandatory_round_down' });
-      expect(await fullRule(shop, tucson)).toMatchObject({ jurisdiction_level: 'city', legislation: TUCSON_RULE.legislation });
+      expect(await fullRule(shop, tucson)).toMatchObject({
+        jurisdiction_level: 'city',
+        legislation: TUCSON_RULE.legislation,
+      });
 
       const phoenix = await created(post(shop, sale(shop, { zip_code: PHOENIX })));
       expect(phoenix.calculation).toMatchObject({ jurisdiction: 'US-AZ', cash_total_cents: 1005 });
@@ -253,7 +297,11 @@ describe.each(DRIVERS)('transactions over HTTP on %s', (driver) => {
 
     it('falls back to the federal default without any location, as a WARN', async () => {
       const transaction = await created(post(shop, sale(shop)));
-      expect(transaction.calculation).toMatchObject({ jurisdiction: 'US', cash_rounding_mode: 'symmetrical_rounding', cash_total_cents: 1005 });
+      expect(transaction.calculation).toMatchObject({
+        jurisdiction: 'US',
+        cash_rounding_mode: 'symmetrical_rounding',
+        cash_total_cents: 1005,
+      });
       expect(transaction.rule).toMatchObject({ lookup_key: 'US' });
       expect(await fullRule(shop, transaction)).toMatchObject({ jurisdiction_level: 'federal' });
       expect(transaction.compliance).toEqual({
@@ -267,7 +315,10 @@ describe.each(DRIVERS)('transactions over HTTP on %s', (driver) => {
       const transaction = await created(post(shop, sale(shop, { zip_code: PHOENIX, state: 'AL' })));
       expect(transaction.calculation.jurisdiction).toBe('US-AZ');
       expect(transaction.compliance.compliance_status).toBe('WARN');
-      expect(transaction.compliance.reasons.map((r: { code: string }) => r.code)).toEqual(['STATE_ZIP_MISMATCH', 'RULE_UNCONFIRMED']);
+      expect(transaction.compliance.reasons.map((r: { code: string }) => r.code)).toEqual([
+        'STATE_ZIP_MISMATCH',
+        'RULE_UNCONFIRMED',
+      ]);
       expect(transaction.fraud_signals).toEqual([expect.objectContaining({ code: 'ZIP_STATE_MISMATCH', points: 20 })]);
       expect(transaction).toMatchObject({ fraud_score: 20, risk_level: 'LOW' });
     });
@@ -280,17 +331,29 @@ describe.each(DRIVERS)('transactions over HTTP on %s', (driver) => {
 
     it('fails an explicit mode that contradicts a mandatory rule under a production key', async () => {
       const production = await newMerchant('production');
-      const transaction = await created(post(production, sale(production, { zip_code: PHOENIX, cash_rounding_mode: 'none' })));
-      expect(transaction.calculation).toMatchObject({ cash_rounding_mode: 'none', mode_source: 'explicit', cash_total_cents: 1003 });
+      const transaction = await created(
+        post(production, sale(production, { zip_code: PHOENIX, cash_rounding_mode: 'none' })),
+      );
+      expect(transaction.calculation).toMatchObject({
+        cash_rounding_mode: 'none',
+        mode_source: 'explicit',
+        cash_total_cents: 1003,
+      });
       expect(transaction.environment).toBe('production');
       expect(transaction.compliance.compliance_status).toBe('FAIL');
-      expect(transaction.compliance.reasons[1]).toMatchObject({ code: 'EXPLICIT_MODE_CONTRADICTS_MANDATORY_RULE', severity: 'FAIL' });
+      expect(transaction.compliance.reasons[1]).toMatchObject({
+        code: 'EXPLICIT_MODE_CONTRADICTS_MANDATORY_RULE',
+        severity: 'FAIL',
+      });
     });
 
     it('warns of an explicit mode under a sandbox key', async () => {
       const transaction = await created(post(shop, sale(shop, { zip_code: PHOENIX, cash_rounding_mode: 'none' })));
       expect(transaction.compliance.compliance_status).toBe('WARN');
-      expect(transaction.compliance.reasons[1]).toMatchObject({ code: 'EXPLICIT_MODE_CONTRADICTS_MANDATORY_RULE', severity: 'WARN' });
+      expect(transaction.compliance.reasons[1]).toMatchObject({
+        code: 'EXPLICIT_MODE_CONTRADICTS_MANDATORY_RULE',
+        severity: 'WARN',
+      });
     });
 
     it("scores round-up bias from the merchant's history in the read model", async () => {
@@ -300,7 +363,9 @@ describe.each(DRIVERS)('transactions over HTTP on %s', (driver) => {
       const twentieth = await created(post(biased, sale(biased, { zip_code: BIRMINGHAM })));
       expect(twentieth.fraud_signals).toEqual([expect.objectContaining({ code: 'ROUND_UP_BIAS', points: 40 })]);
       expect(twentieth).toMatchObject({ fraud_score: 40, risk_level: 'MEDIUM' });
-      expect(twentieth.compliance.reasons).toEqual([expect.objectContaining({ code: 'FRAUD_RISK_MEDIUM', severity: 'WARN' })]);
+      expect(twentieth.compliance.reasons).toEqual([
+        expect.objectContaining({ code: 'FRAUD_RISK_MEDIUM', severity: 'WARN' }),
+      ]);
       // Another merchant's history is its own.
       expect((await created(post(shop, sale(shop, { zip_code: BIRMINGHAM })))).fraud_score).toBe(0);
     });
@@ -327,7 +392,16 @@ describe.each(DRIVERS)('transactions over HTTP on %s', (driver) => {
           colour: 'red',
         });
         expect(fields.sort()).toEqual(
-          ['cash_rounding_mode', 'colour', 'payment_method', 'subtotal_cents', 'tax_total_cents', 'tenders.0.amount_cents', 'tenders.0.type', 'zip_code'].sort(),
+          [
+            'cash_rounding_mode',
+            'colour',
+            'payment_method',
+            'subtotal_cents',
+            'tax_total_cents',
+            'tenders.0.amount_cents',
+            'tenders.0.type',
+            'zip_code',
+          ].sort(),
         );
       });
 
@@ -339,9 +413,32 @@ describe.each(DRIVERS)('transactions over HTTP on %s', (driver) => {
         ['a three-letter state', { state: 'ARZ' }, ['state']],
         ['an unknown state', { state: 'ZZ' }, ['state']],
         ['tenders that are not a list', { tenders: 'cash' }, ['tenders']],
-        ['tenders that do not add up', { tenders: [{ type: 'cash', amount_cents: 500 }, { type: 'card', amount_cents: 500 }] }, ['tenders']],
-        ['a split tender with one tender', { is_split_tender: true, tenders: [{ type: 'cash', amount_cents: 1003 }] }, ['tenders']],
-        ['a payment_method outside the tenders', { payment_method: 'mobile', tenders: [{ type: 'cash', amount_cents: 3 }, { type: 'card', amount_cents: 1000 }] }, ['payment_method']],
+        [
+          'tenders that do not add up',
+          {
+            tenders: [
+              { type: 'cash', amount_cents: 500 },
+              { type: 'card', amount_cents: 500 },
+            ],
+          },
+          ['tenders'],
+        ],
+        [
+          'a split tender with one tender',
+          { is_split_tender: true, tenders: [{ type: 'cash', amount_cents: 1003 }] },
+          ['tenders'],
+        ],
+        [
+          'a payment_method outside the tenders',
+          {
+            payment_method: 'mobile',
+            tenders: [
+              { type: 'cash', amount_cents: 3 },
+              { type: 'card', amount_cents: 1000 },
+            ],
+          },
+          ['payment_method'],
+        ],
         ['a merchant_id with a space', { merchant_id: 'shop 1' }, ['merchant_id']],
       ])('rejects %s', async (_case, fields, expectedFields) => {
         const body = fields === undefined ? {} : sale(shop, fields);
@@ -350,7 +447,7 @@ describe.each(DRIVERS)('transactions over HTTP on %s', (driver) => {
     });
 
     describe('who may record', () => {
-      it("refuses a merchant key a sale for another merchant (403), and records nothing", async () => {
+      it('refuses a merchant key a sale for another merchant (403), and records nothing', async () => {
         const other = await newMerchant();
         const answer = await post(shop, sale(other, { zip_code: PHOENIX }));
         expect(answer.status).toBe(403);
@@ -361,7 +458,10 @@ describe.each(DRIVERS)('transactions over HTTP on %s', (driver) => {
       it('lets a partner record for its own merchant', async () => {
         const partner = await issueKey(app, { role: 'partner', environment: 'sandbox' });
         const { merchant_id } = await onboardMerchant(app, { environment: 'sandbox' }, partner.key);
-        const answer = await call(app, 'POST', '/transaction', { key: partner.key, body: { ...sale(shop), merchant_id } });
+        const answer = await call(app, 'POST', '/transaction', {
+          key: partner.key,
+          body: { ...sale(shop), merchant_id },
+        });
         expect(answer.status).toBe(201);
         expect(answer.body.transaction.merchant_id).toBe(merchant_id);
       });
@@ -405,7 +505,9 @@ describe.each(DRIVERS)('transactions over HTTP on %s', (driver) => {
     it('appends once for concurrent twins, and each gets the same answer', async () => {
       const merchant = await newMerchant();
       const body = sale(merchant, { zip_code: BIRMINGHAM });
-      const answers = await Promise.all(Array.from({ length: 6 }, () => post(merchant, body, { 'idempotency-key': 'twins-1' })));
+      const answers = await Promise.all(
+        Array.from({ length: 6 }, () => post(merchant, body, { 'idempotency-key': 'twins-1' })),
+      );
       expect(answers.map((a) => a.status)).toEqual(Array(6).fill(201));
       for (const answer of answers) expect(answer.body).toEqual(answers[0].body);
       const events = await eventsOf(merchant.merchantId);
@@ -415,7 +517,10 @@ describe.each(DRIVERS)('transactions over HTTP on %s', (driver) => {
 
     it("shares the keys of one merchant's API keys: a second till's retry records nothing twice, another body is a 409", async () => {
       const merchant = await newMerchant();
-      const second = { ...merchant, key: (await issueKey(app, { role: 'merchant', merchant_id: merchant.merchantId })).key };
+      const second = {
+        ...merchant,
+        key: (await issueKey(app, { role: 'merchant', merchant_id: merchant.merchantId })).key,
+      };
       const one = await post(merchant, sale(merchant), { 'idempotency-key': 'shared-1' });
       const two = await post(second, sale(merchant), { 'idempotency-key': 'shared-1' });
       expect([one.status, two.status]).toEqual([201, 201]);
@@ -450,7 +555,9 @@ describe.each(DRIVERS)('transactions over HTTP on %s', (driver) => {
 
     it('is not recorded for a request that failed', async () => {
       const merchant = await newMerchant();
-      const bad = await post(merchant, sale(merchant, { tenders: [{ type: 'cash', amount_cents: 1 }] }), { 'idempotency-key': 'bad-1' });
+      const bad = await post(merchant, sale(merchant, { tenders: [{ type: 'cash', amount_cents: 1 }] }), {
+        'idempotency-key': 'bad-1',
+      });
       expect(bad.status).toBe(400);
       expect((await post(merchant, sale(merchant), { 'idempotency-key': 'bad-1' })).status).toBe(201);
     });
@@ -480,7 +587,14 @@ describe.each(DRIVERS)('transactions over HTTP on %s', (driver) => {
             confidence: transaction.rule.confidence,
             source: expect.any(Array),
           }),
-          history: [{ event: 'TransactionRecorded', chain_position: transaction.chain_position, audit_hash: transaction.auditHash, recorded_at: NOW }],
+          history: [
+            {
+              event: 'TransactionRecorded',
+              chain_position: transaction.chain_position,
+              audit_hash: transaction.auditHash,
+              recorded_at: NOW,
+            },
+          ],
         },
       });
     });
@@ -543,7 +657,9 @@ describe.each(DRIVERS)('transactions over HTTP on %s', (driver) => {
     it('filters by state and type, and pages', async () => {
       const arizona = await list('?state=AZ&type=SALE');
       expect(arizona.body.total).toBe(3);
-      expect(arizona.body.transactions.map((t: { id: string }) => t.id)).toEqual(newestFirst().filter((id) => recorded.find((t) => t.id === id)!.state === 'AZ'));
+      expect(arizona.body.transactions.map((t: { id: string }) => t.id)).toEqual(
+        newestFirst().filter((id) => recorded.find((t) => t.id === id)!.state === 'AZ'),
+      );
       const page = await list('?limit=2&offset=1');
       expect(page.body).toMatchObject({ total: 5, limit: 2, offset: 1 });
       expect(page.body.transactions.map((t: { id: string }) => t.id)).toEqual(newestFirst().slice(1, 3));
@@ -551,14 +667,19 @@ describe.each(DRIVERS)('transactions over HTTP on %s', (driver) => {
       expect((await list('?offset=10')).body).toMatchObject({ transactions: [], total: 5 });
     });
 
-    it.each([['limit=1001'], ['limit=0'], ['limit=abc'], ['offset=-1'], ['type=SALES'], ['state=Arizona'], ['colour=red']])(
-      'refuses %s (400)',
-      async (query) => {
-        const { status, body } = await list(`?${query}`);
-        expect(status).toBe(400);
-        expect(body.error).toBe('VALIDATION_ERROR');
-      },
-    );
+    it.each([
+      ['limit=1001'],
+      ['limit=0'],
+      ['limit=abc'],
+      ['offset=-1'],
+      ['type=SALES'],
+      ['state=Arizona'],
+      ['colour=red'],
+    ])('refuses %s (400)', async (query) => {
+      const { status, body } = await list(`?${query}`);
+      expect(status).toBe(400);
+      expect(body.error).toBe('VALIDATION_ERROR');
+    });
 
     it('takes the largest limit', async () => {
       expect((await list('?limit=1000')).body).toMatchObject({ total: 5, limit: 1000 });

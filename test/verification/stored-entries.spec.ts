@@ -78,7 +78,12 @@ describe.each(DRIVERS)('the log as stored, on %s', (driver) => {
   it('verifies a log of several ranges, read ahead on a worker thread, as on its own thread, tampered or not', async () => {
     // Past 1,000 entries a worker thread reads ranges of 500 while it checks the one before.
     const store = new SqlEventStore(db, clock, []);
-    for (let i = 0; i < 12; i++) await store.append(`transaction-bulk-${i}`, Array.from({ length: 100 }, (_, k) => event(41 + 100 * i + k)), { expectedRevision: 'any' });
+    for (let i = 0; i < 12; i++)
+      await store.append(
+        `transaction-bulk-${i}`,
+        Array.from({ length: 100 }, (_, k) => event(41 + 100 * i + k)),
+        { expectedRevision: 'any' },
+      );
     const whole = (parallel: boolean) => verifyStoredLog(db, 1, 1240, {}, parallel);
     expect((await whole(true)).verified_count).toBe(1240);
     await changeData(db, 450, ['cents'], 1);
@@ -106,43 +111,55 @@ describe.each(DRIVERS)('the log as stored, on %s', (driver) => {
     return tree;
   };
   const witnessed = (key: KeyObject, chain: StoredEvent[], size: number) =>
-    signTreeHead(key, { tree_size: size, root_hash: treeOf(chain, size).root().toString('hex'), timestamp: '2026-11-27T03:00:00.000Z' });
+    signTreeHead(key, {
+      tree_size: size,
+      root_hash: treeOf(chain, size).root().toString('hex'),
+      timestamp: '2026-11-27T03:00:00.000Z',
+    });
 
   // Every option a verification inside the service is given crosses to the worker thread that runs it.
   it.each<[string, number, (chain: StoredEvent[], key: KeyObject) => VerifierOptions]>([
     ['signed checkpoints', 1, () => ({})],
     ['a range from the tree before it', 61, (chain) => ({ fromPosition: 61, treeBefore: treeOf(chain, 60) })],
-    ['tree heads kept by a witness', 1, (chain, key) => ({ witness: [witnessed(key, chain, 100), witnessed(key, chain, 150)] })],
+    [
+      'tree heads kept by a witness',
+      1,
+      (chain, key) => ({ witness: [witnessed(key, chain, 100), witnessed(key, chain, 150)] }),
+    ],
     ['writer authenticators', 1, (_, key) => ({ writerKey: writerKey(key) })],
-  ])('verifies on worker threads as on its own thread a log with %s, whole or tampered', async (_, from, more) => {
-    const key = newSigningKey();
-    await db.query('delete from events');
-    const chain = buildChain(150, { checkpointEvery: 20, signingKey: key });
-    const options = { checkpointKeys: keyRing([createPublicKey(key)]), ...more(chain, key) };
-    const params: unknown[] = [];
-    const rows = chain.map((e) => ({
-      position: e.position,
-      entry_id: e.entryId,
-      stream_id: e.streamId,
-      stream_revision: e.streamRevision,
-      event_type: e.type,
-      data: new JsonText(canonicalJson(e.data)),
-      metadata: new JsonText(canonicalJson(e.metadata)),
-      recorded_at: e.recordedAt,
-      prev_hash: e.prevHash,
-      hash: e.hash,
-      writer_mac: writerMac(writerKey(key), e.hash),
-    }));
-    await db.query(insertRows('events', rows, params), params);
-    const verify = (parallel: boolean) => verifyStoredLog(db, from, 200, options, parallel);
-    const whole = await verify(true);
-    expect(whole).toMatchObject({ break_count: 0, verified_count: 151 - from });
-    expect(whole).toEqual(await verify(false));
-    await changeData(db, 95, ['cents'], 1);
-    await deleteEntry(db, 120);
-    await db.query('update events set writer_mac = null where position = 140');
-    const tampered = await verify(false);
-    expect(tampered.break_count).toBeGreaterThan(1);
-    expect(await verify(true)).toEqual(tampered);
-  }, 60_000);
+  ])(
+    'verifies on worker threads as on its own thread a log with %s, whole or tampered',
+    async (_, from, more) => {
+      const key = newSigningKey();
+      await db.query('delete from events');
+      const chain = buildChain(150, { checkpointEvery: 20, signingKey: key });
+      const options = { checkpointKeys: keyRing([createPublicKey(key)]), ...more(chain, key) };
+      const params: unknown[] = [];
+      const rows = chain.map((e) => ({
+        position: e.position,
+        entry_id: e.entryId,
+        stream_id: e.streamId,
+        stream_revision: e.streamRevision,
+        event_type: e.type,
+        data: new JsonText(canonicalJson(e.data)),
+        metadata: new JsonText(canonicalJson(e.metadata)),
+        recorded_at: e.recordedAt,
+        prev_hash: e.prevHash,
+        hash: e.hash,
+        writer_mac: writerMac(writerKey(key), e.hash),
+      }));
+      await db.query(insertRows('events', rows, params), params);
+      const verify = (parallel: boolean) => verifyStoredLog(db, from, 200, options, parallel);
+      const whole = await verify(true);
+      expect(whole).toMatchObject({ break_count: 0, verified_count: 151 - from });
+      expect(whole).toEqual(await verify(false));
+      await changeData(db, 95, ['cents'], 1);
+      await deleteEntry(db, 120);
+      await db.query('update events set writer_mac = null where position = 140');
+      const tampered = await verify(false);
+      expect(tampered.break_count).toBeGreaterThan(1);
+      expect(await verify(true)).toEqual(tampered);
+    },
+    60_000,
+  );
 });

@@ -54,7 +54,11 @@ const LOAD_MS = 2500;
           const service = services[(worker + i) % 2];
           try {
             const saleId = await recordSale(service, merchant);
-            const voided = await post(service.baseUrl, merchant.key, '/transaction/void', { original_transaction_id: saleId, void_reason: 'pricing_error', voided_by: 'm-1' });
+            const voided = await post(service.baseUrl, merchant.key, '/transaction/void', {
+              original_transaction_id: saleId,
+              void_reason: 'pricing_error',
+              voided_by: 'm-1',
+            });
             if (voided.status === 201) acknowledged.push(saleId);
           } catch {
             await sleep(50);
@@ -76,14 +80,23 @@ const LOAD_MS = 2500;
         [endpoint.body.id],
       );
       expect(voids.rows.map((row) => row.original)).toEqual(expect.arrayContaining(acknowledged));
-      await receiver.waitFor(`${voids.rows.length} voids`, (got) => new Set(got.map((r) => r.webhookId)).size >= voids.rows.length, 60_000);
+      await receiver.waitFor(
+        `${voids.rows.length} voids`,
+        (got) => new Set(got.map((r) => r.webhookId)).size >= voids.rows.length,
+        60_000,
+      );
       await sleep(1000);
       const received = receiver.received;
       for (const delivery of received) verified(delivery, endpoint.body.secret);
-      const positions = received.map((delivery) => JSON.parse(delivery.body).data.position as number).sort((a, b) => a - b);
+      const positions = received
+        .map((delivery) => JSON.parse(delivery.body).data.position as number)
+        .sort((a, b) => a - b);
       const ids = received.map((delivery) => delivery.webhookId);
       const twice = ids.filter((id, i) => ids.indexOf(id) !== i);
-      const rows = await pool.query<{ status: string; attempts: number }>('select status, attempts from webhook_deliveries where endpoint_id = $1', [endpoint.body.id]);
+      const rows = await pool.query<{ status: string; attempts: number }>(
+        'select status, attempts from webhook_deliveries where endpoint_id = $1',
+        [endpoint.body.id],
+      );
       const retried = rows.rows.filter((row) => row.attempts > 1).length;
       console.log(
         `webhook crash: ${acknowledged.length} voids acknowledged, ${voids.rows.length} in the log, ${received.length} deliveries received, ` +

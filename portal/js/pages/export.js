@@ -7,25 +7,41 @@ export const exportPage = {
   roles: ['auditor', 'admin'],
   render(main) {
     const outcome = h('div', { 'aria-live': 'polite' });
-    const form = h('form', { class: 'card', onsubmit: async (event) => {
-      event.preventDefault();
-      const body = Object.fromEntries(Object.entries(formValues(form)).filter(([, value]) => value !== ''));
-      show(outcome, h('p', { class: 'loading' }, 'Exporting…'));
-      const answer = await call('POST', '/export', { body });
-      if (!answer.ok) return show(outcome, notice('error', await problemOf('POST', '/export', answer)));
-      const name = fileName(answer.headers.get('content-disposition')) ?? `export-${body.export_mode}.csv`;
-      download(answer.body, name);
-      const rows = Math.max(0, answer.body.split('\n').filter(Boolean).length - 1);
-      show(outcome, notice('success', `Downloaded ${name}: ${rows} row${rows === 1 ? '' : 's'}.`));
-    } },
-    h('div', { class: 'fields' },
-      field('Mode', select('export_mode', [['standard', 'standard (53 columns)'], ['full', 'full (every field)'], ['summary', 'summary (key fields)']])),
-      dateRangeFields(),
-      field('Payment method', select('payment_method', [['', 'Any'], 'cash', 'card', 'ebt', 'mobile'])),
-      field('Compliance status', select('compliance_status', [['', 'Any'], 'PASS', 'WARN', 'FAIL'])),
-      field('Merchant id', h('input', { name: 'merchant_id' }), 'Empty: every merchant.')),
-    h('button', { type: 'submit' }, 'Download CSV'),
-    outcome);
+    const form = h(
+      'form',
+      {
+        class: 'card',
+        onsubmit: async (event) => {
+          event.preventDefault();
+          const body = Object.fromEntries(Object.entries(formValues(form)).filter(([, value]) => value !== ''));
+          show(outcome, h('p', { class: 'loading' }, 'Exporting…'));
+          const answer = await call('POST', '/export', { body });
+          if (!answer.ok) return show(outcome, notice('error', await problemOf('POST', '/export', answer)));
+          const name = fileName(answer.headers.get('content-disposition')) ?? `export-${body.export_mode}.csv`;
+          download(answer.body, name);
+          const rows = Math.max(0, answer.body.split('\n').filter(Boolean).length - 1);
+          show(outcome, notice('success', `Downloaded ${name}: ${rows} row${rows === 1 ? '' : 's'}.`));
+        },
+      },
+      h(
+        'div',
+        { class: 'fields' },
+        field(
+          'Mode',
+          select('export_mode', [
+            ['standard', 'standard (53 columns)'],
+            ['full', 'full (every field)'],
+            ['summary', 'summary (key fields)'],
+          ]),
+        ),
+        dateRangeFields(),
+        field('Payment method', select('payment_method', [['', 'Any'], 'cash', 'card', 'ebt', 'mobile'])),
+        field('Compliance status', select('compliance_status', [['', 'Any'], 'PASS', 'WARN', 'FAIL'])),
+        field('Merchant id', h('input', { name: 'merchant_id' }), 'Empty: every merchant.'),
+      ),
+      h('button', { type: 'submit' }, 'Download CSV'),
+      outcome,
+    );
     main.append(...pageHeading('CSV export', 'Transactions as a CSV file for regulators, from POST /export.'), form);
   },
 };

@@ -10,7 +10,13 @@ export const fraudOverviewPage = {
   roles: ['admin'],
   render(main) {
     const result = region('Fraud overview');
-    main.append(...pageHeading('Fraud overview', 'Every merchant ranked by risk: HIGH and CRITICAL first, then by score. Open a merchant for its risk profile.'), result);
+    main.append(
+      ...pageHeading(
+        'Fraud overview',
+        'Every merchant ranked by risk: HIGH and CRITICAL first, then by score. Open a merchant for its risk profile.',
+      ),
+      result,
+    );
     loadOverview(result, 0);
   },
 };
@@ -22,9 +28,16 @@ async function loadOverview(container, offset) {
   const merchants = [...body.merchants].sort(byRisk);
   const { summary } = body;
   const flagged = summary.by_level.HIGH + summary.by_level.CRITICAL;
-  show(container,
-    notice(flagged ? 'warning' : 'success', flagged ? `${flagged} merchant${flagged === 1 ? ' needs' : 's need'} review (HIGH or CRITICAL).` : 'No merchant is at HIGH or CRITICAL risk.'),
-    h('h2', {}, 'Summary'), anyValue(summary, 'Summary'),
+  show(
+    container,
+    notice(
+      flagged ? 'warning' : 'success',
+      flagged
+        ? `${flagged} merchant${flagged === 1 ? ' needs' : 's need'} review (HIGH or CRITICAL).`
+        : 'No merchant is at HIGH or CRITICAL risk.',
+    ),
+    h('h2', {}, 'Summary'),
+    anyValue(summary, 'Summary'),
     h('h2', {}, 'Merchants by risk'),
     table({
       caption: 'Merchants, highest risk first',
@@ -32,7 +45,11 @@ async function loadOverview(container, offset) {
       empty: 'No merchant has a risk score yet.',
       columns: [
         { label: 'Rank', value: (m) => m.rank, numeric: true },
-        { label: 'Merchant', value: (m) => h('a', { href: `#/risk-profile?merchant_id=${encodeURIComponent(m.merchant_id)}` }, m.merchant_id) },
+        {
+          label: 'Merchant',
+          value: (m) =>
+            h('a', { href: `#/risk-profile?merchant_id=${encodeURIComponent(m.merchant_id)}` }, m.merchant_id),
+        },
         { label: 'Name', value: (m) => m.name },
         { label: 'Risk', value: (m) => riskBadge(m.risk_level) },
         { label: 'Score', value: (m) => m.fraud_score, numeric: true },
@@ -40,13 +57,24 @@ async function loadOverview(container, offset) {
         { label: 'Signals', value: (m) => m.signals.map((signal) => signal.code).join(', ') },
       ],
     }),
-    pager({ offset, limit: PAGE_SIZE, count: merchants.length, label: 'Merchant ranking', onPage: (next) => loadOverview(container, next) }),
-    pageFooter(body));
+    pager({
+      offset,
+      limit: PAGE_SIZE,
+      count: merchants.length,
+      label: 'Merchant ranking',
+      onPage: (next) => loadOverview(container, next),
+    }),
+    pageFooter(body),
+  );
 }
 
 const isFlagged = (merchant) => ['HIGH', 'CRITICAL'].includes(merchant.risk_level);
 
 /** The spec's order, which the API already gives: HIGH and CRITICAL first; then by level and score, highest first. */
 function byRisk(a, b) {
-  return Number(isFlagged(b)) - Number(isFlagged(a)) || LEVELS.indexOf(b.risk_level) - LEVELS.indexOf(a.risk_level) || b.fraud_score - a.fraud_score;
+  return (
+    Number(isFlagged(b)) - Number(isFlagged(a)) ||
+    LEVELS.indexOf(b.risk_level) - LEVELS.indexOf(a.risk_level) ||
+    b.fraud_score - a.fraud_score
+  );
 }

@@ -1,5 +1,20 @@
 import { call, problemOf, withQuery } from '../api.js';
-import { confirmDialog, copyable, field, formValues, h, load, notice, pageHeading, pager, region, select, show, table, utc } from '../dom.js';
+import {
+  confirmDialog,
+  copyable,
+  field,
+  formValues,
+  h,
+  load,
+  notice,
+  pageHeading,
+  pager,
+  region,
+  select,
+  show,
+  table,
+  utc,
+} from '../dom.js';
 
 const PAGE_SIZE = 100;
 
@@ -12,52 +27,115 @@ export const keysPage = {
     const list = region('API keys');
     const load = (offset) => loadKeys(list, offset);
 
-    const form = h('form', { class: 'card', onsubmit: async (event) => {
-      event.preventDefault();
-      const body = Object.fromEntries(Object.entries(formValues(form)).filter(([, value]) => value !== ''));
-      const answer = await call('POST', '/admin/api-keys', { body });
-      if (!answer.ok) return show(issued, notice('error', await problemOf('POST', '/admin/api-keys', answer)));
-      show(issued, oneTimeKey(answer.body, () => issued.replaceChildren()));
-      issued.querySelector('input').focus();
-      form.reset();
-      load(0);
-    } },
-    h('h2', {}, 'Issue a key'),
-    h('div', { class: 'fields' },
-      field('Role', select('role', ['merchant', 'partner', 'auditor', 'admin'])),
-      field('Merchant id', h('input', { name: 'merchant_id', value: params.get('merchant_id') ?? '' }), 'Merchant keys only: the merchant the key acts for.'),
-      field('Environment', select('environment', [['', 'Default'], ['sandbox', 'sandbox'], ['production', 'production']]), 'Default: the merchant’s for a merchant key, production otherwise.'),
-      field('Name', h('input', { name: 'name', maxlength: 100 }), 'Optional, to tell keys apart (e.g. “Lane 3 register”).'),
-      field('Partner id', h('input', { name: 'partner_id', maxlength: 64 }), 'Partner keys only, to replace a partner’s key and keep its merchants.')),
-    h('button', { type: 'submit' }, 'Issue key'));
+    const form = h(
+      'form',
+      {
+        class: 'card',
+        onsubmit: async (event) => {
+          event.preventDefault();
+          const body = Object.fromEntries(Object.entries(formValues(form)).filter(([, value]) => value !== ''));
+          const answer = await call('POST', '/admin/api-keys', { body });
+          if (!answer.ok) return show(issued, notice('error', await problemOf('POST', '/admin/api-keys', answer)));
+          show(
+            issued,
+            oneTimeKey(answer.body, () => issued.replaceChildren()),
+          );
+          issued.querySelector('input').focus();
+          form.reset();
+          load(0);
+        },
+      },
+      h('h2', {}, 'Issue a key'),
+      h(
+        'div',
+        { class: 'fields' },
+        field('Role', select('role', ['merchant', 'partner', 'auditor', 'admin'])),
+        field(
+          'Merchant id',
+          h('input', { name: 'merchant_id', value: params.get('merchant_id') ?? '' }),
+          'Merchant keys only: the merchant the key acts for.',
+        ),
+        field(
+          'Environment',
+          select('environment', [
+            ['', 'Default'],
+            ['sandbox', 'sandbox'],
+            ['production', 'production'],
+          ]),
+          'Default: the merchant’s for a merchant key, production otherwise.',
+        ),
+        field(
+          'Name',
+          h('input', { name: 'name', maxlength: 100 }),
+          'Optional, to tell keys apart (e.g. “Lane 3 register”).',
+        ),
+        field(
+          'Partner id',
+          h('input', { name: 'partner_id', maxlength: 64 }),
+          'Partner keys only, to replace a partner’s key and keep its merchants.',
+        ),
+      ),
+      h('button', { type: 'submit' }, 'Issue key'),
+    );
 
-    main.append(...pageHeading('API keys', 'Keys are stored as hashes: a raw key is shown once, when issued. Revoking a key takes effect on the very next request.'),
-      form, issued, h('h2', {}, 'All keys'), list);
+    main.append(
+      ...pageHeading(
+        'API keys',
+        'Keys are stored as hashes: a raw key is shown once, when issued. Revoking a key takes effect on the very next request.',
+      ),
+      form,
+      issued,
+      h('h2', {}, 'All keys'),
+      list,
+    );
     load(0);
   },
 };
 
 /** The raw key, once: after "Done" or leaving the page it cannot be shown again. */
 function oneTimeKey({ key, api_key: apiKey }, done) {
-  const raw = h('input', { value: key, readonly: true, class: 'raw-key', 'aria-label': 'The new key', spellcheck: 'false' });
+  const raw = h('input', {
+    value: key,
+    readonly: true,
+    class: 'raw-key',
+    'aria-label': 'The new key',
+    spellcheck: 'false',
+  });
   const copied = h('span', { 'aria-live': 'polite', class: 'hint' });
-  return notice('success',
-    h('p', {}, h('strong', {}, `New ${apiKey.role} key ${apiKey.id}`), ` (${apiKey.environment}${apiKey.merchant_id ? `, merchant ${apiKey.merchant_id}` : ''}). `,
-      'Copy it now: it is shown only this once and cannot be retrieved later.'),
-    h('div', { class: 'copy-row' },
+  return notice(
+    'success',
+    h(
+      'p',
+      {},
+      h('strong', {}, `New ${apiKey.role} key ${apiKey.id}`),
+      ` (${apiKey.environment}${apiKey.merchant_id ? `, merchant ${apiKey.merchant_id}` : ''}). `,
+      'Copy it now: it is shown only this once and cannot be retrieved later.',
+    ),
+    h(
+      'div',
+      { class: 'copy-row' },
       raw,
-      h('button', { type: 'button', onclick: async () => {
-        raw.select();
-        try {
-          await navigator.clipboard.writeText(key);
-          copied.textContent = 'Copied to the clipboard.';
-        } catch {
-          // No clipboard access (e.g. plain http on another host): the key is selected for Ctrl+C.
-          copied.textContent = 'Selected: press Ctrl+C (⌘C) to copy.';
-        }
-      } }, 'Copy key'),
-      h('button', { type: 'button', class: 'secondary', onclick: done }, 'Done')),
-    copied);
+      h(
+        'button',
+        {
+          type: 'button',
+          onclick: async () => {
+            raw.select();
+            try {
+              await navigator.clipboard.writeText(key);
+              copied.textContent = 'Copied to the clipboard.';
+            } catch {
+              // No clipboard access (e.g. plain http on another host): the key is selected for Ctrl+C.
+              copied.textContent = 'Selected: press Ctrl+C (⌘C) to copy.';
+            }
+          },
+        },
+        'Copy key',
+      ),
+      h('button', { type: 'button', class: 'secondary', onclick: done }, 'Done'),
+    ),
+    copied,
+  );
 }
 
 /** `message`: a notice to show above the list, e.g. the outcome of a revocation. */
@@ -78,9 +156,19 @@ async function loadKeys(container, offset, message) {
     const path = `/admin/api-keys/${encodeURIComponent(key.id)}`;
     const revoked = await call('DELETE', path);
     if (!revoked.ok) return show(outcome, notice('error', await problemOf('DELETE', path, revoked)));
-    await loadKeys(container, offset, notice('success', `Revoked ${name} at `, utc(revoked.body.api_key.revoked_at), '. The API refuses it from now on.'));
+    await loadKeys(
+      container,
+      offset,
+      notice(
+        'success',
+        `Revoked ${name} at `,
+        utc(revoked.body.api_key.revoked_at),
+        '. The API refuses it from now on.',
+      ),
+    );
   };
-  show(container,
+  show(
+    container,
     outcome,
     table({
       caption: 'API keys, oldest first',
@@ -93,9 +181,37 @@ async function loadKeys(container, offset, message) {
         { label: 'Merchant', value: (k) => k.merchant_id },
         { label: 'Environment', value: (k) => k.environment },
         { label: 'Created', value: (k) => utc(k.created_at) },
-        { label: 'Status', value: (k) => (k.revoked_at ? h('span', { class: 'badge revoked' }, 'Revoked ', utc(k.revoked_at)) : h('span', { class: 'badge active' }, 'Active')) },
-        { label: 'Actions', value: (k) => (k.revoked_at ? undefined : h('button', { type: 'button', class: 'danger small', onclick: () => revoke(k), 'aria-label': `Revoke key ${k.name ?? k.id}` }, 'Revoke')) },
+        {
+          label: 'Status',
+          value: (k) =>
+            k.revoked_at
+              ? h('span', { class: 'badge revoked' }, 'Revoked ', utc(k.revoked_at))
+              : h('span', { class: 'badge active' }, 'Active'),
+        },
+        {
+          label: 'Actions',
+          value: (k) =>
+            k.revoked_at
+              ? undefined
+              : h(
+                  'button',
+                  {
+                    type: 'button',
+                    class: 'danger small',
+                    onclick: () => revoke(k),
+                    'aria-label': `Revoke key ${k.name ?? k.id}`,
+                  },
+                  'Revoke',
+                ),
+        },
       ],
     }),
-    pager({ offset, limit: PAGE_SIZE, count: keys.length, label: 'Key list', onPage: (next) => loadKeys(container, next) }));
+    pager({
+      offset,
+      limit: PAGE_SIZE,
+      count: keys.length,
+      label: 'Key list',
+      onPage: (next) => loadKeys(container, next),
+    }),
+  );
 }

@@ -12,14 +12,28 @@ export const riskProfilePage = {
     const merchantId = params.get('merchant_id') ?? '';
     const input = h('input', { name: 'merchant_id', value: merchantId, list: 'merchant-ids', required: true });
     const choices = h('datalist', { id: 'merchant-ids' });
-    const form = h('form', { class: 'card filters', role: 'search', onsubmit: (event) => {
-      event.preventDefault();
-      location.hash = withQuery('#/risk-profile', { merchant_id: input.value.trim() });
-    } },
-    h('div', { class: 'fields' }, field('Merchant id', input), choices),
-    h('button', { type: 'submit' }, 'Show profile'));
+    const form = h(
+      'form',
+      {
+        class: 'card filters',
+        role: 'search',
+        onsubmit: (event) => {
+          event.preventDefault();
+          location.hash = withQuery('#/risk-profile', { merchant_id: input.value.trim() });
+        },
+      },
+      h('div', { class: 'fields' }, field('Merchant id', input), choices),
+      h('button', { type: 'submit' }, 'Show profile'),
+    );
     const result = region('Risk profile');
-    main.append(...pageHeading('Merchant risk profile', 'How a merchant rounds, overrides and voids, against what honest rounding would look like.'), form, result);
+    main.append(
+      ...pageHeading(
+        'Merchant risk profile',
+        'How a merchant rounds, overrides and voids, against what honest rounding would look like.',
+      ),
+      form,
+      result,
+    );
     suggestMerchants(choices);
     if (merchantId) loadProfile(result, merchantId);
   },
@@ -27,7 +41,8 @@ export const riskProfilePage = {
 
 async function suggestMerchants(datalist) {
   const answer = await call('GET', '/admin/merchants?limit=1000');
-  if (answer.ok) datalist.replaceChildren(...answer.body.merchants.map((m) => h('option', { value: m.merchant_id }, m.name)));
+  if (answer.ok)
+    datalist.replaceChildren(...answer.body.merchants.map((m) => h('option', { value: m.merchant_id }, m.name)));
 }
 
 async function loadProfile(container, merchantId) {
@@ -35,18 +50,28 @@ async function loadProfile(container, merchantId) {
   const profile = await load(container, path, `the profile of ${merchantId}`);
   if (!profile) return;
   const rounding = profile.rounding_analysis;
-  show(container,
-    h('div', { class: 'profile-head' },
+  show(
+    container,
+    h(
+      'div',
+      { class: 'profile-head' },
       h('h2', {}, `${profile.name} (${merchantId})`),
       riskBadge(profile.risk_level),
-      h('span', { class: 'score' }, `Fraud score ${profile.fraud_score}`)),
+      h('span', { class: 'score' }, `Fraud score ${profile.fraud_score}`),
+    ),
     profile.signals.length > 0 && anyValue(profile.signals, 'Signals behind the score'),
-    h('div', { class: 'charts' },
+    h(
+      'div',
+      { class: 'charts' },
       roundingChart(rounding),
       pennyEndings(rounding),
-      voidsByHourChart(profile.void_rates)),
-    ['rounding_analysis', 'override_patterns', 'void_rates'].map((name) => h('section', {}, h('h2', {}, humanize(name)), anyValue(profile[name], humanize(name), name))),
-    pageFooter(profile));
+      voidsByHourChart(profile.void_rates),
+    ),
+    ['rounding_analysis', 'override_patterns', 'void_rates'].map((name) =>
+      h('section', {}, h('h2', {}, humanize(name)), anyValue(profile[name], humanize(name), name)),
+    ),
+    pageFooter(profile),
+  );
 }
 
 /** The totals against what honest rounding of the same sales would have given, were their penny endings spread evenly. */
@@ -54,7 +79,8 @@ function roundingChart(rounding) {
   const honest = rounding.expected_under_honest_rounding.uniform_endings;
   return chart({
     title: 'Round-ups and round-downs',
-    description: 'Cash sales rounded up and rounded down, against what the same sales would give with penny endings spread evenly.',
+    description:
+      'Cash sales rounded up and rounded down, against what the same sales would give with penny endings spread evenly.',
     labels: ['Rounded up', 'Rounded down'],
     series: [
       { name: 'This merchant', values: [rounding.rounded_up, rounding.rounded_down], className: 'series-count' },

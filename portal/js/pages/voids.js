@@ -8,8 +8,16 @@ export const voidsPage = {
   render(main) {
     const totals = region('Void totals');
     const abuse = region('Void abuse');
-    main.append(...pageHeading('Void analytics', 'How often sales are voided and refunded, whether refunds reverse the sale’s rounding, and the patterns that point to abuse.'),
-      h('h2', {}, 'Voids and refunds'), totals, h('h2', {}, 'Possible abuse'), abuse);
+    main.append(
+      ...pageHeading(
+        'Void analytics',
+        'How often sales are voided and refunded, whether refunds reverse the sale’s rounding, and the patterns that point to abuse.',
+      ),
+      h('h2', {}, 'Voids and refunds'),
+      totals,
+      h('h2', {}, 'Possible abuse'),
+      abuse,
+    );
     loadVoids(totals);
     loadAbuse(abuse);
   },
@@ -26,9 +34,16 @@ async function loadAbuse(container) {
   const body = await load(container, '/analytics/void-abuse', 'the abuse analysis');
   if (!body) return;
   const { flags, ...rest } = body;
-  show(container,
-    notice(flags.length ? 'warning' : 'success', flags.length ? `${flags.length} pattern${flags.length === 1 ? '' : 's'} flagged for review.` : 'No void pattern is flagged.'),
+  show(
+    container,
+    notice(
+      flags.length ? 'warning' : 'success',
+      flags.length
+        ? `${flags.length} pattern${flags.length === 1 ? '' : 's'} flagged for review.`
+        : 'No void pattern is flagged.',
+    ),
     flags.length > 0 && anyValue(flags, 'Flags, each with its evidence'),
     anyValue(rest, 'Void abuse'),
-    pageFooter(body));
+    pageFooter(body),
+  );
 }

@@ -10,7 +10,6 @@ import type { StoredEvent } from '../../platform/event-store/event-store.port';
 import { entryHash, GENESIS_HASH } from '../../platform/event-store/entry-hash';
 import { ExportAuditLogQuery } from './export-audit-log.query';
 
-
 /** The first entry of a log, as an export writes it: its hash is the real one, so the example verifies. */
 function exampleExport(): string {
   const first: Omit<StoredEvent, 'hash'> = {
@@ -19,8 +18,19 @@ function exampleExport(): string {
     streamId: 'merchant-m-quickstop-042',
     streamRevision: 1,
     type: 'MerchantOnboarded',
-    data: { merchantId: 'm-quickstop-042', name: 'Quick Stop', environment: 'production', partnerId: null, onboardedAt: '2026-11-21T14:30:00.000Z' },
-    metadata: { schemaVersion: 1, correlationId: 'c2a1f3e4-7b6d-4e8f-9a0b-1c2d3e4f5a6b', causationId: 'c2a1f3e4-7b6d-4e8f-9a0b-1c2d3e4f5a6b', actor: { keyId: 'env:ADMIN_API_KEY', role: 'admin' } },
+    data: {
+      merchantId: 'm-quickstop-042',
+      name: 'Quick Stop',
+      environment: 'production',
+      partnerId: null,
+      onboardedAt: '2026-11-21T14:30:00.000Z',
+    },
+    metadata: {
+      schemaVersion: 1,
+      correlationId: 'c2a1f3e4-7b6d-4e8f-9a0b-1c2d3e4f5a6b',
+      causationId: 'c2a1f3e4-7b6d-4e8f-9a0b-1c2d3e4f5a6b',
+      actor: { keyId: 'env:ADMIN_API_KEY', role: 'admin' },
+    },
     recordedAt: '2026-11-21T14:30:00.004Z',
     prevHash: GENESIS_HASH,
   };
@@ -45,7 +55,7 @@ export class ExportAuditLogController {
     description:
       'One entry per line, in position order, each a JSON object with exactly the fields its hash covers: `position`, `entry_id`, ' +
       '`stream_id`, `stream_revision`, `event_type`, `data`, `metadata`, `recorded_at`, `prev_hash`, and the `hash` itself. ' +
-      'Each line is the entry\'s canonical JSON (RFC 8785), the very bytes its hash covers, with `hash` added after it, then `writer_mac`, ' +
+      "Each line is the entry's canonical JSON (RFC 8785), the very bytes its hash covers, with `hash` added after it, then `writer_mac`, " +
       'the HMAC of the hash under the writer key of the service process that wrote it (absent on entries written before writer authentication). ' +
       'Streamed a batch at a time, from position 1 up to the last entry stored when the request started, so the file is a ' +
       'consistent prefix of the log however long; sent as `attachment; filename="audit-log-1-<last position>.ndjson"`, ' +

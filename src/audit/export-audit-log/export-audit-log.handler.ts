@@ -21,5 +21,6 @@ export class ExportAuditLogHandler implements IQueryHandler<ExportAuditLogQuery,
 }
 
 async function* exportLines(db: Database, to: number): AsyncGenerator<string> {
-  for await (const batch of readStoredEntries(db, 1, to)) yield batch.map(({ bytes, event }) => exportLine(bytes, event.hash, event.writerMac)).join('');
+  for await (const batch of readStoredEntries(db, 1, to))
+    yield batch.map(({ bytes, event }) => exportLine(bytes, event.hash, event.writerMac)).join('');
 }

@@ -23,7 +23,10 @@ export class ListAuditLogsController {
       'to get the next, so a page never skips or repeats an entry even while the log grows. The filters combine; the dates ' +
       'filter on `recorded_at`, both inclusive, and an `end_date` before `start_date` is a 400.',
   })
-  @ApiOkResponse({ type: ListAuditLogsResponse, description: 'A page of audit entries, oldest first, with the cursor of the next' })
+  @ApiOkResponse({
+    type: ListAuditLogsResponse,
+    description: 'A page of audit entries, oldest first, with the cursor of the next',
+  })
   list(@Query() query: ListAuditLogsRequest): Promise<ListAuditLogsResponse> {
     return this.queries.execute(new ListAuditLogsQuery(query));
   }

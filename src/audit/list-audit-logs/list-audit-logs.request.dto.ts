@@ -21,11 +21,17 @@ export class ListAuditLogsRequest {
   })
   @IsOptional()
   @IsString()
-  @Matches(EVENT_TYPE_PATTERN, { message: 'event_type must be a short name such as transaction or void, or an event type' })
+  @Matches(EVENT_TYPE_PATTERN, {
+    message: 'event_type must be a short name such as transaction or void, or an event type',
+  })
   event_type?: string;
 
   /** The id of the API key that caused the events. */
-  @ApiPropertyOptional({ pattern: USER_ID_PATTERN.source, description: 'The id of the API key that caused the events', example: 'key_7QW2M9XK4Pb3nT8cR1dF' })
+  @ApiPropertyOptional({
+    pattern: USER_ID_PATTERN.source,
+    description: 'The id of the API key that caused the events',
+    example: 'key_7QW2M9XK4Pb3nT8cR1dF',
+  })
   @IsOptional()
   @IsString()
   @Matches(USER_ID_PATTERN, { message: 'user_id must be an API key id' })
@@ -38,7 +44,14 @@ export class ListAuditLogsRequest {
   @IsInstant()
   end_date?: string;
 
-  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: MAX_LIMIT, default: DEFAULT_LIMIT, description: 'Entries per page; above the maximum is a 400', example: DEFAULT_LIMIT })
+  @ApiPropertyOptional({
+    type: 'integer',
+    minimum: 1,
+    maximum: MAX_LIMIT,
+    default: DEFAULT_LIMIT,
+    description: 'Entries per page; above the maximum is a 400',
+    example: DEFAULT_LIMIT,
+  })
   @IsOptional()
   @QueryInteger()
   @Min(1)

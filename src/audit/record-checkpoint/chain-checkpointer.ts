@@ -1,4 +1,12 @@
-import { Inject, Injectable, Logger, Optional, type OnApplicationBootstrap, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
+import {
+  Inject,
+  Injectable,
+  Logger,
+  Optional,
+  type OnApplicationBootstrap,
+  type OnApplicationShutdown,
+  type OnModuleInit,
+} from '@nestjs/common';
 import { createPublicKey, type KeyObject } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { EVENT_SCHEMA_VERSION } from '../../platform/identity/command-context';
@@ -19,7 +27,16 @@ import { RevisionConflictError } from '../../platform/event-store/event-store.er
 import { EventStore } from '../../platform/event-store/event-store.port';
 import { GENESIS_HASH } from '../../platform/event-store/entry-hash';
 import { fromStoredTree, loadFrontier } from '../../platform/event-store/merkle-store';
-import { EMPTY_ROOT, MerkleFrontier, consistencyPath, inclusionPath, leafHash, treeRoot, verifyConsistency, verifyInclusion } from '../../platform/event-store/merkle-tree';
+import {
+  EMPTY_ROOT,
+  MerkleFrontier,
+  consistencyPath,
+  inclusionPath,
+  leafHash,
+  treeRoot,
+  verifyConsistency,
+  verifyInclusion,
+} from '../../platform/event-store/merkle-tree';
 import { DATABASE, type Database, type Sql } from '../../platform/event-store/sql';
 import { matchesStoredHash, readStoredEntries } from '../../platform/verification/stored-entries';
 import { WriterCheck, writerKey } from '../../platform/event-store/writer-mac';
@@ -121,13 +138,19 @@ export class ChainCheckpointer implements OnModuleInit, OnApplicationBootstrap, 
 
   onApplicationBootstrap(): void {
     if (!this.config.checkpointSigningKey) {
-      this.logger.warn('CHECKPOINT_SIGNING_KEY is not set: no signed tree heads, so a rewrite of the whole tail of the log would go unnoticed');
+      this.logger.warn(
+        'CHECKPOINT_SIGNING_KEY is not set: no signed tree heads, so a rewrite of the whole tail of the log would go unnoticed',
+      );
       return;
     }
     this.unsubscribe = this.store.subscribe((events) => {
       const signedSize = this.signed?.size ?? 0;
       // An append at or below the signed head means the log was cut behind the service's back.
-      if (events[0].position <= signedSize || events[events.length - 1].position - signedSize >= this.config.checkpointInterval) this.wake();
+      if (
+        events[0].position <= signedSize ||
+        events[events.length - 1].position - signedSize >= this.config.checkpointInterval
+      )
+        this.wake();
       else if (!this.ageTimer && events.some((e) => e.type !== CHECKPOINT_EVENT_TYPE)) this.wakeWhenOld();
     });
     this.wake();
@@ -199,9 +222,17 @@ export class ChainCheckpointer implements OnModuleInit, OnApplicationBootstrap, 
   }
 
   /** The entries between two witnessed heads, from the first's signed root, must give the second's. */
-  private async checkSpan(before: SignedTreeHead | undefined, head: SignedTreeHead, keys: ReadonlyMap<string, KeyObject>): Promise<void> {
+  private async checkSpan(
+    before: SignedTreeHead | undefined,
+    head: SignedTreeHead,
+    keys: ReadonlyMap<string, KeyObject>,
+  ): Promise<void> {
     if (checkSignature(head, keys) !== 'valid') {
-      throw new SigningRefused({ kind: 'witness', position: head.tree_size, detail: `the witnessed tree head of size ${head.tree_size} does not carry this key's signature` });
+      throw new SigningRefused({
+        kind: 'witness',
+        position: head.tree_size,
+        detail: `the witnessed tree head of size ${head.tree_size} does not carry this key's signature`,
+      });
     }
     const from = before?.tree_size ?? 0;
     if (head.tree_size <= from) return;
@@ -265,7 +296,8 @@ export class ChainCheckpointer implements OnModuleInit, OnApplicationBootstrap, 
         return await this.signWhileDue(key);
       } catch (error) {
         if (error instanceof SigningRefused) throw error;
-        if (this.stopping.signal.aborted) return this.logger.error({ err: error }, 'signing a tree head failed as the service stopped');
+        if (this.stopping.signal.aborted)
+          return this.logger.error({ err: error }, 'signing a tree head failed as the service stopped');
         this.logger.error({ err: error }, `signing a tree head failed; trying again in ${delay} ms`);
         await sleep(delay, undefined, { signal: this.stopping.signal }).catch(() => undefined);
         if (this.stopping.signal.aborted) return;
@@ -278,7 +310,8 @@ export class ChainCheckpointer implements OnModuleInit, OnApplicationBootstrap, 
       if (this.refusal) return;
       const last = await this.lastCheckpoint();
       // Another process may have signed since: its head, checked like any other, is the one to extend.
-      if (!this.signed || (last && last.position > this.signed.size)) this.signed = await this.lastSignedHead(key, last);
+      if (!this.signed || (last && last.position > this.signed.size))
+        this.signed = await this.lastSignedHead(key, last);
       const signed = this.signed;
       const head = await this.store.head();
       await this.checkSignedEntry(signed);
@@ -300,9 +333,19 @@ export class ChainCheckpointer implements OnModuleInit, OnApplicationBootstrap, 
             verified = await this.verifyEntries(tx, verified, now.position);
             await this.checkStoredTree(tx, signed, verified);
             const root = verified.frontier.root().toString('hex');
-            treeHead = signTreeHead(key, { tree_size: verified.size, root_hash: root, timestamp: this.clock.now().toISOString() });
-            const data = checkpointData(checkpoint + 1, { position: verified.size, hash: verified.chainHash }, treeHead);
-            return [{ type: CHECKPOINT_EVENT_TYPE, data: { ...data }, metadata: { schemaVersion: EVENT_SCHEMA_VERSION } }];
+            treeHead = signTreeHead(key, {
+              tree_size: verified.size,
+              root_hash: root,
+              timestamp: this.clock.now().toISOString(),
+            });
+            const data = checkpointData(
+              checkpoint + 1,
+              { position: verified.size, hash: verified.chainHash },
+              treeHead,
+            );
+            return [
+              { type: CHECKPOINT_EVENT_TYPE, data: { ...data }, metadata: { schemaVersion: EVENT_SCHEMA_VERSION } },
+            ];
           },
           { expectedRevision: 0 },
         );
@@ -320,13 +363,17 @@ export class ChainCheckpointer implements OnModuleInit, OnApplicationBootstrap, 
 
   /** A head not in the witness file would be one the signer could later contradict: failing to write it stops the signing. */
   private async recordWitnessed(head: SignedTreeHead): Promise<void> {
-    await this.witness.record(head).catch((error: Error) =>
-      witnessRefusal(
-        error instanceof WitnessStateError
-          ? error
-          : new WitnessStateError(`the tree head of size ${head.tree_size} could not be written to the witness file ${this.witness.path} (${error.message})`),
-      ),
-    );
+    await this.witness
+      .record(head)
+      .catch((error: Error) =>
+        witnessRefusal(
+          error instanceof WitnessStateError
+            ? error
+            : new WitnessStateError(
+                `the tree head of size ${head.tree_size} could not be written to the witness file ${this.witness.path} (${error.message})`,
+              ),
+        ),
+      );
   }
 
   /**
@@ -340,14 +387,24 @@ export class ChainCheckpointer implements OnModuleInit, OnApplicationBootstrap, 
     if (!witnessed) witnessRefusal(WitnessStateError.missing(this.witness.path));
     const last = witnessed.at(-1)!;
     if (checkSignature(last, keys) !== 'valid') {
-      throw new SigningRefused({ kind: 'witness', position: last.tree_size, detail: `the witness's last tree head (size ${last.tree_size}) does not carry this key's signature` });
+      throw new SigningRefused({
+        kind: 'witness',
+        position: last.tree_size,
+        detail: `the witness's last tree head (size ${last.tree_size}) does not carry this key's signature`,
+      });
     }
     if (stored && checkSignature(stored, keys) !== 'valid') {
-      throw new SigningRefused({ kind: 'modified', position: stored.position, detail: `the last checkpoint in the log (${stored.checkpoint}) does not carry this key's valid signature` });
+      throw new SigningRefused({
+        kind: 'modified',
+        position: stored.position,
+        detail: `the last checkpoint in the log (${stored.checkpoint}) does not carry this key's valid signature`,
+      });
     }
     let head: SignedTreeHead = last;
     if (stored && isTreeHeadCheckpoint(stored) && stored.tree_size > last.tree_size) {
-      const proof = await fromStoredTree(this.db, (node) => consistencyPath(last.tree_size, stored.tree_size, node)).catch(() => []);
+      const proof = await fromStoredTree(this.db, (node) =>
+        consistencyPath(last.tree_size, stored.tree_size, node),
+      ).catch(() => []);
       if (!verifyConsistency(last.tree_size, stored.tree_size, proof, hex(last.root_hash), hex(stored.root_hash))) {
         throw new SigningRefused({
           kind: 'modified',
@@ -383,10 +440,17 @@ export class ChainCheckpointer implements OnModuleInit, OnApplicationBootstrap, 
         ),
       );
     }
-    const empty = signTreeHead(key, { tree_size: 0, root_hash: EMPTY_ROOT.toString('hex'), timestamp: this.clock.now().toISOString() });
+    const empty = signTreeHead(key, {
+      tree_size: 0,
+      root_hash: EMPTY_ROOT.toString('hex'),
+      timestamp: this.clock.now().toISOString(),
+    });
     await this.witness.create(empty).catch(async (error: NodeJS.ErrnoException) => {
       // Another process sharing the data folder made it first.
-      if (error.code !== 'EEXIST') witnessRefusal(new WitnessStateError(`the witness file ${this.witness.path} could not be created (${error.message})`));
+      if (error.code !== 'EEXIST')
+        witnessRefusal(
+          new WitnessStateError(`the witness file ${this.witness.path} could not be created (${error.message})`),
+        );
     });
   }
 
@@ -394,7 +458,11 @@ export class ChainCheckpointer implements OnModuleInit, OnApplicationBootstrap, 
   private async trustedTree(size: number, root: Buffer, signedAt: number): Promise<Verified> {
     const frontier = await loadFrontier(this.db, size).catch(() => undefined);
     if (!frontier?.root().equals(root)) {
-      throw new SigningRefused({ kind: 'modified', position: size, detail: `the stored Merkle tree of the first ${size} entries does not have the signed root ${root.toString('hex')}` });
+      throw new SigningRefused({
+        kind: 'modified',
+        position: size,
+        detail: `the stored Merkle tree of the first ${size} entries does not have the signed root ${root.toString('hex')}`,
+      });
     }
     if (size === 0) return { size, chainHash: GENESIS_HASH, frontier, signedAt };
     const [entry] = await this.db.query<{ hash: string }>('select hash from events where position = $1', [size]);
@@ -427,19 +495,34 @@ export class ChainCheckpointer implements OnModuleInit, OnApplicationBootstrap, 
   private async verifyEntries(sql: Sql, from: Verified, to: number): Promise<Verified> {
     const frontier = from.frontier.copy();
     let chainHash = from.chainHash;
-    const missing = () => new SigningRefused({ kind: 'deleted', position: frontier.size + 1, detail: `the entry at position ${frontier.size + 1} is missing` });
+    const missing = () =>
+      new SigningRefused({
+        kind: 'deleted',
+        position: frontier.size + 1,
+        detail: `the entry at position ${frontier.size + 1} is missing`,
+      });
     const key = this.config.checkpointSigningKey;
     // Entries no service process wrote (inserted or rewritten by SQL) are never signed.
-    const writers = key && new WriterCheck(writerKey(key), from.size > 0 && (await sql.query('select 1 from events where position = $1 and writer_mac is not null', [from.size])).length > 0);
+    const writers =
+      key &&
+      new WriterCheck(
+        writerKey(key),
+        from.size > 0 &&
+          (await sql.query('select 1 from events where position = $1 and writer_mac is not null', [from.size])).length >
+            0,
+      );
     for await (const batch of readStoredEntries(sql, frontier.size + 1, to)) {
       for (const entry of batch) {
         const e = entry.event;
         const refuse = (detail: string) => new SigningRefused({ kind: 'modified', position: e.position, detail });
         if (e.position !== frontier.size + 1) throw missing();
-        if (!matchesStoredHash(entry)) throw refuse(`the entry at position ${e.position} does not match its stored hash`);
-        if (e.prevHash !== chainHash) throw refuse(`the entry at position ${e.position} does not link to the entry before it`);
+        if (!matchesStoredHash(entry))
+          throw refuse(`the entry at position ${e.position} does not match its stored hash`);
+        if (e.prevHash !== chainHash)
+          throw refuse(`the entry at position ${e.position} does not link to the entry before it`);
         const unauthenticated = writers?.problem(e.position, e.hash, e.writerMac);
-        if (unauthenticated) throw new SigningRefused({ kind: 'unauthenticated', position: e.position, detail: unauthenticated });
+        if (unauthenticated)
+          throw new SigningRefused({ kind: 'unauthenticated', position: e.position, detail: unauthenticated });
         frontier.append(leafHash(e.hash));
         chainHash = e.hash;
       }
@@ -454,7 +537,10 @@ export class ChainCheckpointer implements OnModuleInit, OnApplicationBootstrap, 
       proof: consistencyPath(signed.size, verified.size, node),
       root: treeRoot(verified.size, node),
     }));
-    if (!root.equals(verified.frontier.root()) || !verifyConsistency(signed.size, verified.size, proof, signed.frontier.root(), root)) {
+    if (
+      !root.equals(verified.frontier.root()) ||
+      !verifyConsistency(signed.size, verified.size, proof, signed.frontier.root(), root)
+    ) {
       throw new SigningRefused({
         kind: 'modified',
         position: verified.size,
@@ -464,14 +550,18 @@ export class ChainCheckpointer implements OnModuleInit, OnApplicationBootstrap, 
   }
 
   private async grownSince(size: number): Promise<boolean> {
-    const rows = await this.db.query('select 1 from events where position > $1 and event_type <> $2 limit 1', [size, CHECKPOINT_EVENT_TYPE]);
+    const rows = await this.db.query('select 1 from events where position > $1 and event_type <> $2 limit 1', [
+      size,
+      CHECKPOINT_EVENT_TYPE,
+    ]);
     return rows.length > 0;
   }
 
   private async lastCheckpoint(): Promise<CheckpointData | undefined> {
-    const [row] = await this.db.query<{ data: CheckpointData }>('select data from events where event_type = $1 order by position desc limit 1', [
-      CHECKPOINT_EVENT_TYPE,
-    ]);
+    const [row] = await this.db.query<{ data: CheckpointData }>(
+      'select data from events where event_type = $1 order by position desc limit 1',
+      [CHECKPOINT_EVENT_TYPE],
+    );
     return row?.data;
   }
 }

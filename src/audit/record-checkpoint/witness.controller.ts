@@ -33,7 +33,10 @@ export class WitnessController {
       '<key.pem> --witness <file>`: the log must extend every head in it.',
   })
   @ApiProduces(NDJSON)
-  @ApiOkResponse({ description: 'The witness file, UTF-8', content: { [NDJSON]: { schema: { type: 'string', example: EXAMPLE } } } })
+  @ApiOkResponse({
+    description: 'The witness file, UTF-8',
+    content: { [NDJSON]: { schema: { type: 'string', example: EXAMPLE } } },
+  })
   @ApiErrors({
     404: { NOT_FOUND: NOT_CONFIGURED },
     503: { CHAIN_ALARM: 'The witness file is missing, torn, corrupt or unreadable (a chain alarm is raised)' },

@@ -21,7 +21,11 @@ export class WitnessHandler implements IQueryHandler<WitnessQuery, string> {
     } catch (error) {
       if (!(error instanceof WitnessStateError)) throw error;
       await this.alarms.raise({ source: 'witness', kind: 'witness', position: null, detail: error.message });
-      throw new DomainError('CHAIN_ALARM', `The witness file cannot be served: ${error.message}`, HttpStatus.SERVICE_UNAVAILABLE);
+      throw new DomainError(
+        'CHAIN_ALARM',
+        `The witness file cannot be served: ${error.message}`,
+        HttpStatus.SERVICE_UNAVAILABLE,
+      );
     }
   }
 }

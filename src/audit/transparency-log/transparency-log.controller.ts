@@ -38,7 +38,10 @@ export class TransparencyLogController {
       'Verify it with the verifier key (`GET /log/vkey`, fetched once and kept), or with a tlog-policy and its quorum. Open to anyone with LOG_PUBLIC=true.',
   })
   @ApiProduces(TEXT)
-  @ApiOkResponse({ description: 'The checkpoint note', content: { [TEXT]: { schema: { type: 'string', example: CHECKPOINT_EXAMPLE } } } })
+  @ApiOkResponse({
+    description: 'The checkpoint note',
+    content: { [TEXT]: { schema: { type: 'string', example: CHECKPOINT_EXAMPLE } } },
+  })
   @ApiErrors({ 404: { NOT_FOUND: `${NOT_CONFIGURED}, or: ${NO_CHECKPOINT}` }, 503: CHAIN_TAMPERED_DOC })
   async checkpoint(@Res({ passthrough: true }) reply: FastifyReply): Promise<string> {
     const note = await this.queries.execute(new CheckpointNoteQuery());
@@ -53,10 +56,21 @@ export class TransparencyLogController {
   @ApiOperation({
     operationId: 'getLogVerifierKey',
     summary: 'The signed-note verifier key of the log’s checkpoints',
-    description: '`<origin>+<key id>+<base64(0x01 ‖ Ed25519 public key)>`, as Go’s `note.NewVerifier` and witnesses take it. Fetch it once and keep it.',
+    description:
+      '`<origin>+<key id>+<base64(0x01 ‖ Ed25519 public key)>`, as Go’s `note.NewVerifier` and witnesses take it. Fetch it once and keep it.',
   })
   @ApiProduces(TEXT)
-  @ApiOkResponse({ description: 'The verifier key and a newline', content: { [TEXT]: { schema: { type: 'string', example: 'example.com/crcs/5f1c0a9b2e4d+03de0e1b+AXRjQ7lcDkNzVuXBNp3LJyVTxiyM7rF6ZSvMmKrdiHoJ\n' } } } })
+  @ApiOkResponse({
+    description: 'The verifier key and a newline',
+    content: {
+      [TEXT]: {
+        schema: {
+          type: 'string',
+          example: 'example.com/crcs/5f1c0a9b2e4d+03de0e1b+AXRjQ7lcDkNzVuXBNp3LJyVTxiyM7rF6ZSvMmKrdiHoJ\n',
+        },
+      },
+    },
+  })
   @ApiErrors({ 404: { NOT_FOUND: NOT_CONFIGURED } })
   async vkey(@Res({ passthrough: true }) reply: FastifyReply): Promise<string> {
     const vkey = await this.queries.execute(new VerifierKeyQuery());
@@ -77,8 +91,15 @@ export class TransparencyLogController {
   })
   @ApiParam({ name: 'path', description: 'The path after `tile/`, slashes included', example: '0/x001/234.p/12' })
   @ApiProduces(OCTETS)
-  @ApiOkResponse({ description: 'The tile’s bytes', content: { [OCTETS]: { schema: { type: 'string', format: 'binary' } } } })
-  @ApiErrors({ 400: { VALIDATION_ERROR: 'Not a tile path' }, 404: { NOT_FOUND: 'A tile beyond the latest checkpoint' }, 503: CHAIN_TAMPERED_DOC })
+  @ApiOkResponse({
+    description: 'The tile’s bytes',
+    content: { [OCTETS]: { schema: { type: 'string', format: 'binary' } } },
+  })
+  @ApiErrors({
+    400: { VALIDATION_ERROR: 'Not a tile path' },
+    404: { NOT_FOUND: 'A tile beyond the latest checkpoint' },
+    503: CHAIN_TAMPERED_DOC,
+  })
   async tile(@Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<Buffer> {
     // The wildcard read from the request, not by @Param('*'), which the document would list as a parameter named `*`.
     const { body, cacheControl } = await this.queries.execute(new TileQuery((request.params as { '*': string })['*']));

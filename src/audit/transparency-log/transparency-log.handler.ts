@@ -4,7 +4,14 @@ import { AppConfig } from '../../platform/config/config';
 import { DomainError } from '../../platform/errors/domain-error';
 import { DATABASE, type Database } from '../../platform/event-store/sql';
 import { verifierKey } from '../../platform/verification/signed-note';
-import { TILE_HEIGHT, TILE_WIDTH, entryBundle, parseTilePath, tileWithin, type TileRef } from '../../platform/verification/tiles';
+import {
+  TILE_HEIGHT,
+  TILE_WIDTH,
+  entryBundle,
+  parseTilePath,
+  tileWithin,
+  type TileRef,
+} from '../../platform/verification/tiles';
 import { ChainAlarms } from '../chain-alarms';
 import { chainTampered } from '../chain-tampered';
 import { Cosignatures } from '../cosignatures';
@@ -61,12 +68,17 @@ export class TileHandler implements IQueryHandler<TileQuery, { body: Buffer; cac
       tile = parseTilePath(path);
     } catch (error) {
       const message = `tile/${path} is not a tile: ${(error as Error).message}`;
-      throw new DomainError('VALIDATION_ERROR', message, HttpStatus.BAD_REQUEST, [{ field: 'path', messages: [message] }]);
+      throw new DomainError('VALIDATION_ERROR', message, HttpStatus.BAD_REQUEST, [
+        { field: 'path', messages: [message] },
+      ]);
     }
     const size = (await this.notes.latest())?.tree_size ?? 0;
     if (!tileWithin(tile, size)) throw notFound(`tile/${path} is beyond the latest checkpoint (tree size ${size})`);
     const first = tile.index * TILE_WIDTH;
-    const hashes = tile.level === 'entries' ? await this.entries(first, tile.width) : await this.nodes(tile.level * TILE_HEIGHT, first, tile.width);
+    const hashes =
+      tile.level === 'entries'
+        ? await this.entries(first, tile.width)
+        : await this.nodes(tile.level * TILE_HEIGHT, first, tile.width);
     if (hashes.length !== tile.width) {
       const detail = `tile/${path} lacks ${tile.width - hashes.length} of its ${tile.width} hashes, below the signed tree size ${size}`;
       await this.alarms.raise({ source: 'tiles', kind: 'deleted', position: null, detail });
@@ -79,7 +91,10 @@ export class TileHandler implements IQueryHandler<TileQuery, { body: Buffer; cac
   }
 
   private async entries(first: number, count: number): Promise<Buffer[]> {
-    const rows = await this.db.query<{ hash: string }>('select hash from events where position > $1 and position <= $2 order by position', [first, first + count]);
+    const rows = await this.db.query<{ hash: string }>(
+      'select hash from events where position > $1 and position <= $2 order by position',
+      [first, first + count],
+    );
     return rows.map((row) => Buffer.from(row.hash, 'hex'));
   }
 

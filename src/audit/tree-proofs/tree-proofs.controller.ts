@@ -35,7 +35,8 @@ export class TreeProofsController {
   @ApiOperation({
     operationId: 'getInclusionProof',
     summary: 'Proof that an entry is in the tree of a given size',
-    description: 'RFC 9162 2.1.3.1. Verify it with 2.1.3.2 against a tree head of that size you hold, or with `npm run verify-chain -- inclusion`.',
+    description:
+      'RFC 9162 2.1.3.1. Verify it with 2.1.3.2 against a tree head of that size you hold, or with `npm run verify-chain -- inclusion`.',
   })
   @ApiOkResponse({ type: InclusionProofResponse, description: 'The entry’s inclusion path and the root it leads to' })
   @ApiErrors({ 400: OUT_OF_RANGE, 404: { NOT_FOUND: 'No entry at that position' } })
@@ -48,7 +49,8 @@ export class TreeProofsController {
   @ApiOperation({
     operationId: 'getConsistencyProof',
     summary: 'Proof that the tree of one size is a prefix of the tree of a later one',
-    description: 'RFC 9162 2.1.4.1. Verify it with 2.1.4.2 against two tree heads you hold, or with `npm run verify-chain -- consistency`.',
+    description:
+      'RFC 9162 2.1.4.1. Verify it with 2.1.4.2 against two tree heads you hold, or with `npm run verify-chain -- consistency`.',
   })
   @ApiOkResponse({ type: ConsistencyProofResponse, description: 'The proof and both roots' })
   @ApiErrors({ 400: OUT_OF_RANGE })

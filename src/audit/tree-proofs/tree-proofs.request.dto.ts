@@ -12,7 +12,13 @@ export class InclusionProofRequest {
   @Max(Number.MAX_SAFE_INTEGER)
   position: number;
 
-  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER, description: 'Default: the latest tree head’s size', example: 2000 })
+  @ApiPropertyOptional({
+    type: 'integer',
+    minimum: 1,
+    maximum: Number.MAX_SAFE_INTEGER,
+    description: 'Default: the latest tree head’s size',
+    example: 2000,
+  })
   @IsOptional()
   @QueryInteger()
   @Min(1)

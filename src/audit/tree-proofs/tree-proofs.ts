@@ -27,7 +27,13 @@ export interface InclusionEvidence {
 
 const hex = (b: Buffer): string => b.toString('hex');
 
-const treeHead = ({ tree_size, root_hash, timestamp, signature, key_id }: LoggedHead): TreeHeadResponse => ({ tree_size, root_hash, timestamp, signature, key_id });
+const treeHead = ({ tree_size, root_hash, timestamp, signature, key_id }: LoggedHead): TreeHeadResponse => ({
+  tree_size,
+  root_hash,
+  timestamp,
+  signature,
+  key_id,
+});
 
 /** Tree heads and proofs from the stored tree: O(log n) nodes read in one query per answer. */
 @Injectable()
@@ -72,30 +78,46 @@ export class TreeProofs {
       await this.alarms.raise({ source: 'receipt', kind: inclusion_proof ? 'modified' : 'deleted', position, detail });
       throw chainTampered(detail);
     }
-    const [entry] = await this.db.query<{ writer_mac: string | null; recorded_at: Date }>('select writer_mac, recorded_at from events where position = $1 and hash = $2', [
-      position,
-      entryHash,
-    ]);
+    const [entry] = await this.db.query<{ writer_mac: string | null; recorded_at: Date }>(
+      'select writer_mac, recorded_at from events where position = $1 and hash = $2',
+      [position, entryHash],
+    );
     // Gone since the proof was read: the next receipt's proof finds out what happened.
     if (!entry) throw chainTampered(`the entry at position ${position} changed while its receipt was made`);
-    const promise = this.promises.ofStored({ position, hash: entryHash, recordedAt: entry.recorded_at.toISOString(), writerMac: entry.writer_mac });
+    const promise = this.promises.ofStored({
+      position,
+      hash: entryHash,
+      recordedAt: entry.recorded_at.toISOString(),
+      writerMac: entry.writer_mac,
+    });
     if (promise === false) {
       const detail = `the entry at position ${position} carries a writer authenticator that does not verify: no service process wrote it as it is`;
       await this.alarms.raise({ source: 'receipt', kind: 'unauthenticated', position, detail });
       throw chainTampered(detail);
     }
     // With the witnesses' cosignatures, as GET /log/checkpoint serves it: a proof that checks against a policy's quorum.
-    const checkpoint = signed && this.config.checkpointSigningKey ? await this.cosignatures.cosignedNote(signed) : undefined;
-    const tlog_proof = checkpoint ? formatTlogProof({ index: inclusion_proof.leaf_index, path: inclusion_proof.audit_path.map((hash) => Buffer.from(hash, 'hex')), checkpoint }) : null;
+    const checkpoint =
+      signed && this.config.checkpointSigningKey ? await this.cosignatures.cosignedNote(signed) : undefined;
+    const tlog_proof = checkpoint
+      ? formatTlogProof({
+          index: inclusion_proof.leaf_index,
+          path: inclusion_proof.audit_path.map((hash) => Buffer.from(hash, 'hex')),
+          checkpoint,
+        })
+      : null;
     return { tree_head, inclusion_proof, promise, tlog_proof };
   }
 
   async inclusion(position: number, treeSize: number): Promise<InclusionProofResponse> {
     await this.withinLog(treeSize, 'tree_size');
-    if (position > treeSize) throw outOfRange('position', `position ${position} is not in a tree of ${treeSize} entries`);
+    if (position > treeSize)
+      throw outOfRange('position', `position ${position} is not in a tree of ${treeSize} entries`);
     const [entry] = await this.db.query<{ hash: string }>('select hash from events where position = $1', [position]);
     if (!entry) throw new DomainError('NOT_FOUND', `No entry at position ${position}`, HttpStatus.NOT_FOUND);
-    const { path, root } = await fromStoredTree(this.db, (node) => ({ path: inclusionPath(position - 1, treeSize, node), root: treeRoot(treeSize, node) }));
+    const { path, root } = await fromStoredTree(this.db, (node) => ({
+      path: inclusionPath(position - 1, treeSize, node),
+      root: treeRoot(treeSize, node),
+    }));
     return {
       position,
       leaf_index: position - 1,
@@ -115,13 +137,25 @@ export class TreeProofs {
       firstRoot: treeRoot(first, node),
       secondRoot: treeRoot(second, node),
     }));
-    return { first, second, first_root: hex(proof.firstRoot), second_root: hex(proof.secondRoot), proof: proof.path.map(hex) };
+    return {
+      first,
+      second,
+      first_root: hex(proof.firstRoot),
+      second_root: hex(proof.secondRoot),
+      proof: proof.path.map(hex),
+    };
   }
 
   private async currentHead(): Promise<TreeHeadResponse> {
     const { position } = await this.store.head();
     const root = await fromStoredTree(this.db, (node) => treeRoot(position, node));
-    return { tree_size: position, root_hash: hex(root), timestamp: this.clock.now().toISOString(), signature: null, key_id: null };
+    return {
+      tree_size: position,
+      root_hash: hex(root),
+      timestamp: this.clock.now().toISOString(),
+      signature: null,
+      key_id: null,
+    };
   }
 
   private async withinLog(size: number, field: string): Promise<void> {
@@ -130,4 +164,5 @@ export class TreeProofs {
   }
 }
 
-const outOfRange = (field: string, message: string) => new DomainError('VALIDATION_ERROR', message, HttpStatus.BAD_REQUEST, [{ field, messages: [message] }]);
+const outOfRange = (field: string, message: string) =>
+  new DomainError('VALIDATION_ERROR', message, HttpStatus.BAD_REQUEST, [{ field, messages: [message] }]);

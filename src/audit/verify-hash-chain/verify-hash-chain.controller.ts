@@ -31,12 +31,24 @@ export class VerifyHashChainController {
       'One verification runs at a time: a request for the range being verified shares its answer, any other waits up to 2 s ' +
       'for its turn and is then refused with 429 `VERIFICATION_IN_PROGRESS` and `Retry-After`.',
   })
-  @ApiOkResponse({ type: VerifyHashChainResponse, description: 'The result of recomputing every hash and link in the range' })
-  @ApiErrors({
-    429: { VERIFICATION_IN_PROGRESS: 'Another verification of the log is running in this process; retry after Retry-After seconds' },
-    503: { CHAIN_ALARM: 'The witness file, the signed heads the log must extend, is missing, torn, corrupt or unreadable (a chain alarm is raised)' },
+  @ApiOkResponse({
+    type: VerifyHashChainResponse,
+    description: 'The result of recomputing every hash and link in the range',
   })
-  async verify(@Query() query: VerifyHashChainRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<VerifyHashChainResponse> {
+  @ApiErrors({
+    429: {
+      VERIFICATION_IN_PROGRESS:
+        'Another verification of the log is running in this process; retry after Retry-After seconds',
+    },
+    503: {
+      CHAIN_ALARM:
+        'The witness file, the signed heads the log must extend, is missing, torn, corrupt or unreadable (a chain alarm is raised)',
+    },
+  })
+  async verify(
+    @Query() query: VerifyHashChainRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<VerifyHashChainResponse> {
     try {
       return await this.queries.execute(new VerifyHashChainQuery(query));
     } catch (error) {

@@ -58,7 +58,9 @@ export class VerifyHashChainHandler implements IQueryHandler<VerifyHashChainQuer
       throw validationError([{ field: 'to_position', messages: ['to_position must not be below from_position'] }]);
     }
     if (from > Math.max(lastPosition, 1)) {
-      throw validationError([{ field: 'from_position', messages: [`from_position is past the end of the log (${lastPosition})`] }]);
+      throw validationError([
+        { field: 'from_position', messages: [`from_position is past the end of the log (${lastPosition})`] },
+      ]);
     }
     // A witnessed head past a replica's last entry is one it has not replayed yet, unless the primary
     // has no such entry either: then entries were cut from the log's end.
@@ -71,7 +73,9 @@ export class VerifyHashChainHandler implements IQueryHandler<VerifyHashChainQuer
       treeBefore: from > 1 ? await loadFrontier(db, from - 1).catch(() => undefined) : undefined,
       // Only a verification to the end can tell that entries were cut from it.
       witness: this.witness.configured
-        ? (await this.witnessHeads()).filter((head) => head.tree_size <= to || (to === lastPosition && head.tree_size > primaryLast))
+        ? (await this.witnessHeads()).filter(
+            (head) => head.tree_size <= to || (to === lastPosition && head.tree_size > primaryLast),
+          )
         : undefined,
     });
     const [first] = result.breaks;
@@ -89,7 +93,11 @@ export class VerifyHashChainHandler implements IQueryHandler<VerifyHashChainQuer
     } catch (error) {
       if (!(error instanceof WitnessStateError)) throw error;
       await this.alarms.raise({ source: 'verification', kind: 'witness', position: null, detail: error.message });
-      throw new DomainError('CHAIN_ALARM', `The log cannot be verified against its signed heads: ${error.message}`, 503);
+      throw new DomainError(
+        'CHAIN_ALARM',
+        `The log cannot be verified against its signed heads: ${error.message}`,
+        503,
+      );
     }
   }
 }

@@ -9,7 +9,8 @@ export class VerifyHashChainRequest {
     minimum: 1,
     maximum: Number.MAX_SAFE_INTEGER,
     default: 1,
-    description: 'Default 1: the whole chain from its first entry. A later start trusts the prev_hash of its first entry. Past the end of the log: 400',
+    description:
+      'Default 1: the whole chain from its first entry. A later start trusts the prev_hash of its first entry. Past the end of the log: 400',
     example: 1,
   })
   @IsOptional()
@@ -23,7 +24,8 @@ export class VerifyHashChainRequest {
     type: 'integer',
     minimum: 1,
     maximum: Number.MAX_SAFE_INTEGER,
-    description: 'Inclusive. Absent or beyond the end: up to the last entry when the request starts. Below `from_position`: 400',
+    description:
+      'Inclusive. Absent or beyond the end: up to the last entry when the request starts. Below `from_position`: 400',
     example: 2000,
   })
   @IsOptional()

@@ -1,6 +1,14 @@
 import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
 import { HASH_PATTERN } from '../../platform/openapi/hash-property';
-import { BREAK_KINDS, type BreakKind, type ChainBreak as VerifierBreak, type ChainVerification, type CheckpointSummary as VerifierCheckpoints, MAX_LISTED_BREAKS, type TreeSummary as VerifierTree } from '../../platform/verification/chain-verifier';
+import {
+  BREAK_KINDS,
+  type BreakKind,
+  type ChainBreak as VerifierBreak,
+  type ChainVerification,
+  type CheckpointSummary as VerifierCheckpoints,
+  MAX_LISTED_BREAKS,
+  type TreeSummary as VerifierTree,
+} from '../../platform/verification/chain-verifier';
 
 /*
  * The verifier's result (src/platform/verification/chain-verifier.ts) as the route documents it. The verifier
@@ -49,28 +57,54 @@ export class ChainBreak implements VerifierBreak {
   @ApiProperty({ description: 'What was found, for people', example: 'stored hash does not match the entry' })
   detail: string;
 
-  @ApiPropertyOptional({ pattern: HASH_PATTERN, description: 'A broken link: the hash of the entry before', example: OTHER_HASH_EXAMPLE })
+  @ApiPropertyOptional({
+    pattern: HASH_PATTERN,
+    description: 'A broken link: the hash of the entry before',
+    example: OTHER_HASH_EXAMPLE,
+  })
   expected_prev_hash?: string;
 
-  @ApiPropertyOptional({ pattern: HASH_PATTERN, description: 'A broken link: the prev_hash the entry holds', example: HASH_EXAMPLE })
+  @ApiPropertyOptional({
+    pattern: HASH_PATTERN,
+    description: 'A broken link: the prev_hash the entry holds',
+    example: HASH_EXAMPLE,
+  })
   actual_prev_hash?: string;
 
-  @ApiPropertyOptional({ pattern: HASH_PATTERN, description: 'The hash the entry’s fields give (or a checkpoint or the store’s head vouches for)', example: OTHER_HASH_EXAMPLE })
+  @ApiPropertyOptional({
+    pattern: HASH_PATTERN,
+    description: 'The hash the entry’s fields give (or a checkpoint or the store’s head vouches for)',
+    example: OTHER_HASH_EXAMPLE,
+  })
   expected_hash?: string;
 
   @ApiPropertyOptional({ pattern: HASH_PATTERN, description: 'The hash stored', example: HASH_EXAMPLE })
   stored_hash?: string;
 
-  @ApiPropertyOptional({ type: 'integer', description: '`reordered`: the position the entry’s hash was computed for, i.e. where it belongs', example: 1206 })
+  @ApiPropertyOptional({
+    type: 'integer',
+    description: '`reordered`: the position the entry’s hash was computed for, i.e. where it belongs',
+    example: 1206,
+  })
   original_position?: number;
 
-  @ApiPropertyOptional({ type: MissingPositions, description: '`deleted`: the positions (as the chain numbered them) of the entries that are gone' })
+  @ApiPropertyOptional({
+    type: MissingPositions,
+    description: '`deleted`: the positions (as the chain numbered them) of the entries that are gone',
+  })
   missing_positions?: MissingPositions;
 
-  @ApiPropertyOptional({ type: BreakCheckpoint, description: 'A break that a signed checkpoint revealed: the checkpoint entry' })
+  @ApiPropertyOptional({
+    type: BreakCheckpoint,
+    description: 'A break that a signed checkpoint revealed: the checkpoint entry',
+  })
   checkpoint?: BreakCheckpoint;
 
-  @ApiPropertyOptional({ type: 'integer', description: 'A break that a witnessed tree head revealed: its tree size', example: 2000 })
+  @ApiPropertyOptional({
+    type: 'integer',
+    description: 'A break that a witnessed tree head revealed: its tree size',
+    example: 2000,
+  })
   witnessed_tree_size?: number;
 }
 
@@ -81,7 +115,11 @@ export class LastCheckpoint {
   @ApiProperty({ type: 'integer', description: 'The position the checkpoint vouches for', example: 2000 })
   position: number;
 
-  @ApiProperty({ pattern: HASH_PATTERN, description: 'The hash it vouches for at that position', example: HASH_EXAMPLE })
+  @ApiProperty({
+    pattern: HASH_PATTERN,
+    description: 'The hash it vouches for at that position',
+    example: HASH_EXAMPLE,
+  })
   hash: string;
 }
 
@@ -89,28 +127,41 @@ export class CheckpointSummary implements VerifierCheckpoints {
   @ApiProperty({ type: 'integer', description: 'Checkpoint entries in the range', example: 2 })
   count: number;
 
-  @ApiProperty({ description: 'Whether checkpoint signatures were checked: false when the service has no CHECKPOINT_SIGNING_KEY', example: true })
+  @ApiProperty({
+    description: 'Whether checkpoint signatures were checked: false when the service has no CHECKPOINT_SIGNING_KEY',
+    example: true,
+  })
   signatures_checked: boolean;
 
   @ApiProperty({
     type: LastCheckpoint,
     nullable: true,
-    description: 'The last checkpoint seen, for an auditor to compare with one kept from an earlier verification; null when none',
+    description:
+      'The last checkpoint seen, for an auditor to compare with one kept from an earlier verification; null when none',
   })
   last: LastCheckpoint | null;
 }
 
 export class TreeSummary implements VerifierTree {
-  @ApiProperty({ type: 'integer', description: 'Entries the Merkle tree covers: those before the range and those read', example: 2002 })
+  @ApiProperty({
+    type: 'integer',
+    description: 'Entries the Merkle tree covers: those before the range and those read',
+    example: 2002,
+  })
   tree_size: number;
 
-  @ApiProperty({ pattern: HASH_PATTERN, description: 'The Merkle tree root (RFC 9162) over them, to compare with a tree head kept from before', example: HASH_EXAMPLE })
+  @ApiProperty({
+    pattern: HASH_PATTERN,
+    description: 'The Merkle tree root (RFC 9162) over them, to compare with a tree head kept from before',
+    example: HASH_EXAMPLE,
+  })
   root_hash: string;
 
   @ApiProperty({
     type: 'integer',
     nullable: true,
-    description: 'Tree heads of the witness file (CHECKPOINT_WITNESS_FILE) checked: the log must extend each; null when there is none',
+    description:
+      'Tree heads of the witness file (CHECKPOINT_WITNESS_FILE) checked: the log must extend each; null when there is none',
     example: 2,
   })
   witnessed_heads: number | null;
@@ -127,18 +178,29 @@ export class VerifyHashChainResponse implements ChainVerification {
   @ApiProperty({ type: 'integer', description: 'Breaks detected; above 0 indicates possible tampering', example: 0 })
   break_count: number;
 
-  @ApiProperty({ type: [ChainBreak], description: `Each break, by position; at most ${MAX_LISTED_BREAKS} are listed, \`break_count\` counts them all` })
+  @ApiProperty({
+    type: [ChainBreak],
+    description: `Each break, by position; at most ${MAX_LISTED_BREAKS} are listed, \`break_count\` counts them all`,
+  })
   breaks: ChainBreak[];
 
   @ApiProperty()
   checkpoints: CheckpointSummary;
 
-  @ApiProperty({ type: TreeSummary, nullable: true, description: 'The Merkle tree over the range; null when the stored tree before the range could not be read' })
+  @ApiProperty({
+    type: TreeSummary,
+    nullable: true,
+    description: 'The Merkle tree over the range; null when the stored tree before the range could not be read',
+  })
   tree: TreeSummary | null;
 
   @ApiProperty({ type: 'integer', example: 1 })
   from_position: number;
 
-  @ApiProperty({ type: 'integer', description: 'The last position verified: `to_position`, or the end of the log when absent or beyond it', example: 2002 })
+  @ApiProperty({
+    type: 'integer',
+    description: 'The last position verified: `to_position`, or the end of the log when absent or beyond it',
+    example: 2002,
+  })
   to_position: number;
 }

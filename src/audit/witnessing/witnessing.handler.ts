@@ -27,7 +27,12 @@ export class WitnessingHandler implements IQueryHandler<WitnessingQuery, Witness
   async execute(): Promise<WitnessingResponse> {
     const key = signingKey(this.config);
     const head = await this.notes.latest();
-    const checkpoint = head && { tree_size: head.tree_size, root_hash: head.root_hash, signed_at: head.timestamp, note: await this.cosignatures.cosignedNote(head) };
+    const checkpoint = head && {
+      tree_size: head.tree_size,
+      root_hash: head.root_hash,
+      signed_at: head.timestamp,
+      note: await this.cosignatures.cosignedNote(head),
+    };
     const policy = this.config.logPolicy;
     return {
       origin: this.origin.name,
@@ -38,7 +43,9 @@ export class WitnessingHandler implements IQueryHandler<WitnessingQuery, Witness
   }
 
   private async policyState(policy: TlogPolicy, note: string | undefined): Promise<WitnessingPolicy> {
-    const { cosigned, met } = note ? policyCosignatures(note, policy) : { cosigned: new Map<PolicyWitness, number>(), met: false };
+    const { cosigned, met } = note
+      ? policyCosignatures(note, policy)
+      : { cosigned: new Map<PolicyWitness, number>(), met: false };
     return {
       quorum: policy.quorum,
       groups: [...policy.groups].map(([name, { threshold, members }]) => ({ name, threshold, members })),

@@ -29,9 +29,18 @@ export class IssueApiKeyController {
   @ApiBody({
     type: IssueApiKeyRequest,
     examples: {
-      merchant: { summary: 'A key for a merchant location', value: { role: 'merchant', merchant_id: 'm-corner-deli-01', name: 'Till 3' } },
-      partner: { summary: 'A sandbox key for a new partner', value: { role: 'partner', environment: 'sandbox', name: 'POS vendor test' } },
-      replacement: { summary: 'A replacement key for an existing partner', value: { role: 'partner', partner_id: 'key_7Qm2VxR9tLp4Kd8Nw3Zb' } },
+      merchant: {
+        summary: 'A key for a merchant location',
+        value: { role: 'merchant', merchant_id: 'm-corner-deli-01', name: 'Till 3' },
+      },
+      partner: {
+        summary: 'A sandbox key for a new partner',
+        value: { role: 'partner', environment: 'sandbox', name: 'POS vendor test' },
+      },
+      replacement: {
+        summary: 'A replacement key for an existing partner',
+        value: { role: 'partner', partner_id: 'key_7Qm2VxR9tLp4Kd8Nw3Zb' },
+      },
       auditor: { summary: 'An auditor key', value: { role: 'auditor', name: 'Compliance review' } },
     },
   })

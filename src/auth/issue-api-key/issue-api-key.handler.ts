@@ -24,7 +24,11 @@ export class IssueApiKeyHandler implements ICommandHandler<IssueApiKeyCommand> {
 
   async execute({ request, context, keyId = newApiKeyId() }: IssueApiKeyCommand): Promise<IssueApiKeyResult> {
     const merchantEnvironment = await this.merchantEnvironment(request, context.principal);
-    if (request.role === 'partner' && request.partnerId !== undefined && !(await this.keys.partnerExists(request.partnerId))) {
+    if (
+      request.role === 'partner' &&
+      request.partnerId !== undefined &&
+      !(await this.keys.partnerExists(request.partnerId))
+    ) {
       throw new PartnerNotFoundError(request.partnerId);
     }
     const key = generateApiKey(request.role);
@@ -50,7 +54,10 @@ export class IssueApiKeyHandler implements ICommandHandler<IssueApiKeyCommand> {
   }
 
   /** A merchant key's merchant must exist and be one the issuer may act for; it also gives the key its environment. */
-  private async merchantEnvironment(request: IssueApiKeyCommand['request'], issuer: Principal): Promise<Environment | undefined> {
+  private async merchantEnvironment(
+    request: IssueApiKeyCommand['request'],
+    issuer: Principal,
+  ): Promise<Environment | undefined> {
     if (request.role !== 'merchant' || request.merchantId === undefined) return undefined;
     await this.scope.assertCanActFor(issuer, request.merchantId);
     const merchant = await this.merchants.find(request.merchantId);

@@ -14,7 +14,8 @@ export class IssueApiKeyRequest {
   /** Required for a merchant key, refused for any other. */
   @ApiPropertyOptional({
     ...MERCHANT_ID_PROPERTY,
-    description: 'Required for a merchant key (the merchant it acts for, already onboarded), refused for any other role',
+    description:
+      'Required for a merchant key (the merchant it acts for, already onboarded), refused for any other role',
   })
   @IsOptional()
   @IsString()
@@ -24,14 +25,20 @@ export class IssueApiKeyRequest {
   /** Default: the merchant's for a merchant key, production for any other. */
   @ApiPropertyOptional({
     enum: ENVIRONMENTS,
-    description: "Default: the merchant's environment for a merchant key (any other is refused), `production` for any other role",
+    description:
+      "Default: the merchant's environment for a merchant key (any other is refused), `production` for any other role",
     example: 'sandbox',
   })
   @IsOptional()
   @IsIn(ENVIRONMENTS)
   environment?: Environment;
 
-  @ApiPropertyOptional({ minLength: NAME_LENGTH.min, maxLength: NAME_LENGTH.max, description: 'A label for people', example: 'Till 3' })
+  @ApiPropertyOptional({
+    minLength: NAME_LENGTH.min,
+    maxLength: NAME_LENGTH.max,
+    description: 'A label for people',
+    example: 'Till 3',
+  })
   @IsOptional()
   @IsString()
   @Length(NAME_LENGTH.min, NAME_LENGTH.max)
@@ -41,7 +48,8 @@ export class IssueApiKeyRequest {
   @ApiPropertyOptional({
     minLength: PARTNER_ID_LENGTH.min,
     maxLength: PARTNER_ID_LENGTH.max,
-    description: "Partner keys only, refused for any other role: issues a replacement key for this existing partner, which keeps the partner's merchants. Without it a partner key starts a new partner",
+    description:
+      "Partner keys only, refused for any other role: issues a replacement key for this existing partner, which keeps the partner's merchants. Without it a partner key starts a new partner",
     example: 'key_7Qm2VxR9tLp4Kd8Nw3Zb',
   })
   @IsOptional()

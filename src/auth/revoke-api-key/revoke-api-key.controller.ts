@@ -24,13 +24,14 @@ export class RevokeApiKeyController {
       'confirmed (at most 5 s after the revocation is recorded). Revoking a revoked key changes nothing and ' +
       'answers 200 with the key as it is (its first revocation time). A partner key may revoke the keys of its own merchants only.',
   })
-  @ApiParam({ name: 'id', description: 'The id of the key (`api_key.id`), not the key itself', example: 'key_4fT9qLm2Xv8RbN3kWc7P' })
+  @ApiParam({
+    name: 'id',
+    description: 'The id of the key (`api_key.id`), not the key itself',
+    example: 'key_4fT9qLm2Xv8RbN3kWc7P',
+  })
   @ApiOkResponse({ type: RevokedApiKey, description: 'The key, revoked' })
   @ApiErrors({ 404: { NOT_FOUND: 'No key has this id, or it is a key the caller may not see' } })
-  async revoke(
-    @Param('id') id: string,
-    @CurrentCommandContext() context: CommandContext,
-  ): Promise<RevokedApiKey> {
+  async revoke(@Param('id') id: string, @CurrentCommandContext() context: CommandContext): Promise<RevokedApiKey> {
     const key = await this.commands.execute(new RevokeApiKeyCommand(id, context));
     return { api_key: toApiKeyResponse(key) };
   }

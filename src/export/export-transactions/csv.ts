@@ -48,7 +48,10 @@ export const csvText = (columns: readonly Column[], rows: readonly TransactionDe
  * write to the socket per batch): only one batch is ever held, whatever the length of the file. A
  * file without rows is the header line alone.
  */
-export async function* csvChunks(columns: readonly Column[], batches: AsyncIterable<TransactionDetail[]>): AsyncGenerator<string> {
+export async function* csvChunks(
+  columns: readonly Column[],
+  batches: AsyncIterable<TransactionDetail[]>,
+): AsyncGenerator<string> {
   let header = headerLine(columns);
   for await (const batch of batches) {
     yield header + lines(columns, batch);

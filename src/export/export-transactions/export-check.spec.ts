@@ -4,7 +4,8 @@ import { checkExport } from './export-check';
 import { EXAMPLE_SALE, EXPORT_EXAMPLES } from './export-example';
 import { EXPORT_MODES } from './export-columns';
 
-const records = (mode: (typeof EXPORT_MODES)[number]) => parse<string[]>(EXPORT_EXAMPLES[mode], { skipEmptyLines: true }).data;
+const records = (mode: (typeof EXPORT_MODES)[number]) =>
+  parse<string[]>(EXPORT_EXAMPLES[mode], { skipEmptyLines: true }).data;
 const sameJson = (a: string, b: string) => {
   try {
     return JSON.stringify(JSON.parse(a)) === JSON.stringify(JSON.parse(b));
@@ -35,11 +36,25 @@ describe('checking an export against the log', () => {
 
   it('names a row the log has no transaction for, and a column the export does not have', () => {
     const [header, row] = records('summary');
-    expect(checkExport([header, row.map((cell, i) => (i === 0 ? 'TXN-2026-11-21-FORGED00' : cell))], log).differences).toEqual([
-      { row: 2, transaction_id: 'TXN-2026-11-21-FORGED00', field: 'transaction_id', exported: 'TXN-2026-11-21-FORGED00', from_log: null },
+    expect(
+      checkExport([header, row.map((cell, i) => (i === 0 ? 'TXN-2026-11-21-FORGED00' : cell))], log).differences,
+    ).toEqual([
+      {
+        row: 2,
+        transaction_id: 'TXN-2026-11-21-FORGED00',
+        field: 'transaction_id',
+        exported: 'TXN-2026-11-21-FORGED00',
+        from_log: null,
+      },
     ]);
-    expect(checkExport([[...header, 'discount_cents'], [...row, '0']], log).differences).toEqual([
-      { row: 2, transaction_id: EXAMPLE_SALE.id, field: 'discount_cents', exported: '0', from_log: null },
-    ]);
+    expect(
+      checkExport(
+        [
+          [...header, 'discount_cents'],
+          [...row, '0'],
+        ],
+        log,
+      ).differences,
+    ).toEqual([{ row: 2, transaction_id: EXAMPLE_SALE.id, field: 'discount_cents', exported: '0', from_log: null }]);
   });
 });

@@ -47,7 +47,10 @@ function sameJson(field: string, exported: string, fromLog: string | null): bool
  * the file lacks are not found here: the file's filters (merchant, dates, tender, status) are not
  * in it.
  */
-export function checkExport(records: readonly string[][], transactions: ReadonlyMap<string, TransactionDetail>): ExportCheck {
+export function checkExport(
+  records: readonly string[][],
+  transactions: ReadonlyMap<string, TransactionDetail>,
+): ExportCheck {
   const [header = [], ...rows] = records;
   const idColumn = header.indexOf('transaction_id');
   if (idColumn < 0) throw new Error('the file has no transaction_id column: it is not a transaction export');
@@ -65,7 +68,8 @@ export function checkExport(records: readonly string[][], transactions: Readonly
       const column = columns[c];
       const fromLog = column ? unquoted(csvCell(column.value(transaction))) : null;
       const exported = cells[c] ?? '';
-      if (exported !== fromLog && !sameJson(field, exported, fromLog)) differences.push({ row, transaction_id: id, field, exported, from_log: fromLog });
+      if (exported !== fromLog && !sameJson(field, exported, fromLog))
+        differences.push({ row, transaction_id: id, field, exported, from_log: fromLog });
     });
   });
   return { row_count: rows.length, difference_count: differences.length, differences };

@@ -19,8 +19,15 @@ describe('export columns', () => {
   it('docs/export.md lists every column, in order, with the modes that carry it', () => {
     const doc = readFileSync(join(__dirname, '../../../docs/export.md'), 'utf8');
     // Rows of the column table: | n | `name` | modes | meaning |
-    const rows = [...doc.matchAll(/^\| \d+ \| `([a-z_]+)` \| ([a-z, ]+) \|/gm)].map(([, name, modes]) => ({ name, modes: modes.split(', ') }));
+    const rows = [...doc.matchAll(/^\| \d+ \| `([a-z_]+)` \| ([a-z, ]+) \|/gm)].map(([, name, modes]) => ({
+      name,
+      modes: modes.split(', '),
+    }));
     expect(rows.map((row) => row.name)).toEqual(names('full'));
-    for (const mode of EXPORT_MODES) expect([mode, rows.filter((row) => row.modes.includes(mode)).map((row) => row.name)]).toEqual([mode, names(mode)]);
+    for (const mode of EXPORT_MODES)
+      expect([mode, rows.filter((row) => row.modes.includes(mode)).map((row) => row.name)]).toEqual([
+        mode,
+        names(mode),
+      ]);
   });
 });

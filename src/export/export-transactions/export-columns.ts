@@ -25,8 +25,10 @@ const amount = (name: string, cents: (t: TransactionDetail) => number | null | u
 ];
 
 /** Short lists (ids, codes) in one cell, `;`-separated; the full records go in `_json` columns. */
-const list = (name: string, values: (t: TransactionDetail) => readonly string[]): Column => column(name, (t) => values(t).join(';'));
-const json = (name: string, value: (t: TransactionDetail) => unknown): Column => column(name, (t) => JSON.stringify(value(t)));
+const list = (name: string, values: (t: TransactionDetail) => readonly string[]): Column =>
+  column(name, (t) => values(t).join(';'));
+const json = (name: string, value: (t: TransactionDetail) => unknown): Column =>
+  column(name, (t) => JSON.stringify(value(t)));
 
 /** The override that settles the sale: the latest. */
 const lastOverride = (t: TransactionDetail): OverrideView | undefined => t.overrides.at(-1);
@@ -143,23 +145,84 @@ function pick(names: readonly string[]): readonly Column[] {
 
 /** The spec's 53 fields for regulators; docs/export.md says why each is there. */
 const STANDARD = pick([
-  'transaction_id', 'transaction_type', 'transaction_state', 'merchant_id', 'environment', 'created_at',
-  'store_id', 'terminal_id', 'zip_code', 'state_code', 'county', 'city', 'jurisdiction_id', 'jurisdiction_level',
-  'rule_rounding_mode', 'rule_enforcement', 'legislation', 'rule_effective_date', 'disclosure_required',
-  'subtotal_cents', 'subtotal_dollars', 'tax_total_cents', 'tax_total_dollars', 'ledger_total_cents', 'ledger_total_dollars',
-  'cash_total_cents', 'cash_total_dollars', 'rounding_delta_cents', 'rounding_delta_dollars',
-  'cash_rounding_mode', 'rounding_applied',
-  'payment_method', 'is_split_tender', 'cash_portion_cents',
-  'compliance_status', 'compliance_reasons', 'fraud_score', 'risk_level', 'fraud_signals',
-  'original_transaction_id', 'void_transaction_id', 'refund_transaction_ids', 'last_override_id', 'calculated_cash_total_cents', 'normalization_passed',
-  'audit_hash', 'chain_position',
-  'cashier_id', 'override_employee_id', 'override_employee_name', 'override_reason', 'reversal_employee_id', 'reversal_reason',
+  'transaction_id',
+  'transaction_type',
+  'transaction_state',
+  'merchant_id',
+  'environment',
+  'created_at',
+  'store_id',
+  'terminal_id',
+  'zip_code',
+  'state_code',
+  'county',
+  'city',
+  'jurisdiction_id',
+  'jurisdiction_level',
+  'rule_rounding_mode',
+  'rule_enforcement',
+  'legislation',
+  'rule_effective_date',
+  'disclosure_required',
+  'subtotal_cents',
+  'subtotal_dollars',
+  'tax_total_cents',
+  'tax_total_dollars',
+  'ledger_total_cents',
+  'ledger_total_dollars',
+  'cash_total_cents',
+  'cash_total_dollars',
+  'rounding_delta_cents',
+  'rounding_delta_dollars',
+  'cash_rounding_mode',
+  'rounding_applied',
+  'payment_method',
+  'is_split_tender',
+  'cash_portion_cents',
+  'compliance_status',
+  'compliance_reasons',
+  'fraud_score',
+  'risk_level',
+  'fraud_signals',
+  'original_transaction_id',
+  'void_transaction_id',
+  'refund_transaction_ids',
+  'last_override_id',
+  'calculated_cash_total_cents',
+  'normalization_passed',
+  'audit_hash',
+  'chain_position',
+  'cashier_id',
+  'override_employee_id',
+  'override_employee_name',
+  'override_reason',
+  'reversal_employee_id',
+  'reversal_reason',
 ]);
 
 const SUMMARY = pick([
-  'transaction_id', 'transaction_type', 'transaction_state', 'merchant_id', 'created_at', 'store_id', 'jurisdiction_id',
-  'ledger_total_cents', 'ledger_total_dollars', 'cash_total_cents', 'cash_total_dollars', 'rounding_delta_cents', 'rounding_delta_dollars',
-  'payment_method', 'compliance_status', 'fraud_score', 'risk_level', 'audit_hash',
+  'transaction_id',
+  'transaction_type',
+  'transaction_state',
+  'merchant_id',
+  'created_at',
+  'store_id',
+  'jurisdiction_id',
+  'ledger_total_cents',
+  'ledger_total_dollars',
+  'cash_total_cents',
+  'cash_total_dollars',
+  'rounding_delta_cents',
+  'rounding_delta_dollars',
+  'payment_method',
+  'compliance_status',
+  'fraud_score',
+  'risk_level',
+  'audit_hash',
 ]);
 
-export const EXPORT_COLUMNS: Readonly<Record<ExportMode, readonly Column[]>> = { standard: STANDARD, full: CATALOG, summary: SUMMARY };
+export const EXPORT_COLUMNS: Readonly<Record<ExportMode, readonly Column[]>> = {
+  standard: STANDARD,
+  full: CATALOG,
+  summary: SUMMARY,
+};

@@ -51,7 +51,8 @@ export const EXAMPLE_SALE: TransactionDetail = {
     disclosure_text: null,
     cash_acceptance_law: false,
     source: ['https://www.azleg.gov/legtext/57leg/2R/bills/SB1108P.htm'],
-    notes: 'SB 1108: 1-2 down, 3-4 up, 6-7 down, 8-9 up to a multiple of 5 cents, on the final total of cash payments only.',
+    notes:
+      'SB 1108: 1-2 down, 3-4 up, 6-7 down, 8-9 up to a multiple of 5 cents, on the final total of cash payments only.',
     expires_date: null,
     enacted_date: null,
     session_ends: null,
@@ -80,7 +81,14 @@ export const EXAMPLE_SALE: TransactionDetail = {
   refund_transaction_ids: [],
   refunded_cents: 0,
   refundable_cents: 1005,
-  history: [{ event: 'TransactionRecorded', chain_position: 1204, audit_hash: '9f2c4e1a7b3d5f60812a4c6e8b0d2f4a6c8e0b2d4f6a8c0e2b4d6f8a0c2e4b6d', recorded_at: '2026-11-21T14:32:07.512Z' }],
+  history: [
+    {
+      event: 'TransactionRecorded',
+      chain_position: 1204,
+      audit_hash: '9f2c4e1a7b3d5f60812a4c6e8b0d2f4a6c8e0b2d4f6a8c0e2b4d6f8a0c2e4b6d',
+      recorded_at: '2026-11-21T14:32:07.512Z',
+    },
+  ],
 };
 
 /** What each mode's file looks like for that one sale: the header line and its row, written by the export's own code. */

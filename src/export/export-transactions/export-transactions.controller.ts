@@ -39,7 +39,7 @@ export class ExportTransactionsController {
       'oldest first (by `created_at`, then chain position), up to the moment of the request. Columns by `export_mode`: ' +
       `${EXPORT_MODES.map((mode) => `\`${mode}\` ${EXPORT_COLUMNS[mode].length}`).join(', ')}; docs/export.md lists them. ` +
       'RFC 4180 with CRLF line ends, UTF-8 without a byte-order mark; amounts as integer cents (`…_cents`) and, for the main ones, ' +
-      'dollars (`…_dollars`); an empty cell is null; a cell that a spreadsheet would run as a formula gets a leading `\'`. ' +
+      "dollars (`…_dollars`); an empty cell is null; a cell that a spreadsheet would run as a formula gets a leading `'`. " +
       'No match: the header line alone. Sent as `attachment; filename="crcs-export-<mode>-<merchant_id|all>-<start>-<end>.csv"`, ' +
       'with `Cache-Control: no-store`. Merchant keys export their own merchant only; auditor and admin keys any one, or all. ' +
       'An `Idempotency-Key` is accepted and ignored: the export writes nothing, and a retry exports again.',
@@ -51,14 +51,20 @@ export class ExportTransactionsController {
     headers: {
       'Content-Disposition': {
         description: 'An attachment named after the mode, the merchant (`all` for every one) and the period',
-        schema: { type: 'string', example: 'attachment; filename="crcs-export-standard-corner-deli-2026-11-01-2026-11-30.csv"' },
+        schema: {
+          type: 'string',
+          example: 'attachment; filename="crcs-export-standard-corner-deli-2026-11-01-2026-11-30.csv"',
+        },
       },
     },
     content: {
       [CSV]: {
         schema: { type: 'string', example: EXPORT_EXAMPLES.standard },
         examples: Object.fromEntries(
-          EXPORT_MODES.map((mode) => [mode, { summary: `export_mode ${mode}: the header and one cash sale`, value: EXPORT_EXAMPLES[mode] }]),
+          EXPORT_MODES.map((mode) => [
+            mode,
+            { summary: `export_mode ${mode}: the header and one cash sale`, value: EXPORT_EXAMPLES[mode] },
+          ]),
         ),
       },
     },

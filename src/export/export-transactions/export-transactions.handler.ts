@@ -49,7 +49,8 @@ export class ExportTransactionsHandler implements IQueryHandler<ExportTransactio
   /** Merchant keys export their own merchant, and naming another is a 403; auditors and admins any one, or all. */
   private async merchantToExport(principal: Principal, merchantId: string | undefined): Promise<string | undefined> {
     if (merchantId !== undefined) {
-      if (!(await this.scope.canSee(principal, merchantId))) throw new ForbiddenError(`This API key may not export merchant ${merchantId}`);
+      if (!(await this.scope.canSee(principal, merchantId)))
+        throw new ForbiddenError(`This API key may not export merchant ${merchantId}`);
       return merchantId;
     }
     const visible = await this.scope.visibleMerchants(principal);

@@ -30,7 +30,10 @@ export class ExportTransactionsRequest {
   @IsIn(TENDER_TYPES)
   payment_method?: TenderType;
 
-  @ApiPropertyOptional({ enum: COMPLIANCE_STATUSES, description: 'Only transactions of this compliance status; absent: all' })
+  @ApiPropertyOptional({
+    enum: COMPLIANCE_STATUSES,
+    description: 'Only transactions of this compliance status; absent: all',
+  })
   @IsOptional()
   @IsIn(COMPLIANCE_STATUSES)
   compliance_status?: ComplianceStatus;

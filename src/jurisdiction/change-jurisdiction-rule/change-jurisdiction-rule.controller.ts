@@ -31,12 +31,16 @@ export class ChangeJurisdictionRuleController {
   })
   @ApiParam({
     name: 'lookup_key',
-    description: 'The place of the rule: `US`, `<state>`, `<state>-<county>` or `<state>-<county>-<city>`; it must fit the place fields of the body',
+    description:
+      'The place of the rule: `US`, `<state>`, `<state>-<county>` or `<state>-<county>-<city>`; it must fit the place fields of the body',
     example: 'AL',
   })
   @ApiBody({ type: JurisdictionRuleChange })
   @ApiCreatedResponse({ type: RuleChangeResponse, description: 'A new rule version was added' })
-  @ApiOkResponse({ type: RuleChangeResponse, description: 'The version with the same place, rule_type, scope and effective_date was replaced' })
+  @ApiOkResponse({
+    type: RuleChangeResponse,
+    description: 'The version with the same place, rule_type, scope and effective_date was replaced',
+  })
   async change(
     @Param('lookup_key') lookupKey: string,
     @Body() body: unknown,
@@ -56,7 +60,9 @@ function ruleAt(lookupKey: string, body: unknown): unknown {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) return body;
   const given = (body as { lookup_key?: unknown }).lookup_key;
   if (given !== undefined && given !== lookupKey) {
-    throw validationError([{ field: 'lookup_key', messages: [`lookup_key must be ${lookupKey} as in the path, or be left out`] }]);
+    throw validationError([
+      { field: 'lookup_key', messages: [`lookup_key must be ${lookupKey} as in the path, or be left out`] },
+    ]);
   }
   return { ...body, lookup_key: lookupKey };
 }

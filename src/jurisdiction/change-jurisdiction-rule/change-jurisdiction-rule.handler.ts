@@ -12,7 +12,10 @@ import { ChangeJurisdictionRuleCommand, type RuleChangeRecorded } from './change
  * already uses it.
  */
 @CommandHandler(ChangeJurisdictionRuleCommand)
-export class ChangeJurisdictionRuleHandler implements ICommandHandler<ChangeJurisdictionRuleCommand, RuleChangeRecorded> {
+export class ChangeJurisdictionRuleHandler implements ICommandHandler<
+  ChangeJurisdictionRuleCommand,
+  RuleChangeRecorded
+> {
   constructor(
     private readonly step: CommandStep,
     private readonly store: JurisdictionRuleStore,
@@ -24,7 +27,10 @@ export class ChangeJurisdictionRuleHandler implements ICommandHandler<ChangeJuri
     const versionKey = ruleVersionKey(rule);
     const created = !this.store.allRules().some((known) => ruleVersionKey(known) === versionKey);
     const stream = jurisdictionRuleStream(rule.lookup_key);
-    const stored = await this.step.run({ stream, decider: jurisdictionRuleDecider, command: { rule }, metadata: eventMetadata(context) }, (_tx, [event]) => event);
+    const stored = await this.step.run(
+      { stream, decider: jurisdictionRuleDecider, command: { rule }, metadata: eventMetadata(context) },
+      (_tx, [event]) => event,
+    );
     await this.rules.sync();
     return { created, rule, auditHash: stored.hash, position: stored.position };
   }

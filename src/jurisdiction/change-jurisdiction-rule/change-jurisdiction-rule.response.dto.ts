@@ -4,7 +4,10 @@ import { JurisdictionRuleDto } from '../jurisdiction.response.dto';
 
 /** What the OpenAPI document shows of the body: a whole rule, whose lookup_key the path gives. */
 export class JurisdictionRuleChange extends OmitType(JurisdictionRuleDto, ['lookup_key'] as const) {
-  @ApiPropertyOptional({ description: 'The lookup_key of the path, which it may repeat but not contradict', example: 'AL' })
+  @ApiPropertyOptional({
+    description: 'The lookup_key of the path, which it may repeat but not contradict',
+    example: 'AL',
+  })
   lookup_key?: string;
 }
 

@@ -38,7 +38,11 @@ export class LookUpJurisdictionController {
     summary: 'The cash rounding rule of a ZIP code, with its city, county, state and federal hierarchy',
     description: `The ZIP's city, county and state come from the ZIP data. ${RESOLVED}`,
   })
-  @ApiParam({ name: 'zip_code', description: 'A 5-digit ZIP code; ZIP+4 is refused', schema: { type: 'string', pattern: ZIP_CODE.source, example: '35203' } })
+  @ApiParam({
+    name: 'zip_code',
+    description: 'A 5-digit ZIP code; ZIP+4 is refused',
+    schema: { type: 'string', pattern: ZIP_CODE.source, example: '35203' },
+  })
   @ApiOkResponse({ type: JurisdictionLookup, description: 'The applied rule, with where and why it was chosen' })
   @ApiErrors({ 404: { NOT_FOUND: 'The ZIP code is not in the ZIP data' } })
   byZip(@Param('zip_code') zip: string, @Query() { date }: OnDateQuery): Promise<JurisdictionLookup> {
@@ -46,7 +50,11 @@ export class LookUpJurisdictionController {
   }
 
   @Get('jurisdiction/:state')
-  @ApiOperation({ operationId: 'getJurisdictionByState', summary: 'The cash rounding rule of a state', description: `The state rule, else the federal one. ${RESOLVED}` })
+  @ApiOperation({
+    operationId: 'getJurisdictionByState',
+    summary: 'The cash rounding rule of a state',
+    description: `The state rule, else the federal one. ${RESOLVED}`,
+  })
   @ApiParam(STATE_PARAM)
   @ApiOkResponse({ type: JurisdictionLookup, description: 'The applied rule, with where and why it was chosen' })
   @ApiErrors({ 404: STATE_NOT_FOUND })
@@ -64,7 +72,11 @@ export class LookUpJurisdictionController {
   @ApiParam(COUNTY_PARAM)
   @ApiOkResponse({ type: JurisdictionLookup, description: 'The applied rule, with where and why it was chosen' })
   @ApiErrors({ 404: STATE_NOT_FOUND })
-  byCounty(@Param('state') state: string, @Param('county') county: string, @Query() { date }: OnDateQuery): Promise<JurisdictionLookup> {
+  byCounty(
+    @Param('state') state: string,
+    @Param('county') county: string,
+    @Query() { date }: OnDateQuery,
+  ): Promise<JurisdictionLookup> {
     return this.queries.execute(new JurisdictionLookupQuery({ state, county }, date));
   }
 
@@ -76,7 +88,12 @@ export class LookUpJurisdictionController {
   })
   @ApiParam(STATE_PARAM)
   @ApiParam(COUNTY_PARAM)
-  @ApiParam({ name: 'city', description: 'City name within its county, in any case, with or without accents, spaces or punctuation ("St. Louis", "saint louis")', example: 'Birmingham' })
+  @ApiParam({
+    name: 'city',
+    description:
+      'City name within its county, in any case, with or without accents, spaces or punctuation ("St. Louis", "saint louis")',
+    example: 'Birmingham',
+  })
   @ApiOkResponse({ type: JurisdictionLookup, description: 'The applied rule, with where and why it was chosen' })
   @ApiErrors({ 404: STATE_NOT_FOUND })
   byCity(
@@ -92,7 +109,8 @@ export class LookUpJurisdictionController {
   @ApiOperation({
     operationId: 'listJurisdictions',
     summary: 'Every jurisdiction rule: enacted, pending, proposed, failed and none',
-    description: 'Every recorded version of every rule, whether it applies or not, optionally filtered by status, state and staleness (as of today, UTC).',
+    description:
+      'Every recorded version of every rule, whether it applies or not, optionally filtered by status, state and staleness (as of today, UTC).',
   })
   @ApiOkResponse({ type: RuleList, description: 'The rules, with their count' })
   list(@Query() filter: ListRulesQuery): Promise<RuleList> {

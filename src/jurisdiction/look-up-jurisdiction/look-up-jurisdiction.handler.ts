@@ -54,7 +54,14 @@ function lookupOf(resolution: JurisdictionResolution, date: string): Jurisdictio
     const rules = resolution.hierarchy.filter((entry) => entry.level === level).map(hierarchyRule);
     return [{ level, name, applied: rules.some((rule) => rule.applied), rules }];
   });
-  return { ...resolution.rule, date, location, hierarchy, warnings: resolution.warnings, upcoming: resolution.upcoming };
+  return {
+    ...resolution.rule,
+    date,
+    location,
+    hierarchy,
+    warnings: resolution.warnings,
+    upcoming: resolution.upcoming,
+  };
 }
 
 function hierarchyRule({ rule, applied, not_applied_reason }: HierarchyEntry): HierarchyRule {

@@ -28,7 +28,8 @@ export class ListRulesQuery {
 
   @ApiPropertyOptional({
     type: 'string',
-    description: "Only the rules of this state and of its counties and cities: a two-letter code, in any case; the federal rule is not listed",
+    description:
+      'Only the rules of this state and of its counties and cities: a two-letter code, in any case; the federal rule is not listed',
     example: 'NY',
   })
   @IsOptional()

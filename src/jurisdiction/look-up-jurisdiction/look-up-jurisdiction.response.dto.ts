@@ -24,7 +24,10 @@ export class HierarchyLevel {
   level: JurisdictionLevel;
 
   /** The place at this level: the city, county or state of the location, or `US`. */
-  @ApiProperty({ description: 'The place at this level: the city, county or state of the location, or `US`', example: 'AL' })
+  @ApiProperty({
+    description: 'The place at this level: the city, county or state of the location, or `US`',
+    example: 'AL',
+  })
   name: string;
 
   /** True for the level whose rule won. */
@@ -34,7 +37,8 @@ export class HierarchyLevel {
   /** Empty where the place has no rule. */
   @ApiProperty({
     type: [HierarchyRule],
-    description: 'The rules of the place: of each rule_type and scope, the version in force on the date asked, else the next one due. Empty where the place has none',
+    description:
+      'The rules of the place: of each rule_type and scope, the version in force on the date asked, else the next one due. Empty where the place has none',
   })
   rules: HierarchyRule[];
 }
@@ -48,7 +52,10 @@ export class JurisdictionLookup extends JurisdictionRuleDto {
   location: ResolvedLocationDto;
 
   /** Most local first, down to federal: every level the location has. */
-  @ApiProperty({ type: [HierarchyLevel], description: 'Most local first, down to federal: every level the location has, with its rules' })
+  @ApiProperty({
+    type: [HierarchyLevel],
+    description: 'Most local first, down to federal: every level the location has, with its rules',
+  })
   hierarchy: HierarchyLevel[];
 
   @ApiProperty({ type: [ResolutionWarningDto], description: 'Empty when the location was fully verified' })
@@ -56,7 +63,8 @@ export class JurisdictionLookup extends JurisdictionRuleDto {
 
   @ApiProperty({
     type: [JurisdictionRuleDto],
-    description: 'Versions of any rule of the location (city, county, state, federal) dated after `date`, soonest first: each takes over on its effective date if it applies then, with no release',
+    description:
+      'Versions of any rule of the location (city, county, state, federal) dated after `date`, soonest first: each takes over on its effective date if it applies then, with no release',
   })
   upcoming: JurisdictionRuleDto[];
 }
@@ -65,6 +73,9 @@ export class RuleList {
   @ApiProperty({ type: 'integer', example: 64 })
   count: number;
 
-  @ApiProperty({ type: [JurisdictionRuleDto], description: 'Federal first, then state, county and city rules, each by lookup_key and effective date' })
+  @ApiProperty({
+    type: [JurisdictionRuleDto],
+    description: 'Federal first, then state, county and city rules, each by lookup_key and effective date',
+  })
   rules: JurisdictionRuleDto[];
 }

@@ -9,7 +9,10 @@ export class ListMerchantsHandler implements IQueryHandler<ListMerchantsQuery, M
   constructor(private readonly merchants: MerchantDirectory) {}
 
   async execute({ page, principal }: ListMerchantsQuery): Promise<MerchantList> {
-    const owner = principal.role === 'admin' ? 'all' : { partnerId: principal.partnerId ?? null, environment: principal.environment };
+    const owner =
+      principal.role === 'admin'
+        ? 'all'
+        : { partnerId: principal.partnerId ?? null, environment: principal.environment };
     const merchants = await this.merchants.list(owner, page);
     return { merchants: merchants.map(toMerchantResponse), limit: page.limit, offset: page.offset };
   }

@@ -25,7 +25,12 @@ export class OnboardMerchantController {
       'Ids are compared ignoring case: `m-alpha` is refused once `M-ALPHA` exists (409).',
   })
   @ApiCreatedResponse({ type: OnboardedMerchant, description: 'The merchant as recorded' })
-  @ApiErrors({ 409: { MERCHANT_ALREADY_EXISTS: 'A merchant with this merchant_id, or one differing from it only in case, was already onboarded' } })
+  @ApiErrors({
+    409: {
+      MERCHANT_ALREADY_EXISTS:
+        'A merchant with this merchant_id, or one differing from it only in case, was already onboarded',
+    },
+  })
   async onboard(
     @Body() body: OnboardMerchantRequest,
     @CurrentCommandContext() context: CommandContext,

@@ -6,7 +6,10 @@ import { MERCHANT_ID_PATTERN, MERCHANT_ID_PROPERTY, MERCHANT_ID_RULE } from '../
 const NAME_LENGTH = { min: 1, max: 200 } as const;
 
 export class OnboardMerchantRequest {
-  @ApiProperty({ ...MERCHANT_ID_PROPERTY, description: `The merchant's id, chosen by the caller: ${MERCHANT_ID_PROPERTY.description}` })
+  @ApiProperty({
+    ...MERCHANT_ID_PROPERTY,
+    description: `The merchant's id, chosen by the caller: ${MERCHANT_ID_PROPERTY.description}`,
+  })
   @IsString()
   @Matches(MERCHANT_ID_PATTERN, { message: MERCHANT_ID_RULE })
   merchant_id: string;
@@ -18,7 +21,8 @@ export class OnboardMerchantRequest {
 
   @ApiProperty({
     enum: ENVIRONMENTS,
-    description: "A partner key onboards merchants of its own environment only; the merchant's keys are all of this environment",
+    description:
+      "A partner key onboards merchants of its own environment only; the merchant's keys are all of this environment",
     example: 'production',
   })
   @IsIn(ENVIRONMENTS)

@@ -26,7 +26,13 @@ export const merchantsProjector: Projector = {
     const params: unknown[] = [];
     const rows = events.map((stored) => {
       const d = (stored as unknown as MerchantEvent).data;
-      return { merchant_id: d.merchantId, name: d.name, environment: d.environment, partner_id: d.partnerId, onboarded_at: d.onboardedAt };
+      return {
+        merchant_id: d.merchantId,
+        name: d.name,
+        environment: d.environment,
+        partner_id: d.partnerId,
+        onboarded_at: d.onboardedAt,
+      };
     });
     await tx.query(`${insertRows('rm_merchants', rows, params)} on conflict (merchant_id) do nothing`, params);
   },

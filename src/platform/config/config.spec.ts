@@ -5,7 +5,7 @@ const signingKey = generateKeyPairSync('ed25519').privateKey;
 const signingKeyPem = signingKey.export({ format: 'pem', type: 'pkcs8' }) as string;
 
 describe('loadConfig', () => {
-  it('defaults to port 3000 on every IPv4 interface, the embedded server under ./data, log level info, the spec\'s rate limits', () => {
+  it("defaults to port 3000 on every IPv4 interface, the embedded server under ./data, log level info, the spec's rate limits", () => {
     expect(loadConfig({})).toEqual(
       new AppConfig({
         port: 3000,
@@ -101,16 +101,28 @@ describe('loadConfig', () => {
     expect(Object.isFrozen(config.shiftChanges.hours)).toBe(true);
   });
 
-  it.each([['two words'], ['a+b'], ['tab\there'], ['x'.repeat(256)]])('rejects LOG_ORIGIN=%j, which is no signed-note key name', (origin) => {
-    expect(() => loadConfig({ LOG_ORIGIN: origin })).toThrow(/LOG_ORIGIN is .* but must be a name of up to 255 characters without spaces, plus signs or control characters/);
-  });
+  it.each([['two words'], ['a+b'], ['tab\there'], ['x'.repeat(256)]])(
+    'rejects LOG_ORIGIN=%j, which is no signed-note key name',
+    (origin) => {
+      expect(() => loadConfig({ LOG_ORIGIN: origin })).toThrow(
+        /LOG_ORIGIN is .* but must be a name of up to 255 characters without spaces, plus signs or control characters/,
+      );
+    },
+  );
 
   it.each([['6,14,24'], ['6,,14'], ['6,6'], ['-1'], ['6.5'], ['noon']])('rejects SHIFT_CHANGE_HOURS=%j', (hours) => {
-    expect(() => loadConfig({ SHIFT_CHANGE_HOURS: hours })).toThrow(/SHIFT_CHANGE_HOURS is .* but must be distinct hours of the day from 0 to 23/);
+    expect(() => loadConfig({ SHIFT_CHANGE_HOURS: hours })).toThrow(
+      /SHIFT_CHANGE_HOURS is .* but must be distinct hours of the day from 0 to 23/,
+    );
   });
 
-  it.each([['0', 'a positive integer'], ['181', 'at most 180 minutes']])('rejects SHIFT_CHANGE_WINDOW_MINUTES=%j', (minutes, rule) => {
-    expect(() => loadConfig({ SHIFT_CHANGE_WINDOW_MINUTES: minutes })).toThrow(`SHIFT_CHANGE_WINDOW_MINUTES is "${minutes}" but must be ${rule}`);
+  it.each([
+    ['0', 'a positive integer'],
+    ['181', 'at most 180 minutes'],
+  ])('rejects SHIFT_CHANGE_WINDOW_MINUTES=%j', (minutes, rule) => {
+    expect(() => loadConfig({ SHIFT_CHANGE_WINDOW_MINUTES: minutes })).toThrow(
+      `SHIFT_CHANGE_WINDOW_MINUTES is "${minutes}" but must be ${rule}`,
+    );
   });
 
   it('reads CHECKPOINT_SIGNING_KEY as PEM or as base64 of its PKCS#8 DER', () => {
@@ -121,17 +133,19 @@ describe('loadConfig', () => {
     }
   });
 
-  it.each([['not a key'], [generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ format: 'pem', type: 'pkcs8' }) as string]])(
-    'rejects a CHECKPOINT_SIGNING_KEY that is no Ed25519 private key, without echoing it',
-    (value) => {
-      expect(() => loadConfig({ CHECKPOINT_SIGNING_KEY: value })).toThrow(
-        'CHECKPOINT_SIGNING_KEY must be an Ed25519 private key: PEM, or base64 of its PKCS#8 DER',
-      );
-    },
-  );
+  it.each([
+    ['not a key'],
+    [generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ format: 'pem', type: 'pkcs8' }) as string],
+  ])('rejects a CHECKPOINT_SIGNING_KEY that is no Ed25519 private key, without echoing it', (value) => {
+    expect(() => loadConfig({ CHECKPOINT_SIGNING_KEY: value })).toThrow(
+      'CHECKPOINT_SIGNING_KEY must be an Ed25519 private key: PEM, or base64 of its PKCS#8 DER',
+    );
+  });
 
   it.each([['0'], ['-5'], ['1.5'], ['lots']])('rejects RATE_LIMIT_SANDBOX=%j', (limit) => {
-    expect(() => loadConfig({ RATE_LIMIT_SANDBOX: limit })).toThrow(/RATE_LIMIT_SANDBOX is .* but must be a positive integer/);
+    expect(() => loadConfig({ RATE_LIMIT_SANDBOX: limit })).toThrow(
+      /RATE_LIMIT_SANDBOX is .* but must be a positive integer/,
+    );
   });
 
   it('rejects a REDIS_KEY_PREFIX with spaces', () => {
@@ -151,30 +165,42 @@ describe('loadConfig', () => {
   });
 
   it.each([['http://localhost'], ['localhost:3000'], ['300.1.1.1 '], ['-bad-.example']])('rejects HOST=%j', (host) => {
-    expect(() => loadConfig({ HOST: host })).toThrow(`HOST is ${JSON.stringify(host)} but must be an IP address or a host name`);
+    expect(() => loadConfig({ HOST: host })).toThrow(
+      `HOST is ${JSON.stringify(host)} but must be an IP address or a host name`,
+    );
   });
 
   it.each([['mysql://db/crcs'], ['not a url'], ['db:5432']])('rejects DATABASE_URL=%j without echoing it', (url) => {
-    expect(() => loadConfig({ DATABASE_URL: url })).toThrow('DATABASE_URL must be a URL starting with postgres:// or postgresql://');
+    expect(() => loadConfig({ DATABASE_URL: url })).toThrow(
+      'DATABASE_URL must be a URL starting with postgres:// or postgresql://',
+    );
   });
 
   it('takes READ_DATABASE_URL only beside DATABASE_URL, and never echoes it', () => {
     expect(() => loadConfig({ READ_DATABASE_URL: 'postgres://u:hunter2@standby/crcs' })).toThrow(
       'READ_DATABASE_URL needs DATABASE_URL: it names a standby of that server',
     );
-    expect(() => loadConfig({ DATABASE_URL: 'postgres://db/crcs', READ_DATABASE_URL: 'mysql://u:hunter2@standby' })).toThrow(
-      /^(?!.*hunter2)[\s\S]*READ_DATABASE_URL must be a URL starting with postgres:\/\/ or postgresql:\/\//,
-    );
+    expect(() =>
+      loadConfig({ DATABASE_URL: 'postgres://db/crcs', READ_DATABASE_URL: 'mysql://u:hunter2@standby' }),
+    ).toThrow(/^(?!.*hunter2)[\s\S]*READ_DATABASE_URL must be a URL starting with postgres:\/\/ or postgresql:\/\//);
   });
 
   it.each([['0'], ['-5'], ['1.5'], ['soon']])('rejects READ_MAX_LAG_MS=%j', (lag) => {
-    expect(() => loadConfig({ READ_MAX_LAG_MS: lag })).toThrow(`READ_MAX_LAG_MS is "${lag}" but must be a positive integer`);
+    expect(() => loadConfig({ READ_MAX_LAG_MS: lag })).toThrow(
+      `READ_MAX_LAG_MS is "${lag}" but must be a positive integer`,
+    );
   });
 
   it('lists every bad variable in one error', () => {
     let error: unknown;
     try {
-      loadConfig({ PORT: 'x', REDIS_URL: 'http://cache', ADMIN_API_KEY: 'short', LOG_LEVEL: 'verbose', DATABASE_URL: 'mysql://u:hunter2@db' });
+      loadConfig({
+        PORT: 'x',
+        REDIS_URL: 'http://cache',
+        ADMIN_API_KEY: 'short',
+        LOG_LEVEL: 'verbose',
+        DATABASE_URL: 'mysql://u:hunter2@db',
+      });
     } catch (thrown) {
       error = thrown;
     }

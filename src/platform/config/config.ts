@@ -159,7 +159,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     webhookConcurrency: read('WEBHOOK_CONCURRENCY', parsePositiveInteger, 2),
   });
   // The embedded server listens on a socket of its own folder only: nothing can stream from it.
-  if (config.readDatabaseUrl && !config.databaseUrl) problems.push('READ_DATABASE_URL needs DATABASE_URL: it names a standby of that server');
+  if (config.readDatabaseUrl && !config.databaseUrl)
+    problems.push('READ_DATABASE_URL needs DATABASE_URL: it names a standby of that server');
   if (problems.length > 0) throw new ConfigError(problems);
   return config;
 }
@@ -187,7 +188,10 @@ function parsePositiveInteger(raw: string): number {
 function parseHoursOfDay(raw: string): readonly number[] {
   const parts = raw.split(',').map((part) => part.trim());
   const hours = parts.map(Number);
-  const valid = parts.every((part) => /^\d{1,2}$/.test(part)) && hours.every((hour) => hour <= 23) && new Set(hours).size === hours.length;
+  const valid =
+    parts.every((part) => /^\d{1,2}$/.test(part)) &&
+    hours.every((hour) => hour <= 23) &&
+    new Set(hours).size === hours.length;
   return valid ? Object.freeze(hours) : invalid('must be distinct hours of the day from 0 to 23, separated by commas');
 }
 
@@ -206,7 +210,11 @@ function parseSigningKey(raw: string): KeyObject {
 }
 
 function parseLogOrigin(raw: string): string {
-  return isValidKeyName(raw) && raw.length <= 255 ? raw : invalid('must be a name of up to 255 characters without spaces, plus signs or control characters, such as example.com/crcs/store-12');
+  return isValidKeyName(raw) && raw.length <= 255
+    ? raw
+    : invalid(
+        'must be a name of up to 255 characters without spaces, plus signs or control characters, such as example.com/crcs/store-12',
+      );
 }
 
 function parseBoolean(raw: string): boolean {
@@ -219,7 +227,8 @@ function parseRedisKeyPrefix(raw: string): string {
 
 function urlWithScheme(...schemes: string[]): (raw: string) => string {
   const requirement = `must be a URL starting with ${schemes.map((scheme) => `${scheme}://`).join(' or ')}`;
-  return (raw) => (URL.canParse(raw) && schemes.includes(new URL(raw).protocol.slice(0, -1)) ? raw : invalid(requirement));
+  return (raw) =>
+    URL.canParse(raw) && schemes.includes(new URL(raw).protocol.slice(0, -1)) ? raw : invalid(requirement);
 }
 
 function parseAdminKey(raw: string): string {

@@ -11,16 +11,25 @@ describe('refuseJson', () => {
     expect(refuseJson({ tags: nested(MAX_JSON_DEPTH - 1) })).toBeUndefined();
     expect(refuseJson({ tags: nested(MAX_JSON_DEPTH) })).toEqual({
       kind: 'field',
-      detail: { field: `tags${'.0'.repeat(MAX_JSON_DEPTH - 1)}`, messages: [expect.stringContaining('nested deeper than 32 levels')] },
+      detail: {
+        field: `tags${'.0'.repeat(MAX_JSON_DEPTH - 1)}`,
+        messages: [expect.stringContaining('nested deeper than 32 levels')],
+      },
     });
   });
 
   it('refuses 2,000 levels without exhausting the stack', () => {
-    expect(refuseJson(JSON.parse(`${'['.repeat(2000)}${']'.repeat(2000)}`))).toMatchObject({ kind: 'field', detail: { field: `0${'.0'.repeat(31)}` } });
+    expect(refuseJson(JSON.parse(`${'['.repeat(2000)}${']'.repeat(2000)}`))).toMatchObject({
+      kind: 'field',
+      detail: { field: `0${'.0'.repeat(31)}` },
+    });
   });
 
   it('refuses U+0000 in a value or a field name, naming the field', () => {
-    expect(refuseJson({ cashier_id: 'emp\u0000' })).toEqual({ kind: 'field', detail: { field: 'cashier_id', messages: ['cashier_id must not contain the character U+0000'] } });
+    expect(refuseJson({ cashier_id: 'emp\u0000' })).toEqual({
+      kind: 'field',
+      detail: { field: 'cashier_id', messages: ['cashier_id must not contain the character U+0000'] },
+    });
     expect(refuseJson({ tenders: [{ ['type\u0000']: 'cash' }] })).toEqual({
       kind: 'field',
       detail: { field: 'tenders.0', messages: ['a field name in tenders.0 must not contain the character U+0000'] },
@@ -36,7 +45,9 @@ describe('refuseJson', () => {
         expect(refuseJson({ cashier_id: text }) === undefined).toBe(wellFormed);
       }),
     );
-    fc.assert(fc.property(cleanText, (text) => expect(refuseJson({ cashier_id: text, nested: [text] })).toBeUndefined()));
+    fc.assert(
+      fc.property(cleanText, (text) => expect(refuseJson({ cashier_id: text, nested: [text] })).toBeUndefined()),
+    );
   });
 
   it('tells a number JSON cannot hold apart from a field to refuse', () => {

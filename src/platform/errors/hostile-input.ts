@@ -27,7 +27,10 @@ export function refuseJson(root: unknown): JsonRefusal | undefined {
     }
     if (typeof value !== 'object' || value === null) continue;
     if (depth === MAX_JSON_DEPTH) {
-      return { kind: 'field', detail: { field, messages: [`${field} is nested deeper than ${MAX_JSON_DEPTH} levels`] } };
+      return {
+        kind: 'field',
+        detail: { field, messages: [`${field} is nested deeper than ${MAX_JSON_DEPTH} levels`] },
+      };
     }
     for (const [key, child] of Object.entries(value)) {
       const why = unfitText(key);

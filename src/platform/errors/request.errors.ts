@@ -26,6 +26,10 @@ export class InvalidFieldError extends DomainError {
  */
 export class BodyNotAllowedError extends DomainError {
   constructor(method: string) {
-    super('BODY_NOT_ALLOWED', `A ${method} request takes no body; send its parameters in the path and query string`, 400);
+    super(
+      'BODY_NOT_ALLOWED',
+      `A ${method} request takes no body; send its parameters in the path and query string`,
+      400,
+    );
   }
 }

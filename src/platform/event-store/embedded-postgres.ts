@@ -1,6 +1,24 @@
 import { spawn, spawnSync, type SpawnOptions } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { chmodSync, chownSync, closeSync, cpSync, existsSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, readlinkSync, renameSync, rmSync, statSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  chownSync,
+  closeSync,
+  cpSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  renameSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  unlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -114,13 +132,29 @@ export class EmbeddedPostgres {
     if (this.account) chownSync(staging, this.account.uid, this.account.gid);
     const started = Date.now();
     // trust is safe here: the only listener is a socket inside a folder only the server's OS account can enter.
-    const initdb = spawnSync(this.binaries.initdb, ['-D', staging, '--auth=trust', '--username=postgres', '--encoding=UTF8', '--locale=C', '--locale-provider=builtin', '--builtin-locale=C.UTF-8', '--sync-method=syncfs'], {
-      ...this.account,
-      env: serverEnvironment(),
-      encoding: 'utf8',
-    });
+    const initdb = spawnSync(
+      this.binaries.initdb,
+      [
+        '-D',
+        staging,
+        '--auth=trust',
+        '--username=postgres',
+        '--encoding=UTF8',
+        '--locale=C',
+        '--locale-provider=builtin',
+        '--builtin-locale=C.UTF-8',
+        '--sync-method=syncfs',
+      ],
+      {
+        ...this.account,
+        env: serverEnvironment(),
+        encoding: 'utf8',
+      },
+    );
     if (initdb.status !== 0) {
-      throw new EmbeddedDatabaseError(`initdb failed in ${staging}: ${(initdb.stderr || String(initdb.error)).trim().split('\n').slice(-3).join(' ')}`);
+      throw new EmbeddedDatabaseError(
+        `initdb failed in ${staging}: ${(initdb.stderr || String(initdb.error)).trim().split('\n').slice(-3).join(' ')}`,
+      );
     }
     try {
       renameSync(staging, this.cluster);
@@ -142,11 +176,15 @@ export class EmbeddedPostgres {
         const claim = await this.claim();
         if (claim === 'claimed') return;
         if (claim !== 'retry') {
-          throw new EmbeddedDatabaseError(`another service (pid ${claim.liveOwner}) is using the data folder ${dirname(this.cluster)}; stop it or choose another DATA_DIR`);
+          throw new EmbeddedDatabaseError(
+            `another service (pid ${claim.liveOwner}) is using the data folder ${dirname(this.cluster)}; stop it or choose another DATA_DIR`,
+          );
         }
       }
       if (Date.now() > deadline) {
-        throw new EmbeddedDatabaseError(`the embedded database in ${this.cluster} did not start in ${START_LIMIT_MS / 1000} s: ${this.logTail()}`);
+        throw new EmbeddedDatabaseError(
+          `the embedded database in ${this.cluster} did not start in ${START_LIMIT_MS / 1000} s: ${this.logTail()}`,
+        );
       }
       await sleep(RETRY_MS);
     }
@@ -161,11 +199,25 @@ export class EmbeddedPostgres {
   private spawnServer(): void {
     const log = openSync(this.logFile, 'a');
     if (this.account) chownSync(this.logFile, this.account.uid, this.account.gid);
-    const options: SpawnOptions = { ...this.account, env: serverEnvironment(), detached: true, stdio: ['ignore', log, log] };
+    const options: SpawnOptions = {
+      ...this.account,
+      env: serverEnvironment(),
+      detached: true,
+      stdio: ['ignore', log, log],
+    };
     // 32 MB of shared buffers, not initdb's 128: the server shares the machine with the service, its
     // buffers counted in the memory the two hold under load, and the page cache keeps what they drop (docs/decisions.md).
-    const settings = ['listen_addresses=', `unix_socket_directories=${this.cluster}`, 'unix_socket_permissions=0700', 'shared_buffers=32MB'];
-    const server = spawn(this.binaries.postgres, ['-D', this.cluster, '-p', String(SOCKET_PORT), ...settings.flatMap((s) => ['-c', s])], options);
+    const settings = [
+      'listen_addresses=',
+      `unix_socket_directories=${this.cluster}`,
+      'unix_socket_permissions=0700',
+      'shared_buffers=32MB',
+    ];
+    const server = spawn(
+      this.binaries.postgres,
+      ['-D', this.cluster, '-p', String(SOCKET_PORT), ...settings.flatMap((s) => ['-c', s])],
+      options,
+    );
     server.unref();
     closeSync(log);
   }
@@ -176,11 +228,19 @@ export class EmbeddedPostgres {
    * backend is terminated so that the next attempt gets the lock.
    */
   private async claim(): Promise<Claim> {
-    const client = new Client({ host: this.cluster, port: SOCKET_PORT, user: 'postgres', database: 'postgres', application_name: `${OWNER_PREFIX}${process.pid}` });
+    const client = new Client({
+      host: this.cluster,
+      port: SOCKET_PORT,
+      user: 'postgres',
+      database: 'postgres',
+      application_name: `${OWNER_PREFIX}${process.pid}`,
+    });
     client.on('error', () => undefined);
     try {
       await client.connect();
-      const [{ locked }] = (await client.query<{ locked: boolean }>('select pg_try_advisory_lock($1) as locked', [OWNER_LOCK])).rows;
+      const [{ locked }] = (
+        await client.query<{ locked: boolean }>('select pg_try_advisory_lock($1) as locked', [OWNER_LOCK])
+      ).rows;
       if (locked) {
         this.ownerConnection = client;
         client.once('end', () => void this.serverLost());
@@ -193,7 +253,8 @@ export class EmbeddedPostgres {
       );
       for (const holder of holders.rows) {
         const owner = Number(holder.application_name.slice(OWNER_PREFIX.length));
-        if (holder.application_name.startsWith(OWNER_PREFIX) && owner !== process.pid && isAlive(owner)) return { liveOwner: owner };
+        if (holder.application_name.startsWith(OWNER_PREFIX) && owner !== process.pid && isAlive(owner))
+          return { liveOwner: owner };
         await client.query('select pg_terminate_backend($1)', [holder.pid]);
       }
     } catch {
@@ -238,8 +299,15 @@ export function serverAccount(): Account {
   const id = (flag: string) => spawnSync('id', [flag, 'postgres'], { encoding: 'utf8' });
   let uid = id('-u');
   if (uid.status !== 0) {
-    const created = spawnSync('useradd', ['--system', '--user-group', '--no-create-home', '--shell', '/usr/sbin/nologin', 'postgres'], { encoding: 'utf8' });
-    if (created.status !== 0) throw new EmbeddedDatabaseError(`running as root, the embedded database needs a postgres OS user, and useradd failed: ${created.stderr.trim()}`);
+    const created = spawnSync(
+      'useradd',
+      ['--system', '--user-group', '--no-create-home', '--shell', '/usr/sbin/nologin', 'postgres'],
+      { encoding: 'utf8' },
+    );
+    if (created.status !== 0)
+      throw new EmbeddedDatabaseError(
+        `running as root, the embedded database needs a postgres OS user, and useradd failed: ${created.stderr.trim()}`,
+      );
     uid = id('-u');
   }
   return { uid: Number(uid.stdout), gid: Number(id('-g').stdout) };
@@ -272,9 +340,15 @@ async function serverCopyOfBinaries(): Promise<Binaries> {
   const logger = new Logger('EmbeddedPostgres');
   const target = join(SERVER_HOME, `postgres-${version}-${process.platform}-${process.arch}`);
   try {
-    await ensureOwnedFolder(target, (staging) => cpSync(join(dir, 'native'), staging, { recursive: true, verbatimSymlinks: true }), (message) => logger.warn(message));
+    await ensureOwnedFolder(
+      target,
+      (staging) => cpSync(join(dir, 'native'), staging, { recursive: true, verbatimSymlinks: true }),
+      (message) => logger.warn(message),
+    );
   } catch (error) {
-    throw new EmbeddedDatabaseError(`running as root, the embedded database runs from a copy of its binaries in ${SERVER_HOME}, which could not be made: ${(error as Error).message}; set DATABASE_URL, or run the service as another user`);
+    throw new EmbeddedDatabaseError(
+      `running as root, the embedded database runs from a copy of its binaries in ${SERVER_HOME}, which could not be made: ${(error as Error).message}; set DATABASE_URL, or run the service as another user`,
+    );
   }
   return { initdb: join(target, 'bin', 'initdb'), postgres: join(target, 'bin', 'postgres') };
 }
@@ -301,7 +375,9 @@ function placeCluster(root: string, account: NonNullable<Account>): string {
     // For whoever finds the folder: which data folder it serves.
     writeFileSync(join(home, 'data-folder'), `${root}\n`);
   } catch (error) {
-    throw new EmbeddedDatabaseError(`the embedded database runs as the OS user postgres (uid ${account.uid}), which cannot reach ${root}, and no cluster could be made for it in ${SERVER_HOME}: ${(error as Error).message}; make every folder on the way searchable for it (chmod o+x), or set DATABASE_URL`);
+    throw new EmbeddedDatabaseError(
+      `the embedded database runs as the OS user postgres (uid ${account.uid}), which cannot reach ${root}, and no cluster could be made for it in ${SERVER_HOME}: ${(error as Error).message}; make every folder on the way searchable for it (chmod o+x), or set DATABASE_URL`,
+    );
   }
   const cluster = join(home, 'postgres');
   try {
@@ -312,7 +388,9 @@ function placeCluster(root: string, account: NonNullable<Account>): string {
     if ((error as NodeJS.ErrnoException).code === 'EEXIST') return placeCluster(root, account);
     throw error;
   }
-  new Logger('EmbeddedPostgres').log(`the OS user postgres cannot reach ${root}: its cluster is ${cluster}, linked from ${link}`);
+  new Logger('EmbeddedPostgres').log(
+    `the OS user postgres cannot reach ${root}: its cluster is ${cluster}, linked from ${link}`,
+  );
   return cluster;
 }
 

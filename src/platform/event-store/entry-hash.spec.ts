@@ -49,7 +49,12 @@ describe('canonicalJson', () => {
   });
 
   it('escapes as ECMAScript does: control characters, quotes, backslashes, lone surrogates', () => {
-    const texts = fc.string({ unit: fc.oneof(fc.constantFrom('"', '\\', '\u0000', '\u001f', '\u007f', '\ud800', '\udfff', 'é', '😀'), fc.string({ unit: 'binary', maxLength: 1 })) });
+    const texts = fc.string({
+      unit: fc.oneof(
+        fc.constantFrom('"', '\\', '\u0000', '\u001f', '\u007f', '\ud800', '\udfff', 'é', '😀'),
+        fc.string({ unit: 'binary', maxLength: 1 }),
+      ),
+    });
     fc.assert(
       fc.property(fc.dictionary(texts, texts), (value) => {
         expect(canonicalJson(value)).toBe(canonicalize(value));
@@ -59,6 +64,7 @@ describe('canonicalJson', () => {
   });
 
   it('refuses what JSON cannot hold', () => {
-    for (const bad of [Number.NaN, Infinity, undefined, () => 1, BigInt(1)]) expect(() => canonicalJson([bad])).toThrow();
+    for (const bad of [Number.NaN, Infinity, undefined, () => 1, BigInt(1)])
+      expect(() => canonicalJson([bad])).toThrow();
   });
 });

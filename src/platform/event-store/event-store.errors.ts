@@ -54,7 +54,11 @@ export interface ChainHeadProblem {
  */
 export class ChainHeadError extends DomainError {
   constructor(readonly problem: ChainHeadProblem) {
-    super('CHAIN_ALARM', `The audit log was changed behind the service's back, so nothing is recorded until an operator has looked: ${problem.detail}`, 503);
+    super(
+      'CHAIN_ALARM',
+      `The audit log was changed behind the service's back, so nothing is recorded until an operator has looked: ${problem.detail}`,
+      503,
+    );
   }
 }
 

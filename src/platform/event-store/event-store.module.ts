@@ -1,5 +1,13 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { Global, Inject, Logger, Module, type DynamicModule, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import {
+  Global,
+  Inject,
+  Logger,
+  Module,
+  type DynamicModule,
+  type OnApplicationBootstrap,
+  type OnApplicationShutdown,
+} from '@nestjs/common';
 import { Clock, SystemClock } from '../clock';
 import type { Projector } from '../projections/projector';
 import { AsyncProjectionRunner, prepareProjections } from '../projections/runner';
@@ -31,7 +39,9 @@ export interface EventStoreOptions {
 
 /** Opens the configured database, brings its schema and read models up to date. */
 export async function openDatabase(options: EventStoreOptions): Promise<Database> {
-  const db = options.databaseUrl ? new PgDatabase(options.databaseUrl) : await openEmbedded(options.dataDir ?? './data');
+  const db = options.databaseUrl
+    ? new PgDatabase(options.databaseUrl)
+    : await openEmbedded(options.dataDir ?? './data');
   try {
     await migrateOnceReachable(db);
     await LogOrigin.fix(db, options.logOrigin);
@@ -69,7 +79,11 @@ const EMBEDDED_POOL_SIZE = 5;
 
 async function openEmbedded(dataDir: string): Promise<Database> {
   const server = await EmbeddedPostgres.start(dataDir);
-  return new PgDatabase(server.url, { driver: 'embedded', poolSize: EMBEDDED_POOL_SIZE, afterClose: () => server.stop() });
+  return new PgDatabase(server.url, {
+    driver: 'embedded',
+    poolSize: EMBEDDED_POOL_SIZE,
+    afterClose: () => server.stop(),
+  });
 }
 
 @Global()

@@ -73,7 +73,11 @@ export interface ChainHead {
 export type EventsAfterHead = (head: ChainHead, tx: Sql) => Promise<NewEvent[]>;
 
 export abstract class EventStore {
-  abstract append(streamId: string, events: NewEvent[] | EventsAfterHead, options: AppendOptions): Promise<StoredEvent[]>;
+  abstract append(
+    streamId: string,
+    events: NewEvent[] | EventsAfterHead,
+    options: AppendOptions,
+  ): Promise<StoredEvent[]>;
   abstract readStream(streamId: string): Promise<StoredEvent[]>;
   /** Events with position >= fromPosition, in order, at most `limit` of them. */
   abstract readAll(fromPosition: number, limit: number): Promise<StoredEvent[]>;

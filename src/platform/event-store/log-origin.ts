@@ -19,7 +19,9 @@ export class LogOrigin {
    * database is opened (a refusal closes it again), and read again for the provider.
    */
   static async fix(db: Database, wanted: string | undefined): Promise<LogOrigin> {
-    await db.query('insert into log_origin (origin) values ($1) on conflict (id) do nothing', [wanted ?? defaultOrigin()]);
+    await db.query('insert into log_origin (origin) values ($1) on conflict (id) do nothing', [
+      wanted ?? defaultOrigin(),
+    ]);
     const [{ origin }] = await db.query<{ origin: string }>('select origin from log_origin');
     if (wanted !== undefined && wanted !== origin) {
       throw new LogOriginMismatchError(
@@ -33,6 +35,9 @@ export class LogOrigin {
 
 /** A host name is a schema-less URL's start, as the spec recommends; the random part keeps two logs on one machine apart. */
 function defaultOrigin(): string {
-  const host = hostname().toLowerCase().replace(/[^a-z0-9.-]/g, '-') || 'localhost';
+  const host =
+    hostname()
+      .toLowerCase()
+      .replace(/[^a-z0-9.-]/g, '-') || 'localhost';
   return `${host}/crcs/${randomBytes(6).toString('hex')}`;
 }

@@ -26,14 +26,19 @@ export const insertNodes = (first: number): string => `insert into merkle_nodes 
   select level, idx, decode(hash, 'hex') from unnest($${first}::int[], $${first + 1}::bigint[], $${first + 2}::text[]) as n(level, idx, hash)
   on conflict (level, idx) do update set hash = excluded.hash`;
 
-export const nodeParams = (nodes: TreeNode[]): unknown[] => [nodes.map((n) => n.level), nodes.map((n) => n.index), nodes.map((n) => n.hash.toString('hex'))];
+export const nodeParams = (nodes: TreeNode[]): unknown[] => [
+  nodes.map((n) => n.level),
+  nodes.map((n) => n.index),
+  nodes.map((n) => n.hash.toString('hex')),
+];
 
 export async function writeNodes(sql: Sql, nodes: TreeNode[]): Promise<void> {
   if (nodes.length > 0) await sql.query(prepared(insertNodes(1)), nodeParams(nodes));
 }
 
 /** Builds something from the stored tree, reading the nodes it needs in one query. */
-export const fromStoredTree = <T>(sql: Sql, build: (node: NodeLookup) => T): Promise<T> => withNodes(build, (keys) => readNodes(sql, keys));
+export const fromStoredTree = <T>(sql: Sql, build: (node: NodeLookup) => T): Promise<T> =>
+  withNodes(build, (keys) => readNodes(sql, keys));
 
 export const loadFrontier = (sql: Sql, size: number): Promise<MerkleFrontier> =>
   fromStoredTree(sql, (node) => MerkleFrontier.of(size, node));
@@ -47,12 +52,20 @@ const BATCH = 5000;
 export async function catchUpTree(db: Database): Promise<void> {
   await db.transaction(async (tx) => {
     const [head] = await tx.query<{ position: string }>('select position from event_store_head where id for update');
-    const [built] = await tx.query<{ size: string }>('select coalesce(max(idx) + 1, 0) as size from merkle_nodes where level = 0');
+    const [built] = await tx.query<{ size: string }>(
+      'select coalesce(max(idx) + 1, 0) as size from merkle_nodes where level = 0',
+    );
     const frontier = await loadFrontier(tx, Number(built.size));
     while (frontier.size < Number(head.position)) {
-      const rows = await tx.query<{ hash: string }>('select hash from events where position > $1 order by position limit $2', [frontier.size, BATCH]);
+      const rows = await tx.query<{ hash: string }>(
+        'select hash from events where position > $1 order by position limit $2',
+        [frontier.size, BATCH],
+      );
       if (rows.length === 0) break;
-      await writeNodes(tx, rows.flatMap((row) => frontier.append(leafHash(row.hash))));
+      await writeNodes(
+        tx,
+        rows.flatMap((row) => frontier.append(leafHash(row.hash))),
+      );
     }
   });
 }

@@ -41,7 +41,9 @@ const forgedMthOf = Array.from({ length: 64 }, (_, i) => rfc9162.mth([...leafInp
 
 describe('Merkle tree (RFC 9162 2.1), checked by the RFC’s own algorithms written in test/support/rfc9162.ts', () => {
   it('the empty tree’s root is the hash of nothing', () => {
-    expect(treeRoot(0, full.node).toString('hex')).toBe('e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855');
+    expect(treeRoot(0, full.node).toString('hex')).toBe(
+      'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855',
+    );
     expect(MerkleFrontier.empty().root()).toEqual(mthOf[0]);
   });
 
@@ -66,20 +68,23 @@ describe('Merkle tree (RFC 9162 2.1), checked by the RFC’s own algorithms writ
     }
   });
 
-  it.each(SIZES)('second size %i: the consistency proof from every first size verifies by RFC 9162 2.1.4.2, and by ours', (second) => {
-    const secondRoot = mthOf[second];
-    for (let first = 1; first <= second; first++) {
-      const firstRoot = mthOf[first];
-      const proof = consistencyPath(first, second, full.node);
-      expect(rfc9162.verifyConsistency(first, second, proof, firstRoot, secondRoot)).toBe(true);
-      expect(verifyConsistency(first, second, proof, firstRoot, secondRoot)).toBe(true);
-      if (first < second) {
-        const forged = forgedMthOf[first - 1];
-        expect(rfc9162.verifyConsistency(first, second, proof, forged, secondRoot)).toBe(false);
-        expect(verifyConsistency(first, second, proof, forged, secondRoot)).toBe(false);
+  it.each(SIZES)(
+    'second size %i: the consistency proof from every first size verifies by RFC 9162 2.1.4.2, and by ours',
+    (second) => {
+      const secondRoot = mthOf[second];
+      for (let first = 1; first <= second; first++) {
+        const firstRoot = mthOf[first];
+        const proof = consistencyPath(first, second, full.node);
+        expect(rfc9162.verifyConsistency(first, second, proof, firstRoot, secondRoot)).toBe(true);
+        expect(verifyConsistency(first, second, proof, firstRoot, secondRoot)).toBe(true);
+        if (first < second) {
+          const forged = forgedMthOf[first - 1];
+          expect(rfc9162.verifyConsistency(first, second, proof, forged, secondRoot)).toBe(false);
+          expect(verifyConsistency(first, second, proof, forged, secondRoot)).toBe(false);
+        }
       }
-    }
-  });
+    },
+  );
 
   it('a changed proof fails both verifiers: a flipped bit, a dropped or added hash, another leaf index', () => {
     const edit = fc.oneof(
@@ -87,7 +92,10 @@ describe('Merkle tree (RFC 9162 2.1), checked by the RFC’s own algorithms writ
       fc.record({ kind: fc.constant('drop' as const), at: fc.nat() }),
       fc.record({ kind: fc.constant('add' as const), at: fc.nat() }),
     );
-    const apply = (hashes: Buffer[], e: typeof edit extends fc.Arbitrary<infer T> ? T : never): Buffer[] | undefined => {
+    const apply = (
+      hashes: Buffer[],
+      e: typeof edit extends fc.Arbitrary<infer T> ? T : never,
+    ): Buffer[] | undefined => {
       const copy = hashes.map((h) => Buffer.from(h));
       if (e.kind === 'add') copy.splice(e.at % (copy.length + 1), 0, Buffer.alloc(32, 9));
       else if (copy.length === 0) return undefined;
@@ -96,38 +104,60 @@ describe('Merkle tree (RFC 9162 2.1), checked by the RFC’s own algorithms writ
       return copy;
     };
     fc.assert(
-      fc.property(fc.integer({ min: 1, max: 64 }), fc.nat(), fc.nat(), edit, fc.integer({ min: 1, max: 63 }), (second, a, b, e, shift) => {
-        const first = (a % second) + 1;
-        const index = b % second;
-        const root = mthOf[second];
-        const firstRoot = mthOf[first];
-        const leaf = rfc9162.leafHash(leafInputs[index]);
-        const path = inclusionPath(index, second, full.node);
-        const badPath = apply(path, e);
-        if (badPath) {
-          expect(rfc9162.verifyInclusion(index, second, leaf, badPath, root)).toBe(false);
-          expect(verifyInclusion(index, second, leaf, badPath, root)).toBe(false);
-        }
-        const otherIndex = (index + shift) % second;
-        if (otherIndex !== index) {
-          expect(rfc9162.verifyInclusion(otherIndex, second, leaf, path, root)).toBe(false);
-          expect(verifyInclusion(otherIndex, second, leaf, path, root)).toBe(false);
-        }
-        const badProof = apply(consistencyPath(first, second, full.node), e);
-        if (badProof) {
-          expect(rfc9162.verifyConsistency(first, second, badProof, firstRoot, root)).toBe(false);
-          expect(verifyConsistency(first, second, badProof, firstRoot, root)).toBe(false);
-        }
-      }),
+      fc.property(
+        fc.integer({ min: 1, max: 64 }),
+        fc.nat(),
+        fc.nat(),
+        edit,
+        fc.integer({ min: 1, max: 63 }),
+        (second, a, b, e, shift) => {
+          const first = (a % second) + 1;
+          const index = b % second;
+          const root = mthOf[second];
+          const firstRoot = mthOf[first];
+          const leaf = rfc9162.leafHash(leafInputs[index]);
+          const path = inclusionPath(index, second, full.node);
+          const badPath = apply(path, e);
+          if (badPath) {
+            expect(rfc9162.verifyInclusion(index, second, leaf, badPath, root)).toBe(false);
+            expect(verifyInclusion(index, second, leaf, badPath, root)).toBe(false);
+          }
+          const otherIndex = (index + shift) % second;
+          if (otherIndex !== index) {
+            expect(rfc9162.verifyInclusion(otherIndex, second, leaf, path, root)).toBe(false);
+            expect(verifyInclusion(otherIndex, second, leaf, path, root)).toBe(false);
+          }
+          const badProof = apply(consistencyPath(first, second, full.node), e);
+          if (badProof) {
+            expect(rfc9162.verifyConsistency(first, second, badProof, firstRoot, root)).toBe(false);
+            expect(verifyConsistency(first, second, badProof, firstRoot, root)).toBe(false);
+          }
+        },
+      ),
       { numRuns: 3000 },
     );
   });
 
   it('appending writes the nodes it completes: one leaf and a carry per trailing one bit', () => {
     const frontier = MerkleFrontier.empty();
-    const written = Array.from({ length: 8 }, (_, i) => frontier.append(leafHash(full.chainHashes[i])).map((n) => `${n.level}/${n.index}`));
-    expect(written).toEqual([['0/0'], ['0/1', '1/0'], ['0/2'], ['0/3', '1/1', '2/0'], ['0/4'], ['0/5', '1/2'], ['0/6'], ['0/7', '1/3', '2/1', '3/0']]);
-    expect(MerkleFrontier.keys(13)).toEqual([{ level: 3, index: 0 }, { level: 2, index: 2 }, { level: 0, index: 12 }]);
+    const written = Array.from({ length: 8 }, (_, i) =>
+      frontier.append(leafHash(full.chainHashes[i])).map((n) => `${n.level}/${n.index}`),
+    );
+    expect(written).toEqual([
+      ['0/0'],
+      ['0/1', '1/0'],
+      ['0/2'],
+      ['0/3', '1/1', '2/0'],
+      ['0/4'],
+      ['0/5', '1/2'],
+      ['0/6'],
+      ['0/7', '1/3', '2/1', '3/0'],
+    ]);
+    expect(MerkleFrontier.keys(13)).toEqual([
+      { level: 3, index: 0 },
+      { level: 2, index: 2 },
+      { level: 0, index: 12 },
+    ]);
   });
 
   it('a run of leaves gives the roots of the aligned subtrees it holds whole, each at the leaf that ends it', () => {
@@ -140,7 +170,10 @@ describe('Merkle tree (RFC 9162 2.1), checked by the RFC’s own algorithms writ
 
   it('growing with the nodes of runs gives the roots of appending alone, wherever the runs’ guess of the leaf index is wrong', () => {
     // Each leaf's guessed index: the next one, or one off it (an entry moved, inserted or deleted).
-    const step = fc.oneof({ weight: 8, arbitrary: fc.constant(1) }, { weight: 1, arbitrary: fc.integer({ min: -3, max: 4 }) });
+    const step = fc.oneof(
+      { weight: 8, arbitrary: fc.constant(1) },
+      { weight: 1, arbitrary: fc.integer({ min: -3, max: 4 }) },
+    );
     const batches = fc.array(fc.array(step, { minLength: 1, maxLength: 40 }), { minLength: 1, maxLength: 6 });
     fc.assert(
       fc.property(fc.integer({ min: 0, max: 40 }), batches, (before, steps) => {
@@ -160,7 +193,15 @@ describe('Merkle tree (RFC 9162 2.1), checked by the RFC’s own algorithms writ
         for (const batch of steps) {
           const indices = batch.map((d) => (guess = Math.max(0, guess + d)));
           const firstInput = inputs.length;
-          const leaves = Buffer.concat(indices.map((_, j) => rfc9162.leafHash(createHash('sha256').update(`leaf ${firstInput + j}`).digest())));
+          const leaves = Buffer.concat(
+            indices.map((_, j) =>
+              rfc9162.leafHash(
+                createHash('sha256')
+                  .update(`leaf ${firstInput + j}`)
+                  .digest(),
+              ),
+            ),
+          );
           const { nodes, counts } = runNodes(leaves, (j) => indices[j]);
           let used = 0;
           indices.forEach((_, j) => {

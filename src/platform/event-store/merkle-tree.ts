@@ -21,7 +21,8 @@ const leafInput = Buffer.alloc(1 + HASH_BYTES);
 
 export function leafHash(chainHash: string): Buffer {
   // A chain hash of another shape (in a tampered log) is decoded as Buffer.from decodes it.
-  if (chainHash.length !== 2 * HASH_BYTES || leafInput.write(chainHash, 1, 'hex') !== HASH_BYTES) return sha256(Buffer.of(0), Buffer.from(chainHash, 'hex'));
+  if (chainHash.length !== 2 * HASH_BYTES || leafInput.write(chainHash, 1, 'hex') !== HASH_BYTES)
+    return sha256(Buffer.of(0), Buffer.from(chainHash, 'hex'));
   return sha256(leafInput);
 }
 
@@ -95,7 +96,10 @@ export function consistencyPath(first: number, second: number, node: NodeLookup)
  * trip to the database), for real. A node `fetch` does not return is a tree that does not reach
  * that far: it throws.
  */
-export async function withNodes<T>(build: (node: NodeLookup) => T, fetch: (keys: NodeKey[]) => Promise<TreeNode[]>): Promise<T> {
+export async function withNodes<T>(
+  build: (node: NodeLookup) => T,
+  fetch: (keys: NodeKey[]) => Promise<TreeNode[]>,
+): Promise<T> {
   const wanted = new Map<string, NodeKey>();
   build((level, index) => {
     wanted.set(`${level}/${index}`, { level, index });
@@ -199,7 +203,10 @@ export class MerkleFrontier {
     let level = 0;
     let index = this.count;
     while (this.peaks[level]) {
-      hash = known && known.length >= (level + 1) * HASH_BYTES ? known.subarray(level * HASH_BYTES, (level + 1) * HASH_BYTES) : nodeHash(this.peaks[level]!, hash);
+      hash =
+        known && known.length >= (level + 1) * HASH_BYTES
+          ? known.subarray(level * HASH_BYTES, (level + 1) * HASH_BYTES)
+          : nodeHash(this.peaks[level]!, hash);
       this.peaks[level] = undefined;
       level += 1;
       index = Math.floor(index / 2);
@@ -232,7 +239,13 @@ export class MerkleFrontier {
  */
 
 /** Whether `path` proves leaf `index` of a tree of `size` leaves, with root `root`. */
-export function verifyInclusion(index: number, size: number, leaf: Buffer, path: readonly Buffer[], root: Buffer): boolean {
+export function verifyInclusion(
+  index: number,
+  size: number,
+  leaf: Buffer,
+  path: readonly Buffer[],
+  root: Buffer,
+): boolean {
   if (!(index >= 0 && index < size)) return false;
   const rest = [...path];
   const rebuild = (m: number, n: number): Buffer | undefined => {
@@ -249,7 +262,13 @@ export function verifyInclusion(index: number, size: number, leaf: Buffer, path:
 }
 
 /** Whether `proof` shows that the tree of `first` leaves with `firstRoot` is a prefix of the one of `second` with `secondRoot`. */
-export function verifyConsistency(first: number, second: number, proof: readonly Buffer[], firstRoot: Buffer, secondRoot: Buffer): boolean {
+export function verifyConsistency(
+  first: number,
+  second: number,
+  proof: readonly Buffer[],
+  firstRoot: Buffer,
+  secondRoot: Buffer,
+): boolean {
   if (!(first >= 0 && first <= second)) return false;
   if (first === 0) return proof.length === 0 && firstRoot.equals(EMPTY_ROOT);
   if (first === second) return proof.length === 0 && firstRoot.equals(secondRoot);

@@ -6,12 +6,17 @@ import { preparedName, type Database, type Sql } from './sql';
 /** A request waits at most this long for a connection: an outage answers 503 fast instead of hanging. */
 const CONNECT_TIMEOUT_MS = 2000;
 /** Socket errors, and SQLSTATE classes 08 (connection exception) and 57P01-03 (server shutting down or starting). */
-const CONNECTION_ERROR_CODES = /^(ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|ENOTFOUND|EHOSTUNREACH|EAI_AGAIN|08\w{3}|57P0[123])$/;
-const CONNECTION_ERROR_MESSAGES = /Connection terminated|timeout exceeded when trying to connect|not queryable|Client was closed/;
+const CONNECTION_ERROR_CODES =
+  /^(ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|ENOTFOUND|EHOSTUNREACH|EAI_AGAIN|08\w{3}|57P0[123])$/;
+const CONNECTION_ERROR_MESSAGES =
+  /Connection terminated|timeout exceeded when trying to connect|not queryable|Client was closed/;
 
 function isConnectionFailure(error: unknown): boolean {
   const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
-  return (typeof code === 'string' && CONNECTION_ERROR_CODES.test(code)) || (typeof message === 'string' && CONNECTION_ERROR_MESSAGES.test(message));
+  return (
+    (typeof code === 'string' && CONNECTION_ERROR_CODES.test(code)) ||
+    (typeof message === 'string' && CONNECTION_ERROR_MESSAGES.test(message))
+  );
 }
 
 /** A lost connection becomes a DatabaseUnavailableError (503); any other error passes through as it is. */
@@ -39,7 +44,11 @@ export class PgDatabase implements Database {
     private readonly options: PgDatabaseOptions = {},
   ) {
     this.driver = options.driver ?? 'postgres';
-    this.pool = new Pool({ connectionString: url, max: options.poolSize ?? 10, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
+    this.pool = new Pool({
+      connectionString: url,
+      max: options.poolSize ?? 10,
+      connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+    });
     // An idle client that loses its connection must not crash the process; the next query reconnects.
     this.pool.on('error', () => undefined);
     // A backend terminated just as it finished connecting can send its FATAL in the same packet as

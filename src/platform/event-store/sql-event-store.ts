@@ -18,7 +18,12 @@ import { canonicalJson, entryBytes } from './entry-hash';
 import { insertNodes, loadFrontier, nodeParams } from './merkle-store';
 import { leafHash, type MerkleFrontier } from './merkle-tree';
 import { JsonText, insertRows, prepared, type Database, type Sql } from './sql';
-import { ChainHeadError, RevisionConflictError, UnstorableValueError, type ChainHeadProblem } from './event-store.errors';
+import {
+  ChainHeadError,
+  RevisionConflictError,
+  UnstorableValueError,
+  type ChainHeadProblem,
+} from './event-store.errors';
 import { writerMac } from './writer-mac';
 
 interface PendingAppend {
@@ -188,10 +193,20 @@ export class SqlEventStore extends EventStore {
    * writes them. `isolated`: each append in its own savepoint, rolled back alone on failure and
    * reported as its outcome. Otherwise any failure throws BatchFailed for the caller to retry isolated.
    */
-  private async writeBatch(tx: Sql, batch: PendingAppend[], isolated: boolean): Promise<{ outcomes: Outcomes; tree: MerkleFrontier }> {
+  private async writeBatch(
+    tx: Sql,
+    batch: PendingAppend[],
+    isolated: boolean,
+  ): Promise<{ outcomes: Outcomes; tree: MerkleFrontier }> {
     const outcomes: Outcomes = new Map();
     const streams = [...new Set(batch.map((pending) => pending.streamId))];
-    const [head] = await tx.query<{ position: string; hash: string; seen: string; last: string | null; revisions: [string, number][] }>(LOCK_HEAD, [streams]);
+    const [head] = await tx.query<{
+      position: string;
+      hash: string;
+      seen: string;
+      last: string | null;
+      revisions: [string, number][];
+    }>(LOCK_HEAD, [streams]);
     let chain: ChainHead = { position: Number(head.position), hash: head.hash };
     let last = Number(head.last ?? 0);
     let revisions = new Map(head.revisions);
@@ -246,7 +261,12 @@ export class SqlEventStore extends EventStore {
       });
     }
     const nodes = accepted.flatMap(({ stored }) => stored.flatMap((e) => tree.append(leafHash(e.hash))));
-    await tx.query(CLOSE_BATCH, [chain.position, this.inlineProjectors.map((p) => p.name), chain.hash, ...nodeParams(nodes)]);
+    await tx.query(CLOSE_BATCH, [
+      chain.position,
+      this.inlineProjectors.map((p) => p.name),
+      chain.hash,
+      ...nodeParams(nodes),
+    ]);
     return { outcomes, tree };
   }
 
@@ -258,9 +278,17 @@ export class SqlEventStore extends EventStore {
   private checkHead(position: number, last: number): void {
     const problem: ChainHeadProblem | undefined =
       last > position
-        ? { kind: 'inserted', position: position + 1, detail: `the log holds entries ${position + 1} to ${last} past its head (${position}): they were written behind the service's back` }
+        ? {
+            kind: 'inserted',
+            position: position + 1,
+            detail: `the log holds entries ${position + 1} to ${last} past its head (${position}): they were written behind the service's back`,
+          }
         : last < position
-          ? { kind: 'deleted', position: last + 1, detail: `the log's head is at ${position} but its last entry is ${last}: entries were cut from its end` }
+          ? {
+              kind: 'deleted',
+              position: last + 1,
+              detail: `the log's head is at ${position} but its last entry is ${last}: entries were cut from its end`,
+            }
           : position < this.committedUpTo
             ? {
                 kind: 'deleted',
@@ -319,7 +347,12 @@ export class SqlEventStore extends EventStore {
         recordedAt,
         prevHash: prev.hash,
       };
-      const stored: StoredEvent = { ...entry, data, metadata, hash: sha256Hex(entryBytes(entry, texts.data, texts.metadata)) };
+      const stored: StoredEvent = {
+        ...entry,
+        data,
+        metadata,
+        hash: sha256Hex(entryBytes(entry, texts.data, texts.metadata)),
+      };
       chained.stored.push(stored);
       chained.texts.push(texts);
       prev = stored;

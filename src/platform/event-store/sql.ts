@@ -52,7 +52,9 @@ export class JsonText {
  */
 export function insertRows(table: string, rows: readonly Record<string, unknown>[], params: unknown[]): string {
   const columns = Object.keys(rows[0]);
-  params.push(`[${rows.map((row) => `{${columns.map((column) => `"${column}":${jsonCell(row[column])}`).join(',')}}`).join(',')}]`);
+  params.push(
+    `[${rows.map((row) => `{${columns.map((column) => `"${column}":${jsonCell(row[column])}`).join(',')}}`).join(',')}]`,
+  );
   const list = columns.join(', ');
   return `insert into ${table} (${list}) select ${list} from json_populate_recordset(null::${table}, $${params.length})`;
 }

@@ -32,7 +32,9 @@ export class WriterCheck {
   /** Why the entry is not authenticated, or undefined when it is (or is from before authentication). */
   problem(position: number, hash: string, mac: string | null | undefined): string | undefined {
     if (mac === null || mac === undefined || mac === '') {
-      return this.authenticated ? `the entry at position ${position} carries no writer authenticator: no service process wrote it` : undefined;
+      return this.authenticated
+        ? `the entry at position ${position} carries no writer authenticator: no service process wrote it`
+        : undefined;
     }
     this.authenticated = true;
     const expected = Buffer.from(writerMac(this.key, hash), 'hex');

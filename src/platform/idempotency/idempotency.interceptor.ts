@@ -61,7 +61,12 @@ export class IdempotencyInterceptor implements NestInterceptor {
     const key = request.headers[IDEMPOTENCY_HEADER];
     if (key === undefined) return next.handle();
     if (typeof key !== 'string' || !KEY_FORMAT.test(key)) {
-      throw validationError([{ field: 'Idempotency-Key', messages: ['Idempotency-Key must be 1 to 255 printable ASCII characters without spaces'] }]);
+      throw validationError([
+        {
+          field: 'Idempotency-Key',
+          messages: ['Idempotency-Key must be 1 to 255 printable ASCII characters without spaces'],
+        },
+      ]);
     }
     const reply = http.getResponse<FastifyReply>();
     const idempotent: IdempotentRequest = {
@@ -74,7 +79,12 @@ export class IdempotencyInterceptor implements NestInterceptor {
     return from(this.once(idempotent, request, reply, next));
   }
 
-  private async once(idempotent: IdempotentRequest, request: FastifyRequest, reply: FastifyReply, next: CallHandler): Promise<unknown> {
+  private async once(
+    idempotent: IdempotentRequest,
+    request: FastifyRequest,
+    reply: FastifyReply,
+    next: CallHandler,
+  ): Promise<unknown> {
     const slot = JSON.stringify([idempotent.scope, idempotent.key]);
     const waitUntil = Date.now() + TWIN_WAIT_MS;
     for (let first = this.running.get(slot); first; first = this.running.get(slot)) {
@@ -89,7 +99,12 @@ export class IdempotencyInterceptor implements NestInterceptor {
     }
   }
 
-  private async run(idempotent: IdempotentRequest, request: FastifyRequest, reply: FastifyReply, next: CallHandler): Promise<unknown> {
+  private async run(
+    idempotent: IdempotentRequest,
+    request: FastifyRequest,
+    reply: FastifyReply,
+    next: CallHandler,
+  ): Promise<unknown> {
     const recorded = await this.store.find(idempotent.scope, idempotent.key);
     if (recorded) return replay(idempotent, recorded, reply);
     idempotentRequests.set(request, idempotent);
@@ -114,7 +129,13 @@ export class IdempotencyInterceptor implements NestInterceptor {
 async function settlesWithin(running: Promise<unknown>, ms: number): Promise<boolean> {
   const timer = new AbortController();
   try {
-    return await Promise.race([running.then(() => true, () => true), sleep(ms, false, { signal: timer.signal })]);
+    return await Promise.race([
+      running.then(
+        () => true,
+        () => true,
+      ),
+      sleep(ms, false, { signal: timer.signal }),
+    ]);
   } finally {
     timer.abort();
   }

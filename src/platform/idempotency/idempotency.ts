@@ -55,7 +55,11 @@ export class IdempotencyKeyReusedError extends DomainError {
 /** The first request with the key is still running, or its record could not be read back: the client retries after Retry-After. */
 export class IdempotencyKeyInProgressError extends DomainError {
   constructor(key: string) {
-    super('IDEMPOTENCY_KEY_IN_PROGRESS', `A request with Idempotency-Key ${key} is being processed; retry it`, HttpStatus.CONFLICT);
+    super(
+      'IDEMPOTENCY_KEY_IN_PROGRESS',
+      `A request with Idempotency-Key ${key} is being processed; retry it`,
+      HttpStatus.CONFLICT,
+    );
   }
 }
 

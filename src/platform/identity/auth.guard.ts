@@ -44,7 +44,8 @@ export class AuthGuard implements CanActivate {
     await this.rateLimiter.enforce(principal, http.getResponse<FastifyReply>());
 
     const roles = this.reflector.getAllAndOverride<Role[] | undefined>(ROLES_KEY, targets) ?? [];
-    const readsOnly = READ_METHODS.has(request.method) || this.reflector.getAllAndOverride<boolean>(READS_ONLY_KEY, targets);
+    const readsOnly =
+      READ_METHODS.has(request.method) || this.reflector.getAllAndOverride<boolean>(READS_ONLY_KEY, targets);
     if (!permits(principal, roles, readsOnly)) throw new ForbiddenError();
     return true;
   }

@@ -16,10 +16,12 @@ export const EVENT_SCHEMA_VERSION = 1;
  * The caller and the request id of a command route, as every event's metadata records them. The
  * request id (x-request-id) correlates the events with the access log; the request is also their cause.
  */
-export const CurrentCommandContext = createParamDecorator((_data: unknown, context: ExecutionContext): CommandContext => {
-  const request = context.switchToHttp().getRequest<FastifyRequest>();
-  return { principal: keyedPrincipal(request, 'CurrentCommandContext'), correlationId: request.id };
-});
+export const CurrentCommandContext = createParamDecorator(
+  (_data: unknown, context: ExecutionContext): CommandContext => {
+    const request = context.switchToHttp().getRequest<FastifyRequest>();
+    return { principal: keyedPrincipal(request, 'CurrentCommandContext'), correlationId: request.id };
+  },
+);
 
 export function eventMetadata(context: CommandContext, merchantId?: string | null): EventMetadata {
   return {

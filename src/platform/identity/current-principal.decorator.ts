@@ -24,6 +24,6 @@ export function keyedPrincipal(request: FastifyRequest, decorator: string): Prin
   return principal;
 }
 
-export const CurrentPrincipal = createParamDecorator(
-  (_data: unknown, context: ExecutionContext): Principal => keyedPrincipal(context.switchToHttp().getRequest<FastifyRequest>(), 'CurrentPrincipal'),
+export const CurrentPrincipal = createParamDecorator((_data: unknown, context: ExecutionContext): Principal =>
+  keyedPrincipal(context.switchToHttp().getRequest<FastifyRequest>(), 'CurrentPrincipal'),
 );

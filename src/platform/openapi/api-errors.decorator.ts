@@ -10,7 +10,9 @@ export type ErrorCodes = Record<string, string>;
 
 /** One example body per code, so a client sees every `error` it must branch on. */
 export function errorExamples(codes: ErrorCodes): Record<string, { summary: string; value: ErrorBody }> {
-  return Object.fromEntries(Object.entries(codes).map(([error, when]) => [error, { summary: when, value: { error, message: when } }]));
+  return Object.fromEntries(
+    Object.entries(codes).map(([error, when]) => [error, { summary: when, value: { error, message: when } }]),
+  );
 }
 
 export function errorDescription(codes: ErrorCodes): string {
@@ -22,7 +24,10 @@ export function errorDescription(codes: ErrorCodes): string {
 /** The response of one status: always JSON, whatever the route's success answers are (CSV, HTML). */
 export function errorResponse(codes: ErrorCodes): ResponseObject {
   const schema = { $ref: getSchemaPath(ErrorBodyDto) };
-  return { description: errorDescription(codes), content: { 'application/json': { schema, examples: errorExamples(codes) } } };
+  return {
+    description: errorDescription(codes),
+    content: { 'application/json': { schema, examples: errorExamples(codes) } },
+  };
 }
 
 /**
@@ -39,7 +44,11 @@ export function ApiErrors(byStatus: Record<number, ErrorCodes>): MethodDecorator
     const merged = { ...known };
     for (const [status, codes] of Object.entries(byStatus)) {
       merged[status] = { ...known[status], ...codes };
-      ApiResponse({ status: Number(status), description: errorDescription(codes), content: errorResponse(merged[status]).content })(target, key, descriptor);
+      ApiResponse({
+        status: Number(status),
+        description: errorDescription(codes),
+        content: errorResponse(merged[status]).content,
+      })(target, key, descriptor);
     }
     Reflect.defineMetadata(ERROR_CODES, merged, holder);
   };

@@ -6,8 +6,13 @@ import { ApiProperty } from '@nestjs/swagger';
  * risk levels): one required integer property per key, so the document lists exactly the keys the
  * code counts by, from the same array.
  */
-export function countsBy<K extends string>(name: string, keys: readonly K[], examples: Partial<Record<K, number>> = {}): Type<Record<K, number>> {
+export function countsBy<K extends string>(
+  name: string,
+  keys: readonly K[],
+  examples: Partial<Record<K, number>> = {},
+): Type<Record<K, number>> {
   const counts = { [name]: class {} }[name];
-  for (const key of keys) ApiProperty({ type: 'integer', minimum: 0, example: examples[key] ?? 0 })(counts.prototype, key);
+  for (const key of keys)
+    ApiProperty({ type: 'integer', minimum: 0, example: examples[key] ?? 0 })(counts.prototype, key);
   return counts as Type<Record<K, number>>;
 }

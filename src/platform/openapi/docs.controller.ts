@@ -61,7 +61,10 @@ function loadAssets(): Map<string, Asset> {
   const dist = dirname(require.resolve('swagger-ui-dist/package.json'));
   return new Map<string, Asset>([
     ['swagger-ui.css', { type: 'text/css; charset=utf-8', body: readFileSync(join(dist, 'swagger-ui.css')) }],
-    ['swagger-ui-bundle.js', { type: 'text/javascript; charset=utf-8', body: readFileSync(join(dist, 'swagger-ui-bundle.js')) }],
+    [
+      'swagger-ui-bundle.js',
+      { type: 'text/javascript; charset=utf-8', body: readFileSync(join(dist, 'swagger-ui-bundle.js')) },
+    ],
     ['init.js', { type: 'text/javascript; charset=utf-8', body: INIT }],
   ]);
 }
@@ -76,7 +79,10 @@ export class DocsController {
   @Get('openapi.json')
   @Public()
   @ApiOperation({ operationId: 'getOpenApiDocument', summary: 'This OpenAPI 3.1 document' })
-  @ApiOkResponse({ description: 'The OpenAPI 3.1 document of every route', schema: { type: 'object', example: { openapi: '3.1.0' } } })
+  @ApiOkResponse({
+    description: 'The OpenAPI 3.1 document of every route',
+    schema: { type: 'object', example: { openapi: '3.1.0' } },
+  })
   openApi(): OpenAPIObject {
     return this.document.get();
   }
@@ -85,7 +91,10 @@ export class DocsController {
   @Public()
   @ApiOperation({ operationId: 'getDocsPage', summary: 'Browsable API documentation (Swagger UI)' })
   @ApiProduces('text/html')
-  @ApiOkResponse({ description: 'The page; it loads its scripts from /api/v1/docs/ and the document from /api/v1/openapi.json', schema: { type: 'string', example: '<!doctype html>' } })
+  @ApiOkResponse({
+    description: 'The page; it loads its scripts from /api/v1/docs/ and the document from /api/v1/openapi.json',
+    schema: { type: 'string', example: '<!doctype html>' },
+  })
   page(@Res({ passthrough: true }) reply: FastifyReply): string {
     void reply.headers({ ...DOCS_SECURITY_HEADERS, 'content-type': 'text/html; charset=utf-8' });
     return PAGE;

@@ -4,4 +4,5 @@ import { ApiProperty } from '@nestjs/swagger';
 export const HASH_PATTERN = '^[0-9a-f]{64}$';
 
 /** A hash of the audit log in an answer: the hash of the entry a record made, or one a proof holds. */
-export const HashProperty = ({ description, example }: { description?: string; example: string }) => ApiProperty({ pattern: HASH_PATTERN, description, example });
+export const HashProperty = ({ description, example }: { description?: string; example: string }) =>
+  ApiProperty({ pattern: HASH_PATTERN, description, example });

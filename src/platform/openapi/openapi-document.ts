@@ -1,6 +1,11 @@
 import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, getSchemaPath, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
-import type { HeaderObject, OperationObject, ResponseObject, SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
+import type {
+  HeaderObject,
+  OperationObject,
+  ResponseObject,
+  SchemaObject,
+} from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
 import { API_KEY_SCHEME, ROLES_EXTENSION } from '../identity/roles.decorator';
 import { READ_REPLICA_EXTENSION } from '../read-replica/api-data-as-of.decorator';
 import { ErrorBodyDto } from '../errors/error-body.response.dto';
@@ -13,13 +18,35 @@ export const API_VERSION = '3.6.0';
 export const API_TAGS = [
   { name: 'Health', description: 'Liveness, readiness and the served routes; no key.' },
   { name: 'Merchants and keys', description: 'Onboarding merchants and issuing, listing and revoking API keys.' },
-  { name: 'Jurisdictions', description: 'The cash rounding rule for a location: city, then county, then state, then the federal default.' },
-  { name: 'Transactions', description: 'Sales, overrides, voids, refunds and receipts. Every change is an entry of the hash-linked audit log.' },
-  { name: 'Tips', description: 'Cash and card tips, adjustments, payouts, pools and the tip-credit check; fractions of a cent always round up.' },
-  { name: 'Audit', description: 'The hash-linked audit log: query, verify, export for offline verification, and the checkpoint signing key.' },
-  { name: 'Risk and analytics', description: 'Merchant risk profiles, the fraud overview, void, override and tip analytics, read from projections.' },
+  {
+    name: 'Jurisdictions',
+    description: 'The cash rounding rule for a location: city, then county, then state, then the federal default.',
+  },
+  {
+    name: 'Transactions',
+    description:
+      'Sales, overrides, voids, refunds and receipts. Every change is an entry of the hash-linked audit log.',
+  },
+  {
+    name: 'Tips',
+    description:
+      'Cash and card tips, adjustments, payouts, pools and the tip-credit check; fractions of a cent always round up.',
+  },
+  {
+    name: 'Audit',
+    description:
+      'The hash-linked audit log: query, verify, export for offline verification, and the checkpoint signing key.',
+  },
+  {
+    name: 'Risk and analytics',
+    description: 'Merchant risk profiles, the fraud overview, void, override and tip analytics, read from projections.',
+  },
   { name: 'Export', description: 'CSV export of transactions.' },
-  { name: 'Webhooks', description: 'Signed webhooks (Standard Webhooks 1.0): endpoints, their deliveries and replays. The events and their payloads are under `webhooks`.' },
+  {
+    name: 'Webhooks',
+    description:
+      'Signed webhooks (Standard Webhooks 1.0): endpoints, their deliveries and replays. The events and their payloads are under `webhooks`.',
+  },
   { name: 'Documentation', description: 'This document and its browsable page; no key.' },
 ] as const;
 
@@ -35,8 +62,10 @@ const KEYED_ROUTE_ERRORS: Record<number, ErrorCodes> = {
  */
 const WRITE_ROUTE_ERRORS: Record<number, ErrorCodes> = {
   503: {
-    OUTCOME_UNKNOWN: 'The connection to the database was lost while the request was being committed: it may have been recorded. Retry with the same Idempotency-Key',
-    CHAIN_ALARM: "The audit log was changed behind the service's back (a chain alarm is raised): nothing is recorded until an operator has looked",
+    OUTCOME_UNKNOWN:
+      'The connection to the database was lost while the request was being committed: it may have been recorded. Retry with the same Idempotency-Key',
+    CHAIN_ALARM:
+      "The audit log was changed behind the service's back (a chain alarm is raised): nothing is recorded until an operator has looked",
   },
 };
 /**
@@ -54,7 +83,10 @@ const PATH_PARAMETER_ERRORS: Record<number, ErrorCodes> = {
 };
 /** A GET or DELETE with a body, refused before routing (app.factory.ts). */
 const BODYLESS_ROUTE_ERRORS: Record<number, ErrorCodes> = {
-  400: { BODY_NOT_ALLOWED: 'The request carried a body: a GET or DELETE takes none (send parameters in the path and query string)' },
+  400: {
+    BODY_NOT_ALLOWED:
+      'The request carried a body: a GET or DELETE takes none (send parameters in the path and query string)',
+  },
 };
 const INPUT_ERRORS: Record<number, ErrorCodes> = {
   400: { VALIDATION_ERROR: 'A path, query, header or body value is invalid; `details` names each field' },
@@ -94,7 +126,9 @@ export function buildOpenApiDocument(app: INestApplication, prefix: string): Ope
   for (const { route, operation } of operations(document)) {
     const roles = (operation as { [ROLES_EXTENSION]?: string[] })[ROLES_EXTENSION];
     if (roles) {
-      operation.description = [operation.description, `Roles: ${roles.map((role) => `\`${role}\``).join(', ')}.`].filter(Boolean).join('\n\n');
+      operation.description = [operation.description, `Roles: ${roles.map((role) => `\`${role}\``).join(', ')}.`]
+        .filter(Boolean)
+        .join('\n\n');
       addErrors(operation, KEYED_ROUTE_ERRORS);
       if (!route.startsWith('GET ')) addErrors(operation, WRITE_ROUTE_ERRORS);
     } else {
@@ -104,14 +138,18 @@ export function buildOpenApiDocument(app: INestApplication, prefix: string): Ope
     addErrors(operation, EVERY_ROUTE_ERRORS);
     if (/^(GET|DELETE) /.test(route)) addErrors(operation, BODYLESS_ROUTE_ERRORS);
     if ((operation.parameters?.length ?? 0) > 0 || operation.requestBody) addErrors(operation, INPUT_ERRORS);
-    if (operation.parameters?.some((parameter) => 'in' in parameter && parameter.in === 'path')) addErrors(operation, PATH_PARAMETER_ERRORS);
+    if (operation.parameters?.some((parameter) => 'in' in parameter && parameter.in === 'path'))
+      addErrors(operation, PATH_PARAMETER_ERRORS);
     if (operation.requestBody) addErrors(operation, BODY_ERRORS);
     addHeaders(operation, { keyed: roles !== undefined });
   }
   closeRequestBodies(document);
   enumerateErrorCodes(document);
   // package.json says UNLICENSED; SPDX names a license of one's own with a LicenseRef-.
-  document.info.license = { name: 'Proprietary: all rights reserved', identifier: 'LicenseRef-Proprietary' } as OpenAPIObject['info']['license'];
+  document.info.license = {
+    name: 'Proprietary: all rights reserved',
+    identifier: 'LicenseRef-Proprietary',
+  } as OpenAPIObject['info']['license'];
   return withoutNullable(document) as OpenAPIObject;
 }
 
@@ -119,7 +157,8 @@ const integer = (description: string): HeaderObject => ({ description, schema: {
 const HEADERS = {
   requestId: {
     'x-request-id': {
-      description: 'The request id: the client’s own `x-request-id` when it is safe to echo, else one the service made. It is in the access log and in the metadata of every entry the request appended.',
+      description:
+        'The request id: the client’s own `x-request-id` when it is safe to echo, else one the service made. It is in the access log and in the metadata of every entry the request appended.',
       schema: { type: 'string' },
     },
   },
@@ -128,8 +167,14 @@ const HEADERS = {
     'X-RateLimit-Remaining': integer('Requests the key has left in this UTC hour'),
     'X-RateLimit-Reset': integer('When the hour ends and the budget is refilled, in seconds since the Unix epoch'),
   },
-  retryAfter: { 'Retry-After': integer('Seconds to wait: until the key’s budget is refilled, or (`VERIFICATION_IN_PROGRESS`) for the running verification') },
-  retryInProgress: { 'Retry-After': integer('With `IDEMPOTENCY_KEY_IN_PROGRESS` only: seconds to wait before sending the request again') },
+  retryAfter: {
+    'Retry-After': integer(
+      'Seconds to wait: until the key’s budget is refilled, or (`VERIFICATION_IN_PROGRESS`) for the running verification',
+    ),
+  },
+  retryInProgress: {
+    'Retry-After': integer('With `IDEMPOTENCY_KEY_IN_PROGRESS` only: seconds to wait before sending the request again'),
+  },
   dataAsOf: {
     'X-Data-As-Of': {
       description:
@@ -140,7 +185,8 @@ const HEADERS = {
   },
   replayed: {
     'Idempotent-Replayed': {
-      description: '`true` when this answer repeats the one recorded for the same `Idempotency-Key` and request: nothing was recorded again',
+      description:
+        '`true` when this answer repeats the one recorded for the same `Idempotency-Key` and request: nothing was recorded again',
       schema: { type: 'string', enum: ['true'] },
     },
   },
@@ -154,7 +200,9 @@ const HEADERS = {
  * route whose answer may be read from the replica.
  */
 function addHeaders(operation: OperationObject, { keyed }: { keyed: boolean }): void {
-  const idempotent = operation.parameters?.some((parameter) => 'name' in parameter && parameter.name === 'Idempotency-Key');
+  const idempotent = operation.parameters?.some(
+    (parameter) => 'name' in parameter && parameter.name === 'Idempotency-Key',
+  );
   const fromReplica = (operation as { [READ_REPLICA_EXTENSION]?: boolean })[READ_REPLICA_EXTENSION] === true;
   for (const [status, response] of Object.entries(operation.responses) as Array<[string, ResponseObject]>) {
     // Written on the socket before Fastify has a request: no header but the status line's.
@@ -193,7 +241,8 @@ function closeRequestBodies(document: OpenAPIObject): void {
     }
     Object.values(value).forEach(visit);
   };
-  for (const { operation } of operations(document)) visit((operation.requestBody as { content?: unknown } | undefined)?.content);
+  for (const { operation } of operations(document))
+    visit((operation.requestBody as { content?: unknown } | undefined)?.content);
 }
 
 /** Each operation of the document with its route as the router names it (`POST /transaction`). */
@@ -212,7 +261,8 @@ function enumerateErrorCodes(document: OpenAPIObject): void {
   for (const { operation } of operations(document)) {
     for (const response of Object.values(operation.responses) as ResponseObject[]) {
       const json = response.content?.['application/json'];
-      if (json?.schema && '$ref' in json.schema && json.schema.$ref === getSchemaPath(ErrorBodyDto)) Object.keys(json.examples ?? {}).forEach((code) => codes.add(code));
+      if (json?.schema && '$ref' in json.schema && json.schema.$ref === getSchemaPath(ErrorBodyDto))
+        Object.keys(json.examples ?? {}).forEach((code) => codes.add(code));
     }
   }
   const errorBody = document.components!.schemas![getSchemaPath(ErrorBodyDto).split('/').pop()!] as SchemaObject;
@@ -247,10 +297,15 @@ function withoutNullable(value: unknown): unknown {
   if (nullable !== true) return converted;
   // Beside `allOf` (how the generator nests a class), `type: 'object'` is no type of its own.
   if (typeof converted.type === 'string' && !('allOf' in converted) && !('$ref' in converted)) {
-    return { ...converted, type: [converted.type, 'null'], ...(Array.isArray(converted.enum) && { enum: [...converted.enum, null] }) };
+    return {
+      ...converted,
+      type: [converted.type, 'null'],
+      ...(Array.isArray(converted.enum) && { enum: [...converted.enum, null] }),
+    };
   }
   const { description, type: _object, ...inner } = converted;
   // `allOf` with one member is how the generator puts a description beside a `$ref`: the member alone says the same.
-  const schema = Array.isArray(inner.allOf) && inner.allOf.length === 1 && Object.keys(inner).length === 1 ? inner.allOf[0] : inner;
+  const schema =
+    Array.isArray(inner.allOf) && inner.allOf.length === 1 && Object.keys(inner).length === 1 ? inner.allOf[0] : inner;
   return { ...(description !== undefined && { description }), anyOf: [schema, { type: 'null' }] };
 }

@@ -12,11 +12,16 @@ const LOCK_CHECKPOINTS = prepared(
 );
 const EVENTS_AFTER = prepared(`select ${EVENT_COLUMNS} from events where position > $1 order by position limit $2`);
 /** Moves the checkpoints named in $2 to position $1: also part of the statement that closes an append batch (sql-event-store.ts). */
-export const ADVANCE_CHECKPOINTS = 'update projection_checkpoints set position = $1, updated_at = now() where name = any($2)';
+export const ADVANCE_CHECKPOINTS =
+  'update projection_checkpoints set position = $1, updated_at = now() where name = any($2)';
 const ADVANCE = prepared(ADVANCE_CHECKPOINTS);
 
 /** Feeds each projector the events of the batch it handles, all at once (inside the append transaction, for inline ones). */
-export async function applyBatch(tx: Sql, projectors: readonly Projector[], events: readonly StoredEvent[]): Promise<void> {
+export async function applyBatch(
+  tx: Sql,
+  projectors: readonly Projector[],
+  events: readonly StoredEvent[],
+): Promise<void> {
   for (const p of projectors) {
     const handled = events.filter((event) => p.handles.includes(event.type));
     if (handled.length > 0) await p.apply(handled, tx);
@@ -66,7 +71,8 @@ export async function catchUp(db: Database, projectors: readonly Projector[]): P
   let total = 0;
   for (;;) {
     const read = await db.transaction(async (tx) => {
-      if (projectors.some((p) => p.mode === 'inline')) await tx.query('select 1 from event_store_head where id for update');
+      if (projectors.some((p) => p.mode === 'inline'))
+        await tx.query('select 1 from event_store_head where id for update');
       const locked = await tx.query<{ name: string; position: string }>(LOCK_CHECKPOINTS, [names]);
       const checkpoints = new Map(locked.map((row) => [row.name, Number(row.position)]));
       const rows = await tx.query<EventRow>(EVENTS_AFTER, [Math.min(...checkpoints.values()), REPLAY_BATCH]);
@@ -74,7 +80,11 @@ export async function catchUp(db: Database, projectors: readonly Projector[]): P
       const events = rows.map(toStoredEvent);
       for (const p of projectors) {
         const after = checkpoints.get(p.name)!;
-        await applyBatch(tx, [p], events.filter((event) => event.position > after));
+        await applyBatch(
+          tx,
+          [p],
+          events.filter((event) => event.position > after),
+        );
       }
       await tx.query(ADVANCE, [rows[rows.length - 1].position, names]);
       return rows.length;
@@ -188,12 +198,17 @@ export class AsyncProjectionRunner {
  * cannot mix two states, and says which log position these read models are current as of: async
  * ones lag the log by a moment.
  */
-export function readAsOf<T>(db: Database, projectors: readonly Projector[], read: (tx: Sql) => Promise<T>): Promise<{ result: T; as_of_position: number }> {
+export function readAsOf<T>(
+  db: Database,
+  projectors: readonly Projector[],
+  read: (tx: Sql) => Promise<T>,
+): Promise<{ result: T; as_of_position: number }> {
   return db.transaction(async (tx) => {
     await tx.query('set transaction isolation level repeatable read');
-    const [row] = await tx.query<{ position: string | null }>('select min(position) as position from projection_checkpoints where name = any($1)', [
-      projectors.map((p) => p.name),
-    ]);
+    const [row] = await tx.query<{ position: string | null }>(
+      'select min(position) as position from projection_checkpoints where name = any($1)',
+      [projectors.map((p) => p.name)],
+    );
     return { result: await read(tx), as_of_position: Number(row.position ?? 0) };
   });
 }

@@ -29,7 +29,8 @@ export class ReadReplicaModule implements OnApplicationShutdown {
         {
           provide: ReadReplica,
           inject: [DATABASE],
-          useFactory: (primary: Database) => new ReadReplica(primary, options.url ? new PgDatabase(options.url) : undefined, options.maxLagMs),
+          useFactory: (primary: Database) =>
+            new ReadReplica(primary, options.url ? new PgDatabase(options.url) : undefined, options.maxLagMs),
         },
         { provide: REPLICA_QUERIES, useValue: new Set(options.queries) },
         QueryDatabases,

@@ -43,7 +43,10 @@ export class ReadReplica {
     const status = await this.check();
     if (status.state !== this.lastState) {
       const lag = status.lagMs === null ? 'unknown' : `${status.lagMs} ms`;
-      this.logger.log({ state: status.state, lag_ms: status.lagMs }, `read replica ${status.state} (lag ${lag}, bound ${this.maxLagMs} ms)`);
+      this.logger.log(
+        { state: status.state, lag_ms: status.lagMs },
+        `read replica ${status.state} (lag ${lag}, bound ${this.maxLagMs} ms)`,
+      );
       this.lastState = status.state;
     }
     return status;
@@ -54,7 +57,9 @@ export class ReadReplica {
     if (Date.now() < this.lostUntil) return UNREACHABLE;
     let primary: { lsn: string; at: Date };
     try {
-      [primary] = await this.primary.query<{ lsn: string; at: Date }>('select pg_current_wal_flush_lsn()::text as lsn, clock_timestamp() as at');
+      [primary] = await this.primary.query<{ lsn: string; at: Date }>(
+        'select pg_current_wal_flush_lsn()::text as lsn, clock_timestamp() as at',
+      );
     } catch {
       // Without the primary's position the lag cannot be known; its own queries fail on their own.
       return { state: 'lagging', lagMs: null, dataAsOf: null };

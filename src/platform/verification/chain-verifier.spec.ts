@@ -18,9 +18,15 @@ const changeAmount = (chain: StoredEvent[], position: number) =>
   chain.map((e) => (e.position === position ? { ...e, data: { cents: 1 } } : e));
 const deleteAt = (chain: StoredEvent[], position: number) => chain.filter((e) => e.position !== position);
 const swap = (chain: StoredEvent[], a: number, b: number) =>
-  byPosition(chain.map((e) => (e.position === a ? { ...e, position: b } : e.position === b ? { ...e, position: a } : e)));
+  byPosition(
+    chain.map((e) => (e.position === a ? { ...e, position: b } : e.position === b ? { ...e, position: a } : e)),
+  );
 /** Moves every entry from `position` up by one and puts a forged entry, correctly hashed and linked, in the gap. */
-function insertForged(chain: StoredEvent[], position: number, linked = true): { chain: StoredEvent[]; forged: StoredEvent } {
+function insertForged(
+  chain: StoredEvent[],
+  position: number,
+  linked = true,
+): { chain: StoredEvent[]; forged: StoredEvent } {
   const before = chain[position - 2];
   const entry = {
     ...chain[position - 1],
@@ -50,7 +56,11 @@ describe('ChainVerifier', () => {
       verified_count: 300,
       break_count: 0,
       breaks: [],
-      checkpoints: { count: 5, signatures_checked: true, last: { checkpoint: 5, position: 250, hash: chain[249].hash } },
+      checkpoints: {
+        count: 5,
+        signatures_checked: true,
+        last: { checkpoint: 5, position: 250, hash: chain[249].hash },
+      },
       tree: { tree_size: 300, root_hash: tree.root().toString('hex'), witnessed_heads: null },
     });
   });
@@ -62,7 +72,13 @@ describe('ChainVerifier', () => {
       total_count: 20,
       verified_count: 19,
       breaks: [
-        { kind: 'modified', position: 7, entry_id: chain[6].entryId, stored_hash: chain[6].hash, expected_hash: entryHash(tampered[6]) },
+        {
+          kind: 'modified',
+          position: 7,
+          entry_id: chain[6].entryId,
+          stored_hash: chain[6].hash,
+          expected_hash: entryHash(tampered[6]),
+        },
       ],
     });
   });
@@ -128,7 +144,12 @@ describe('ChainVerifier', () => {
     const chain = buildChain(20);
     const renumbered = deleteAt(chain, 7).map((e) => (e.position > 7 ? { ...e, position: e.position - 1 } : e));
     expect(verify(renumbered).breaks).toEqual([
-      expect.objectContaining({ kind: 'deleted', position: 7, entry_id: chain[7].entryId, missing_positions: { from: 7, to: 7 } }),
+      expect.objectContaining({
+        kind: 'deleted',
+        position: 7,
+        entry_id: chain[7].entryId,
+        missing_positions: { from: 7, to: 7 },
+      }),
     ]);
   });
 
@@ -137,7 +158,12 @@ describe('ChainVerifier', () => {
     const renumbered = deleteAt(chain, 8).map((e) => (e.position > 8 ? { ...e, position: e.position - 1 } : e));
     // Entry 8 was revision 2 of transaction-2; revision 3 (entry 13) now follows revision 1.
     expect(verify(rehashFrom(renumbered, 8)).breaks).toEqual([
-      expect.objectContaining({ kind: 'deleted', position: 12, entry_id: chain[12].entryId, detail: 'stream transaction-2: expected revision 2, found 3' }),
+      expect.objectContaining({
+        kind: 'deleted',
+        position: 12,
+        entry_id: chain[12].entryId,
+        detail: 'stream transaction-2: expected revision 2, found 3',
+      }),
     ]);
   });
 
@@ -199,11 +225,17 @@ describe('ChainVerifier', () => {
         last.position,
       );
       expect(verify(tampered, { checkpointKeys: keys }).breaks).toEqual([
-        expect.objectContaining({ kind: 'modified', position: last.position, detail: 'checkpoint 5 has an invalid signature' }),
+        expect.objectContaining({
+          kind: 'modified',
+          position: last.position,
+          detail: 'checkpoint 5 has an invalid signature',
+        }),
       ]);
       const otherKeys = keyRing([createPublicKey(newSigningKey())]);
       expect(verify(chain, { checkpointKeys: otherKeys }).breaks).toHaveLength(5);
-      expect(verify(chain, { checkpointKeys: otherKeys }).breaks[0].detail).toMatch(/^checkpoint 1 is signed by key [0-9a-f]{16}, which is not among the keys given$/);
+      expect(verify(chain, { checkpointKeys: otherKeys }).breaks[0].detail).toMatch(
+        /^checkpoint 1 is signed by key [0-9a-f]{16}, which is not among the keys given$/,
+      );
     });
 
     it('are not checked for signatures without keys, and say so', () => {
@@ -218,10 +250,16 @@ describe('ChainVerifier', () => {
     it('names exactly the entries involved', () => {
       fc.assert(
         fc.property(position, (p) => {
-          expect(verify(changeAmount(chain, p)).breaks).toEqual([expect.objectContaining({ kind: 'modified', position: p })]);
-          expect(verify(deleteAt(chain, p)).breaks).toEqual([expect.objectContaining({ kind: 'deleted', position: p + 1 })]);
+          expect(verify(changeAmount(chain, p)).breaks).toEqual([
+            expect.objectContaining({ kind: 'modified', position: p }),
+          ]);
+          expect(verify(deleteAt(chain, p)).breaks).toEqual([
+            expect.objectContaining({ kind: 'deleted', position: p + 1 }),
+          ]);
           const { chain: inserted, forged } = insertForged(chain, p);
-          expect(verify(inserted).breaks).toEqual([expect.objectContaining({ kind: 'inserted', entry_id: forged.entryId })]);
+          expect(verify(inserted).breaks).toEqual([
+            expect.objectContaining({ kind: 'inserted', entry_id: forged.entryId }),
+          ]);
         }),
         { numRuns: 40 },
       );
@@ -233,8 +271,18 @@ describe('ChainVerifier', () => {
           const b = Math.min(a + distance, 120);
           fc.pre(b > a);
           expect(verify(swap(chain, a, b)).breaks).toEqual([
-            expect.objectContaining({ kind: 'reordered', position: a, entry_id: chain[b - 1].entryId, original_position: b }),
-            expect.objectContaining({ kind: 'reordered', position: b, entry_id: chain[a - 1].entryId, original_position: a }),
+            expect.objectContaining({
+              kind: 'reordered',
+              position: a,
+              entry_id: chain[b - 1].entryId,
+              original_position: b,
+            }),
+            expect.objectContaining({
+              kind: 'reordered',
+              position: b,
+              entry_id: chain[a - 1].entryId,
+              original_position: a,
+            }),
           ]);
         }),
         { numRuns: 40 },

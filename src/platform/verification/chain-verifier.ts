@@ -1,5 +1,11 @@
 import type { KeyObject } from 'node:crypto';
-import { CHECKPOINT_EVENT_TYPE, checkSignature, isTreeHeadCheckpoint, type CheckpointData, type SignedTreeHead } from './checkpoint';
+import {
+  CHECKPOINT_EVENT_TYPE,
+  checkSignature,
+  isTreeHeadCheckpoint,
+  type CheckpointData,
+  type SignedTreeHead,
+} from './checkpoint';
 import type { StoredEvent } from '../event-store/event-store.port';
 import { GENESIS_HASH, entryHash, entryHashAt } from '../event-store/entry-hash';
 import { MerkleFrontier, leafHash } from '../event-store/merkle-tree';
@@ -13,7 +19,12 @@ import { WriterCheck } from '../event-store/writer-mac';
  * the subtrees over its leaf and the leaves of the entries before it in its batch, as `runNodes`
  * gives them: only for entries of a batch pushed whole, in order, and nothing between.
  */
-export type VerifiableEntry = StoredEvent & { entryHash?: string; leafHash?: Buffer; treeNodes?: Buffer; writerMac?: string | null };
+export type VerifiableEntry = StoredEvent & {
+  entryHash?: string;
+  leafHash?: Buffer;
+  treeNodes?: Buffer;
+  writerMac?: string | null;
+};
 
 export const BREAK_KINDS = ['modified', 'deleted', 'reordered', 'inserted', 'unauthenticated'] as const;
 export type BreakKind = (typeof BREAK_KINDS)[number];
@@ -228,7 +239,11 @@ export class ChainVerifier {
           last: this.lastCheckpoint,
         },
         tree: this.tree
-          ? { tree_size: this.tree.size, root_hash: this.tree.root().toString('hex'), witnessed_heads: this.options.witness ? this.witnessed : null }
+          ? {
+              tree_size: this.tree.size,
+              root_hash: this.tree.root().toString('hex'),
+              witnessed_heads: this.options.witness ? this.witnessed : null,
+            }
           : null,
       };
     }
@@ -325,7 +340,10 @@ export class ChainVerifier {
     const hashed = this.hashedPosition(e, e.position - this.offset !== slot);
     if (hashed !== slot) {
       broken ||= this.report(e, 'modified', {
-        detail: hashed === undefined ? 'stored hash does not match the entry' : `its hash is for position ${hashed}, but it follows position ${slot - 1}`,
+        detail:
+          hashed === undefined
+            ? 'stored hash does not match the entry'
+            : `its hash is for position ${hashed}, but it follows position ${slot - 1}`,
         expected_hash: entryHashAt(e, e.position - this.offset),
         stored_hash: e.hash,
       });
@@ -371,7 +389,8 @@ export class ChainVerifier {
     if (!broken && e.type === CHECKPOINT_EVENT_TYPE) broken = this.checkCheckpoint(e, slot);
     // In chain order, every entry (so that the first authenticated one is known); reported when nothing else was.
     const unauthenticated = this.writers?.problem(e.position, e.hash, e.writerMac);
-    if (!broken && unauthenticated !== undefined) broken = this.report(e, 'unauthenticated', { detail: unauthenticated });
+    if (!broken && unauthenticated !== undefined)
+      broken = this.report(e, 'unauthenticated', { detail: unauthenticated });
 
     this.tipIndex = (this.tipIndex + 1) % WINDOW;
     this.linked = Math.min(this.linked + 1, WINDOW);
@@ -396,13 +415,20 @@ export class ChainVerifier {
     const signature = keys ? checkSignature(data, keys) : 'valid';
     if (signature !== 'valid') {
       this.lastCheckpointNumber = data.checkpoint;
-      const why = signature === 'unknown key' ? `is signed by key ${data.key_id}, which is not among the keys given` : 'has an invalid signature';
+      const why =
+        signature === 'unknown key'
+          ? `is signed by key ${data.key_id}, which is not among the keys given`
+          : 'has an invalid signature';
       return this.report(e, 'modified', { detail: `checkpoint ${data.checkpoint} ${why}`, checkpoint: where });
     }
-    const expectedNumber = this.lastCheckpointNumber === undefined ? (this.midChain ? data.checkpoint : 1) : this.lastCheckpointNumber + 1;
+    const expectedNumber =
+      this.lastCheckpointNumber === undefined ? (this.midChain ? data.checkpoint : 1) : this.lastCheckpointNumber + 1;
     this.lastCheckpointNumber = data.checkpoint;
     if (!this.inSequence(data.checkpoint, expectedNumber)) {
-      return this.report(e, 'deleted', { detail: `expected checkpoint ${expectedNumber}, found checkpoint ${data.checkpoint}`, checkpoint: where });
+      return this.report(e, 'deleted', {
+        detail: `expected checkpoint ${expectedNumber}, found checkpoint ${data.checkpoint}`,
+        checkpoint: where,
+      });
     }
     const covered = this.tip;
     const rootBefore = this.rootsBefore.get(e.entryId);
@@ -417,7 +443,12 @@ export class ChainVerifier {
         stored_hash: covered.hash,
         checkpoint: where,
       });
-    } else if (isTreeHeadCheckpoint(data) && rootBefore !== undefined && this.breakCount === 0 && (data.tree_size !== slot - 1 || data.root_hash !== rootBefore)) {
+    } else if (
+      isTreeHeadCheckpoint(data) &&
+      rootBefore !== undefined &&
+      this.breakCount === 0 &&
+      (data.tree_size !== slot - 1 || data.root_hash !== rootBefore)
+    ) {
       // The chain fixes every hash before the covered one, so only a head signed over another tree differs here.
       this.mark(covered, 'modified', {
         detail: `checkpoint ${data.checkpoint} signed Merkle root ${data.root_hash} for ${data.tree_size} entries, but the ${slot - 1} entries before it have root ${rootBefore}`,
@@ -465,7 +496,11 @@ export class ChainVerifier {
       const last = this.lastPushed;
       const at = { position: last?.position ?? 0, entry_id: last?.entryId ?? '', witnessed_tree_size: head.tree_size };
       if (signature !== 'valid') {
-        this.list({ kind: 'modified', ...at, detail: `the witnessed tree head of size ${head.tree_size} ${signature === 'invalid' ? 'has an invalid signature' : `is signed by key ${head.key_id}, which is not among the keys given`}` });
+        this.list({
+          kind: 'modified',
+          ...at,
+          detail: `the witnessed tree head of size ${head.tree_size} ${signature === 'invalid' ? 'has an invalid signature' : `is signed by key ${head.key_id}, which is not among the keys given`}`,
+        });
       } else if (head.tree_size > tree.size) {
         this.list({
           kind: 'deleted',
@@ -498,9 +533,17 @@ export class ChainVerifier {
     return true;
   }
 
-  private reportMissing(e: VerifiableEntry, from: number, to: number, fields: Pick<ChainBreak, 'expected_prev_hash' | 'actual_prev_hash'> = {}): true {
+  private reportMissing(
+    e: VerifiableEntry,
+    from: number,
+    to: number,
+    fields: Pick<ChainBreak, 'expected_prev_hash' | 'actual_prev_hash'> = {},
+  ): true {
     this.unexplainedGaps += to - from + 1;
-    const detail = from === to ? `the entry at position ${from} is missing` : `the entries at positions ${from} to ${to} are missing`;
+    const detail =
+      from === to
+        ? `the entry at position ${from} is missing`
+        : `the entries at positions ${from} to ${to} are missing`;
     return this.report(e, 'deleted', { detail, missing_positions: { from, to }, ...fields });
   }
 

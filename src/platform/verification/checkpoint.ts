@@ -54,16 +54,23 @@ export function checkpointData(checkpoint: number, chainHead: ChainHead, head: S
   return { checkpoint, position: chainHead.position, hash: chainHead.hash, ...head };
 }
 
-export const isTreeHeadCheckpoint = (data: CheckpointData): data is CheckpointData & TreeHead => data.root_hash !== undefined;
+export const isTreeHeadCheckpoint = (data: CheckpointData): data is CheckpointData & TreeHead =>
+  data.root_hash !== undefined;
 
 export type CheckpointSignature = 'valid' | 'invalid' | 'unknown key';
 
 /** `keys` by key id. Malformed data (a tampered entry or witness line) counts as an invalid signature, never throws. */
-export function checkSignature(signed: SignedTreeHead | CheckpointData, keys: ReadonlyMap<string, KeyObject>): CheckpointSignature {
+export function checkSignature(
+  signed: SignedTreeHead | CheckpointData,
+  keys: ReadonlyMap<string, KeyObject>,
+): CheckpointSignature {
   const key = keys.get(signed.key_id);
   if (!key) return 'unknown key';
   try {
-    const statement = 'checkpoint' in signed && !isTreeHeadCheckpoint(signed) ? chainHeadStatement(signed) : treeHeadStatement(signed as TreeHead);
+    const statement =
+      'checkpoint' in signed && !isTreeHeadCheckpoint(signed)
+        ? chainHeadStatement(signed)
+        : treeHeadStatement(signed as TreeHead);
     return verify(null, statement, key, Buffer.from(signed.signature, 'base64')) ? 'valid' : 'invalid';
   } catch {
     return 'invalid';

@@ -1,5 +1,13 @@
 import { sign, verify, type KeyObject } from 'node:crypto';
-import { NoteError, SIGNATURE_PREFIX, noteKeyId, parseVerifierKey, splitNote, verifierKey, type NoteVerifier } from './signed-note';
+import {
+  NoteError,
+  SIGNATURE_PREFIX,
+  noteKeyId,
+  parseVerifierKey,
+  splitNote,
+  verifierKey,
+  type NoteVerifier,
+} from './signed-note';
 
 /*
  * Witness cosignatures (c2sp.org/tlog-cosignature, the Ed25519 `cosignature/v1` kind): a note
@@ -18,14 +26,20 @@ export const cosignerKey = (name: string, publicKey: KeyObject): string => verif
 
 export const parseCosignerKey = (vkey: string): NoteVerifier => parseVerifierKey(vkey, COSIGNATURE_V1);
 
-const signedMessage = (text: string, timestamp: number): Buffer => Buffer.from(`cosignature/v1\ntime ${timestamp}\n${text}`);
+const signedMessage = (text: string, timestamp: number): Buffer =>
+  Buffer.from(`cosignature/v1\ntime ${timestamp}\n${text}`);
 
 /** The cosignature line (ending in a newline) of `name` on the checkpoint `text`, at `timestamp` (POSIX seconds). */
 export function cosign(text: string, name: string, privateKey: KeyObject, timestamp: number): string {
-  if (!Number.isSafeInteger(timestamp) || timestamp < 0) throw new Error('a cosignature timestamp is a non-negative whole number of seconds');
+  if (!Number.isSafeInteger(timestamp) || timestamp < 0)
+    throw new Error('a cosignature timestamp is a non-negative whole number of seconds');
   const time = Buffer.alloc(8);
   time.writeBigUInt64BE(BigInt(timestamp));
-  const signature = Buffer.concat([noteKeyId(name, privateKey, COSIGNATURE_V1), time, sign(null, signedMessage(text, timestamp), privateKey)]);
+  const signature = Buffer.concat([
+    noteKeyId(name, privateKey, COSIGNATURE_V1),
+    time,
+    sign(null, signedMessage(text, timestamp), privateKey),
+  ]);
   return `${SIGNATURE_PREFIX}${name} ${signature.toString('base64')}\n`;
 }
 
@@ -41,7 +55,11 @@ export function cosignatures(note: string, witnesses: readonly NoteVerifier[]): 
     const witness = witnesses.find((w) => w.name === name && w.id.equals(bytes.subarray(0, 4)));
     if (!witness) continue;
     const timestamp = bytes.length === 4 + 8 + 64 ? bytes.readBigUInt64BE(4) : -1n;
-    if (timestamp < 0n || timestamp > BigInt(Number.MAX_SAFE_INTEGER) || !verify(null, signedMessage(text, Number(timestamp)), witness.key, bytes.subarray(12))) {
+    if (
+      timestamp < 0n ||
+      timestamp > BigInt(Number.MAX_SAFE_INTEGER) ||
+      !verify(null, signedMessage(text, Number(timestamp)), witness.key, bytes.subarray(12))
+    ) {
       throw new NoteError(`the cosignature of ${witness.name} does not verify`);
     }
     found.set(witness, Number(timestamp));

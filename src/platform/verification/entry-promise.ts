@@ -25,16 +25,33 @@ export interface EntryPromise {
 /** Sets the signed bytes apart from anything else the key signs (tree heads have no `statement`). */
 const STATEMENT = 'crcs entry promise v1';
 
-const promiseStatement = ({ origin, position, entry_hash, timestamp }: Omit<EntryPromise, 'key_id' | 'signature'>): Buffer =>
+const promiseStatement = ({
+  origin,
+  position,
+  entry_hash,
+  timestamp,
+}: Omit<EntryPromise, 'key_id' | 'signature'>): Buffer =>
   Buffer.from(canonicalJson({ entry_hash, origin, position, statement: STATEMENT, timestamp }));
 
 /** The log's origin as promises name it. */
 export const logOrigin = (publicKey: KeyObject): string => `crcs/${keyId(publicKey)}`;
 
-export function signPromise(privateKey: KeyObject, entry: { position: number; hash: string; recordedAt: string }): EntryPromise {
+export function signPromise(
+  privateKey: KeyObject,
+  entry: { position: number; hash: string; recordedAt: string },
+): EntryPromise {
   const publicKey = createPublicKey(privateKey);
-  const promised = { origin: logOrigin(publicKey), position: entry.position, entry_hash: entry.hash, timestamp: entry.recordedAt };
-  return { ...promised, key_id: keyId(publicKey), signature: sign(null, promiseStatement(promised), privateKey).toString('base64') };
+  const promised = {
+    origin: logOrigin(publicKey),
+    position: entry.position,
+    entry_hash: entry.hash,
+    timestamp: entry.recordedAt,
+  };
+  return {
+    ...promised,
+    key_id: keyId(publicKey),
+    signature: sign(null, promiseStatement(promised), privateKey).toString('base64'),
+  };
 }
 
 /** `keys` by key id (see `keyRing`). Malformed input counts as an invalid signature, never throws. */

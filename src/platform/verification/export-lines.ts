@@ -22,7 +22,8 @@ export function exportLine(bytes: string, hash: string, writerMac?: string | nul
   return `${bytes.slice(0, -1)},"hash":${JSON.stringify(hash)}${mac}}\n`;
 }
 
-export const toExportLine = (e: StoredEvent & { writerMac?: string | null }): string => exportLine(canonicalEntry(e), e.hash, e.writerMac);
+export const toExportLine = (e: StoredEvent & { writerMac?: string | null }): string =>
+  exportLine(canonicalEntry(e), e.hash, e.writerMac);
 
 /** `,"hash":"<64 hex digits>"}` */
 const HASH_MEMBER_LENGTH = 75;
@@ -50,7 +51,12 @@ const WRITER_MAC_TEXT = /,"writer_mac":"([^"\\]*)"}$/;
  */
 export function checkExportLineBytes(line: Buffer): CheckedLine {
   const at = line.length - 1 - WRITER_MAC_MEMBER_LENGTH;
-  if (at <= 0 || !startsWith(line, WRITER_MAC_KEY, at) || line[line.length - 2] !== QUOTE || line[line.length - 1] !== CLOSE_OBJECT) {
+  if (
+    at <= 0 ||
+    !startsWith(line, WRITER_MAC_KEY, at) ||
+    line[line.length - 2] !== QUOTE ||
+    line[line.length - 1] !== CLOSE_OBJECT
+  ) {
     return (isUtf8(line) && fastCheck(line)) || checkExportLine(line.toString());
   }
   // The entry and its hash without the authenticator: a copy, closed, for the same checks as a line without one.
@@ -62,13 +68,29 @@ export function checkExportLineBytes(line: Buffer): CheckedLine {
 const CLOSING = Buffer.from('}');
 
 const HEAD = Buffer.from('{"data":');
-const KEYS = [',"entry_id":', ',"event_type":', ',"metadata":', ',"position":', ',"prev_hash":', ',"recorded_at":', ',"stream_id":', ',"stream_revision":', ',"hash":'].map((key) =>
-  Buffer.from(key),
-);
+const KEYS = [
+  ',"entry_id":',
+  ',"event_type":',
+  ',"metadata":',
+  ',"position":',
+  ',"prev_hash":',
+  ',"recorded_at":',
+  ',"stream_id":',
+  ',"stream_revision":',
+  ',"hash":',
+].map((key) => Buffer.from(key));
 
 function fastCheck(b: Buffer): CheckedLine | undefined {
   const tail = b.length - HASH_MEMBER_LENGTH;
-  if (tail <= HEAD.length || !startsWith(b, HEAD, 0) || !startsWith(b, KEYS[8], tail) || b[tail + 8] !== QUOTE || b[b.length - 2] !== QUOTE || b[b.length - 1] !== CLOSE_OBJECT) return undefined;
+  if (
+    tail <= HEAD.length ||
+    !startsWith(b, HEAD, 0) ||
+    !startsWith(b, KEYS[8], tail) ||
+    b[tail + 8] !== QUOTE ||
+    b[b.length - 2] !== QUOTE ||
+    b[b.length - 1] !== CLOSE_OBJECT
+  )
+    return undefined;
   // Not checked for hex digits: only a hash equal to the line's own, which is hex, is taken.
   const hash = b.toString('latin1', tail + 9, b.length - 2);
   // Hashed as written: the line up to its hash member, closed (in place for a moment: no copy per line).
@@ -86,11 +108,30 @@ function fastCheck(b: Buffer): CheckedLine | undefined {
   const position = at > 0 && startsWith(b, KEYS[3], at) ? integer(b, at + KEYS[3].length) : undefined;
   if (position === undefined) return undefined;
   const prevHash = startsWith(b, KEYS[4], endOfInteger) ? plainString(b, endOfInteger + KEYS[4].length) : undefined;
-  const recordedAt = prevHash !== undefined && startsWith(b, KEYS[5], endOfString) ? plainString(b, endOfString + KEYS[5].length) : undefined;
-  const streamId = recordedAt !== undefined && startsWith(b, KEYS[6], endOfString) ? plainString(b, endOfString + KEYS[6].length) : undefined;
-  const streamRevision = streamId !== undefined && startsWith(b, KEYS[7], endOfString) ? integer(b, endOfString + KEYS[7].length) : undefined;
+  const recordedAt =
+    prevHash !== undefined && startsWith(b, KEYS[5], endOfString)
+      ? plainString(b, endOfString + KEYS[5].length)
+      : undefined;
+  const streamId =
+    recordedAt !== undefined && startsWith(b, KEYS[6], endOfString)
+      ? plainString(b, endOfString + KEYS[6].length)
+      : undefined;
+  const streamRevision =
+    streamId !== undefined && startsWith(b, KEYS[7], endOfString)
+      ? integer(b, endOfString + KEYS[7].length)
+      : undefined;
   if (streamRevision === undefined || endOfInteger !== tail) return undefined;
-  return { position, entryId, streamId: streamId!, streamRevision, type, recordedAt: recordedAt!, prevHash: prevHash!, hash, entryHash: own };
+  return {
+    position,
+    entryId,
+    streamId: streamId!,
+    streamRevision,
+    type,
+    recordedAt: recordedAt!,
+    prevHash: prevHash!,
+    hash,
+    entryHash: own,
+  };
 }
 
 const QUOTE = 0x22;
@@ -134,7 +175,15 @@ function integer(b: Buffer, at: number): number | undefined {
   const first = i;
   let value = 0;
   while (i < b.length && b[i] >= 0x30 && b[i] <= 0x39 && i - first < 15) value = value * 10 + b[i++] - 0x30;
-  if (i === first || (b[first] === 0x30 && i > first + 1) || (b[i] >= 0x30 && b[i] <= 0x39) || b[i] === 0x2e || b[i] === 0x65 || b[i] === 0x45) return undefined;
+  if (
+    i === first ||
+    (b[first] === 0x30 && i > first + 1) ||
+    (b[i] >= 0x30 && b[i] <= 0x39) ||
+    b[i] === 0x2e ||
+    b[i] === 0x65 ||
+    b[i] === 0x45
+  )
+    return undefined;
   endOfInteger = i;
   return negative ? -value : value;
 }
@@ -207,7 +256,7 @@ const PLAIN = new Uint8Array(256).map((_, c) => (c >= 0x20 && c !== QUOTE && c !
 
 function skipString(b: Buffer, at: number): number {
   if (b[at] !== QUOTE) return -1;
-  for (let i = at + 1; i < b.length; ) {
+  for (let i = at + 1; i < b.length;) {
     // Most of a line: one table look-up a byte.
     while (PLAIN[b[i]] === 1) i++;
     const c = b[i];
@@ -253,7 +302,11 @@ export function checkExportLine(text: string): CheckedLine {
   const line = mac ? `${text.slice(0, mac.index)}}` : text;
   const { data, metadata, ...fields } = fromExportLine(line);
   const own = sha256Hex(hashedBytes(line));
-  return { ...fields, entryHash: own === fields.hash ? own : entryHash({ ...fields, data, metadata }), ...(mac && { writerMac: mac[1] }) };
+  return {
+    ...fields,
+    entryHash: own === fields.hash ? own : entryHash({ ...fields, data, metadata }),
+    ...(mac && { writerMac: mac[1] }),
+  };
 }
 
 const isString = (v: unknown): v is string => typeof v === 'string';

@@ -33,22 +33,35 @@ const oldLayout = (e: StoredEvent) =>
   `${JSON.stringify({ position: e.position, entry_id: e.entryId, stream_id: e.streamId, stream_revision: e.streamRevision, event_type: e.type, data: e.data, metadata: e.metadata, recorded_at: e.recordedAt, prev_hash: e.prevHash, hash: e.hash })}\n`;
 
 const tamperings = {
-  change: (entries: StoredEvent[], p: number) => entries.map((e) => (e.position === p ? { ...e, data: { cents: 1 } } : e)),
+  change: (entries: StoredEvent[], p: number) =>
+    entries.map((e) => (e.position === p ? { ...e, data: { cents: 1 } } : e)),
   delete: (entries: StoredEvent[], p: number) => entries.filter((e) => e.position !== p),
   swap: (entries: StoredEvent[], p: number) =>
-    byPosition(entries.map((e) => (e.position === p ? { ...e, position: p + 3 } : e.position === p + 3 ? { ...e, position: p } : e))),
-  rewrite: (entries: StoredEvent[], p: number) => rehashFrom(entries.map((e) => (e.position === p ? { ...e, data: { cents: 1 } } : e)), p),
+    byPosition(
+      entries.map((e) =>
+        e.position === p ? { ...e, position: p + 3 } : e.position === p + 3 ? { ...e, position: p } : e,
+      ),
+    ),
+  rewrite: (entries: StoredEvent[], p: number) =>
+    rehashFrom(
+      entries.map((e) => (e.position === p ? { ...e, data: { cents: 1 } } : e)),
+      p,
+    ),
 };
 
 describe('verifyExport', () => {
   it('finds what the verifier finds over the entries themselves, hashing the lines as they are', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.constantFrom(...(Object.keys(tamperings) as (keyof typeof tamperings)[])), fc.integer({ min: 2, max: 140 }), async (kind, p) => {
-        const tampered = tamperings[kind](chain, p);
-        const want = expected(tampered);
-        expect(want.break_count).toBeGreaterThan(0);
-        expect(await fromExport(exported(tampered), false)).toEqual(want);
-      }),
+      fc.asyncProperty(
+        fc.constantFrom(...(Object.keys(tamperings) as (keyof typeof tamperings)[])),
+        fc.integer({ min: 2, max: 140 }),
+        async (kind, p) => {
+          const tampered = tamperings[kind](chain, p);
+          const want = expected(tampered);
+          expect(want.break_count).toBeGreaterThan(0);
+          expect(await fromExport(exported(tampered), false)).toEqual(want);
+        },
+      ),
       { numRuns: 60 },
     );
   });
@@ -64,7 +77,9 @@ describe('verifyExport', () => {
     const result = await fromExport(chain.map(oldLayout).join(''), false);
     expect(result).toEqual(expected(chain));
     expect(result.break_count).toBe(0);
-    expect(await fromExport(tamperings.change(chain, 33).map(oldLayout).join(''), false)).toEqual(expected(tamperings.change(chain, 33)));
+    expect(await fromExport(tamperings.change(chain, 33).map(oldLayout).join(''), false)).toEqual(
+      expected(tamperings.change(chain, 33)),
+    );
   });
 
   it('skips blank lines and CRLF endings, and names the line it cannot read', async () => {
@@ -81,7 +96,10 @@ describe('verifyExport', () => {
 
 describe('writer authenticators in an export', () => {
   const writer = writerKey(key);
-  const withMacs: (StoredEvent & { writerMac: string | null })[] = chain.map((e) => ({ ...e, writerMac: writerMac(writer, e.hash) }));
+  const withMacs: (StoredEvent & { writerMac: string | null })[] = chain.map((e) => ({
+    ...e,
+    writerMac: writerMac(writer, e.hash),
+  }));
   const verify = async (entries: typeof withMacs, parallel: boolean) => {
     const verifier = new ChainVerifier({ ...options, writerKey: writer });
     await verifyExport(Readable.from([exported(entries)]), verifier, parallel);
@@ -95,16 +113,29 @@ describe('writer authenticators in an export', () => {
 
   it('are read after the hash, on either thread, and a missing or wrong one after the first is unauthenticated', async () => {
     expect(await verify(withMacs, false)).toMatchObject({ break_count: 0, verified_count: chain.length });
-    const tampered = withMacs.map((e) => (e.position === 30 ? { ...e, writerMac: null } : e.position === 90 ? { ...e, writerMac: 'ab'.repeat(32) } : e));
+    const tampered = withMacs.map((e) =>
+      e.position === 30 ? { ...e, writerMac: null } : e.position === 90 ? { ...e, writerMac: 'ab'.repeat(32) } : e,
+    );
     const want = direct(tampered);
     expect(want.breaks).toEqual([
-      expect.objectContaining({ kind: 'unauthenticated', position: 30, detail: 'the entry at position 30 carries no writer authenticator: no service process wrote it' }),
-      expect.objectContaining({ kind: 'unauthenticated', position: 90, detail: 'the entry at position 90 carries a writer authenticator that does not verify: no service process wrote it as it is' }),
+      expect.objectContaining({
+        kind: 'unauthenticated',
+        position: 30,
+        detail: 'the entry at position 30 carries no writer authenticator: no service process wrote it',
+      }),
+      expect.objectContaining({
+        kind: 'unauthenticated',
+        position: 90,
+        detail:
+          'the entry at position 90 carries a writer authenticator that does not verify: no service process wrote it as it is',
+      }),
     ]);
     expect(await verify(tampered, false)).toEqual(want);
     expect(await verify(tampered, true)).toEqual(want);
     // Entries before the first authenticated one were written before writer authentication.
-    expect(direct(withMacs.map((e) => (e.position < 10 ? { ...e, writerMac: null } : e)))).toMatchObject({ break_count: 0 });
+    expect(direct(withMacs.map((e) => (e.position < 10 ? { ...e, writerMac: null } : e)))).toMatchObject({
+      break_count: 0,
+    });
   }, 120_000);
 });
 
@@ -123,7 +154,10 @@ describe('checkExportLineBytes', () => {
     line: fc.integer({ min: 0, max: lines.length - 1 }),
     at: fc.double({ min: 0, max: 1, noNaN: true }),
     kind: fc.constantFrom('replace', 'insert', 'delete'),
-    with: fc.oneof(fc.constantFrom(...alphabet), fc.uint8Array({ minLength: 1, maxLength: 2 }).map((b) => Buffer.from(b))),
+    with: fc.oneof(
+      fc.constantFrom(...alphabet),
+      fc.uint8Array({ minLength: 1, maxLength: 2 }).map((b) => Buffer.from(b)),
+    ),
     // The tamperer rehashes the edited line, so that its hash vouches for whatever it now holds.
     rehash: fc.boolean(),
   });
@@ -133,12 +167,18 @@ describe('checkExportLineBytes', () => {
       fc.property(edit, (e) => {
         const original = Buffer.from(lines[e.line]);
         const at = Math.floor(e.at * original.length);
-        let bytes = Buffer.concat([original.subarray(0, at), e.kind === 'delete' ? Buffer.alloc(0) : e.with, original.subarray(e.kind === 'insert' ? at : at + 1)]);
+        let bytes = Buffer.concat([
+          original.subarray(0, at),
+          e.kind === 'delete' ? Buffer.alloc(0) : e.with,
+          original.subarray(e.kind === 'insert' ? at : at + 1),
+        ]);
         if (e.rehash && bytes.length > 75) {
           const entry = Buffer.concat([bytes.subarray(0, bytes.length - 75), Buffer.from('}')]);
           bytes = Buffer.concat([bytes.subarray(0, bytes.length - 75), Buffer.from(`,"hash":"${sha256Hex(entry)}"}`)]);
         }
-        expect(outcome(() => checkExportLineBytes(Buffer.from(bytes)))).toEqual(outcome(() => checkExportLine(bytes.toString())));
+        expect(outcome(() => checkExportLineBytes(Buffer.from(bytes)))).toEqual(
+          outcome(() => checkExportLine(bytes.toString())),
+        );
       }),
       { numRuns: 3000 },
     );

@@ -20,7 +20,11 @@ const BATCH_BYTES = 1 << 20;
  * whole lines are sent as bytes to worker threads (`parallel`), which read and hash them, while
  * this thread checks their order. Memory: the batches in flight. Blank lines are skipped.
  */
-export async function verifyExport(input: Readable, verifier: Pick<ChainVerifier, 'push'>, parallel: boolean): Promise<void> {
+export async function verifyExport(
+  input: Readable,
+  verifier: Pick<ChainVerifier, 'push'>,
+  parallel: boolean,
+): Promise<void> {
   const pool = HashPool.start(parallel);
   let linesBefore = 0;
   try {
@@ -30,7 +34,9 @@ export async function verifyExport(input: Readable, verifier: Pick<ChainVerifier
       (batch) => pool.run('lines', batch, movable(batch)),
       (_, checked) => {
         const bytes = Buffer.from(checked.bytes.buffer, checked.bytes.byteOffset, checked.bytes.byteLength);
-        entriesOf(checked, (i) => bytes.subarray(checked.ranges[2 * i], checked.ranges[2 * i + 1])).forEach((e) => verifier.push(e));
+        entriesOf(checked, (i) => bytes.subarray(checked.ranges[2 * i], checked.ranges[2 * i + 1])).forEach((e) =>
+          verifier.push(e),
+        );
         if (checked.error) throw new UnreadableLineError(linesBefore + checked.error.line, checked.error.message);
         linesBefore += checked.lineCount;
       },

@@ -20,7 +20,10 @@ export const HASH_TASKS = {
   /** SHA-256 (hex) of each entry's stored bytes. */
   bytes: (texts: string[]) => texts.map((text) => sha256Hex(text)),
   /** The entries of a run of whole export lines (export-lines.ts), or the first line that cannot be read. */
-  lines: (bytes: Uint8Array) => ({ ...checkLines(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)), bytes }),
+  lines: (bytes: Uint8Array) => ({
+    ...checkLines(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)),
+    bytes,
+  }),
   /** The whole check of the log from `from` to `to`, range after range: only its answer goes back to the caller's thread. */
   verify: async (input: ThreadVerification) => verifyStored(await connection(input.url), input),
 };
@@ -69,7 +72,10 @@ export function entriesOf(
   const nodeBytes = Buffer.from(nodes.buffer, nodes.byteOffset, nodes.byteLength);
   let nodesBefore = 0;
   return entryHashes.map((entryHash, i) => {
-    const treeNodes = nodeCounts[i] === 0 ? undefined : nodeBytes.subarray(nodesBefore * HASH_BYTES, (nodesBefore += nodeCounts[i]) * HASH_BYTES);
+    const treeNodes =
+      nodeCounts[i] === 0
+        ? undefined
+        : nodeBytes.subarray(nodesBefore * HASH_BYTES, (nodesBefore += nodeCounts[i]) * HASH_BYTES);
     const hash = texts[6 * i + 5];
     const fields = {
       position: numbers[2 * i],
@@ -117,7 +123,7 @@ function checkLines(bytes: Buffer): Omit<CheckedLines, 'bytes'> {
   const ranges: number[] = [];
   let lineCount = 0;
   let error: CheckedLines['error'];
-  for (let start = 0; start < bytes.length && !error; ) {
+  for (let start = 0; start < bytes.length && !error;) {
     const newline = bytes.indexOf(NEWLINE, start);
     const next = newline < 0 ? bytes.length : newline + 1;
     let end = newline < 0 ? bytes.length : newline;
@@ -155,7 +161,10 @@ export interface ThreadVerification {
   url: string;
   from: number;
   to: number;
-  options: Omit<VerifierOptions, 'treeBefore' | 'writerKey'> & { treeBefore?: ReturnType<MerkleFrontier['state']>; writerKey?: Uint8Array };
+  options: Omit<VerifierOptions, 'treeBefore' | 'writerKey'> & {
+    treeBefore?: ReturnType<MerkleFrontier['state']>;
+    writerKey?: Uint8Array;
+  };
 }
 
 /**
@@ -164,7 +173,10 @@ export interface ThreadVerification {
  * another. Null when the verifier wants an entry's texts that were not read (around a break): the
  * caller then verifies with every entry's texts.
  */
-async function verifyStored(db: Sql, { from, to, options: { treeBefore, writerKey, ...options } }: ThreadVerification): Promise<ChainVerification | null> {
+async function verifyStored(
+  db: Sql,
+  { from, to, options: { treeBefore, writerKey, ...options } }: ThreadVerification,
+): Promise<ChainVerification | null> {
   const verifier = new ChainVerifier({
     ...options,
     treeBefore: treeBefore && MerkleFrontier.of(treeBefore.size, (level) => Buffer.from(treeBefore.peaks[level]!)),
@@ -241,13 +253,18 @@ export class HashPool {
    * threads run at the lowest priority, so a sale's request is scheduled before them. `threads`:
    * fewer, for work that is one thread's (a whole verification, `verify`).
    */
-  static start(parallel: boolean, background = false, threads = background ? Math.max(1, availableParallelism() - 1) : availableParallelism()): HashPool {
+  static start(
+    parallel: boolean,
+    background = false,
+    threads = background ? Math.max(1, availableParallelism() - 1) : availableParallelism(),
+  ): HashPool {
     return new HashPool(parallel ? Array.from({ length: threads }, () => startWorker(background)) : [], background);
   }
 
   /** `move`: buffers of the input given to the thread rather than copied (see `movable`); unusable here afterwards. */
   run<K extends HashTask>(task: K, input: Input<K>, move: ArrayBuffer[] = []): Promise<Output<K>> {
-    if (this.workers.length === 0) return Promise.resolve((HASH_TASKS[task] as (input: Input<K>) => Output<K> | Promise<Output<K>>)(input));
+    if (this.workers.length === 0)
+      return Promise.resolve((HASH_TASKS[task] as (input: Input<K>) => Output<K> | Promise<Output<K>>)(input));
     const id = this.nextId++;
     const worker = this.workers[this.turn++ % this.workers.length];
     return new Promise((resolve, reject) => {
@@ -260,7 +277,12 @@ export class HashPool {
    * Runs `work` over each batch, several batches at a time (`depth`), and hands each batch with
    * its output to `take` in the batches' order: the order the chain is checked in.
    */
-  async each<B, O>(batches: AsyncIterable<B>, work: (batch: B) => Promise<O>, take: (batch: B, output: O) => void, readAhead = 1): Promise<void> {
+  async each<B, O>(
+    batches: AsyncIterable<B>,
+    work: (batch: B) => Promise<O>,
+    take: (batch: B, output: O) => void,
+    readAhead = 1,
+  ): Promise<void> {
     const inFlight: Promise<[B, O]>[] = [];
     for await (const batch of batches) {
       const done = work(batch).then((output): [B, O] => [batch, output]);
@@ -298,7 +320,8 @@ export class HashPool {
     take(batch, output);
     const requests = requestsTaken();
     const offTheEventLoop = this.workers.length > 0 || !isMainThread;
-    if (this.background && offTheEventLoop && requests !== this.requestsBefore) await pause(performance.now() - this.workingSince);
+    if (this.background && offTheEventLoop && requests !== this.requestsBefore)
+      await pause(performance.now() - this.workingSince);
     else await yieldToRequests();
     this.workingSince = performance.now();
     if (requests !== this.requestsBefore) this.lastRequestsSeen = this.workingSince;
@@ -320,7 +343,9 @@ export class HashPool {
  * a small Buffer is a slice of memory shared with others, which must stay where it is (then it is copied).
  */
 export function movable(bytes: Uint8Array): ArrayBuffer[] {
-  return bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength && bytes.buffer instanceof ArrayBuffer ? [bytes.buffer] : [];
+  return bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength && bytes.buffer instanceof ArrayBuffer
+    ? [bytes.buffer]
+    : [];
 }
 
 /** How long a background pool waits after the service's last request before it reads ahead. */

@@ -46,14 +46,23 @@ export interface NoteVerifier {
 export function parseVerifierKey(vkey: string, type = ED25519): NoteVerifier {
   // The base64 key may hold plus signs itself: the name ends at the first, the id at the second.
   const match = /^([^+]+)\+([0-9a-f]{8})\+(.+)$/.exec(vkey.trim());
-  if (!match || !isValidKeyName(match[1])) throw new Error('not a verifier key: expected <name>+<8 hex digits>+<base64 key>');
+  if (!match || !isValidKeyName(match[1]))
+    throw new Error('not a verifier key: expected <name>+<8 hex digits>+<base64 key>');
   const [, name, id, encoded] = match;
   const bytes = Buffer.from(encoded, 'base64');
   if (bytes.length !== 33 || bytes[0] !== type || bytes.toString('base64') !== encoded) {
-    throw new Error(type === ED25519 ? 'not an Ed25519 verifier key (type 0x01, 32 bytes)' : `not an Ed25519 key of signature type 0x0${type} (32 bytes)`);
+    throw new Error(
+      type === ED25519
+        ? 'not an Ed25519 verifier key (type 0x01, 32 bytes)'
+        : `not an Ed25519 key of signature type 0x0${type} (32 bytes)`,
+    );
   }
-  const key = createPublicKey({ key: { kty: 'OKP', crv: 'Ed25519', x: bytes.subarray(1).toString('base64url') }, format: 'jwk' });
-  if (!noteKeyId(name, key, type).equals(Buffer.from(id, 'hex'))) throw new Error(`the key id ${id} is not the one derived from the name and key`);
+  const key = createPublicKey({
+    key: { kty: 'OKP', crv: 'Ed25519', x: bytes.subarray(1).toString('base64url') },
+    format: 'jwk',
+  });
+  if (!noteKeyId(name, key, type).equals(Buffer.from(id, 'hex')))
+    throw new Error(`the key id ${id} is not the one derived from the name and key`);
   return { name, id: Buffer.from(id, 'hex'), key };
 }
 
@@ -77,7 +86,8 @@ export function openNote(note: string, verifiers: readonly NoteVerifier[]): { te
   for (const { name, bytes } of signatures) {
     const known = verifiers.find((v) => v.name === name && v.id.equals(bytes.subarray(0, 4)));
     if (!known) continue;
-    if (!verify(null, Buffer.from(text), known.key, bytes.subarray(4))) throw new NoteError(`the signature of ${known.name} does not verify`);
+    if (!verify(null, Buffer.from(text), known.key, bytes.subarray(4)))
+      throw new NoteError(`the signature of ${known.name} does not verify`);
     signers.push(known.name);
   }
   if (signers.length === 0) throw new NoteError('no signature of a known key');
@@ -96,7 +106,8 @@ export function splitNote(note: string): { text: string; signatures: { name: str
     .map((line) => {
       const match = /^\u2014 (\S+) ([A-Za-z0-9+/]+={0,2})$/u.exec(line);
       const bytes = match && Buffer.from(match[2], 'base64');
-      if (!match || !isValidKeyName(match[1]) || bytes!.length < 5) throw new NoteError(`malformed signature line: ${JSON.stringify(line)}`);
+      if (!match || !isValidKeyName(match[1]) || bytes!.length < 5)
+        throw new NoteError(`malformed signature line: ${JSON.stringify(line)}`);
       return { name: match[1], bytes: bytes! };
     });
   return { text: note.slice(0, split + 1), signatures };
@@ -109,15 +120,19 @@ export interface Checkpoint {
   root: Buffer;
 }
 
-export const checkpointText = ({ origin, size, root }: Checkpoint): string => `${origin}\n${size}\n${root.toString('base64')}\n`;
+export const checkpointText = ({ origin, size, root }: Checkpoint): string =>
+  `${origin}\n${size}\n${root.toString('base64')}\n`;
 
 /** Parses a checkpoint's note text; extension lines are allowed and ignored. */
 export function parseCheckpoint(text: string): Checkpoint {
   const [origin, size, root, ...rest] = text.split('\n');
-  if (rest.length === 0 || rest.at(-1) !== '' || rest.slice(0, -1).some((line) => line === '')) throw new NoteError('a checkpoint has three lines (origin, size, root), then only non-empty extension lines');
+  if (rest.length === 0 || rest.at(-1) !== '' || rest.slice(0, -1).some((line) => line === ''))
+    throw new NoteError('a checkpoint has three lines (origin, size, root), then only non-empty extension lines');
   if (origin === '') throw new NoteError('the checkpoint has no origin');
-  if (!/^(0|[1-9]\d*)$/.test(size) || !Number.isSafeInteger(Number(size))) throw new NoteError(`the checkpoint's tree size ${JSON.stringify(size)} is not a decimal number`);
+  if (!/^(0|[1-9]\d*)$/.test(size) || !Number.isSafeInteger(Number(size)))
+    throw new NoteError(`the checkpoint's tree size ${JSON.stringify(size)} is not a decimal number`);
   const hash = Buffer.from(root, 'base64');
-  if (hash.length !== 32 || hash.toString('base64') !== root) throw new NoteError(`the checkpoint's root ${JSON.stringify(root)} is not the base64 of 32 bytes`);
+  if (hash.length !== 32 || hash.toString('base64') !== root)
+    throw new NoteError(`the checkpoint's root ${JSON.stringify(root)} is not the base64 of 32 bytes`);
   return { origin, size: Number(size), root: hash };
 }

@@ -17,7 +17,13 @@ export interface StoredEntry {
 }
 
 /** A row with its objects as JSON text and its time as ISO text (`Date.toISOString`), formatted by the query: parsing a million dates is most of a read. */
-type TextRow = Omit<EventRow, 'position' | 'data' | 'metadata' | 'recorded_at'> & { position: string; data: string; metadata: string; recorded_at: string; writer_mac: string | null };
+type TextRow = Omit<EventRow, 'position' | 'data' | 'metadata' | 'recorded_at'> & {
+  position: string;
+  data: string;
+  metadata: string;
+  recorded_at: string;
+  writer_mac: string | null;
+};
 
 const RECORDED_AT = `to_char(recorded_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
@@ -29,7 +35,7 @@ const BATCH = 2000;
  * the batches the caller holds are in memory.
  */
 export async function* readStoredEntries(db: Sql, from: number, to: number): AsyncGenerator<StoredEntry[]> {
-  for (let next = from; next <= to; ) {
+  for (let next = from; next <= to;) {
     const rows = await db.query<TextRow>(
       `select position, entry_id, stream_id, stream_revision, event_type, data::text as data, metadata::text as metadata, ${RECORDED_AT} as recorded_at, prev_hash, hash, writer_mac ` +
         'from events where position >= $1 and position <= $2 order by position limit $3',
@@ -56,13 +62,19 @@ const STORED_BYTES =
  * The ranges of `size` stored entries, cut where the rows are: positions are dense in a sound log,
  * but a tampered one may have gaps of any length.
  */
-export async function* storedRanges(db: Sql, from: number, to: number, size: number): AsyncGenerator<{ from: number; to: number }> {
+export async function* storedRanges(
+  db: Sql,
+  from: number,
+  to: number,
+  size: number,
+): AsyncGenerator<{ from: number; to: number }> {
   const starts = await db.query<{ position: string }>(
     'select position from (select position, row_number() over (order by position) as n from events where position >= $1 and position <= $2) as p ' +
       'where n % $3 = 1 order by position',
     [from, to, size],
   );
-  for (let i = 0; i < starts.length; i++) yield { from: Number(starts[i].position), to: i + 1 < starts.length ? Number(starts[i + 1].position) - 1 : to };
+  for (let i = 0; i < starts.length; i++)
+    yield { from: Number(starts[i].position), to: i + 1 < starts.length ? Number(starts[i + 1].position) - 1 : to };
 }
 
 /**
@@ -74,8 +86,15 @@ export async function* storedRanges(db: Sql, from: number, to: number, size: num
  * hash to its hash, or for an event of `textsOfType` (reading any other's objects throws
  * `ObjectsNotReadError`).
  */
-export async function readHashedRange(db: Sql, from: number, to: number, textsOfType: string): Promise<VerifiableEntry[]> {
-  const rows = await db.query<Omit<TextRow, 'data' | 'metadata'> & { hashed: boolean; data: string | null; metadata: string | null }>(
+export async function readHashedRange(
+  db: Sql,
+  from: number,
+  to: number,
+  textsOfType: string,
+): Promise<VerifiableEntry[]> {
+  const rows = await db.query<
+    Omit<TextRow, 'data' | 'metadata'> & { hashed: boolean; data: string | null; metadata: string | null }
+  >(
     `select position, entry_id, stream_id, stream_revision, event_type, ${RECORDED_AT} as recorded_at, prev_hash, hash, writer_mac, ` +
       `encode(pg_catalog.sha256(convert_to(${STORED_BYTES}, 'UTF8')), 'hex') = hash::text as hashed, ` +
       'case when event_type = $3 then data::text end as data, case when event_type = $3 then metadata::text end as metadata ' +
@@ -108,7 +127,10 @@ export async function readHashedRange(db: Sql, from: number, to: number, textsOf
 }
 
 function toStoredEntry(row: TextRow): StoredEntry {
-  const event = new LazyEntry({ ...entryOf(row, row.recorded_at), writerMac: row.writer_mac }, { data: row.data, metadata: row.metadata });
+  const event = new LazyEntry(
+    { ...entryOf(row, row.recorded_at), writerMac: row.writer_mac },
+    { data: row.data, metadata: row.metadata },
+  );
   return { event, bytes: entryBytes(event, row.data, row.metadata) };
 }
 

@@ -27,7 +27,12 @@ export async function verifyStoredLog(
     const pool = HashPool.start(true, true, 1);
     try {
       const { treeBefore, ...rest } = options;
-      const verified = await pool.run('verify', { url: db.url, from, to, options: { ...rest, treeBefore: treeBefore?.state() } });
+      const verified = await pool.run('verify', {
+        url: db.url,
+        from,
+        to,
+        options: { ...rest, treeBefore: treeBefore?.state() },
+      });
       if (verified) return verified;
     } finally {
       await pool.close();
@@ -37,12 +42,22 @@ export async function verifyStoredLog(
 }
 
 /** Each entry read on this thread with its texts and hashed as stored on worker threads, while the next batch is read. */
-async function withTexts(db: Sql, from: number, to: number, verifier: ChainVerifier, parallel: boolean): Promise<ChainVerification> {
+async function withTexts(
+  db: Sql,
+  from: number,
+  to: number,
+  verifier: ChainVerifier,
+  parallel: boolean,
+): Promise<ChainVerification> {
   const pool = HashPool.start(parallel, true);
   try {
     await pool.each(
       readStoredEntries(db, from, to),
-      (batch) => pool.run('bytes', batch.map((entry) => entry.bytes)),
+      (batch) =>
+        pool.run(
+          'bytes',
+          batch.map((entry) => entry.bytes),
+        ),
       (batch, hashes) =>
         batch.forEach(({ event }, i) => {
           // A mismatch is left to the verifier, which rebuilds the canonical JSON before it calls the entry modified.

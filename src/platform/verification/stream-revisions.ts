@@ -94,7 +94,8 @@ export class StreamRevisions {
         return NOT_FOUND;
       }
       const at = record * WORDS;
-      if (keys[at] === key[0] && keys[at + 1] === key[1] && keys[at + 2] === key[2] && keys[at + 3] === key[3]) return record;
+      if (keys[at] === key[0] && keys[at + 1] === key[1] && keys[at + 2] === key[2] && keys[at + 3] === key[3])
+        return record;
     }
   }
 

@@ -47,15 +47,21 @@ export async function verifyTiledLog(
   try {
     opened = openNote((await read('checkpoint')).toString('utf8'), [verifier]);
   } catch (error) {
-    throw new TiledLogError(`the log's checkpoint does not verify with the key of ${verifier.name}: ${(error as Error).message}`);
+    throw new TiledLogError(
+      `the log's checkpoint does not verify with the key of ${verifier.name}: ${(error as Error).message}`,
+    );
   }
   const checkpoint = parseCheckpoint(opened.text);
-  if (checkpoint.origin !== verifier.name) throw new TiledLogError(`the checkpoint is of the log ${checkpoint.origin}, not of ${verifier.name}`);
+  if (checkpoint.origin !== verifier.name)
+    throw new TiledLogError(`the checkpoint is of the log ${checkpoint.origin}, not of ${verifier.name}`);
   const older = [...kept].sort((a, b) => a.size - b.size);
   for (const old of older) {
-    if (old.origin !== checkpoint.origin) throw new TiledLogError(`a kept checkpoint is of the log ${old.origin}, not of ${checkpoint.origin}`);
+    if (old.origin !== checkpoint.origin)
+      throw new TiledLogError(`a kept checkpoint is of the log ${old.origin}, not of ${checkpoint.origin}`);
     if (old.size > checkpoint.size) {
-      throw new TiledLogError(`the log's checkpoint (tree size ${checkpoint.size}) is behind one you kept (tree size ${old.size}): the log was rolled back or cut`);
+      throw new TiledLogError(
+        `the log's checkpoint (tree size ${checkpoint.size}) is behind one you kept (tree size ${old.size}): the log was rolled back or cut`,
+      );
     }
   }
   let tiles = 0;
@@ -66,13 +72,16 @@ export async function verifyTiledLog(
   const compare = async (level: number, index: number, expected: Buffer[]) => {
     const path = tilePath({ level, index, width: expected.length });
     tiles += 1;
-    if (!(await read(path)).equals(Buffer.concat(expected))) throw new TiledLogError(`${path} does not hold the tree's hashes${level === 0 ? ' of its entries' : ''}`);
+    if (!(await read(path)).equals(Buffer.concat(expected)))
+      throw new TiledLogError(`${path} does not hold the tree's hashes${level === 0 ? ' of its entries' : ''}`);
   };
   const checkKept = () => {
     while (older.length > 0 && older[0].size === frontier.size) {
       const old = older.shift()!;
       if (!frontier.root().equals(old.root)) {
-        throw new TiledLogError(`the log does not extend the checkpoint of tree size ${old.size} you kept: its first ${old.size} entries give another root (history rewritten or forked)`);
+        throw new TiledLogError(
+          `the log does not extend the checkpoint of tree size ${old.size} you kept: its first ${old.size} entries give another root (history rewritten or forked)`,
+        );
       }
     }
   };
@@ -87,17 +96,20 @@ export async function verifyTiledLog(
     const leaves = entries.map((entry) => leafHash(entry.toString('hex')));
     for (const leaf of leaves) {
       for (const node of frontier.append(leaf)) {
-        if (node.level > 0 && node.level % TILE_HEIGHT === 0) (upper[node.level / TILE_HEIGHT] ??= [])[node.index] = node.hash;
+        if (node.level > 0 && node.level % TILE_HEIGHT === 0)
+          (upper[node.level / TILE_HEIGHT] ??= [])[node.index] = node.hash;
       }
       checkKept();
     }
     await compare(0, index, leaves);
   }
   const root = frontier.root();
-  if (!root.equals(checkpoint.root)) throw new TiledLogError(`the log's ${checkpoint.size} entries do not give the root of its checkpoint`);
+  if (!root.equals(checkpoint.root))
+    throw new TiledLogError(`the log's ${checkpoint.size} entries do not give the root of its checkpoint`);
   for (let level = 1; TILE_WIDTH ** level <= checkpoint.size; level++) {
     const count = Math.floor(checkpoint.size / TILE_WIDTH ** level);
-    for (let index = 0; index * TILE_WIDTH < count; index++) await compare(level, index, upper[level].slice(index * TILE_WIDTH, Math.min(count, (index + 1) * TILE_WIDTH)));
+    for (let index = 0; index * TILE_WIDTH < count; index++)
+      await compare(level, index, upper[level].slice(index * TILE_WIDTH, Math.min(count, (index + 1) * TILE_WIDTH)));
   }
   return {
     origin: checkpoint.origin,

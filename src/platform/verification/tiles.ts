@@ -33,7 +33,10 @@ export const tilePath = ({ level, index, width }: TileRef): string =>
 /** Parses what follows `tile/`; throws saying what is wrong. */
 export function parseTilePath(path: string): TileRef {
   const match = /^(entries|0|[1-9]\d?)\/((?:x\d{3}\/)*\d{3})(?:\.p\/([1-9]\d{0,2}))?$/.exec(path);
-  if (!match) throw new Error('a tile path is tile/<level>/<index>[.p/<width>] or tile/entries/<index>[.p/<width>], the index in 3-digit groups (x001/x234/067)');
+  if (!match)
+    throw new Error(
+      'a tile path is tile/<level>/<index>[.p/<width>] or tile/entries/<index>[.p/<width>], the index in 3-digit groups (x001/x234/067)',
+    );
   const level = match[1] === 'entries' ? 'entries' : Number(match[1]);
   if (level !== 'entries' && level > MAX_LEVEL) throw new Error(`the level is at most ${MAX_LEVEL}`);
   const groups = match[2].split('/');
@@ -59,7 +62,7 @@ export function entryBundle(entries: readonly Buffer[]): Buffer {
 /** The entries of a bundle; throws when it is cut short. */
 export function parseEntryBundle(bundle: Buffer): Buffer[] {
   const entries: Buffer[] = [];
-  for (let at = 0; at < bundle.length; ) {
+  for (let at = 0; at < bundle.length;) {
     if (at + 2 > bundle.length) throw new Error('the entry bundle ends inside a length');
     const length = bundle.readUInt16BE(at);
     if (at + 2 + length > bundle.length) throw new Error('the entry bundle ends inside an entry');

@@ -74,11 +74,13 @@ export function parseTlogPolicy(text: string): TlogPolicy {
         if (!name || members.length === 0) fail('group <name> all|any|<k> <name>...');
         if (defined(name)) fail(`the name ${name} is defined already`);
         for (const member of members) {
-          if (member === 'none' || !defined(member)) fail(`the group member ${member} is not a witness or group defined above`);
+          if (member === 'none' || !defined(member))
+            fail(`the group member ${member} is not a witness or group defined above`);
         }
         if (new Set(members).size !== members.length) fail('a member listed twice');
         const threshold = k === 'all' ? members.length : k === 'any' ? 1 : /^[1-9]\d*$/.test(k) ? Number(k) : NaN;
-        if (!(threshold >= 1 && threshold <= members.length)) fail(`the threshold ${k} is not all, any, or 1 to ${members.length}`);
+        if (!(threshold >= 1 && threshold <= members.length))
+          fail(`the threshold ${k} is not all, any, or 1 to ${members.length}`);
         groups.set(name, { threshold, members });
         return;
       }
@@ -112,8 +114,16 @@ export function quorumMet(policy: TlogPolicy, cosigned: ReadonlySet<string>): bo
  * in the policy's order, and whether they meet its quorum: what `verify-chain checkpoint --policy`
  * checks and the service reports. A `NoteError` when a cosignature of one of them does not verify.
  */
-export function policyCosignatures(note: string, policy: TlogPolicy): { cosigned: Map<PolicyWitness, number>; met: boolean } {
-  const found = cosignatures(note, policy.witnesses.map((w) => w.key));
-  const cosigned = new Map(policy.witnesses.filter((w) => found.has(w.key)).map((w) => [w, found.get(w.key)!] as const));
+export function policyCosignatures(
+  note: string,
+  policy: TlogPolicy,
+): { cosigned: Map<PolicyWitness, number>; met: boolean } {
+  const found = cosignatures(
+    note,
+    policy.witnesses.map((w) => w.key),
+  );
+  const cosigned = new Map(
+    policy.witnesses.filter((w) => found.has(w.key)).map((w) => [w, found.get(w.key)!] as const),
+  );
   return { cosigned, met: quorumMet(policy, new Set([...cosigned.keys()].map((w) => w.name))) };
 }

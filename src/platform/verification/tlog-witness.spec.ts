@@ -16,7 +16,8 @@ function tree(size: number, forkAt = -1): { node: NodeLookup; roots: Buffer[] } 
   const frontier = MerkleFrontier.empty();
   const roots = [frontier.root()];
   for (let i = 0; i < size; i++) {
-    for (const n of frontier.append(leafHash((i === forkAt ? i + 1_000_000 : i).toString(16).padStart(64, '0')))) nodes.set(`${n.level}/${n.index}`, n.hash);
+    for (const n of frontier.append(leafHash((i === forkAt ? i + 1_000_000 : i).toString(16).padStart(64, '0'))))
+      nodes.set(`${n.level}/${n.index}`, n.hash);
     roots.push(frontier.root());
   }
   return { node: (level, index) => nodes.get(`${level}/${index}`)!, roots };
@@ -31,9 +32,16 @@ describe('the witness judges add-checkpoint (c2sp.org/tlog-witness)', () => {
         const [old, size] = a <= b ? [a, b] : [b, a];
         const honest = tree(size);
         const seen: WitnessedTree = { size: old, root: honest.roots[old] };
-        const body = (t: typeof honest) => addCheckpointBody(old, old === size ? [] : consistencyPath(old, size, t.node), note(size, t.roots[size]));
-        expect(judgeCheckpoint(body(honest), [log], () => seen)).toMatchObject({ checkpoint: { origin: ORIGIN, size } });
-        expect(judgeCheckpoint(body(honest), [log], () => ({ size: old + 1, root: seen.root }))).toEqual({ status: 409, contentType: TLOG_SIZE, body: `${old + 1}\n` });
+        const body = (t: typeof honest) =>
+          addCheckpointBody(old, old === size ? [] : consistencyPath(old, size, t.node), note(size, t.roots[size]));
+        expect(judgeCheckpoint(body(honest), [log], () => seen)).toMatchObject({
+          checkpoint: { origin: ORIGIN, size },
+        });
+        expect(judgeCheckpoint(body(honest), [log], () => ({ size: old + 1, root: seen.root }))).toEqual({
+          status: 409,
+          contentType: TLOG_SIZE,
+          body: `${old + 1}\n`,
+        });
         const forked = tree(size, fork % old);
         const refused = judgeCheckpoint(body(forked), [log], () => seen);
         expect(refused).toMatchObject({ status: old === size ? 409 : 422 });
@@ -45,7 +53,10 @@ describe('the witness judges add-checkpoint (c2sp.org/tlog-witness)', () => {
   it('refuses a checkpoint of an unknown log (404), without the log’s valid signature (403), and an old size beyond it (400)', () => {
     const { roots } = tree(4);
     const other = generateKeyPairSync('ed25519').privateKey;
-    expect(judgeCheckpoint(addCheckpointBody(0, [], note(4, roots[4])), [], () => undefined)).toMatchObject({ status: 404, body: `this witness does not witness the log ${ORIGIN}\n` });
+    expect(judgeCheckpoint(addCheckpointBody(0, [], note(4, roots[4])), [], () => undefined)).toMatchObject({
+      status: 404,
+      body: `this witness does not witness the log ${ORIGIN}\n`,
+    });
     const forged = signNote(checkpointText({ origin: ORIGIN, size: 4, root: roots[4] }), ORIGIN, other);
     expect(judgeCheckpoint(addCheckpointBody(0, [], forged), [log], () => undefined)).toMatchObject({ status: 403 });
     expect(judgeCheckpoint(addCheckpointBody(5, [], note(4, roots[4])), [log], () => undefined)).toMatchObject({
@@ -67,7 +78,9 @@ describe('cosignatures (c2sp.org/tlog-cosignature) and policies (c2sp.org/tlog-p
     const cosigned = `${signNote(text, ORIGIN, logKey)}${line}`;
     expect([...cosignatures(cosigned, [key]).values()]).toEqual([1_700_000_000]);
     expect(cosignatures(cosigned, [parseCosignerKey(cosignerKey('w.example/2', w2))]).size).toBe(0);
-    expect(() => cosignatures(cosigned.replace('\n4\n', '\n5\n'), [key])).toThrow('the cosignature of w.example/1 does not verify');
+    expect(() => cosignatures(cosigned.replace('\n4\n', '\n5\n'), [key])).toThrow(
+      'the cosignature of w.example/1 does not verify',
+    );
     // The same key as a note (0x01) key is another key id: a cosignature is never taken for a log signature.
     expect(() => parseVerifierKey(cosignerKey('w.example/1', w1))).toThrow('not an Ed25519 verifier key');
   });
@@ -90,8 +103,14 @@ describe('cosignatures (c2sp.org/tlog-cosignature) and policies (c2sp.org/tlog-p
     ]);
     expect(quorumMet(policy, new Set(['A']))).toBe(false);
     expect(quorumMet(policy, new Set(['A', 'B']))).toBe(true);
-    expect(() => parseTlogPolicy(`witness A ${cosignerKey('w.example/1', w1)}\nquorum C\n`)).toThrow('policy line 2: the quorum C is not a witness or group defined above');
-    expect(() => parseTlogPolicy(`witness A ${cosignerKey('w.example/1', w1)}\nwitness B ${cosignerKey('w.example/3', w1)}\nquorum A\n`)).toThrow('policy line 2: a key listed twice');
+    expect(() => parseTlogPolicy(`witness A ${cosignerKey('w.example/1', w1)}\nquorum C\n`)).toThrow(
+      'policy line 2: the quorum C is not a witness or group defined above',
+    );
+    expect(() =>
+      parseTlogPolicy(
+        `witness A ${cosignerKey('w.example/1', w1)}\nwitness B ${cosignerKey('w.example/3', w1)}\nquorum A\n`,
+      ),
+    ).toThrow('policy line 2: a key listed twice');
     expect(() => parseTlogPolicy('log x\n')).toThrow('policy line 1: not a verifier key');
     expect(() => parseTlogPolicy('')).toThrow('the policy has no quorum line');
   });
@@ -114,6 +133,8 @@ describe('cosignatures (c2sp.org/tlog-cosignature) and policies (c2sp.org/tlog-p
       ],
       met: true,
     });
-    expect(() => policyCosignatures(byB.replace('\n4\n', '\n5\n'), policy)).toThrow('the cosignature of w.example/2 does not verify');
+    expect(() => policyCosignatures(byB.replace('\n4\n', '\n5\n'), policy)).toThrow(
+      'the cosignature of w.example/2 does not verify',
+    );
   });
 });

@@ -30,7 +30,11 @@ export interface Refusal {
   body: string;
 }
 
-const refusal = (status: Refusal['status'], message: string): Refusal => ({ status, contentType: 'text/plain; charset=utf-8', body: `${message}\n` });
+const refusal = (status: Refusal['status'], message: string): Refusal => ({
+  status,
+  contentType: 'text/plain; charset=utf-8',
+  body: `${message}\n`,
+});
 
 /**
  * Judges an add-checkpoint request as the spec orders the checks: `logs` the keys the witness
@@ -45,10 +49,14 @@ export function judgeCheckpoint(
   const blank = body.indexOf('\n\n');
   const head = blank < 0 ? [] : body.slice(0, blank).split('\n');
   const oldLine = /^old (0|[1-9]\d*)$/.exec(head[0] ?? '');
-  if (!oldLine || !Number.isSafeInteger(Number(oldLine[1]))) return refusal(400, 'the body must start with an "old <size>" line, then the proof lines and a blank line');
+  if (!oldLine || !Number.isSafeInteger(Number(oldLine[1])))
+    return refusal(400, 'the body must start with an "old <size>" line, then the proof lines and a blank line');
   const old = Number(oldLine[1]);
   const proof = head.slice(1).map((line) => Buffer.from(line, 'base64'));
-  if (proof.length > MAX_PROOF || proof.some((hash, i) => hash.length !== 32 || hash.toString('base64') !== head[i + 1])) {
+  if (
+    proof.length > MAX_PROOF ||
+    proof.some((hash, i) => hash.length !== 32 || hash.toString('base64') !== head[i + 1])
+  ) {
     return refusal(400, `the consistency proof must be at most ${MAX_PROOF} lines, each the base64 of a 32-byte hash`);
   }
   const note = body.slice(blank + 2);
@@ -65,13 +73,20 @@ export function judgeCheckpoint(
   try {
     openNote(note, keys);
   } catch (error) {
-    return refusal(403, `the checkpoint does not carry a valid signature of the key of ${checkpoint.origin}: ${(error as Error).message}`);
+    return refusal(
+      403,
+      `the checkpoint does not carry a valid signature of the key of ${checkpoint.origin}: ${(error as Error).message}`,
+    );
   }
-  if (old > checkpoint.size) return refusal(400, `the old size ${old} is beyond the checkpoint's tree size ${checkpoint.size}`);
+  if (old > checkpoint.size)
+    return refusal(400, `the old size ${old} is beyond the checkpoint's tree size ${checkpoint.size}`);
   const seen = last(checkpoint.origin) ?? { size: 0, root: EMPTY_ROOT };
   if (old !== seen.size) return { status: 409, contentType: TLOG_SIZE, body: `${seen.size}\n` };
   if (old === checkpoint.size && !checkpoint.root.equals(seen.root)) {
-    return refusal(409, `this witness cosigned another root at tree size ${old} of ${checkpoint.origin}: the log forked or was rewritten`);
+    return refusal(
+      409,
+      `this witness cosigned another root at tree size ${old} of ${checkpoint.origin}: the log forked or was rewritten`,
+    );
   }
   if (old === 0 && proof.length > 0) return refusal(400, 'the consistency proof must be empty when the old size is 0');
   if (old > 0 && old < checkpoint.size && !verifyConsistency(old, checkpoint.size, proof, seen.root, checkpoint.root)) {

@@ -24,7 +24,10 @@ export class GetFraudOverviewController {
       'merchants come first; ties by merchant id, so the order is stable across pages. `summary` covers every merchant, ' +
       'whatever the page. Read from read models that follow the log asynchronously (`as_of_position`).',
   })
-  @ApiOkResponse({ type: GetFraudOverviewResponse, description: 'Every merchant ranked by score, with the platform summary' })
+  @ApiOkResponse({
+    type: GetFraudOverviewResponse,
+    description: 'Every merchant ranked by score, with the platform summary',
+  })
   get(@Query() page: PageRequest): Promise<GetFraudOverviewResponse> {
     return this.queries.execute(new GetFraudOverviewQuery(page));
   }

@@ -26,7 +26,11 @@ export class GetFraudOverviewHandler implements IQueryHandler<GetFraudOverviewQu
     const { page } = query;
     const { activities, as_of_position } = await this.activities.read((await this.databases.for(query)).db, null);
     const scored = (await this.merchants.all()).map((merchant) => {
-      const profile = riskProfile(merchant.merchantId, activities.get(merchant.merchantId) ?? NO_ACTIVITY, this.config.shiftChanges);
+      const profile = riskProfile(
+        merchant.merchantId,
+        activities.get(merchant.merchantId) ?? NO_ACTIVITY,
+        this.config.shiftChanges,
+      );
       return {
         merchant_id: merchant.merchantId,
         name: merchant.name,
@@ -41,7 +45,9 @@ export class GetFraudOverviewHandler implements IQueryHandler<GetFraudOverviewQu
       .sort((a, b) => b.fraud_score - a.fraud_score || a.merchant_id.localeCompare(b.merchant_id))
       .map((merchant, i) => ({ rank: i + 1, ...merchant }));
     const scores = ranked.map((merchant) => merchant.fraud_score);
-    const byLevel = Object.fromEntries(RISK_LEVELS.map((level) => [level, ranked.filter((m) => m.risk_level === level).length])) as Record<RiskLevel, number>;
+    const byLevel = Object.fromEntries(
+      RISK_LEVELS.map((level) => [level, ranked.filter((m) => m.risk_level === level).length]),
+    ) as Record<RiskLevel, number>;
     return {
       as_of_position,
       summary: {

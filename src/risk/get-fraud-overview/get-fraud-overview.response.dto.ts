@@ -7,7 +7,13 @@ import { RISK_LEVELS, type RiskLevel } from '../../rules/fraud-signals';
 import { FraudSignalDto } from '../../transactions';
 
 /** Merchants by risk level, every level listed. */
-export const RiskLevelCounts = countsBy('RiskLevelCounts', RISK_LEVELS, { NONE: 1, LOW: 1, MEDIUM: 0, HIGH: 1, CRITICAL: 1 });
+export const RiskLevelCounts = countsBy('RiskLevelCounts', RISK_LEVELS, {
+  NONE: 1,
+  LOW: 1,
+  MEDIUM: 0,
+  HIGH: 1,
+  CRITICAL: 1,
+});
 
 export class RankedMerchant {
   /** 1 for the riskiest merchant. */
@@ -44,10 +50,22 @@ export class FraudOverviewSummary {
   @ApiProperty({ type: RiskLevelCounts, description: 'Merchants by risk level' })
   by_level: Record<RiskLevel, number>;
 
-  @ApiProperty({ type: 'number', nullable: true, minimum: 0, description: 'Mean fraud score, to 2 decimals; null without merchants', example: 36.25 })
+  @ApiProperty({
+    type: 'number',
+    nullable: true,
+    minimum: 0,
+    description: 'Mean fraud score, to 2 decimals; null without merchants',
+    example: 36.25,
+  })
   mean_score: number | null;
 
-  @ApiProperty({ type: 'integer', nullable: true, minimum: 0, description: 'Nearest-rank 90th percentile of the fraud scores; null without merchants', example: 80 })
+  @ApiProperty({
+    type: 'integer',
+    nullable: true,
+    minimum: 0,
+    description: 'Nearest-rank 90th percentile of the fraud scores; null without merchants',
+    example: 80,
+  })
   p90_score: number | null;
 }
 
@@ -59,7 +77,10 @@ export class GetFraudOverviewResponse extends PageAnswer {
   @ApiProperty({ description: 'Over every merchant, whatever the page' })
   summary: FraudOverviewSummary;
 
-  @ApiProperty({ type: [RankedMerchant], description: 'A page of the merchants, highest score first (so HIGH and CRITICAL first), ties by merchant id' })
+  @ApiProperty({
+    type: [RankedMerchant],
+    description: 'A page of the merchants, highest score first (so HIGH and CRITICAL first), ties by merchant id',
+  })
   merchants: RankedMerchant[];
 
   @ApiProperty({ type: 'integer', minimum: 0, description: 'Merchants in all', example: 4 })

@@ -28,9 +28,15 @@ export class GetRiskProfileController {
       'read models that follow the log asynchronously: `as_of_position` is the log position they are current as of. ' +
       'A merchant with no activity yet scores 0 (NONE).',
   })
-  @ApiOkResponse({ type: GetRiskProfileResponse, description: "The merchant's score, level, signals and the analyses behind them" })
+  @ApiOkResponse({
+    type: GetRiskProfileResponse,
+    description: "The merchant's score, level, signals and the analyses behind them",
+  })
   @ApiErrors({ 404: { NOT_FOUND: 'No merchant has this id' } })
-  get(@Param() { merchant_id }: GetRiskProfileParams, @CurrentPrincipal() principal: Principal): Promise<GetRiskProfileResponse> {
+  get(
+    @Param() { merchant_id }: GetRiskProfileParams,
+    @CurrentPrincipal() principal: Principal,
+  ): Promise<GetRiskProfileResponse> {
     return this.queries.execute(new GetRiskProfileQuery(merchant_id, principal));
   }
 }

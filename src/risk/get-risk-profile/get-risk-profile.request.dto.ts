@@ -3,7 +3,11 @@ import { IsString, Matches } from 'class-validator';
 import { MERCHANT_ID_PATTERN, MERCHANT_ID_RULE } from '../../merchants';
 
 export class GetRiskProfileParams {
-  @ApiProperty({ pattern: MERCHANT_ID_PATTERN.source, description: 'The merchant to profile', example: 'm-quickstop-042' })
+  @ApiProperty({
+    pattern: MERCHANT_ID_PATTERN.source,
+    description: 'The merchant to profile',
+    example: 'm-quickstop-042',
+  })
   @IsString()
   @Matches(MERCHANT_ID_PATTERN, { message: MERCHANT_ID_RULE })
   merchant_id: string;

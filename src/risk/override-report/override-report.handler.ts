@@ -22,7 +22,10 @@ export class OverrideReportHandler implements IQueryHandler<OverrideReportQuery,
     return {
       filters: { merchant_id, start_date, end_date },
       as_of_position,
-      summary: { ...result.summary, average_delta_cents: averageCents(result.summary.total_delta_cents, result.summary.overrides) },
+      summary: {
+        ...result.summary,
+        average_delta_cents: averageCents(result.summary.total_delta_cents, result.summary.overrides),
+      },
       overrides: result.overrides,
       total: result.total,
       limit,

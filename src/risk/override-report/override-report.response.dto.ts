@@ -29,19 +29,35 @@ export class OverrideReportRowDto implements OverrideReportRow {
   @ApiProperty({ type: 'integer', description: 'The cash total the rule gave the sale, cents', example: 1005 })
   calculated_cash_total_cents: number;
 
-  @ApiProperty({ type: 'integer', description: 'The cash total before this override (an earlier override’s, or the calculated one), cents', example: 1005 })
+  @ApiProperty({
+    type: 'integer',
+    description: 'The cash total before this override (an earlier override’s, or the calculated one), cents',
+    example: 1005,
+  })
   previous_cash_total_cents: number;
 
   @ApiProperty({ type: 'integer', description: 'The cash total this override set, cents', example: 1010 })
   new_cash_total_cents: number;
 
-  @ApiProperty({ type: 'integer', description: 'New cash total minus the calculated one, cents: positive when the customer paid more than the calculation', example: 5 })
+  @ApiProperty({
+    type: 'integer',
+    description:
+      'New cash total minus the calculated one, cents: positive when the customer paid more than the calculation',
+    example: 5,
+  })
   delta_cents: number;
 
-  @ApiProperty({ format: 'date-time', description: 'When the override was recorded (UTC); what the date filters use', example: '2026-11-21T15:02:11.000Z' })
+  @ApiProperty({
+    format: 'date-time',
+    description: 'When the override was recorded (UTC); what the date filters use',
+    example: '2026-11-21T15:02:11.000Z',
+  })
   created_at: string;
 
-  @HashProperty({ description: 'The hash of the override’s entry in the audit log', example: '9f2c4e1a7b3d5f60812a4c6e8b0d2f4a6c8e0b2d4f6a8c0e2b4d6f8a0c2e4b6d' })
+  @HashProperty({
+    description: 'The hash of the override’s entry in the audit log',
+    example: '9f2c4e1a7b3d5f60812a4c6e8b0d2f4a6c8e0b2d4f6a8c0e2b4d6f8a0c2e4b6d',
+  })
   auditHash: string;
 
   @ApiProperty({ type: 'integer', minimum: 1, description: 'Its position in the audit log', example: 18_190 })
@@ -82,7 +98,8 @@ export class OverrideReportTotals extends OverrideReportSummaryDto {
   @ApiProperty({
     type: 'integer',
     nullable: true,
-    description: 'Mean delta between calculated and overridden cash totals, cents, rounded half away from zero; null without overrides',
+    description:
+      'Mean delta between calculated and overridden cash totals, cents, rounded half away from zero; null without overrides',
     example: 5,
   })
   average_delta_cents: number | null;

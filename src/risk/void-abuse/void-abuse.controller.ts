@@ -17,7 +17,8 @@ export class VoidAbuseController {
   @ApiDataAsOf()
   @ApiOperation({
     operationId: 'getVoidAbuse',
-    summary: 'Void-abuse flags: high void rates, normalization failures, voids clustered at shift changes or on one employee',
+    summary:
+      'Void-abuse flags: high void rates, normalization failures, voids clustered at shift changes or on one employee',
     description:
       'The void signals of the merchant risk score, merchant by merchant, each with the VOID or REFUND records it rests on. ' +
       'Shift changes are configuration (UTC hours, and a window either side). Read from a read model that follows the log ' +

@@ -4,7 +4,12 @@ import type { Sql } from '../../platform/event-store/sql';
 import { QueryDatabases } from '../../platform/read-replica/query-databases';
 import { voidRates, voidSignals, type VoidActivity, type VoidSignalCode } from '../void-analysis';
 import { readAsOf } from '../../platform/projections/runner';
-import { voidActivity, voidAnalyticsProjector, voidRecordIds, type RecordCriteria } from '../read-model/void-analytics/void-analytics.projector';
+import {
+  voidActivity,
+  voidAnalyticsProjector,
+  voidRecordIds,
+  type RecordCriteria,
+} from '../read-model/void-analytics/void-analytics.projector';
 import { VoidAbuseQuery } from './void-abuse.query';
 import { EVIDENCE_LIMIT, type VoidAbuseFlag, type VoidAbuseResponse } from './void-abuse.response.dto';
 
@@ -28,7 +33,9 @@ export class VoidAbuseHandler implements IQueryHandler<VoidAbuseQuery, VoidAbuse
     const { merchantId } = query;
     const { db } = await this.databases.for(query);
     const shift = this.config.shiftChanges;
-    const { result: flags, as_of_position } = await readAsOf(db, [voidAnalyticsProjector], (tx) => this.flags(tx, merchantId, shift));
+    const { result: flags, as_of_position } = await readAsOf(db, [voidAnalyticsProjector], (tx) =>
+      this.flags(tx, merchantId, shift),
+    );
     return {
       merchant_id: merchantId,
       as_of_position,

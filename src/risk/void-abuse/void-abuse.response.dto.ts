@@ -37,12 +37,18 @@ export class VoidAbuseFlag {
   })
   code: VoidSignalCode;
 
-  @ApiProperty({ type: 'integer', minimum: 1, description: 'What the signal adds to the merchant’s fraud score', example: 15 })
+  @ApiProperty({
+    type: 'integer',
+    minimum: 1,
+    description: 'What the signal adds to the merchant’s fraud score',
+    example: 15,
+  })
   points: number;
 
   @ApiProperty({
     description: 'What was measured, for people',
-    example: '19 of 55 voids were within 30 minutes of a shift change (6, 14, 22 UTC), which cover a share of 0.125 of the day (z = 4.94)',
+    example:
+      '19 of 55 voids were within 30 minutes of a shift change (6, 14, 22 UTC), which cover a share of 0.125 of the day (z = 4.94)',
   })
   detail: string;
 
@@ -52,15 +58,30 @@ export class VoidAbuseFlag {
 
 /** The shift changes as configured (SHIFT_CHANGE_HOURS, SHIFT_CHANGE_WINDOW_MINUTES). */
 export class ShiftChangeSetting {
-  @ApiProperty({ type: 'array', items: { type: 'integer', minimum: 0, maximum: 23 }, description: 'Hours of the day (UTC)', example: [6, 14, 22] })
+  @ApiProperty({
+    type: 'array',
+    items: { type: 'integer', minimum: 0, maximum: 23 },
+    description: 'Hours of the day (UTC)',
+    example: [6, 14, 22],
+  })
   hours: number[];
 
-  @ApiProperty({ type: 'integer', minimum: 0, description: 'A void within this many minutes of one, either side, counts as at it', example: 30 })
+  @ApiProperty({
+    type: 'integer',
+    minimum: 0,
+    description: 'A void within this many minutes of one, either side, counts as at it',
+    example: 30,
+  })
   window_minutes: number;
 }
 
 export class VoidAbuseResponse {
-  @ApiProperty({ type: 'string', nullable: true, description: 'The `merchant_id` asked for; null: every merchant', example: null })
+  @ApiProperty({
+    type: 'string',
+    nullable: true,
+    description: 'The `merchant_id` asked for; null: every merchant',
+    example: null,
+  })
   merchant_id: string | null;
 
   @AsOfPosition()

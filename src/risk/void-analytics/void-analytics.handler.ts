@@ -20,7 +20,9 @@ export class VoidAnalyticsHandler implements IQueryHandler<VoidAnalyticsQuery, V
     const { db } = await this.databases.for(query);
     const shift = this.config.shiftChanges;
     const merchantId = request.merchant_id ?? null;
-    const { result: activities, as_of_position } = await readAsOf(db, [voidAnalyticsProjector], (tx) => voidActivity(tx, merchantId, shift));
+    const { result: activities, as_of_position } = await readAsOf(db, [voidAnalyticsProjector], (tx) =>
+      voidActivity(tx, merchantId, shift),
+    );
     const merchants: MerchantVoidRates[] = [...activities].map(([id, activity]) => {
       const { voids_by_hour, voids_by_reason, shift_change, top_employee, ...rates } = voidRates(activity, shift);
       return { merchant_id: id, ...rates };

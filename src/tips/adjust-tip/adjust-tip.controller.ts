@@ -26,11 +26,14 @@ export class AdjustTipController {
   })
   @ApiCreatedResponse({ type: AdjustTipResponse, description: 'The adjustment, and the tip at its new amount' })
   @ApiErrors({
-    404: { NOT_FOUND: 'No tip with this tip_id among those the key may see (another merchant’s tip is answered alike)' },
+    404: {
+      NOT_FOUND: 'No tip with this tip_id among those the key may see (another merchant’s tip is answered alike)',
+    },
     409: {
       TIP_POOLED: 'The tip is in a pool: its amount is part of the pool’s fixed total',
       TIP_AMOUNT_UNCHANGED: 'The tip already has this amount',
-      NOT_A_COMPLETED_SALE: 'The tip’s sale was voided or wholly refunded: a tip is adjusted only while its sale stands',
+      NOT_A_COMPLETED_SALE:
+        'The tip’s sale was voided or wholly refunded: a tip is adjusted only while its sale stands',
       CONCURRENT_MODIFICATION: 'The tip kept changing while this request was processed; retry it',
     },
   })

@@ -30,8 +30,11 @@ export class AdjustTipHandler implements ICommandHandler<AdjustTipCommand, Adjus
 
   async execute({ request, context, idempotency }: AdjustTipCommand): Promise<AdjustTipResponse> {
     const tip = await findTip(this.db, request.tip_id);
-    const merchantId = await this.merchants.ownerOf(context.principal, request.merchant_id, tip?.merchant_id, () =>
-      new TipRecordNotFoundError('Tip', request.tip_id),
+    const merchantId = await this.merchants.ownerOf(
+      context.principal,
+      request.merchant_id,
+      tip?.merchant_id,
+      () => new TipRecordNotFoundError('Tip', request.tip_id),
     );
     // ownerOf found the tip, or refused; its sale is there for as long as the tip is.
     const sale = (await findTransaction(this.db, tip!.transaction_id))!;
@@ -47,12 +50,20 @@ export class AdjustTipHandler implements ICommandHandler<AdjustTipCommand, Adjus
       now: now.toISOString(),
     };
     const stream = tipStream(request.tip_id);
-    return this.step.run({ stream, decider: tipDecider, command, metadata: eventMetadata(context, merchantId), idempotency }, async (tx, [adjusted]) => {
-      const current = (await findTip(tx, request.tip_id))!;
-      // A pool may have taken the tip, or a void or refund its sale, since they were read; under the chain-head lock the read models are current.
-      if (current.pool_id !== null) throw new TipPooledError(current.id, current.pool_id);
-      assertTippable(current.transaction_id, (await findTransaction(tx, current.transaction_id))!);
-      return { success: true, adjustment: adjustmentView(adjusted.data as TipAdjustedData, adjusted), tip: current, promise: this.promises.of(adjusted) };
-    });
+    return this.step.run(
+      { stream, decider: tipDecider, command, metadata: eventMetadata(context, merchantId), idempotency },
+      async (tx, [adjusted]) => {
+        const current = (await findTip(tx, request.tip_id))!;
+        // A pool may have taken the tip, or a void or refund its sale, since they were read; under the chain-head lock the read models are current.
+        if (current.pool_id !== null) throw new TipPooledError(current.id, current.pool_id);
+        assertTippable(current.transaction_id, (await findTransaction(tx, current.transaction_id))!);
+        return {
+          success: true,
+          adjustment: adjustmentView(adjusted.data as TipAdjustedData, adjusted),
+          tip: current,
+          promise: this.promises.of(adjusted),
+        };
+      },
+    );
   }
 }

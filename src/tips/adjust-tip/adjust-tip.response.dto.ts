@@ -9,7 +9,10 @@ export class AdjustTipResponse {
   @TipSuccess()
   success: true;
 
-  @ApiProperty({ type: TipAdjustmentView, description: 'The adjustment: a record of its own, with its entry in the chain' })
+  @ApiProperty({
+    type: TipAdjustmentView,
+    description: 'The adjustment: a record of its own, with its entry in the chain',
+  })
   adjustment: TipAdjustmentView;
 
   @ApiProperty({ type: TipView, description: 'The tip as it now stands, with its whole history' })
@@ -18,7 +21,8 @@ export class AdjustTipResponse {
   @ApiProperty({
     type: EntryPromiseResponse,
     nullable: true,
-    description: 'The log’s signed promise of the adjustment’s entry, made at commit: keep it, and check it against any later tree head (`npm run verify-chain -- promise`). Null when checkpoint signing is off',
+    description:
+      'The log’s signed promise of the adjustment’s entry, made at commit: keep it, and check it against any later tree head (`npm run verify-chain -- promise`). Null when checkpoint signing is off',
   })
   promise: EntryPromiseResponse | null;
 }

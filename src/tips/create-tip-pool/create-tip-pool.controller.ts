@@ -26,7 +26,10 @@ export class CreateTipPoolController {
   })
   @ApiCreatedResponse({ type: CreateTipPoolResponse, description: 'The pool, open' })
   @ApiErrors({
-    404: { NOT_FOUND: 'Tips not found among the merchant’s (another merchant’s tips are answered alike); the message names them' },
+    404: {
+      NOT_FOUND:
+        'Tips not found among the merchant’s (another merchant’s tips are answered alike); the message names them',
+    },
     409: {
       TIP_ALREADY_POOLED: 'A tip is already in a pool; the message names it and its pool',
       CONCURRENT_MODIFICATION: 'A tip was adjusted while this request was processed; retry it',

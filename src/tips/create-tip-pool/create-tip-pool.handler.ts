@@ -50,7 +50,13 @@ export class CreateTipPoolHandler implements ICommandHandler<CreateTipPoolComman
           tips: request.tip_ids.map((id) => mine.get(id)!),
           now: now.toISOString(),
         };
-        return { stream: tipPoolStream(poolId), decider: tipPoolDecider, command, metadata: eventMetadata(context, merchantId), idempotency };
+        return {
+          stream: tipPoolStream(poolId),
+          decider: tipPoolDecider,
+          command,
+          metadata: eventMetadata(context, merchantId),
+          idempotency,
+        };
       },
       async (tx, [pooled]) => {
         const pool = pooled.data as TipPooledData;
@@ -63,10 +69,18 @@ export class CreateTipPoolHandler implements ICommandHandler<CreateTipPoolComman
 
 /** Run after the projector: every tip must now be in this pool (no other took it first) at the amount pooled. */
 async function assertPooledAsDecided(tx: Sql, pool: TipPooledData): Promise<void> {
-  const now = new Map((await findTipsForPool(tx, pool.tips.map((tip) => tip.tip_id))).map((tip) => [tip.tip_id, tip]));
+  const now = new Map(
+    (
+      await findTipsForPool(
+        tx,
+        pool.tips.map((tip) => tip.tip_id),
+      )
+    ).map((tip) => [tip.tip_id, tip]),
+  );
   const taken = pool.tips.map((tip) => now.get(tip.tip_id)!).filter((tip) => tip.pool_id !== pool.pool_id);
   // The projector pooled every tip that was in no pool, so one not in this pool is in another.
-  if (taken.length > 0) throw new TipAlreadyPooledError(taken.map(({ tip_id, pool_id }) => ({ tip_id, pool_id: pool_id! })));
+  if (taken.length > 0)
+    throw new TipAlreadyPooledError(taken.map(({ tip_id, pool_id }) => ({ tip_id, pool_id: pool_id! })));
   const changed = pool.tips.find((tip) => now.get(tip.tip_id)!.amount_cents !== tip.amount_cents);
   if (changed) throw new PooledTipChangedError(changed.tip_id);
 }

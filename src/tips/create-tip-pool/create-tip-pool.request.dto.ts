@@ -1,6 +1,16 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { ArrayMaxSize, ArrayMinSize, ArrayUnique, IsArray, IsIn, IsString, Length, Matches, ValidateNested } from 'class-validator';
+import {
+  ArrayMaxSize,
+  ArrayMinSize,
+  ArrayUnique,
+  IsArray,
+  IsIn,
+  IsString,
+  Length,
+  Matches,
+  ValidateNested,
+} from 'class-validator';
 import { POOL_METHODS, type PoolMethod } from '../tip.events';
 import { ACTING_MERCHANT, Dollars, EmployeeId, EmployeeName, OptionalMerchantId } from '../tip-fields';
 import { TIP_ID_PATTERN } from '../tip-ids';
@@ -31,14 +41,20 @@ export class PoolParticipantRequest {
     positive: true,
     optional: true,
     example: 7.5,
-    description: 'Required in `hours_based` pools, refused in the others: hours worked, the share is proportional to them',
+    description:
+      'Required in `hours_based` pools, refused in the others: hours worked, the share is proportional to them',
   })
   hours?: number;
 }
 
 /** `POST /tip/pool/create`. Which participant fields a method needs is the decider's call. */
 export class CreateTipPoolRequest {
-  @ApiProperty({ type: 'string', minLength: POOL_NAME_LENGTH.min, maxLength: POOL_NAME_LENGTH.max, example: 'Saturday dinner shift' })
+  @ApiProperty({
+    type: 'string',
+    minLength: POOL_NAME_LENGTH.min,
+    maxLength: POOL_NAME_LENGTH.max,
+    example: 'Saturday dinner shift',
+  })
   @IsString()
   @Length(POOL_NAME_LENGTH.min, POOL_NAME_LENGTH.max)
   pool_name: string;

@@ -26,7 +26,9 @@ export class DistributeTipPoolController {
   })
   @ApiCreatedResponse({ type: DistributeTipPoolResponse, description: 'The distribution' })
   @ApiErrors({
-    404: { NOT_FOUND: 'No pool with this pool_id among those the key may see (another merchant’s pool is answered alike)' },
+    404: {
+      NOT_FOUND: 'No pool with this pool_id among those the key may see (another merchant’s pool is answered alike)',
+    },
     409: { POOL_ALREADY_DISTRIBUTED: 'The pool has already been distributed' },
   })
   distributePool(

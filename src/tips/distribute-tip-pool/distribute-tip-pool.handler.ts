@@ -26,11 +26,25 @@ export class DistributeTipPoolHandler implements ICommandHandler<DistributeTipPo
   async execute({ request, context, idempotency }: DistributeTipPoolCommand): Promise<DistributeTipPoolResponse> {
     const { pool_id } = request;
     const owner = await findPoolMerchant(this.db, pool_id);
-    const merchantId = await this.merchants.ownerOf(context.principal, request.merchant_id, owner, () => new TipRecordNotFoundError('Tip pool', pool_id));
+    const merchantId = await this.merchants.ownerOf(
+      context.principal,
+      request.merchant_id,
+      owner,
+      () => new TipRecordNotFoundError('Tip pool', pool_id),
+    );
     const command = { kind: 'DistributeTipPool' as const, pool_id, now: this.clock.now().toISOString() };
-    return this.step.run({ stream: tipPoolStream(pool_id), decider: tipPoolDecider, command, metadata: eventMetadata(context, merchantId), idempotency }, (_tx, stored) => ({
-      success: true,
-      distribution: distributionView(stored),
-    }));
+    return this.step.run(
+      {
+        stream: tipPoolStream(pool_id),
+        decider: tipPoolDecider,
+        command,
+        metadata: eventMetadata(context, merchantId),
+        idempotency,
+      },
+      (_tx, stored) => ({
+        success: true,
+        distribution: distributionView(stored),
+      }),
+    );
   }
 }

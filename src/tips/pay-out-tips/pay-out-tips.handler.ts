@@ -37,7 +37,13 @@ export class PayOutTipsHandler implements ICommandHandler<PayOutTipsCommand, Pay
           payout_method: request.payout_method,
           now: now.toISOString(),
         };
-        return { stream: tipPayoutStream(payoutId), decider: tipPayoutDecider, command, metadata: eventMetadata(context, merchantId), idempotency };
+        return {
+          stream: tipPayoutStream(payoutId),
+          decider: tipPayoutDecider,
+          command,
+          metadata: eventMetadata(context, merchantId),
+          idempotency,
+        };
       },
       (_tx, [paid]) => ({ success: true, payout: payoutView(paid.data as TipPaidOutData, paid) }),
     );

@@ -27,7 +27,13 @@ export async function tipAnalytics(sql: Sql, merchantId: string | null, limit: n
      from rm_tip_adjustments where ${OF_MERCHANT}`,
     [merchantId],
   );
-  const [pools] = await sql.query<{ count: number; distributed: number; pooled: string | null; paid: string | null; adjustment: string | null }>(
+  const [pools] = await sql.query<{
+    count: number;
+    distributed: number;
+    pooled: string | null;
+    paid: string | null;
+    adjustment: string | null;
+  }>(
     `select count(*)::int as count, (count(*) filter (where distributed_at is not null))::int as distributed,
        sum(total_cents) as pooled, sum(total_distributed_cents) as paid, sum(rounding_adjustment_cents) as adjustment
      from rm_tip_pools where ${OF_MERCHANT}`,
@@ -39,7 +45,12 @@ export async function tipAnalytics(sql: Sql, merchantId: string | null, limit: n
   );
   return {
     tips: await totalsByMethod(sql, 'rm_tips', 'method', TIP_METHODS, merchantId),
-    adjustments: { count: adjustments.count, upward_count: adjustments.upward, downward_count: adjustments.downward, net_change_cents: cents(adjustments.net) },
+    adjustments: {
+      count: adjustments.count,
+      upward_count: adjustments.upward,
+      downward_count: adjustments.downward,
+      net_change_cents: cents(adjustments.net),
+    },
     payouts: await totalsByMethod(sql, 'rm_tip_payouts', 'payout_method', PAYOUT_METHODS, merchantId),
     pools: {
       count: pools.count,
@@ -55,8 +66,19 @@ export async function tipAnalytics(sql: Sql, merchantId: string | null, limit: n
 }
 
 /** Tips that predate issue 33 carry no sale total and are not measured. */
-async function tipsBeyondSale(sql: Sql, merchantId: string | null, limit: number): Promise<TipAnalytics['tips_beyond_sale']> {
-  const rows = await sql.query<{ count: string; transaction_id: string; merchant_id: string; sale_total: string; tips_total: string; tips: TipOnSale[] }>(
+async function tipsBeyondSale(
+  sql: Sql,
+  merchantId: string | null,
+  limit: number,
+): Promise<TipAnalytics['tips_beyond_sale']> {
+  const rows = await sql.query<{
+    count: string;
+    transaction_id: string;
+    merchant_id: string;
+    sale_total: string;
+    tips_total: string;
+    tips: TipOnSale[];
+  }>(
     `select count(*) over () as count, transaction_id, merchant_id, max(sale_total_cents) as sale_total, sum(amount_cents) as tips_total,
        jsonb_agg(jsonb_build_object('tip_id', tip_id, 'employee_id', employee_id, 'amount_cents', amount_cents, 'audit_hash', audit_hash)
          order by chain_position) as tips
@@ -115,13 +137,26 @@ export function poolSummary(row: PoolRow): TipPoolSummary {
   };
 }
 
-async function totalsByMethod<M extends string>(sql: Sql, table: string, column: string, methods: readonly M[], merchantId: string | null) {
+async function totalsByMethod<M extends string>(
+  sql: Sql,
+  table: string,
+  column: string,
+  methods: readonly M[],
+  merchantId: string | null,
+) {
   const rows = await sql.query<{ method: M; count: number; total: string }>(
     `select ${column} as method, count(*)::int as count, sum(amount_cents) as total from ${table} where ${OF_MERCHANT} group by ${column}`,
     [merchantId],
   );
-  const byMethod = Object.fromEntries(methods.map((m) => [m, { count: 0, total_cents: 0, average_cents: 0 }])) as Record<M, TipMethodTotal>;
-  for (const row of rows) byMethod[row.method] = { count: row.count, total_cents: cents(row.total), average_cents: average(cents(row.total), row.count) };
+  const byMethod = Object.fromEntries(
+    methods.map((m) => [m, { count: 0, total_cents: 0, average_cents: 0 }]),
+  ) as Record<M, TipMethodTotal>;
+  for (const row of rows)
+    byMethod[row.method] = {
+      count: row.count,
+      total_cents: cents(row.total),
+      average_cents: average(cents(row.total), row.count),
+    };
   const count = rows.reduce((sum, row) => sum + row.count, 0);
   const total_cents = rows.reduce((sum, row) => sum + cents(row.total), 0);
   return { count, total_cents, average_cents: average(total_cents, count), by_method: byMethod };

@@ -115,7 +115,13 @@ export const tipsProjector: Projector = {
   },
 
   async apply(events: readonly StoredEvent[], tx: Sql): Promise<void> {
-    const rows: Record<(typeof TABLES)[number], Record<string, unknown>[]> = { rm_tips: [], rm_tip_adjustments: [], rm_tip_pools: [], rm_tip_payouts: [], rm_tip_credit_checks: [] };
+    const rows: Record<(typeof TABLES)[number], Record<string, unknown>[]> = {
+      rm_tips: [],
+      rm_tip_adjustments: [],
+      rm_tip_pools: [],
+      rm_tip_payouts: [],
+      rm_tip_credit_checks: [],
+    };
     // Events that change rows of rm_tips (adjusted, pooled) and rm_tip_pools (distributed), in order.
     const tipChanges: StoredEvent[] = [];
     const distributions: StoredEvent[] = [];
@@ -194,7 +200,8 @@ export const tipsProjector: Projector = {
         }
         case 'TipCreditChecked': {
           const d = event.data as TipCreditCheckedData;
-          const federalMinimum = d.requirements.find((r) => r.requirement === 'FLSA_MINIMUM_WAGE')?.required_cents ?? null;
+          const federalMinimum =
+            d.requirements.find((r) => r.requirement === 'FLSA_MINIMUM_WAGE')?.required_cents ?? null;
           rows.rm_tip_credit_checks.push({
             check_id: d.check_id,
             merchant_id: d.merchant_id,
@@ -231,12 +238,19 @@ export const tipsProjector: Projector = {
 async function changeTips(tx: Sql, changes: StoredEvent[]): Promise<void> {
   if (changes.length === 0) return;
   const tipIds = changes.flatMap((event) =>
-    event.type === 'TipAdjusted' ? [(event.data as TipAdjustedData).tip_id] : (event.data as TipPooledData).tips.map((tip) => tip.tip_id),
+    event.type === 'TipAdjusted'
+      ? [(event.data as TipAdjustedData).tip_id]
+      : (event.data as TipPooledData).tips.map((tip) => tip.tip_id),
   );
-  const found = await tx.query<{ tip_id: string; amount_cents: string; pool_id: string | null; last_position: string; history: HistoryEntry[] }>(
-    'select tip_id, amount_cents, pool_id, last_position, history from rm_tips where tip_id = any($1)',
-    [[...new Set(tipIds)]],
-  );
+  const found = await tx.query<{
+    tip_id: string;
+    amount_cents: string;
+    pool_id: string | null;
+    last_position: string;
+    history: HistoryEntry[];
+  }>('select tip_id, amount_cents, pool_id, last_position, history from rm_tips where tip_id = any($1)', [
+    [...new Set(tipIds)],
+  ]);
   const tips = new Map(found.map((row) => [row.tip_id, { ...row, last_position: Number(row.last_position) }]));
   const changed = new Set<string>();
   for (const event of changes) {
@@ -244,7 +258,11 @@ async function changeTips(tx: Sql, changes: StoredEvent[]): Promise<void> {
       const d = event.data as TipAdjustedData;
       const tip = tips.get(d.tip_id);
       if (!tip || tip.last_position >= event.position) continue;
-      Object.assign(tip, { amount_cents: String(d.new_amount_cents), history: [...tip.history, historyEntry(event)], last_position: event.position });
+      Object.assign(tip, {
+        amount_cents: String(d.new_amount_cents),
+        history: [...tip.history, historyEntry(event)],
+        last_position: event.position,
+      });
       changed.add(tip.tip_id);
     } else {
       const d = event.data as TipPooledData;
@@ -262,7 +280,13 @@ async function changeTips(tx: Sql, changes: StoredEvent[]): Promise<void> {
     `update rm_tips t set amount_cents = u.amount_cents, pool_id = u.pool_id, last_position = u.last_position, history = u.history::jsonb
      from unnest($1::text[], $2::bigint[], $3::text[], $4::bigint[], $5::text[]) as u(tip_id, amount_cents, pool_id, last_position, history)
      where t.tip_id = u.tip_id`,
-    [rows.map((r) => r.tip_id), rows.map((r) => r.amount_cents), rows.map((r) => r.pool_id), rows.map((r) => r.last_position), rows.map((r) => JSON.stringify(r.history))],
+    [
+      rows.map((r) => r.tip_id),
+      rows.map((r) => r.amount_cents),
+      rows.map((r) => r.pool_id),
+      rows.map((r) => r.last_position),
+      rows.map((r) => JSON.stringify(r.history)),
+    ],
   );
 }
 
@@ -325,8 +349,18 @@ export async function findTip(sql: Sql, tipId: string): Promise<TipView | undefi
 }
 
 /** The tips found among `tipIds`, with their merchant, current amount and pool. */
-export async function findTipsForPool(sql: Sql, tipIds: readonly string[]): Promise<(TipSnapshot & { merchant_id: string })[]> {
-  const rows = await sql.query<{ tip_id: string; merchant_id: string; employee_id: string; employee_name: string; amount_cents: string; pool_id: string | null }>(
+export async function findTipsForPool(
+  sql: Sql,
+  tipIds: readonly string[],
+): Promise<(TipSnapshot & { merchant_id: string })[]> {
+  const rows = await sql.query<{
+    tip_id: string;
+    merchant_id: string;
+    employee_id: string;
+    employee_name: string;
+    amount_cents: string;
+    pool_id: string | null;
+  }>(
     'select tip_id, merchant_id, employee_id, employee_name, amount_cents, pool_id from rm_tips where tip_id = any($1)',
     [tipIds],
   );
@@ -334,6 +368,8 @@ export async function findTipsForPool(sql: Sql, tipIds: readonly string[]): Prom
 }
 
 export async function findPoolMerchant(sql: Sql, poolId: string): Promise<string | undefined> {
-  const [row] = await sql.query<{ merchant_id: string }>('select merchant_id from rm_tip_pools where pool_id = $1', [poolId]);
+  const [row] = await sql.query<{ merchant_id: string }>('select merchant_id from rm_tip_pools where pool_id = $1', [
+    poolId,
+  ]);
   return row?.merchant_id;
 }

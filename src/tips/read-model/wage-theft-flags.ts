@@ -4,7 +4,11 @@ import type { Sql } from '../../platform/event-store/sql';
 import type { TipFlaggedRecord, TipWageTheftFlag } from '../tip-wage-theft.response.dto';
 import { OF_MERCHANT, cents, poolSummary, type PoolRow } from './tip-summary';
 
-const record = (type: TipFlaggedRecord['type'], id: string, audit_hash: string): TipFlaggedRecord => ({ type, id, audit_hash });
+const record = (type: TipFlaggedRecord['type'], id: string, audit_hash: string): TipFlaggedRecord => ({
+  type,
+  id,
+  audit_hash,
+});
 const jsonRecord = (type: TipFlaggedRecord['type'], id: string, hash: string) =>
   `jsonb_build_object('type', '${type}', 'id', ${id}, 'audit_hash', ${hash})`;
 /** The pool's tips as flagged records, oldest first. */
@@ -15,7 +19,11 @@ const POOL_TIPS = `(select coalesce(jsonb_agg(${jsonRecord('tip', 't.tip_id', 't
  * GET /analytics/tip-wage-theft. `dueBefore`: tips recorded before it should have been paid out, and
  * pools created before it distributed, by now (the configured grace period).
  */
-export async function wageTheftFlags(sql: Sql, merchantId: string | null, dueBefore: Date): Promise<TipWageTheftFlag[]> {
+export async function wageTheftFlags(
+  sql: Sql,
+  merchantId: string | null,
+  dueBefore: Date,
+): Promise<TipWageTheftFlag[]> {
   return [
     ...(await downwardAdjustments(sql, merchantId)),
     ...(await payoutShortfalls(sql, merchantId, dueBefore)),
@@ -26,8 +34,17 @@ export async function wageTheftFlags(sql: Sql, merchantId: string | null, dueBef
 
 async function downwardAdjustments(sql: Sql, merchantId: string | null): Promise<TipWageTheftFlag[]> {
   const rows = await sql.query<{
-    adjustment_id: string; tip_id: string; merchant_id: string; employee_id: string; previous: string; next: string;
-    reason: string; adjusted_at: Date; adjusted_by: string | null; audit_hash: string; tip_hash: string;
+    adjustment_id: string;
+    tip_id: string;
+    merchant_id: string;
+    employee_id: string;
+    previous: string;
+    next: string;
+    reason: string;
+    adjusted_at: Date;
+    adjusted_by: string | null;
+    audit_hash: string;
+    tip_hash: string;
   }>(
     `select a.adjustment_id, a.tip_id, a.merchant_id, a.employee_id, a.previous_amount_cents as previous, a.new_amount_cents as next,
        a.reason, a.adjusted_at, a.adjusted_by, a.audit_hash, t.audit_hash as tip_hash
@@ -56,7 +73,14 @@ async function downwardAdjustments(sql: Sql, merchantId: string | null): Promise
 
 /** Per employee: the tips (in no pool) due by now against everything paid out to them. Pool shares are paid when distributed. */
 async function payoutShortfalls(sql: Sql, merchantId: string | null, dueBefore: Date): Promise<TipWageTheftFlag[]> {
-  const rows = await sql.query<{ merchant_id: string; employee_id: string; due: string; paid: string | null; tips: TipFlaggedRecord[]; payouts: TipFlaggedRecord[] | null }>(
+  const rows = await sql.query<{
+    merchant_id: string;
+    employee_id: string;
+    due: string;
+    paid: string | null;
+    tips: TipFlaggedRecord[];
+    payouts: TipFlaggedRecord[] | null;
+  }>(
     `with due as (
        select merchant_id, employee_id, sum(amount_cents) as due,
          jsonb_agg(${jsonRecord('tip', 'tip_id', 'audit_hash')} order by chain_position) as tips
@@ -81,7 +105,12 @@ async function payoutShortfalls(sql: Sql, merchantId: string | null, dueBefore: 
       merchant_id: row.merchant_id,
       employee_id: row.employee_id,
       message: `Employee ${row.employee_id} was paid out ${paid} of ${due} cents in tips due by ${dueBefore.toISOString()}`,
-      details: { tips_due_cents: due, paid_out_cents: paid, shortfall_cents: due - paid, due_before: dueBefore.toISOString() },
+      details: {
+        tips_due_cents: due,
+        paid_out_cents: paid,
+        shortfall_cents: due - paid,
+        due_before: dueBefore.toISOString(),
+      },
       records: [...row.tips, ...(row.payouts ?? [])],
     };
   });
@@ -106,7 +135,12 @@ async function poolFlags(sql: Sql, merchantId: string | null, dueBefore: Date): 
         merchant_id: row.merchant_id,
         employee_id: null,
         message: `Tip pool ${row.pool_id} holding ${summary.total_cents} cents was created at ${summary.created_at} and never distributed`,
-        details: { pool_id: row.pool_id, total_cents: summary.total_cents, created_at: summary.created_at, due_before: dueBefore.toISOString() },
+        details: {
+          pool_id: row.pool_id,
+          total_cents: summary.total_cents,
+          created_at: summary.created_at,
+          due_before: dueBefore.toISOString(),
+        },
         records: [poolRecord, ...row.tip_records],
       };
     }
@@ -131,7 +165,15 @@ async function poolFlags(sql: Sql, merchantId: string | null, dueBefore: Date): 
 
 async function belowFederalMinimum(sql: Sql, merchantId: string | null): Promise<TipWageTheftFlag[]> {
   const rows = await sql.query<{
-    check_id: string; merchant_id: string; employee_id: string | null; state: string; wage: string; tips: string; minimum: string; checked_at: Date; audit_hash: string;
+    check_id: string;
+    merchant_id: string;
+    employee_id: string | null;
+    state: string;
+    wage: string;
+    tips: string;
+    minimum: string;
+    checked_at: Date;
+    audit_hash: string;
   }>(
     `select check_id, merchant_id, employee_id, state, hourly_wage_cents as wage, average_tips_per_hour_cents as tips,
        federal_minimum_wage_cents as minimum, checked_at, audit_hash

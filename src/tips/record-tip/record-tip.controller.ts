@@ -10,8 +10,10 @@ import { RecordTipResponse } from './record-tip.response.dto';
 import { RecordTipRequest } from './record-tip.request.dto';
 import { TipPost } from '../tip-route';
 
-const NO_SALE = 'No sale with this transaction_id among those the key may see (another merchant’s sale is answered alike)';
-const NOT_TIPPABLE = 'The transaction is a VOID or REFUND record, or a voided or wholly refunded sale: tips attach to completed sales only';
+const NO_SALE =
+  'No sale with this transaction_id among those the key may see (another merchant’s sale is answered alike)';
+const NOT_TIPPABLE =
+  'The transaction is a VOID or REFUND record, or a voided or wholly refunded sale: tips attach to completed sales only';
 
 @Controller()
 export class RecordTipController {

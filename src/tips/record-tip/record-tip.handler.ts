@@ -29,8 +29,11 @@ export class RecordTipHandler implements ICommandHandler<RecordTipCommand, Recor
 
   async execute({ method, request, context, idempotency }: RecordTipCommand): Promise<RecordTipResponse> {
     const sale = await findTransaction(this.db, request.transaction_id);
-    const merchantId = await this.merchants.ownerOf(context.principal, request.merchant_id, sale?.merchant_id, () =>
-      new TipRecordNotFoundError('Transaction', request.transaction_id),
+    const merchantId = await this.merchants.ownerOf(
+      context.principal,
+      request.merchant_id,
+      sale?.merchant_id,
+      () => new TipRecordNotFoundError('Transaction', request.transaction_id),
     );
     const now = this.clock.now();
     return this.step.runNew(
@@ -50,7 +53,13 @@ export class RecordTipHandler implements ICommandHandler<RecordTipCommand, Recor
           amount_cents: dollarsToCents(request.tip_amount, 'tip_amount'),
           now: now.toISOString(),
         };
-        return { stream: tipStream(tipId), decider: tipDecider, command, metadata: eventMetadata(context, merchantId), idempotency };
+        return {
+          stream: tipStream(tipId),
+          decider: tipDecider,
+          command,
+          metadata: eventMetadata(context, merchantId),
+          idempotency,
+        };
       },
       async (tx, [recorded], tipId) => {
         // A void or refund may have taken the sale since it was read; under the chain-head lock the read model is current.

@@ -13,7 +13,8 @@ export class RecordTipResponse {
   @ApiProperty({
     type: EntryPromiseResponse,
     nullable: true,
-    description: 'The log’s signed promise of the tip’s entry, made at commit: keep it, and check it against any later tree head (`npm run verify-chain -- promise`). Null when checkpoint signing is off',
+    description:
+      'The log’s signed promise of the tip’s entry, made at commit: keep it, and check it against any later tree head (`npm run verify-chain -- promise`). Null when checkpoint signing is off',
   })
   promise: EntryPromiseResponse | null;
 }

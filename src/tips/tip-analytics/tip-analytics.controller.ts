@@ -23,7 +23,10 @@ export class TipAnalyticsController {
       'rounded to the nearest cent. `pools.recent` lists the newest `limit` pools; every total covers all of them. `tips_beyond_sale` flags the sales ' +
       'whose tips together are more than the sale itself and more than $20.00 (the newest `limit`, and how many in all).',
   })
-  @ApiOkResponse({ type: TipAnalyticsResponse, description: 'The totals, for the merchant asked for or for every merchant' })
+  @ApiOkResponse({
+    type: TipAnalyticsResponse,
+    description: 'The totals, for the merchant asked for or for every merchant',
+  })
   analytics(@Query() query: TipAnalyticsRequest): Promise<TipAnalyticsResponse> {
     return this.queries.execute(new TipAnalyticsQuery(query.merchant_id ?? null, query.limit));
   }

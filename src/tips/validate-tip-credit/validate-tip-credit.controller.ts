@@ -24,7 +24,10 @@ export class ValidateTipCreditController {
       'is a requirement not checked, said in `notes`. Amounts are dollars an hour; a fraction of a cent is dropped, so that it can never carry a wage over a minimum. ' +
       'The check is recorded in the audit chain; a wage plus tips under the federal minimum is a flag of `GET /analytics/tip-wage-theft`.',
   })
-  @ApiCreatedResponse({ type: ValidateTipCreditResponse, description: 'The check: compliant or not, and which requirement failed' })
+  @ApiCreatedResponse({
+    type: ValidateTipCreditResponse,
+    description: 'The check: compliant or not, and which requirement failed',
+  })
   validateCompliance(
     @Body() body: ValidateTipCreditRequest,
     @CurrentCommandContext() context: CommandContext,

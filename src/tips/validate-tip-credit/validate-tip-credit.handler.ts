@@ -38,7 +38,8 @@ export class ValidateTipCreditHandler implements ICommandHandler<ValidateTipCred
     const today = now.toISOString().slice(0, 10);
     const place = this.placeOf(state, request);
     const applied = tipCreditRulesAt(this.seeds.tipCreditRules, place, today);
-    if (!applied) throw new InvalidFieldError('state', `state ${state} is not a U.S. state or territory with tip credit rules`);
+    if (!applied)
+      throw new InvalidFieldError('state', `state ${state} is not a U.S. state or territory with tip credit rules`);
     const { city, county } = place;
     return this.step.runNew(
       TIP_ID_PREFIX.creditCheck,
@@ -58,18 +59,30 @@ export class ValidateTipCreditHandler implements ICommandHandler<ValidateTipCred
           rules: { federal: tipCreditRuleOn(this.seeds.tipCreditRules, FEDERAL, today)!, ...applied },
           now: now.toISOString(),
         };
-        return { stream: tipCreditCheckStream(checkId), decider: tipCreditCheckDecider, command, metadata: eventMetadata(context, merchantId), idempotency };
+        return {
+          stream: tipCreditCheckStream(checkId),
+          decider: tipCreditCheckDecider,
+          command,
+          metadata: eventMetadata(context, merchantId),
+          idempotency,
+        };
       },
-      (_tx, [checked]) => ({ success: true, compliance: creditCheckView(checked.data as TipCreditCheckedData, checked) }),
+      (_tx, [checked]) => ({
+        success: true,
+        compliance: creditCheckView(checked.data as TipCreditCheckedData, checked),
+      }),
     );
   }
 
   /** A ZIP gives the county and city (over any sent), and must lie in the state checked. */
   private placeOf(state: string, { zip_code, county, city }: ValidateTipCreditCommand['request']): TipPlace {
-    if (zip_code === undefined) return { state, ...(county === undefined ? {} : { county }), ...(city === undefined ? {} : { city }) };
+    if (zip_code === undefined)
+      return { state, ...(county === undefined ? {} : { county }), ...(city === undefined ? {} : { city }) };
     const zip = this.seeds.zips.get(zip_code);
-    if (!zip) throw new InvalidFieldError('zip_code', `ZIP ${zip_code} is not in the ZIP data; send county and city instead`);
-    if (zip.state !== state) throw new InvalidFieldError('zip_code', `ZIP ${zip_code} is in ${zip.state}, not in ${state}`);
+    if (!zip)
+      throw new InvalidFieldError('zip_code', `ZIP ${zip_code} is not in the ZIP data; send county and city instead`);
+    if (zip.state !== state)
+      throw new InvalidFieldError('zip_code', `ZIP ${zip_code} is in ${zip.state}, not in ${state}`);
     return { state, county: zip.county, city: zip.city };
   }
 }

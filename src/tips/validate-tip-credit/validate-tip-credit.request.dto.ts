@@ -13,7 +13,8 @@ export class ValidateTipCreditRequest {
   @ApiProperty({
     type: 'string',
     pattern: STATE_PATTERN.source,
-    description: 'A state’s or territory’s two-letter code, in either case, or `US` for FLSA alone. A code without tip credit rules is a 400.',
+    description:
+      'A state’s or territory’s two-letter code, in either case, or `US` for FLSA alone. A code without tip credit rules is a 400.',
     example: 'TX',
   })
   @IsString()
@@ -67,14 +68,21 @@ export class ValidateTipCreditRequest {
 
   @Dollars(MAX_HOURLY_DOLLARS, {
     example: 2.13,
-    description: 'The cash wage in dollars an hour (not cents). A fraction of a cent is dropped, so it can never carry the wage over a minimum.',
+    description:
+      'The cash wage in dollars an hour (not cents). A fraction of a cent is dropped, so it can never carry the wage over a minimum.',
   })
   hourly_wage: number;
 
-  @Dollars(MAX_HOURLY_DOLLARS, { example: 5.12, description: 'Average tips in dollars an hour (not cents). A fraction of a cent is dropped.' })
+  @Dollars(MAX_HOURLY_DOLLARS, {
+    example: 5.12,
+    description: 'Average tips in dollars an hour (not cents). A fraction of a cent is dropped.',
+  })
   average_tips_per_hour: number;
 
-  @EmployeeId({ optional: true, description: 'Not in the spec: whose wage this is, so that a flag of GET /analytics/tip-wage-theft can name them' })
+  @EmployeeId({
+    optional: true,
+    description: 'Not in the spec: whose wage this is, so that a flag of GET /analytics/tip-wage-theft can name them',
+  })
   employee_id?: string;
 
   @OptionalMerchantId(ACTING_MERCHANT)

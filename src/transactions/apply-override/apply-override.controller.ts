@@ -26,7 +26,10 @@ export class ApplyOverrideController {
       "Records an override with the authorizing employee and a reason, in its own entry of the hash chain linked to the sale. The new cash total replaces the sale's `cash_total_cents` for settlement, and its delta moves by as much; " +
       "the sale's own calculation stays readable in `original_calculation`. A sale may be overridden again, but not once voided or refunded. Overrides count in the override report and the merchant's risk profile.",
   })
-  @ApiCreatedResponse({ type: ApplyOverrideResponse, description: 'The override record, and the sale now `overridden`' })
+  @ApiCreatedResponse({
+    type: ApplyOverrideResponse,
+    description: 'The override record, and the sale now `overridden`',
+  })
   @ApiErrors({
     404: SALE_CHANGE_ERRORS[404],
     409: {

@@ -19,7 +19,13 @@ export class ApplyOverrideHandler implements ICommandHandler<ApplyOverrideComman
     const now = this.clock.now();
     const overrideId = newOverrideId(now);
     const bounds = { tolerance_cents: this.config.overrideToleranceCents };
-    const command = { kind: 'ApplyOverride' as const, override_id: overrideId, now: now.toISOString(), override, bounds };
+    const command = {
+      kind: 'ApplyOverride' as const,
+      override_id: overrideId,
+      now: now.toISOString(),
+      override,
+      bounds,
+    };
     return this.changes.change(override.transaction_id, context, idempotency, command, async (tx) => {
       const original = (await findTransaction(tx, override.transaction_id))!;
       return { success: true, override: original.overrides.find((applied) => applied.id === overrideId)!, original };

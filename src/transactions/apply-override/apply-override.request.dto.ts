@@ -34,6 +34,9 @@ export class ApplyOverrideRequest {
   @IsIn(OVERRIDE_REASONS)
   reason: OverrideReason;
 
-  @Cents({ example: 1075, description: "The corrected cash total; it replaces the sale's `cash_total_cents` for settlement" })
+  @Cents({
+    example: 1075,
+    description: "The corrected cash total; it replaces the sale's `cash_total_cents` for settlement",
+  })
   new_cash_total_cents: number;
 }

@@ -10,13 +10,17 @@ export class ApplyOverrideResponse {
   @ApiProperty({ type: OverrideView, description: 'The override record' })
   override: OverrideView;
 
-  @ApiProperty({ type: TransactionDetail, description: 'The sale as it stands after the override: `overridden`, settled by the new cash total' })
+  @ApiProperty({
+    type: TransactionDetail,
+    description: 'The sale as it stands after the override: `overridden`, settled by the new cash total',
+  })
   original: TransactionDetail;
 
   @ApiProperty({
     type: EntryPromiseResponse,
     nullable: true,
-    description: 'The log’s signed promise of the override’s entry, made at commit: keep it, and check it against any later tree head (`npm run verify-chain -- promise`). Null when checkpoint signing is off',
+    description:
+      'The log’s signed promise of the override’s entry, made at commit: keep it, and check it against any later tree head (`npm run verify-chain -- promise`). Null when checkpoint signing is off',
   })
   promise: EntryPromiseResponse | null;
 }

@@ -31,10 +31,18 @@ export class GetReceiptController {
   })
   @ApiOkResponse({
     description: 'The shape of `receipt` follows `format`',
-    schema: { oneOf: [MerchantReceiptResponse, AuditReceiptResponse, PosReceiptResponse].map((model) => ({ $ref: getSchemaPath(model) })) },
+    schema: {
+      oneOf: [MerchantReceiptResponse, AuditReceiptResponse, PosReceiptResponse].map((model) => ({
+        $ref: getSchemaPath(model),
+      })),
+    },
   })
   @ApiErrors({ 404: TRANSACTION_NOT_FOUND_DOC, 503: CHAIN_TAMPERED_DOC })
-  get(@Param() { id }: TransactionIdParams, @Query() { format }: GetReceiptRequest, @CurrentPrincipal() principal: Principal): Promise<GetReceiptResponse> {
+  get(
+    @Param() { id }: TransactionIdParams,
+    @Query() { format }: GetReceiptRequest,
+    @CurrentPrincipal() principal: Principal,
+  ): Promise<GetReceiptResponse> {
     return this.queries.execute(new GetReceiptQuery(id, format, principal));
   }
 }

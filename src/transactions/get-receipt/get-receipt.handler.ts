@@ -17,6 +17,10 @@ export class GetReceiptHandler implements IQueryHandler<GetReceiptQuery, GetRece
     const rendered = receipt(format, transaction);
     if (rendered.format !== 'audit') return { success: true, ...rendered };
     // DESIGN.md: evidence a merchant can keep that its record is in the log.
-    return { success: true, ...rendered, ...(await this.proofs.evidence(transaction.chain_position, transaction.auditHash)) };
+    return {
+      success: true,
+      ...rendered,
+      ...(await this.proofs.evidence(transaction.chain_position, transaction.auditHash)),
+    };
   }
 }

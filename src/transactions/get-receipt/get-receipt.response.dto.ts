@@ -16,7 +16,11 @@ export class Disclosure {
   text: string;
 
   /** `jurisdiction`: the rule's own wording; `default`: ours, where the rule prescribes none. */
-  @ApiProperty({ enum: DISCLOSURE_SOURCES, description: "`jurisdiction`: the rule's own wording; `default`: the service's, where the rule prescribes none", example: 'default' })
+  @ApiProperty({
+    enum: DISCLOSURE_SOURCES,
+    description: "`jurisdiction`: the rule's own wording; `default`: the service's, where the rule prescribes none",
+    example: 'default',
+  })
   source: (typeof DISCLOSURE_SOURCES)[number];
 
   /** Whether the rule obliges the merchant to disclose its rounding. */
@@ -31,13 +35,21 @@ export class Disclosure {
   })
   kind: DisclosureKind;
 
-  @ApiProperty({ description: 'The law wants the receipt itemized: subtotal, the rounding adjustment (even of $0.00) and the total', example: false })
+  @ApiProperty({
+    description: 'The law wants the receipt itemized: subtotal, the rounding adjustment (even of $0.00) and the total',
+    example: false,
+  })
   itemized: boolean;
 
   @ApiProperty({ example: 'US-AZ' })
   jurisdiction_id: string;
 
-  @ApiProperty({ type: 'string', nullable: true, description: "The rule's legislation, for the merchant; null where there is none", example: 'SB 1108 (2026)' })
+  @ApiProperty({
+    type: 'string',
+    nullable: true,
+    description: "The rule's legislation, for the merchant; null where there is none",
+    example: 'SB 1108 (2026)',
+  })
   legislation: string | null;
 }
 
@@ -91,7 +103,11 @@ export class PosReceipt {
   @ApiProperty({ type: 'integer', example: 1077 })
   ledger_total_cents: number;
 
-  @ApiProperty({ type: 'integer', description: "The cash total that settles the transaction (an override's, if any)", example: 1075 })
+  @ApiProperty({
+    type: 'integer',
+    description: "The cash total that settles the transaction (an override's, if any)",
+    example: 1075,
+  })
   cash_total_cents: number;
 
   @ApiProperty({ type: 'integer', example: -2 })
@@ -116,13 +132,23 @@ export class AuditReceiptResponse {
   @ApiProperty({ enum: ['audit'], example: 'audit' })
   format: 'audit';
 
-  @ApiProperty({ type: TransactionDetail, description: 'The full record: chain position, audit hash, fraud score and its entries in the chain' })
+  @ApiProperty({
+    type: TransactionDetail,
+    description: 'The full record: chain position, audit hash, fraud score and its entries in the chain',
+  })
   receipt: TransactionDetail;
 
-  @ApiProperty({ type: TreeHeadResponse, description: 'The tree head `inclusion_proof` leads to: keep it with the proof (`npm run verify-chain -- inclusion`)' })
+  @ApiProperty({
+    type: TreeHeadResponse,
+    description:
+      'The tree head `inclusion_proof` leads to: keep it with the proof (`npm run verify-chain -- inclusion`)',
+  })
   tree_head: TreeHeadResponse;
 
-  @ApiProperty({ type: InclusionProofResponse, description: 'RFC 9162 inclusion proof of the record’s entry (`chain_position`) in the tree of `tree_head`' })
+  @ApiProperty({
+    type: InclusionProofResponse,
+    description: 'RFC 9162 inclusion proof of the record’s entry (`chain_position`) in the tree of `tree_head`',
+  })
   inclusion_proof: InclusionProofResponse;
 
   @ApiProperty({

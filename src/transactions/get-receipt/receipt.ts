@@ -21,8 +21,19 @@ export function receipt(format: ReceiptFormat, transaction: TransactionDetail): 
       // The full record: chain position, audit hash, fraud score and the entries of its history.
       return { format, receipt: transaction };
     case 'pos': {
-      const { subtotal_cents, tax_total_cents, ledger_total_cents, cash_total_cents, rounding_delta_cents } = transaction.calculation;
-      return { format, receipt: { transaction_id: transaction.id, subtotal_cents, tax_total_cents, ledger_total_cents, cash_total_cents, rounding_delta_cents } };
+      const { subtotal_cents, tax_total_cents, ledger_total_cents, cash_total_cents, rounding_delta_cents } =
+        transaction.calculation;
+      return {
+        format,
+        receipt: {
+          transaction_id: transaction.id,
+          subtotal_cents,
+          tax_total_cents,
+          ledger_total_cents,
+          cash_total_cents,
+          rounding_delta_cents,
+        },
+      };
     }
   }
 }
@@ -46,8 +57,17 @@ const HOW: Record<RoundingMode, string | null> = {
  */
 export function roundingDisclosure(rule: JurisdictionRule, calculation: TransactionView['calculation']): Disclosure {
   // A rule recorded before version 2 has no `disclosure`: its kind follows disclosure_required.
-  const { kind, itemized } = rule.disclosure ?? { kind: rule.disclosure_required ? 'receipt' : 'none', itemized: false };
-  const about = { required: rule.disclosure_required, kind, itemized, jurisdiction_id: rule.jurisdiction_id, legislation: rule.legislation };
+  const { kind, itemized } = rule.disclosure ?? {
+    kind: rule.disclosure_required ? 'receipt' : 'none',
+    itemized: false,
+  };
+  const about = {
+    required: rule.disclosure_required,
+    kind,
+    itemized,
+    jurisdiction_id: rule.jurisdiction_id,
+    legislation: rule.legislation,
+  };
   if (rule.disclosure_text) return { text: rule.disclosure_text, source: 'jurisdiction', ...about };
   return { text: defaultDisclosure(rule, calculation), source: 'default', ...about };
 }
@@ -55,8 +75,11 @@ export function roundingDisclosure(rule: JurisdictionRule, calculation: Transact
 function defaultDisclosure(rule: JurisdictionRule, calculation: TransactionView['calculation']): string {
   const how = HOW[calculation.cash_rounding_mode];
   if (how === null) return 'Cash totals are not rounded: cash pays the exact amount.';
-  const applied = calculation.rounding_applied ? 'Card, EBT and mobile payments are never rounded.' : 'This payment was not in cash and was not rounded.';
-  if (calculation.rounding_policy.applied === 'favor_customer') return `Cash totals are rounded down to a multiple of 5 cents, in the customer’s favour. ${applied}`;
+  const applied = calculation.rounding_applied
+    ? 'Card, EBT and mobile payments are never rounded.'
+    : 'This payment was not in cash and was not rounded.';
+  if (calculation.rounding_policy.applied === 'favor_customer')
+    return `Cash totals are rounded down to a multiple of 5 cents, in the customer’s favour. ${applied}`;
   return `Cash totals are rounded ${how}${authority(rule)}. ${applied}`;
 }
 
@@ -87,8 +110,15 @@ const row = (label: string, amount: string) => `${label.padEnd(24)}${amount.padS
 function merchantReceipt(transaction: TransactionDetail): MerchantReceipt {
   const { calculation, original_calculation: calculated } = transaction;
   const disclosure = roundingDisclosure(transaction.rule, calculation);
-  const heading = transaction.original_transaction_id ? `${transaction.type} ${transaction.id} of ${transaction.original_transaction_id}` : `${transaction.type} ${transaction.id}`;
-  const place = [transaction.store_id && `Store ${transaction.store_id}`, transaction.terminal_id && `Terminal ${transaction.terminal_id}`].filter(Boolean).join('  ');
+  const heading = transaction.original_transaction_id
+    ? `${transaction.type} ${transaction.id} of ${transaction.original_transaction_id}`
+    : `${transaction.type} ${transaction.id}`;
+  const place = [
+    transaction.store_id && `Store ${transaction.store_id}`,
+    transaction.terminal_id && `Terminal ${transaction.terminal_id}`,
+  ]
+    .filter(Boolean)
+    .join('  ');
   const lines = [
     heading,
     transaction.created_at,
@@ -96,20 +126,37 @@ function merchantReceipt(transaction: TransactionDetail): MerchantReceipt {
     row('Subtotal', dollars(calculation.subtotal_cents)),
     row('Tax', dollars(calculation.tax_total_cents)),
     row('Total', dollars(calculation.ledger_total_cents)),
-    ...calculation.tenders.map((tender) => row(`${TENDER_LABELS[tender.type]}${tender.rounded ? '' : ' (not rounded)'}`, dollars(tender.amount_cents))),
+    ...calculation.tenders.map((tender) =>
+      row(`${TENDER_LABELS[tender.type]}${tender.rounded ? '' : ' (not rounded)'}`, dollars(tender.amount_cents)),
+    ),
     ...(calculated
-      ? [row('Cash rounding', signed(calculated.rounding_delta_cents)), row('Adjusted by employee', signed(calculation.cash_total_cents - calculated.cash_total_cents))]
+      ? [
+          row('Cash rounding', signed(calculated.rounding_delta_cents)),
+          row('Adjusted by employee', signed(calculation.cash_total_cents - calculated.cash_total_cents)),
+        ]
       : calculation.rounding_applied || (disclosure.itemized && calculation.cash_portion_cents !== 0)
         ? [row('Cash rounding', signed(calculation.rounding_delta_cents))]
         : []),
-    ...(EXEMPTION_LINES[calculation.rounding_exemption ?? ''] ? [EXEMPTION_LINES[calculation.rounding_exemption ?? '']] : []),
+    ...(EXEMPTION_LINES[calculation.rounding_exemption ?? '']
+      ? [EXEMPTION_LINES[calculation.rounding_exemption ?? '']]
+      : []),
     row(calculation.rounding_applied ? 'Cash total' : 'Amount', dollars(calculation.cash_total_cents)),
     ...(calculation.cash_tendered_cents !== null && calculation.change_due_cents !== null
-      ? [row('Cash tendered', dollars(calculation.cash_tendered_cents)), row('Change', dollars(calculation.change_due_cents))]
+      ? [
+          row('Cash tendered', dollars(calculation.cash_tendered_cents)),
+          row('Change', dollars(calculation.change_due_cents)),
+        ]
       : []),
     ...(transaction.state === 'completed' ? [] : [`Status: ${transaction.state.replace('_', ' ').toUpperCase()}`]),
     '',
     disclosure.text,
   ];
-  return { transaction_id: transaction.id, type: transaction.type, state: transaction.state, created_at: transaction.created_at, disclosure, text: lines.join('\n') };
+  return {
+    transaction_id: transaction.id,
+    type: transaction.type,
+    state: transaction.state,
+    created_at: transaction.created_at,
+    disclosure,
+    text: lines.join('\n'),
+  };
 }

@@ -22,7 +22,7 @@ export class GetTransactionController {
     operationId: 'getTransaction',
     summary: 'A transaction in full, with its entries in the hash chain',
     description:
-      "A SALE, VOID or REFUND record: its calculation, the rule as it stood at the time, compliance, fraud score, audit hash and chain position; a sale also shows its state, overrides, void and refunds. " +
+      'A SALE, VOID or REFUND record: its calculation, the rule as it stood at the time, compliance, fraud score, audit hash and chain position; a sale also shows its state, overrides, void and refunds. ' +
       "Another merchant's transaction is answered 404, exactly like an unknown id.",
   })
   @ApiOkResponse({ type: GetTransactionResponse, description: 'The transaction and its history in the chain' })

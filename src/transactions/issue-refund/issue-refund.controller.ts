@@ -23,7 +23,7 @@ export class IssueRefundController {
     operationId: 'issueRefund',
     summary: 'Refund a sale in full or in part',
     description: [
-      "Records a REFUND record linked to the sale, with negative amounts, appended to the hash chain; the sale becomes `partially_refunded`, then `refunded` once nothing is left. " +
+      'Records a REFUND record linked to the sale, with negative amounts, appended to the hash chain; the sale becomes `partially_refunded`, then `refunded` once nothing is left. ' +
         "The amount is rounded under the sale's mode when the sale's cash was rounded, and the refund that hands back the rest returns exactly what is left, so a sale's refunds add up to it. " +
         'A split tender refunds its cash portion only; card and EBT go back through their own networks. ' +
         'A refund whose cash rounds to $0.00 is refused (422), and a partial refund takes at most what is left of the price.',
@@ -40,7 +40,10 @@ export class IssueRefundController {
         "`refund_amount` is more than the sale's `refundable_cents` (a sale's refunds never pass the cash it settled, nor its price plus `OVERRIDE_TOLERANCE_CENTS`), " +
         'or a partial refund is more than the part of the price not yet refunded (refund the rest of the cash at once instead)',
     },
-    422: { REFUND_ROUNDS_TO_ZERO: "The refund's cash rounds to $0.00 under the sale's mode (1 or 2 cents to the nickel): it would hand back nothing; the message names the least amount that does" },
+    422: {
+      REFUND_ROUNDS_TO_ZERO:
+        "The refund's cash rounds to $0.00 under the sale's mode (1 or 2 cents to the nickel): it would hand back nothing; the message names the least amount that does",
+    },
   })
   refund(
     @Body() body: IssueRefundRequest,

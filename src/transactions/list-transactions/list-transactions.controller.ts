@@ -23,7 +23,10 @@ export class ListTransactionsController {
       '`merchant_id` is required when the key sees several merchants (an auditor key, a partner key); naming a merchant the key may not see is a 403.',
   })
   @ApiOkResponse({ type: ListTransactionsResponse, description: 'A page of transactions' })
-  list(@Query() query: ListTransactionsRequest, @CurrentPrincipal() principal: Principal): Promise<ListTransactionsResponse> {
+  list(
+    @Query() query: ListTransactionsRequest,
+    @CurrentPrincipal() principal: Principal,
+  ): Promise<ListTransactionsResponse> {
     return this.queries.execute(new ListTransactionsQuery(query, principal));
   }
 }

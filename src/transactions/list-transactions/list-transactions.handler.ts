@@ -31,12 +31,15 @@ export class ListTransactionsHandler implements IQueryHandler<ListTransactionsQu
   /** The spec: merchant_id "is required when the key has access to several merchants". */
   private async merchantsToList(principal: Principal, merchantId: string | undefined): Promise<string[]> {
     if (merchantId !== undefined) {
-      if (!(await this.scope.canSee(principal, merchantId))) throw new ForbiddenError(`This API key may not see merchant ${merchantId}`);
+      if (!(await this.scope.canSee(principal, merchantId)))
+        throw new ForbiddenError(`This API key may not see merchant ${merchantId}`);
       return [merchantId];
     }
     const visible = await this.scope.visibleMerchants(principal);
     if (visible === 'all' || visible.length > 1) {
-      throw validationError([{ field: 'merchant_id', messages: ['merchant_id is required: this API key has access to several merchants'] }]);
+      throw validationError([
+        { field: 'merchant_id', messages: ['merchant_id is required: this API key has access to several merchants'] },
+      ]);
     }
     return visible;
   }

@@ -13,7 +13,8 @@ export class ListTransactionsRequest extends PageRequest {
     type: 'string',
     pattern: MERCHANT_ID_PATTERN.source,
     example: 'corner-market-01',
-    description: 'Required (else 400) when the key sees several merchants: an auditor key, or a partner key whose partner onboarded several',
+    description:
+      'Required (else 400) when the key sees several merchants: an auditor key, or a partner key whose partner onboarded several',
   })
   @IsOptional()
   @IsString()
@@ -37,6 +38,11 @@ export class ListTransactionsRequest extends PageRequest {
   type?: TransactionType;
 
   /** The rest of limit's documentation (its bounds) is PageRequest's. */
-  @ApiPropertyOptional({ type: 'integer', default: DEFAULT_LIMIT, description: 'Items in the page; above 1,000 is a 400', example: DEFAULT_LIMIT })
+  @ApiPropertyOptional({
+    type: 'integer',
+    default: DEFAULT_LIMIT,
+    description: 'Items in the page; above 1,000 is a 400',
+    example: DEFAULT_LIMIT,
+  })
   override limit: number = DEFAULT_LIMIT;
 }

@@ -26,7 +26,12 @@ export const roundingPoliciesProjector: Projector = {
     const latest = new Map<string, Record<string, unknown>>();
     for (const stored of events) {
       const { data } = stored as unknown as RoundingPolicyEvent;
-      latest.set(data.merchant_id, { merchant_id: data.merchant_id, rounding_policy: data.rounding_policy, set_at: data.set_at, position: stored.position });
+      latest.set(data.merchant_id, {
+        merchant_id: data.merchant_id,
+        rounding_policy: data.rounding_policy,
+        set_at: data.set_at,
+        position: stored.position,
+      });
     }
     const params: unknown[] = [];
     await tx.query(
@@ -42,13 +47,19 @@ export const roundingPoliciesProjector: Projector = {
  * The merchant's policy as a scalar subquery on `merchantParam` (null: never set, so the rule's),
  * for a statement that reads it beside other things: a sale's reads go in one round trip.
  */
-export const policySubquery = (merchantParam: string) => `(select rounding_policy from rm_rounding_policies where merchant_id = ${merchantParam})`;
+export const policySubquery = (merchantParam: string) =>
+  `(select rounding_policy from rm_rounding_policies where merchant_id = ${merchantParam})`;
 
 /** The merchant's policy as of `set_at` (null: never set, so the rule's). */
-export async function roundingPolicyOf(sql: Sql, merchantId: string): Promise<{ rounding_policy: RoundingPolicy; set_at: string | null }> {
+export async function roundingPolicyOf(
+  sql: Sql,
+  merchantId: string,
+): Promise<{ rounding_policy: RoundingPolicy; set_at: string | null }> {
   const [row] = await sql.query<{ rounding_policy: RoundingPolicy; set_at: Date }>(
     'select rounding_policy, set_at from rm_rounding_policies where merchant_id = $1',
     [merchantId],
   );
-  return row ? { rounding_policy: row.rounding_policy, set_at: row.set_at.toISOString() } : { rounding_policy: 'rule', set_at: null };
+  return row
+    ? { rounding_policy: row.rounding_policy, set_at: row.set_at.toISOString() }
+    : { rounding_policy: 'rule', set_at: null };
 }

@@ -23,19 +23,38 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
  * total names the total, not the whole detail. Times are compared as instants (PostgreSQL writes a
  * timestamptz in a layout of its own), everything else as JSON.
  */
-export function rowDifferences(id: string, stored: StoredRow | undefined, expected: TransactionRow | undefined): RowDifference[] {
+export function rowDifferences(
+  id: string,
+  stored: StoredRow | undefined,
+  expected: TransactionRow | undefined,
+): RowDifference[] {
   const position = Number(expected?.position ?? stored?.position);
   if (!stored || !expected) {
-    return [{ transaction_id: id, position, field: 'row', stored: stored ? JSON.stringify(stored) : null, from_log: expected ? JSON.stringify(expected) : null }];
+    return [
+      {
+        transaction_id: id,
+        position,
+        field: 'row',
+        stored: stored ? JSON.stringify(stored) : null,
+        from_log: expected ? JSON.stringify(expected) : null,
+      },
+    ];
   }
   const found: RowDifference[] = [];
   const compare = (field: string, have: unknown, want: unknown): void => {
     if (isObject(have) && isObject(want)) {
-      for (const key of new Set([...Object.keys(have), ...Object.keys(want)])) compare(`${field}.${key}`, have[key], want[key]);
+      for (const key of new Set([...Object.keys(have), ...Object.keys(want)]))
+        compare(`${field}.${key}`, have[key], want[key]);
     } else if (Array.isArray(have) && Array.isArray(want) && have.length === want.length) {
       have.forEach((item, i) => compare(`${field}[${i}]`, item, want[i]));
     } else if (JSON.stringify(have) !== JSON.stringify(want)) {
-      found.push({ transaction_id: id, position, field, stored: have === undefined ? null : JSON.stringify(have), from_log: want === undefined ? null : JSON.stringify(want) });
+      found.push({
+        transaction_id: id,
+        position,
+        field,
+        stored: have === undefined ? null : JSON.stringify(have),
+        from_log: want === undefined ? null : JSON.stringify(want),
+      });
     }
   };
   // As JSON, as the row stores it: a field the view leaves undefined is not stored at all.

@@ -66,7 +66,11 @@ export class SaleInputsReader {
     while (this.waiting.length > 0) {
       const batch = this.waiting.splice(0);
       try {
-        const rows = await this.db.query<{ deltas: string[] | null; cashier_sales: number; rounding_policy: RoundingPolicy | null }>(READ, [
+        const rows = await this.db.query<{
+          deltas: string[] | null;
+          cashier_sales: number;
+          rounding_policy: RoundingPolicy | null;
+        }>(READ, [
           batch.map(({ query }) => query.merchantId),
           batch.map(({ query }) => query.cashierId),
           batch.map(({ query }) => new Date(query.at.getTime() - VELOCITY_WINDOW_MS).toISOString()),

@@ -27,7 +27,11 @@ interface Row {
  * merchant), so memory stays at one batch, a deep page costs what the first does, and no connection
  * or transaction is held for the whole download.
  */
-export async function* exportRows(sql: Sql, filter: ExportFilter, batchSize = EXPORT_BATCH): AsyncGenerator<TransactionDetail[]> {
+export async function* exportRows(
+  sql: Sql,
+  filter: ExportFilter,
+  batchSize = EXPORT_BATCH,
+): AsyncGenerator<TransactionDetail[]> {
   const { text, params } = batchQuery(filter, batchSize);
   let keyset = FIRST_KEYSET;
   for (;;) {

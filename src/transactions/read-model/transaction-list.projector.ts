@@ -47,7 +47,9 @@ export const transactionListProjector: Projector = {
        )`,
     );
     // Lists (always of named merchants) and fraud history read a merchant's newest transactions first.
-    await tx.query('create index rm_transactions_merchant_created on rm_transactions (merchant_id, created_at desc, position desc)');
+    await tx.query(
+      'create index rm_transactions_merchant_created on rm_transactions (merchant_id, created_at desc, position desc)',
+    );
     // The CSV export of every merchant pages through the whole table by (created_at, position).
     await tx.query('create index rm_transactions_created on rm_transactions (created_at, position)');
     // Fraud scoring reads both before every sale (sale-inputs.ts). Through the merchant's index it
@@ -57,7 +59,9 @@ export const transactionListProjector: Projector = {
       `create index rm_transactions_rounded_sales on rm_transactions (merchant_id, created_at desc, position desc)
        include (rounding_delta_cents, cash_rounding_mode) where type = 'SALE' and rounding_delta_cents <> 0`,
     );
-    await tx.query("create index rm_transactions_cashier_sales on rm_transactions (merchant_id, cashier_id, created_at) where type = 'SALE'");
+    await tx.query(
+      "create index rm_transactions_cashier_sales on rm_transactions (merchant_id, cashier_id, created_at) where type = 'SALE'",
+    );
   },
 
   async apply(events: readonly StoredEvent[], tx: Sql): Promise<void> {
@@ -118,7 +122,11 @@ async function changeSales(tx: Sql, changes: SaleChange[]): Promise<void> {
   await tx.query(
     `update rm_transactions t set detail = u.detail::jsonb, history = u.history::jsonb
      from unnest($1::text[], $2::text[], $3::text[]) as u(id, detail, history) where t.id = u.id`,
-    [rows.map((row) => row.id), rows.map((row) => JSON.stringify(row.detail)), rows.map((row) => JSON.stringify(row.history))],
+    [
+      rows.map((row) => row.id),
+      rows.map((row) => JSON.stringify(row.detail)),
+      rows.map((row) => JSON.stringify(row.history)),
+    ],
   );
 }
 
@@ -132,7 +140,10 @@ export interface TransactionFilter {
 }
 
 /** Newest first, with the count of all matches for paging. */
-export async function listTransactions(sql: Sql, filter: TransactionFilter): Promise<{ transactions: TransactionView[]; total: number }> {
+export async function listTransactions(
+  sql: Sql,
+  filter: TransactionFilter,
+): Promise<{ transactions: TransactionView[]; total: number }> {
   const params: unknown[] = [];
   const where: string[] = [];
   const condition = (clause: (param: string) => string, value: unknown) => {
@@ -143,7 +154,10 @@ export async function listTransactions(sql: Sql, filter: TransactionFilter): Pro
   if (filter.state !== undefined) condition((p) => `state = ${p}`, filter.state);
   if (filter.type !== undefined) condition((p) => `type = ${p}`, filter.type);
   const whereClause = where.length > 0 ? `where ${where.join(' and ')}` : '';
-  const [{ total }] = await sql.query<{ total: number }>(`select count(*)::int as total from rm_transactions ${whereClause}`, params);
+  const [{ total }] = await sql.query<{ total: number }>(
+    `select count(*)::int as total from rm_transactions ${whereClause}`,
+    params,
+  );
   const rows = await sql.query<{ detail: TransactionView }>(
     `select detail from rm_transactions ${whereClause}
      order by created_at desc, position desc limit $${params.length + 1} offset $${params.length + 2}`,

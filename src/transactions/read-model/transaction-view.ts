@@ -3,9 +3,22 @@
 import type { StoredEvent } from '../../platform/event-store/event-store.port';
 import { ruleVersionId } from '../../rules/jurisdiction-rule';
 import type { TenderType } from '../../rules/rounding-engine';
-import type { OverrideAppliedData, RefundIssuedData, TransactionEvent, TransactionRecordedData, TransactionVoidedData } from '../transaction.events';
+import type {
+  OverrideAppliedData,
+  RefundIssuedData,
+  TransactionEvent,
+  TransactionRecordedData,
+  TransactionVoidedData,
+} from '../transaction.events';
 import { API_PREFIX } from '../../platform/api-prefix';
-import type { HistoryEntry, OverrideView, RecordedSaleView, ReversalView, TenderView, TransactionView } from '../transaction.response.dto';
+import type {
+  HistoryEntry,
+  OverrideView,
+  RecordedSaleView,
+  ReversalView,
+  TenderView,
+  TransactionView,
+} from '../transaction.response.dto';
 
 export function historyEntry(entry: StoredEvent): HistoryEntry {
   return { event: entry.type, chain_position: entry.position, audit_hash: entry.hash, recorded_at: entry.recordedAt };
@@ -19,7 +32,10 @@ export function transactionView(data: RecordData, entry: Pick<StoredEvent, 'posi
   const exemptions = new Map<TenderType, TenderView['exemption']>(
     calculation.exemptions.map(({ tender, citation, rule }) => [tender, { citation, rule }]),
   );
-  const tenders = data.tenders.length > 0 ? data.tenders : [{ type: data.payment_method, amount_cents: calculation.ledger_total_cents }];
+  const tenders =
+    data.tenders.length > 0
+      ? data.tenders
+      : [{ type: data.payment_method, amount_cents: calculation.ledger_total_cents }];
   return {
     id: data.transaction_id,
     type: data.transaction_type,
@@ -87,7 +103,10 @@ function reversalView(data: TransactionVoidedData | RefundIssuedData): ReversalV
 
 /** The sale once overridden: the new cash total settles it, its own calculation stays readable. */
 /** `POST /transaction`'s answer: the sale's view with the rule in summary, pointing at the sale for the whole of it. */
-export function recordedSaleView(data: TransactionRecordedData, entry: Pick<StoredEvent, 'position' | 'hash'>): RecordedSaleView {
+export function recordedSaleView(
+  data: TransactionRecordedData,
+  entry: Pick<StoredEvent, 'position' | 'hash'>,
+): RecordedSaleView {
   const { rule } = data;
   const view = transactionView(data, entry);
   return {
@@ -104,19 +123,30 @@ export function recordedSaleView(data: TransactionRecordedData, entry: Pick<Stor
   };
 }
 
-export function withOverride(sale: TransactionView, data: OverrideAppliedData, entry: Pick<StoredEvent, 'position' | 'hash'>): TransactionView {
+export function withOverride(
+  sale: TransactionView,
+  data: OverrideAppliedData,
+  entry: Pick<StoredEvent, 'position' | 'hash'>,
+): TransactionView {
   const { cash_total_cents, rounding_delta_cents } = sale.calculation;
   return {
     ...sale,
     state: 'overridden',
-    calculation: { ...sale.calculation, cash_total_cents: data.new_cash_total_cents, rounding_delta_cents: data.rounding_delta_cents },
+    calculation: {
+      ...sale.calculation,
+      cash_total_cents: data.new_cash_total_cents,
+      rounding_delta_cents: data.rounding_delta_cents,
+    },
     original_calculation: sale.original_calculation ?? { cash_total_cents, rounding_delta_cents },
     overrides: [...sale.overrides, overrideView(data, entry)],
     refundable_cents: data.new_cash_total_cents,
   };
 }
 
-export function overrideView({ override_id, ...override }: OverrideAppliedData, entry: Pick<StoredEvent, 'position' | 'hash'>): OverrideView {
+export function overrideView(
+  { override_id, ...override }: OverrideAppliedData,
+  entry: Pick<StoredEvent, 'position' | 'hash'>,
+): OverrideView {
   return { id: override_id, ...override, auditHash: entry.hash, chain_position: entry.position };
 }
 
@@ -204,9 +234,15 @@ export function effectOf(event: StoredEvent): TransactionEffect {
     case 'OverrideApplied':
       return { change: { saleId: data.transaction_id, apply: (sale) => withOverride(sale, data, event) } };
     case 'TransactionVoided':
-      return { record: transactionRow(event), change: { saleId: data.original_transaction_id, apply: (sale) => withVoid(sale, data) } };
+      return {
+        record: transactionRow(event),
+        change: { saleId: data.original_transaction_id, apply: (sale) => withVoid(sale, data) },
+      };
     case 'RefundIssued':
-      return { record: transactionRow(event), change: { saleId: data.original_transaction_id, apply: (sale) => withRefund(sale, data) } };
+      return {
+        record: transactionRow(event),
+        change: { saleId: data.original_transaction_id, apply: (sale) => withRefund(sale, data) },
+      };
     default:
       return {};
   }

@@ -35,17 +35,40 @@ export class RecordTransactionHandler implements ICommandHandler<RecordTransacti
     const now = this.clock.now();
     const { zip_code, state, county, city } = sale;
     const jurisdiction = this.resolver.resolve({ zip_code, state, county, city, date: now.toISOString().slice(0, 10) });
-    const { history, rounding_policy } = await this.inputs.read({ merchantId: sale.merchant_id, cashierId: sale.cashier_id ?? null, at: now });
+    const { history, rounding_policy } = await this.inputs.read({
+      merchantId: sale.merchant_id,
+      cashierId: sale.cashier_id ?? null,
+      at: now,
+    });
     const metadata = eventMetadata(context, sale.merchant_id);
 
     return this.step.runNew(
       TRANSACTION_ID_PREFIX,
       now,
       (transactionId) => {
-        const command = { kind: 'RecordTransaction' as const, transaction_id: transactionId, now: now.toISOString(), environment: context.principal.environment, sale, jurisdiction, history, rounding_policy };
-        return { stream: transactionStream(transactionId), decider: transactionDecider, command, metadata, idempotency };
+        const command = {
+          kind: 'RecordTransaction' as const,
+          transaction_id: transactionId,
+          now: now.toISOString(),
+          environment: context.principal.environment,
+          sale,
+          jurisdiction,
+          history,
+          rounding_policy,
+        };
+        return {
+          stream: transactionStream(transactionId),
+          decider: transactionDecider,
+          command,
+          metadata,
+          idempotency,
+        };
       },
-      (_tx, [stored]) => ({ success: true as const, transaction: recordedSaleView(stored.data as TransactionRecordedData, stored), promise: this.promises.of(stored) }),
+      (_tx, [stored]) => ({
+        success: true as const,
+        transaction: recordedSaleView(stored.data as TransactionRecordedData, stored),
+        promise: this.promises.of(stored),
+      }),
     );
   }
 }

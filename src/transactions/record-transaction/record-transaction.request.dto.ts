@@ -44,7 +44,12 @@ export class TenderRequest {
 
 /** `POST /transaction`. Each field is checked on its own here; how they fit together is the decider's call. */
 export class RecordTransactionRequest {
-  @ApiProperty({ type: 'string', pattern: MERCHANT_ID_PATTERN.source, example: 'corner-market-01', description: 'The merchant the sale is recorded for' })
+  @ApiProperty({
+    type: 'string',
+    pattern: MERCHANT_ID_PATTERN.source,
+    example: 'corner-market-01',
+    description: 'The merchant the sale is recorded for',
+  })
   @IsString()
   @Matches(MERCHANT_ID_PATTERN, { message: MERCHANT_ID_RULE })
   merchant_id: string;
@@ -52,13 +57,17 @@ export class RecordTransactionRequest {
   @Cents({ example: 1000, description: 'Pre-tax subtotal' })
   subtotal_cents: number;
 
-  @Cents({ example: 77, description: 'Tax, computed by the caller on the unrounded subtotal; never recomputed after rounding' })
+  @Cents({
+    example: 77,
+    description: 'Tax, computed by the caller on the unrounded subtotal; never recomputed after rounding',
+  })
   tax_total_cents: number;
 
   @ApiProperty({
     enum: TENDER_TYPES,
     example: 'cash',
-    description: 'The tender; only `cash` is rounded. With `tenders`, it must be one of the tenders sent, and is only recorded',
+    description:
+      'The tender; only `cash` is rounded. With `tenders`, it must be one of the tenders sent, and is only recorded',
   })
   @IsIn(TENDER_TYPES)
   payment_method: TenderType;
@@ -75,13 +84,24 @@ export class RecordTransactionRequest {
   @Matches(ZIP_CODE_PATTERN, { message: 'zip_code must be exactly 5 digits' })
   zip_code?: string;
 
-  @ApiPropertyOptional({ type: 'string', pattern: STATE_CODE_PATTERN.source, example: 'AZ', description: 'Two-letter state code, for use without a ZIP code' })
+  @ApiPropertyOptional({
+    type: 'string',
+    pattern: STATE_CODE_PATTERN.source,
+    example: 'AZ',
+    description: 'Two-letter state code, for use without a ZIP code',
+  })
   @IsOptional()
   @IsString()
   @Matches(STATE_CODE_PATTERN, { message: 'state must be a two-letter state code' })
   state?: string;
 
-  @ApiPropertyOptional({ type: 'string', minLength: PLACE_NAME_LENGTH.min, maxLength: PLACE_NAME_LENGTH.max, example: 'Pima', description: 'Combined with `state`' })
+  @ApiPropertyOptional({
+    type: 'string',
+    minLength: PLACE_NAME_LENGTH.min,
+    maxLength: PLACE_NAME_LENGTH.max,
+    example: 'Pima',
+    description: 'Combined with `state`',
+  })
   @IsOptional()
   @IsString()
   @Length(PLACE_NAME_LENGTH.min, PLACE_NAME_LENGTH.max)

@@ -8,13 +8,17 @@ export class RecordTransactionResponse {
   @ApiProperty({ type: 'boolean', enum: [true], example: true })
   success: true;
 
-  @ApiProperty({ type: RecordedSaleView, description: 'The SALE record as the hash chain holds it, its rule in summary' })
+  @ApiProperty({
+    type: RecordedSaleView,
+    description: 'The SALE record as the hash chain holds it, its rule in summary',
+  })
   transaction: RecordedSaleView;
 
   @ApiProperty({
     type: EntryPromiseResponse,
     nullable: true,
-    description: 'The log’s signed promise of the sale’s entry, made at commit: keep it, and check it against any later tree head (`npm run verify-chain -- promise`). Null when checkpoint signing is off',
+    description:
+      'The log’s signed promise of the sale’s entry, made at commit: keep it, and check it against any later tree head (`npm run verify-chain -- promise`). Null when checkpoint signing is off',
   })
   promise: EntryPromiseResponse | null;
 }

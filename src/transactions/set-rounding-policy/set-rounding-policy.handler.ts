@@ -31,7 +31,12 @@ export class SetRoundingPolicyHandler implements ICommandHandler<SetRoundingPoli
       {
         stream: roundingPolicyStream(merchantId),
         decider: roundingPolicyDecider,
-        command: { kind: 'SetRoundingPolicy', merchant_id: merchantId, rounding_policy: roundingPolicy, now: this.clock.now().toISOString() },
+        command: {
+          kind: 'SetRoundingPolicy',
+          merchant_id: merchantId,
+          rounding_policy: roundingPolicy,
+          now: this.clock.now().toISOString(),
+        },
         metadata: eventMetadata(context, merchantId),
       },
       async (tx) => ({ merchant_id: merchantId, ...(await roundingPolicyOf(tx, merchantId)) }),

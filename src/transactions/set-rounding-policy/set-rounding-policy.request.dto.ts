@@ -4,7 +4,11 @@ import { MERCHANT_ID_PATTERN, MERCHANT_ID_RULE } from '../../merchants';
 import { ROUNDING_POLICIES, type RoundingPolicy } from '../../rules/rounding-policy';
 
 export class RoundingPolicyParams {
-  @ApiProperty({ pattern: MERCHANT_ID_PATTERN.source, description: 'The merchant whose sales the policy governs', example: 'corner-deli' })
+  @ApiProperty({
+    pattern: MERCHANT_ID_PATTERN.source,
+    description: 'The merchant whose sales the policy governs',
+    example: 'corner-deli',
+  })
   @IsString()
   @Matches(MERCHANT_ID_PATTERN, { message: MERCHANT_ID_RULE })
   merchant_id: string;

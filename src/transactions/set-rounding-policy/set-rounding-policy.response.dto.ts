@@ -6,7 +6,11 @@ export class RoundingPolicyAnswer {
   @ApiProperty(MERCHANT_ID_PROPERTY)
   merchant_id: string;
 
-  @ApiProperty({ enum: ROUNDING_POLICIES, description: "The merchant's policy from its next sale on", example: 'favor_customer' })
+  @ApiProperty({
+    enum: ROUNDING_POLICIES,
+    description: "The merchant's policy from its next sale on",
+    example: 'favor_customer',
+  })
   rounding_policy: RoundingPolicy;
 
   @ApiProperty({

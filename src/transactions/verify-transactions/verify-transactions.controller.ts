@@ -29,7 +29,12 @@ export class VerifyTransactionsController {
       '2 s and is then refused with 429 `VERIFICATION_IN_PROGRESS` and `Retry-After`.',
   })
   @ApiOkResponse({ type: ReadModelCheck, description: 'The fields where the read model is not what the log says' })
-  @ApiErrors({ 429: { VERIFICATION_IN_PROGRESS: 'Another verification of the log is running in this process; retry after Retry-After seconds' } })
+  @ApiErrors({
+    429: {
+      VERIFICATION_IN_PROGRESS:
+        'Another verification of the log is running in this process; retry after Retry-After seconds',
+    },
+  })
   async verify(@Res({ passthrough: true }) reply: FastifyReply): Promise<ReadModelCheck> {
     try {
       return await this.queries.execute(new VerifyTransactionsQuery());

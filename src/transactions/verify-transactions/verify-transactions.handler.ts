@@ -41,10 +41,12 @@ export class VerifyTransactionsHandler implements IQueryHandler<VerifyTransactio
     let count = 0;
     const keep = (found: RowDifference[]) => {
       count += found.length;
-      differences = [...differences, ...found].sort((a, b) => a.position - b.position || a.field.localeCompare(b.field)).slice(0, MAX_LISTED);
+      differences = [...differences, ...found]
+        .sort((a, b) => a.position - b.position || a.field.localeCompare(b.field))
+        .slice(0, MAX_LISTED);
     };
     let checked = 0;
-    for (let after = 0; after >= 0; ) {
+    for (let after = 0; after >= 0;) {
       const step = await db.transaction(async (tx) => {
         await tx.query('set transaction isolation level repeatable read');
         return compareSales(tx, after);
@@ -75,19 +77,30 @@ export class VerifyTransactionsHandler implements IQueryHandler<VerifyTransactio
 }
 
 /** The sales recorded after position `after`, a step's worth: their rows against the fold of their streams. `last` is -1 after the final step. */
-async function compareSales(tx: Sql, after: number): Promise<{ differences: RowDifference[]; checked: number; last: number }> {
+async function compareSales(
+  tx: Sql,
+  after: number,
+): Promise<{ differences: RowDifference[]; checked: number; last: number }> {
   const sales = await tx.query<{ position: string; stream_id: string }>(
     `select position, stream_id from events where event_type = 'TransactionRecorded' and position > $1 order by position limit $2`,
     [after, SALES_PER_STEP],
   );
   if (sales.length === 0) return { differences: [], checked: 0, last: -1 };
   // A sale's stream holds its overrides, and the records of its void and refunds.
-  const events = await tx.query<EventRow>(`select ${EVENT_COLUMNS} from events where stream_id = any($1) order by position`, [
-    sales.map((sale) => sale.stream_id),
-  ]);
+  const events = await tx.query<EventRow>(
+    `select ${EVENT_COLUMNS} from events where stream_id = any($1) order by position`,
+    [sales.map((sale) => sale.stream_id)],
+  );
   const expected = foldTransactions(events.map(toStoredEvent));
-  const stored = await tx.query<{ id: string; row: StoredRow }>('select id, to_jsonb(t) as row from rm_transactions t where id = any($1)', [[...expected.keys()]]);
+  const stored = await tx.query<{ id: string; row: StoredRow }>(
+    'select id, to_jsonb(t) as row from rm_transactions t where id = any($1)',
+    [[...expected.keys()]],
+  );
   const rows = new Map(stored.map(({ id, row }) => [id, row]));
   const differences = [...expected].flatMap(([id, row]) => rowDifferences(id, rows.get(id), row));
-  return { differences, checked: expected.size, last: sales.length < SALES_PER_STEP ? -1 : Number(sales[sales.length - 1].position) };
+  return {
+    differences,
+    checked: expected.size,
+    last: sales.length < SALES_PER_STEP ? -1 : Number(sales[sales.length - 1].position),
+  };
 }

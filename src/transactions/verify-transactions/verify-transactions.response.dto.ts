@@ -9,20 +9,35 @@ export class ReadModelDifference implements RowDifference {
   position: number;
 
   @ApiProperty({
-    description: 'A column of rm_transactions, or a path into its `detail` or `history`; `row` when one side has no such transaction',
+    description:
+      'A column of rm_transactions, or a path into its `detail` or `history`; `row` when one side has no such transaction',
     example: 'detail.calculation.cash_total_cents',
   })
   field: string;
 
-  @ApiProperty({ type: 'string', nullable: true, description: 'JSON of the value stored; null when the read model has no such row or field', example: '1105' })
+  @ApiProperty({
+    type: 'string',
+    nullable: true,
+    description: 'JSON of the value stored; null when the read model has no such row or field',
+    example: '1105',
+  })
   stored: string | null;
 
-  @ApiProperty({ type: 'string', nullable: true, description: 'JSON of the value the log gives; null when the log has no such transaction or field', example: '1100' })
+  @ApiProperty({
+    type: 'string',
+    nullable: true,
+    description: 'JSON of the value the log gives; null when the log has no such transaction or field',
+    example: '1100',
+  })
   from_log: string | null;
 }
 
 export class ReadModelCheck {
-  @ApiProperty({ type: 'integer', description: 'Transactions compared: those the log records, and the rows no entry of the log records', example: 1204 })
+  @ApiProperty({
+    type: 'integer',
+    description: 'Transactions compared: those the log records, and the rows no entry of the log records',
+    example: 1204,
+  })
   checked_count: number;
 
   @ApiProperty({ type: 'integer', description: 'Fields that differ, all of them', example: 1 })

@@ -23,7 +23,7 @@ export class VoidTransactionController {
     operationId: 'voidTransaction',
     summary: 'Void a sale',
     description: [
-      "Records a VOID record that mirrors the sale as it settled (after any override) with negative amounts, so the rounding delta is reversed exactly; it is appended to the hash chain, linked to the sale, which becomes `voided`.",
+      'Records a VOID record that mirrors the sale as it settled (after any override) with negative amounts, so the rounding delta is reversed exactly; it is appended to the hash chain, linked to the sale, which becomes `voided`.',
       'The void policies are checked together, and a 422 names every one broken: the time limit (a sale older than 24 hours by default is refunded instead), ' +
         'the amount threshold (a cash total above $1,000.00 by default is never voided), and the reason (`customer_changed_mind` within 30 minutes of the sale by default; ' +
         "`employee_error` authorized by another employee than the sale's cashier). The limits are the deployment's configuration.",
@@ -37,7 +37,10 @@ export class VoidTransactionController {
       ALREADY_VOIDED: 'The sale has already been voided',
       ALREADY_REFUNDED: 'The sale has refunds: refund the rest instead',
     },
-    422: { VOID_POLICY_VIOLATION: 'The void breaks the time-limit, amount-threshold or reason policy; the message names each one broken' },
+    422: {
+      VOID_POLICY_VIOLATION:
+        'The void breaks the time-limit, amount-threshold or reason policy; the message names each one broken',
+    },
   })
   void(
     @Body() body: VoidTransactionRequest,

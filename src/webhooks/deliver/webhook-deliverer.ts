@@ -10,7 +10,15 @@ import { webhookSignature } from '../webhook-signature';
 import { isPrivateAddress, refusedUrl } from '../webhook-url';
 
 /** DESIGN.md: the waits after the first try and each retry; after the last, the delivery is `failed`. */
-export const RETRY_DELAYS_MS = [5_000, 5 * 60_000, 30 * 60_000, 2 * 3600_000, 5 * 3600_000, 10 * 3600_000, 10 * 3600_000];
+export const RETRY_DELAYS_MS = [
+  5_000,
+  5 * 60_000,
+  30 * 60_000,
+  2 * 3600_000,
+  5 * 3600_000,
+  10 * 3600_000,
+  10 * 3600_000,
+];
 const TIMEOUT_MS = 10_000;
 /** A receiver's answer is read this far and no further; this much of it is kept, for the portal. */
 const RESPONSE_READ_BYTES = 4096;
@@ -34,7 +42,8 @@ interface DueDelivery {
  * connection, to be sent again with the same `webhook-id`. Each delivery is its own row, so a
  * failing one holds up none after it.
  */
-const CLAIM = prepared(`select d.id, d.endpoint_id, d.webhook_id, d.payload, d.attempts, e.url, e.secret, e.previous_secret, e.previous_secret_expires_at
+const CLAIM =
+  prepared(`select d.id, d.endpoint_id, d.webhook_id, d.payload, d.attempts, e.url, e.secret, e.previous_secret, e.previous_secret_expires_at
   from webhook_deliveries d join webhook_endpoints e on e.id = d.endpoint_id
   where d.status = 'pending' and d.next_attempt_at <= $1 and e.status = 'enabled'
   order by d.next_attempt_at, d.id limit 1 for update of d skip locked`);
@@ -90,7 +99,10 @@ export class WebhookDeliverer implements OnApplicationBootstrap, OnApplicationSh
     const now = this.clock.now();
     const [due] = await tx.query<DueDelivery>(CLAIM, [now]);
     if (!due) return false;
-    const secrets = [due.secret, ...(due.previous_secret && due.previous_secret_expires_at! > now ? [due.previous_secret] : [])];
+    const secrets = [
+      due.secret,
+      ...(due.previous_secret && due.previous_secret_expires_at! > now ? [due.previous_secret] : []),
+    ];
     const timestamp = Math.floor(now.getTime() / 1000);
     const headers = {
       'content-type': 'application/json',
@@ -100,7 +112,9 @@ export class WebhookDeliverer implements OnApplicationBootstrap, OnApplicationSh
       'webhook-signature': webhookSignature(secrets, due.webhook_id, timestamp, due.payload),
     };
     const refused = await refusedUrl(due.url, this.config.webhookAllowPrivate);
-    const outcome = refused ? { error: `not sent: the URL ${refused}` } : await post(due.url, headers, due.payload, this.config.webhookAllowPrivate);
+    const outcome = refused
+      ? { error: `not sent: the URL ${refused}` }
+      : await post(due.url, headers, due.payload, this.config.webhookAllowPrivate);
     const attempts = due.attempts + 1;
     const ok = outcome.statusCode !== undefined && outcome.statusCode >= 200 && outcome.statusCode < 300;
     const gone = outcome.statusCode === 410;
@@ -133,13 +147,21 @@ function post(url: string, headers: Record<string, string>, body: string, allowP
   return new Promise((resolve) => {
     const request = send(
       url,
-      { method: 'POST', headers: { ...headers, 'content-length': Buffer.byteLength(body) }, signal: AbortSignal.timeout(TIMEOUT_MS), ...(!allowPrivate && { lookup: publicOnlyLookup }) },
+      {
+        method: 'POST',
+        headers: { ...headers, 'content-length': Buffer.byteLength(body) },
+        signal: AbortSignal.timeout(TIMEOUT_MS),
+        ...(!allowPrivate && { lookup: publicOnlyLookup }),
+      },
       (response: IncomingMessage) => {
         const chunks: Buffer[] = [];
         let read = 0;
         const done = () => {
           response.destroy();
-          resolve({ statusCode: response.statusCode, excerpt: Buffer.concat(chunks).toString('utf8').slice(0, EXCERPT_CHARS) });
+          resolve({
+            statusCode: response.statusCode,
+            excerpt: Buffer.concat(chunks).toString('utf8').slice(0, EXCERPT_CHARS),
+          });
         };
         response.on('data', (chunk: Buffer) => {
           chunks.push(chunk);

@@ -1,7 +1,13 @@
 import type { StoredEvent } from '../../platform/event-store/event-store.port';
 import { insertRows, type Sql } from '../../platform/event-store/sql';
 import type { Projector } from '../../platform/projections/projector';
-import { outboundEvents, SOURCE_EVENT_TYPES, webhookBody, type OutboundEvent, type RiskLevels } from '../webhook-events';
+import {
+  outboundEvents,
+  SOURCE_EVENT_TYPES,
+  webhookBody,
+  type OutboundEvent,
+  type RiskLevels,
+} from '../webhook-events';
 
 interface Subscriber {
   id: string;
@@ -30,7 +36,9 @@ export const webhookFanOutProjector: Projector = {
 
   async reset(tx: Sql): Promise<void> {
     await tx.query('drop table if exists rm_webhook_risk_levels');
-    await tx.query('create table rm_webhook_risk_levels (merchant_id text primary key, risk_level text not null, last_position bigint not null)');
+    await tx.query(
+      'create table rm_webhook_risk_levels (merchant_id text primary key, risk_level text not null, last_position bigint not null)',
+    );
   },
 
   async apply(events: readonly StoredEvent[], tx: Sql): Promise<void> {
@@ -45,7 +53,11 @@ export const webhookFanOutProjector: Projector = {
     if (merchants.length > 0) {
       const last = new Map(sales.map((event) => [String(event.data.merchant_id), event.position]));
       const params: unknown[] = [];
-      const rows = merchants.map((merchant_id) => ({ merchant_id, risk_level: riskLevels.get(merchant_id), last_position: last.get(merchant_id) }));
+      const rows = merchants.map((merchant_id) => ({
+        merchant_id,
+        risk_level: riskLevels.get(merchant_id),
+        last_position: last.get(merchant_id),
+      }));
       await tx.query(
         `${insertRows('rm_webhook_risk_levels', rows, params)}
          on conflict (merchant_id) do update set risk_level = excluded.risk_level, last_position = excluded.last_position
@@ -63,7 +75,10 @@ export const webhookFanOutProjector: Projector = {
     const audiences = await audienceMerchants(tx, outbound);
     const rows = outbound.flatMap((event) =>
       subscribers
-        .filter((endpoint) => endpoint.event_types.includes(event.type) && Number(endpoint.after_position) < event.data.position)
+        .filter(
+          (endpoint) =>
+            endpoint.event_types.includes(event.type) && Number(endpoint.after_position) < event.data.position,
+        )
         .filter((endpoint) => receives(endpoint, audiences.get(event) ?? []))
         .map((endpoint) => ({
           endpoint_id: endpoint.id,
@@ -80,7 +95,10 @@ export const webhookFanOutProjector: Projector = {
     );
     if (rows.length === 0) return;
     const params: unknown[] = [];
-    await tx.query(`${insertRows('webhook_deliveries', rows, params)} on conflict (endpoint_id, webhook_id) do nothing`, params);
+    await tx.query(
+      `${insertRows('webhook_deliveries', rows, params)} on conflict (endpoint_id, webhook_id) do nothing`,
+      params,
+    );
   },
 };
 
@@ -88,14 +106,26 @@ export const webhookFanOutProjector: Projector = {
 type AudienceMember = { merchant_id: string; partner_id: string | null; environment: string };
 
 async function audienceMerchants(tx: Sql, outbound: OutboundEvent[]): Promise<Map<OutboundEvent, AudienceMember[]>> {
-  const named = [...new Set(outbound.flatMap(({ audience }) => (typeof audience === 'object' && 'merchants' in audience ? audience.merchants : [])))];
-  const members = await tx.query<AudienceMember>('select merchant_id, partner_id, environment from rm_merchants where merchant_id = any($1)', [named]);
+  const named = [
+    ...new Set(
+      outbound.flatMap(({ audience }) =>
+        typeof audience === 'object' && 'merchants' in audience ? audience.merchants : [],
+      ),
+    ),
+  ];
+  const members = await tx.query<AudienceMember>(
+    'select merchant_id, partner_id, environment from rm_merchants where merchant_id = any($1)',
+    [named],
+  );
   const result = new Map<OutboundEvent, AudienceMember[]>();
   for (const event of outbound) {
     const { audience } = event;
     if (audience === 'platform') continue;
     if ('merchants' in audience) {
-      result.set(event, members.filter((member) => audience.merchants.includes(member.merchant_id)));
+      result.set(
+        event,
+        members.filter((member) => audience.merchants.includes(member.merchant_id)),
+      );
       continue;
     }
     // The merchants with sales in the rule's state: those a change of its rule concerns.
@@ -118,7 +148,9 @@ function receives(endpoint: Subscriber, members: AudienceMember[]): boolean {
     case 'merchant':
       return members.some((member) => member.merchant_id === endpoint.owner_merchant_id);
     case 'partner':
-      return members.some((member) => member.partner_id === endpoint.owner_partner_id && member.environment === endpoint.environment);
+      return members.some(
+        (member) => member.partner_id === endpoint.owner_partner_id && member.environment === endpoint.environment,
+      );
     default:
       return false;
   }

@@ -89,7 +89,9 @@ interface SalesRow {
 
 /** The rounding activity of one merchant, or of every merchant (`null`), by merchant id. */
 export async function roundingActivity(sql: Sql, merchantId: string | null): Promise<Map<string, RoundingActivity>> {
-  const sales = await sql.query<SalesRow>('select * from rm_risk_sales where ($1::text is null or merchant_id = $1)', [merchantId]);
+  const sales = await sql.query<SalesRow>('select * from rm_risk_sales where ($1::text is null or merchant_id = $1)', [
+    merchantId,
+  ]);
   const cells = await sql.query<RoundingCell & { merchant_id: string }>(
     `select merchant_id, rule_mode, ending, direction, sales from rm_risk_cash_roundings
      where ($1::text is null or merchant_id = $1) order by merchant_id, rule_mode, ending, direction`,

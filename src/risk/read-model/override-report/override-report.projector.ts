@@ -36,7 +36,9 @@ export const overrideReportProjector: Projector = {
          chain_position bigint not null
        )`,
     );
-    await tx.query('create index rm_overrides_merchant_created on rm_overrides (merchant_id, created_at, chain_position)');
+    await tx.query(
+      'create index rm_overrides_merchant_created on rm_overrides (merchant_id, created_at, chain_position)',
+    );
     await tx.query('create index rm_overrides_created on rm_overrides (created_at, chain_position)');
     await tx.query(
       `create table rm_override_totals (
@@ -57,7 +59,12 @@ export const overrideReportProjector: Projector = {
   async apply(events: readonly StoredEvent[], tx: Sql): Promise<void> {
     const overrides = events.map((event) => {
       const data = event.data as OverrideAppliedData;
-      return { data, merchant_id: event.metadata.merchantId!, delta: data.new_cash_total_cents - data.calculated_cash_total_cents, event };
+      return {
+        data,
+        merchant_id: event.metadata.merchantId!,
+        delta: data.new_cash_total_cents - data.calculated_cash_total_cents,
+        event,
+      };
     });
     const params: unknown[] = [];
     const rows = overrides.map(({ data, merchant_id, delta, event }) => ({
@@ -75,7 +82,10 @@ export const overrideReportProjector: Projector = {
       audit_hash: event.hash,
       chain_position: event.position,
     }));
-    await tx.query(prepared(`${insertRows('rm_overrides', rows, params)} on conflict (override_id) do nothing`), params);
+    await tx.query(
+      prepared(`${insertRows('rm_overrides', rows, params)} on conflict (override_id) do nothing`),
+      params,
+    );
     await addToRows(
       tx,
       'rm_override_totals',
@@ -111,7 +121,11 @@ export async function overrideActivity(sql: Sql, merchantId: string | null): Pro
   const employees = new Map<string, Map<string, OverrideEmployee>>();
   for (const row of rows) {
     const delta = Number(row.delta_cents);
-    const merchant = activity.get(row.merchant_id) ?? { ...NO_OVERRIDES, by_reason: { ...NO_OVERRIDES.by_reason }, employees: [] };
+    const merchant = activity.get(row.merchant_id) ?? {
+      ...NO_OVERRIDES,
+      by_reason: { ...NO_OVERRIDES.by_reason },
+      employees: [],
+    };
     merchant.overrides += row.overrides;
     merchant.raised += row.raised;
     merchant.lowered += row.lowered;
@@ -120,8 +134,18 @@ export async function overrideActivity(sql: Sql, merchantId: string | null): Pro
     activity.set(row.merchant_id, merchant);
 
     const staff = employees.get(row.merchant_id) ?? new Map<string, OverrideEmployee>();
-    const employee = staff.get(row.employee_id) ?? { employee_id: row.employee_id, employee_name: '', overrides: 0, total_delta_cents: 0 };
-    staff.set(row.employee_id, { ...employee, employee_name: row.employee_name, overrides: employee.overrides + row.overrides, total_delta_cents: employee.total_delta_cents + delta });
+    const employee = staff.get(row.employee_id) ?? {
+      employee_id: row.employee_id,
+      employee_name: '',
+      overrides: 0,
+      total_delta_cents: 0,
+    };
+    staff.set(row.employee_id, {
+      ...employee,
+      employee_name: row.employee_name,
+      overrides: employee.overrides + row.overrides,
+      total_delta_cents: employee.total_delta_cents + delta,
+    });
     employees.set(row.merchant_id, staff);
   }
   for (const [merchantId, staff] of employees) {
@@ -161,10 +185,19 @@ export interface OverrideReportSummary {
 }
 
 /** The overrides the filter matches, oldest first, a page of them, with a summary of all of them. */
-export async function overrideReport(sql: Sql, filter: OverrideFilter): Promise<{ overrides: OverrideReportRow[]; total: number; summary: OverrideReportSummary }> {
+export async function overrideReport(
+  sql: Sql,
+  filter: OverrideFilter,
+): Promise<{ overrides: OverrideReportRow[]; total: number; summary: OverrideReportSummary }> {
   const where = `($1::text is null or merchant_id = $1) and ($2::timestamptz is null or created_at >= $2) and ($3::timestamptz is null or created_at < $3)`;
   const params = [filter.merchantId, filter.from?.toISOString() ?? null, filter.before?.toISOString() ?? null];
-  const totals = await sql.query<{ reason: OverrideReason; overrides: number; raised: number; lowered: number; delta: string }>(
+  const totals = await sql.query<{
+    reason: OverrideReason;
+    overrides: number;
+    raised: number;
+    lowered: number;
+    delta: string;
+  }>(
     `select reason, count(*)::int as overrides, (count(*) filter (where delta_cents > 0))::int as raised,
        (count(*) filter (where delta_cents < 0))::int as lowered, sum(delta_cents) as delta
      from rm_overrides where ${where} group by reason`,
@@ -174,7 +207,13 @@ export async function overrideReport(sql: Sql, filter: OverrideFilter): Promise<
     `select * from rm_overrides where ${where} order by created_at, chain_position limit $4 offset $5`,
     [...params, filter.limit, filter.offset],
   );
-  const summary: OverrideReportSummary = { overrides: 0, raised: 0, lowered: 0, total_delta_cents: 0, by_reason: { ...NO_OVERRIDES.by_reason } };
+  const summary: OverrideReportSummary = {
+    overrides: 0,
+    raised: 0,
+    lowered: 0,
+    total_delta_cents: 0,
+    by_reason: { ...NO_OVERRIDES.by_reason },
+  };
   for (const row of totals) {
     summary.overrides += row.overrides;
     summary.raised += row.raised;

@@ -2,7 +2,13 @@ import type { StoredEvent } from '../../../platform/event-store/event-store.port
 import { insertRows, prepared, type Sql } from '../../../platform/event-store/sql';
 import { NO_VOIDS, type VoidActivity } from '../../void-analysis';
 import type { ShiftChanges } from '../../../platform/config/config';
-import type { OverrideApplied, RefundIssuedData, TransactionEvent, TransactionVoidedData, VoidReason } from '../../../transactions';
+import type {
+  OverrideApplied,
+  RefundIssuedData,
+  TransactionEvent,
+  TransactionVoidedData,
+  VoidReason,
+} from '../../../transactions';
 import { addToRows, type CounterChange } from '../../../platform/projections/counters';
 import type { Projector } from '../../../platform/projections/projector';
 
@@ -21,7 +27,8 @@ export const voidAnalyticsProjector: Projector = {
   handles: ['TransactionRecorded', 'TransactionVoided', 'RefundIssued'],
 
   async reset(tx: Sql): Promise<void> {
-    for (const table of ['rm_void_totals', 'rm_void_breakdown', 'rm_void_records']) await tx.query(`drop table if exists ${table}`);
+    for (const table of ['rm_void_totals', 'rm_void_breakdown', 'rm_void_records'])
+      await tx.query(`drop table if exists ${table}`);
     await tx.query(
       `create table rm_void_totals (
          merchant_id text primary key,
@@ -80,14 +87,22 @@ export const voidAnalyticsProjector: Projector = {
         case 'TransactionVoided': {
           count({ voids: 1, voided_cents: -data.calculation.cash_total_cents });
           const hour = Math.floor(secondOfDay(data.created_at) / 3600);
-          for (const [dimension, value] of [['hour', String(hour)], ['reason', data.void_reason], ['employee', data.voided_by]]) {
+          for (const [dimension, value] of [
+            ['hour', String(hour)],
+            ['reason', data.void_reason],
+            ['employee', data.voided_by],
+          ]) {
             breakdown.push({ key: { merchant_id, dimension, value }, counters: { voids: 1 }, position });
           }
           records.push({ event, data });
           break;
         }
         case 'RefundIssued':
-          count({ refunds: 1, refunded_cents: -data.calculation.cash_total_cents, normalization_failures: Number(!data.normalization.passed) });
+          count({
+            refunds: 1,
+            refunded_cents: -data.calculation.cash_total_cents,
+            normalization_failures: Number(!data.normalization.passed),
+          });
           records.push({ event, data });
           break;
       }
@@ -103,7 +118,10 @@ function secondOfDay(iso: string): number {
   return Math.floor((Date.parse(iso) % DAY_MS) / 1000);
 }
 
-async function insertRecords(tx: Sql, records: { event: StoredEvent; data: TransactionVoidedData | RefundIssuedData }[]): Promise<void> {
+async function insertRecords(
+  tx: Sql,
+  records: { event: StoredEvent; data: TransactionVoidedData | RefundIssuedData }[],
+): Promise<void> {
   if (records.length === 0) return;
   const params: unknown[] = [];
   const rows = records.map(({ event, data }) => ({
@@ -141,9 +159,21 @@ interface TotalsRow {
 }
 
 /** The void activity of one merchant, or of every merchant (`null`), by merchant id; voids at a shift change as `shift` has them. */
-export async function voidActivity(sql: Sql, merchantId: string | null, shift: ShiftChanges): Promise<Map<string, VoidActivity>> {
-  const totals = await sql.query<TotalsRow>('select * from rm_void_totals where ($1::text is null or merchant_id = $1)', [merchantId]);
-  const breakdown = await sql.query<{ merchant_id: string; dimension: 'hour' | 'reason' | 'employee'; value: string; voids: number }>(
+export async function voidActivity(
+  sql: Sql,
+  merchantId: string | null,
+  shift: ShiftChanges,
+): Promise<Map<string, VoidActivity>> {
+  const totals = await sql.query<TotalsRow>(
+    'select * from rm_void_totals where ($1::text is null or merchant_id = $1)',
+    [merchantId],
+  );
+  const breakdown = await sql.query<{
+    merchant_id: string;
+    dimension: 'hour' | 'reason' | 'employee';
+    value: string;
+    voids: number;
+  }>(
     'select merchant_id, dimension, value, voids from rm_void_breakdown where ($1::text is null or merchant_id = $1) order by voids desc, value',
     [merchantId],
   );
@@ -193,7 +223,12 @@ export interface RecordCriteria {
 }
 
 /** The ids of the records that match, newest first, at most `limit` of them, and how many match in all. */
-export async function voidRecordIds(sql: Sql, merchantId: string, criteria: RecordCriteria, limit: number): Promise<{ ids: string[]; count: number }> {
+export async function voidRecordIds(
+  sql: Sql,
+  merchantId: string,
+  criteria: RecordCriteria,
+  limit: number,
+): Promise<{ ids: string[]; count: number }> {
   const params: unknown[] = [merchantId, criteria.type];
   const where = ['merchant_id = $1', 'type = $2'];
   if (criteria.normalizationFailed) where.push('normalization_passed = false');
