@@ -38,6 +38,9 @@ export class Cosignatures implements OnApplicationBootstrap, OnApplicationShutdo
   private readonly witnesses: Witness[];
   /** The size each witness said (in a 409) it last cosigned, by key: where its next request starts. */
   private readonly sizes = new Map<string, number>();
+  /** Witnesses that did not answer, by key: since when, and the checkpoint they were first asked then. */
+  private readonly silentSince = new Map<string, { since: number; size: number }>();
+  private readonly refusalListeners: ((size: number, detail: string) => void)[] = [];
   private running?: Promise<void>;
   private again = false;
   private retry?: NodeJS.Timeout;
@@ -196,7 +199,7 @@ export class Cosignatures implements OnApplicationBootstrap, OnApplicationShutdo
         type = response.headers.get('content-type') ?? '';
         text = await response.text();
       } catch (error) {
-        return this.tryLater(`${where} did not answer (${(error as Error).message})`);
+        return this.tryLater(witness, size, `${where} did not answer (${(error as Error).message})`);
       }
       if (status === 409 && type.startsWith(TLOG_SIZE)) {
         const theirs = /^(0|[1-9]\d*)\n$/.test(text) ? Number(text) : NaN;
@@ -210,7 +213,8 @@ export class Cosignatures implements OnApplicationBootstrap, OnApplicationShutdo
         continue;
       }
       if (status === 200) return this.store(witness, where, note, head, text);
-      if (status >= 500 || status === 429) return this.tryLater(`${where} answered ${status}: ${text.trim()}`);
+      if (status >= 500 || status === 429)
+        return this.tryLater(witness, size, `${where} answered ${status}: ${text.trim()}`);
       return this.refused(
         size,
         `${where} refused to cosign the checkpoint of tree size ${size}: ${status} ${text.trim()}`,
@@ -239,15 +243,37 @@ export class Cosignatures implements OnApplicationBootstrap, OnApplicationShutdo
       [head.tree_size, head.root_hash, witness.vkey, line, timestamp],
     );
     this.sizes.set(witness.vkey, head.tree_size);
+    this.silentSince.delete(witness.vkey);
   }
 
   /** `position`: the checkpoint's tree size, its last entry's position: each checkpoint refused is an alarm of its own. */
   private async refused(size: number, detail: string, kind = 'refused'): Promise<void> {
+    for (const listener of this.refusalListeners) listener(size, detail);
     await this.alarms.raise({ source: 'witness', kind, position: size, detail });
   }
 
-  private tryLater(why: string): void {
+  /** `listener` hears of each refusal: the signer stops on it, as it must never sign a fork. */
+  onRefusal(listener: (size: number, detail: string) => void): void {
+    this.refusalListeners.push(listener);
+  }
+
+  /**
+   * A witness that stays silent is no refusal, but a log nobody outside has cosigned for long is
+   * one its operator could fork unseen: past WITNESS_ALARM_AFTER_S it is an alarm (one per silence).
+   */
+  private tryLater(witness: Witness, size: number, why: string): void {
     this.logger.warn(`${why}; asking again in ${this.config.witnessRetryS} s`);
+    const silent = this.silentSince.get(witness.vkey) ?? { since: Date.now(), size };
+    this.silentSince.set(witness.vkey, silent);
+    const seconds = Math.floor((Date.now() - silent.since) / 1000);
+    if (seconds >= this.config.witnessAlarmAfterS) {
+      void this.alarms.raise({
+        source: 'witness',
+        kind: 'silent',
+        position: silent.size,
+        detail: `witness ${witness.name} (${witness.url}) has cosigned nothing for ${seconds} s (WITNESS_ALARM_AFTER_S is ${this.config.witnessAlarmAfterS}), since it was asked to cosign the checkpoint of tree size ${silent.size}: ${why}`,
+      });
+    }
     if (this.retry || this.stopped) return;
     this.retry = setTimeout(() => {
       this.retry = undefined;

@@ -5,6 +5,9 @@ import { dirname, join } from 'node:path';
 import { AppConfig } from '../platform/config/config';
 import { parseWitness, type SignedTreeHead } from '../platform/verification/checkpoint';
 
+/** How much of the file's end `last` reads: many lines' worth; a line longer than this is corrupt. */
+const TAIL_BYTES = 4096;
+
 /** Where the witness file is kept unless CHECKPOINT_WITNESS_FILE says otherwise: in the data folder, with or without DATABASE_URL. */
 const WITNESS_FILE = 'checkpoint-witness.ndjson';
 
@@ -60,6 +63,40 @@ export class Witness {
   async load(): Promise<SignedTreeHead[] | undefined> {
     const text = await this.read();
     return text === undefined ? undefined : this.parse(text);
+  }
+
+  /**
+   * The last head, read from the file's end alone: the signer checks it before each signing, so a
+   * file emptied, torn, overwritten or corrupted at its end while the service runs stops the
+   * signing at once (the whole file is checked at start and by each re-verification).
+   */
+  last(): Promise<SignedTreeHead> {
+    return this.inTurn(async () => {
+      const file = await open(this.path, 'r').catch((error: NodeJS.ErrnoException) => {
+        throw error.code === 'ENOENT'
+          ? WitnessStateError.missing(this.path)
+          : new WitnessStateError(`the witness file ${this.path} cannot be read (${error.code ?? error.message})`);
+      });
+      try {
+        const { size } = await file.stat();
+        const tail = Buffer.alloc(Math.min(size, TAIL_BYTES));
+        await file.read(tail, 0, tail.length, size - tail.length);
+        const text = tail.toString('utf8');
+        const head = this.parse(text.slice(text.lastIndexOf('\n', text.length - 2) + 1)).at(-1);
+        if (!head) throw new WitnessStateError(`the witness file ${this.path} is corrupt: it ends in an empty line`);
+        return head;
+      } finally {
+        await file.close();
+      }
+    });
+  }
+
+  /**
+   * Where the signer records that a witness refused it (the refusal, and what to do): while the
+   * file exists the signer signs nothing, across restarts, until an operator deletes it.
+   */
+  get refusalPath(): string {
+    return `${this.path}.refused`;
   }
 
   private async read(): Promise<string | undefined> {

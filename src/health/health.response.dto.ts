@@ -23,9 +23,9 @@ export class DatabaseHealth {
 
 export class SignerAlarmBody implements SignerAlarm {
   @ApiProperty({
-    enum: ['modified', 'deleted', 'unauthenticated', 'witness'],
+    enum: ['modified', 'deleted', 'unauthenticated', 'witness', 'refused'],
     description:
-      "`unauthenticated`: an entry without a valid writer authenticator, which no service process wrote. `witness`: the witness file, the signer's own state, is missing, torn, corrupt or unreadable",
+      "`unauthenticated`: an entry without a valid writer authenticator, which no service process wrote. `witness`: the witness file, the signer's own state, is missing, torn, corrupt or unreadable. `refused`: a witness refused a checkpoint; the detail says what the operator must do before signing resumes",
   })
   kind: SignerAlarm['kind'];
 

@@ -8,6 +8,7 @@ import {
   type OnModuleInit,
 } from '@nestjs/common';
 import { createPublicKey, type KeyObject } from 'node:crypto';
+import { readFile, writeFile } from 'node:fs/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { EVENT_SCHEMA_VERSION } from '../../platform/identity/command-context';
 import { Clock } from '../../platform/clock';
@@ -40,6 +41,7 @@ import {
 import { DATABASE, type Database, type Sql } from '../../platform/event-store/sql';
 import { matchesStoredHash, readStoredEntries } from '../../platform/verification/stored-entries';
 import { WriterCheck, writerKey } from '../../platform/event-store/writer-mac';
+import { writersRequiredFrom } from '../../platform/event-store/writer-authentication';
 import { ChainAlarms } from '../chain-alarms';
 import { Cosignatures } from '../cosignatures';
 import { Witness, WitnessStateError } from '../witness';
@@ -51,9 +53,12 @@ const LAST_RETRY_MS = 30_000;
 const REVERIFY_ROUND_MS = 200;
 const NEXT_ROUND_MS = 1000;
 
-/** Why the signer would not sign: what it found, where. `witness`: its own state, the witness file, is not as it left it. */
+/**
+ * Why the signer would not sign: what it found, where. `witness`: its own state, the witness file,
+ * is not as it left it. `refused`: a witness of the policy refused its checkpoint.
+ */
 export interface SignerAlarm {
-  kind: 'modified' | 'deleted' | 'unauthenticated' | 'witness';
+  kind: 'modified' | 'deleted' | 'unauthenticated' | 'witness' | 'refused';
   position: number;
   detail: string;
   missing_positions?: { from: number; to: number };
@@ -104,6 +109,16 @@ export class ChainCheckpointer implements OnModuleInit, OnApplicationBootstrap, 
   /** Where the re-verification goes on: the index of the witnessed head that ends the next span to check. */
   private reverifyCursor = 0;
   private readonly stopping = new AbortController();
+  /**
+   * What this process appended since the last signed head, position to chain hash: it signs over
+   * no difference, even one made with the key (a rewrite recomputing hashes and authenticators).
+   */
+  private readonly appended = new Map<number, string>();
+  /** The authentication boundary's position once known: from it on, every entry must carry a valid authenticator. */
+  private writersRequiredFrom: number | undefined;
+  private readonly writerKey: Buffer | undefined;
+  /** Stopping: whatever grew is signed now, not when it is old enough. */
+  private closing = false;
 
   constructor(
     private readonly store: EventStore,
@@ -113,7 +128,10 @@ export class ChainCheckpointer implements OnModuleInit, OnApplicationBootstrap, 
     private readonly witness: Witness,
     @Optional() private readonly alarms?: ChainAlarms,
     @Optional() private readonly cosignatures?: Cosignatures,
-  ) {}
+  ) {
+    this.writerKey = config.checkpointSigningKey && writerKey(config.checkpointSigningKey);
+    cosignatures?.onRefusal((size, detail) => void this.witnessRefused(size, detail));
+  }
 
   /** `off`: no signing key. `refused`: it found the log or its own state tampered with and signs nothing more. */
   status(): { state: 'off' | 'signing' | 'refused'; signed_tree_size: number | null; alarm: SignerAlarm | null } {
@@ -129,6 +147,7 @@ export class ChainCheckpointer implements OnModuleInit, OnApplicationBootstrap, 
     const key = this.config.checkpointSigningKey;
     if (!key) return;
     try {
+      await this.stillRefused();
       if (!(await this.witness.load().catch(witnessRefusal))) await this.startWitness(key);
     } catch (error) {
       if (!(error instanceof SigningRefused)) throw error;
@@ -144,6 +163,8 @@ export class ChainCheckpointer implements OnModuleInit, OnApplicationBootstrap, 
       return;
     }
     this.unsubscribe = this.store.subscribe((events) => {
+      if (this.refusal) return;
+      for (const e of events) this.appended.set(e.position, e.hash);
       const signedSize = this.signed?.size ?? 0;
       // An append at or below the signed head means the log was cut behind the service's back.
       if (
@@ -157,10 +178,19 @@ export class ChainCheckpointer implements OnModuleInit, OnApplicationBootstrap, 
     this.scheduleReverify(0);
   }
 
+  /**
+   * Signs the unsigned tail, however young, before it stops: entries acknowledged and then deleted
+   * while the service is down are then caught at the next start (the log ends before the signed
+   * head) and by the witnesses, not by their promises alone.
+   */
   async onApplicationShutdown(): Promise<void> {
     this.unsubscribe?.();
     clearTimeout(this.ageTimer);
     clearTimeout(this.reverifyTimer);
+    if (this.config.checkpointSigningKey && !this.refusal) {
+      this.closing = true;
+      await this.signDue();
+    }
     this.stopping.abort();
     await this.idle();
   }
@@ -272,6 +302,47 @@ export class ChainCheckpointer implements OnModuleInit, OnApplicationBootstrap, 
     void this.alarms?.raise({ source: 'signer', kind: alarm.kind, position: alarm.position, detail: alarm.detail });
   }
 
+  /**
+   * A witness refused a checkpoint: the log no longer extends what the witness cosigned, so the
+   * next head would sign a fork. The signer stops, and stays stopped across restarts while the
+   * refusal file exists: deleting it is the operator's decision, after finding which history is true.
+   */
+  private async witnessRefused(size: number, detail: string): Promise<void> {
+    const alarm: SignerAlarm = {
+      kind: 'refused',
+      position: size,
+      detail:
+        `${detail}. The signer has stopped and signs nothing more: the log does not extend what the witness cosigned. ` +
+        `Compare the log with the witness's checkpoint (npm run verify-chain), restore the true history, then delete ${this.witness.refusalPath} and restart the service`,
+    };
+    this.refuse(alarm);
+    await writeFile(this.witness.refusalPath, `${JSON.stringify(alarm)}\n`, { flag: 'wx', mode: 0o600 }).catch(
+      (error: NodeJS.ErrnoException) => {
+        if (error.code !== 'EEXIST')
+          this.logger.error({ err: error }, `the refusal could not be kept in ${this.witness.refusalPath}`);
+      },
+    );
+  }
+
+  /** A refusal kept from before (a witness refused, and no operator has acted since) stops the signer at start. */
+  private async stillRefused(): Promise<void> {
+    const kept = await readFile(this.witness.refusalPath, 'utf8').catch((error: NodeJS.ErrnoException) => {
+      if (error.code === 'ENOENT') return undefined;
+      return `{"kind":"refused","position":0,"detail":"the refusal file cannot be read (${error.code})"}`;
+    });
+    if (kept === undefined) return;
+    let alarm: SignerAlarm;
+    try {
+      alarm = JSON.parse(kept) as SignerAlarm;
+    } catch {
+      alarm = { kind: 'refused', position: 0, detail: 'a witness refused an earlier checkpoint' };
+    }
+    throw new SigningRefused({
+      ...alarm,
+      detail: `${alarm.detail} (kept in ${this.witness.refusalPath}: delete it once the log is what the witness cosigned)`,
+    });
+  }
+
   /** A timer for when the unsigned tail gets too old: it then is signed however short it is. */
   private wakeWhenOld(): void {
     const signedAt = this.signed?.signedAt;
@@ -315,10 +386,11 @@ export class ChainCheckpointer implements OnModuleInit, OnApplicationBootstrap, 
       const signed = this.signed;
       const head = await this.store.head();
       await this.checkSignedEntry(signed);
+      await this.checkWitnessTail(key, signed);
       if (head.position - signed.size < this.config.checkpointInterval) {
         // By age, only for entries other than checkpoints: a head's own checkpoint is no reason for another.
         if (!(await this.grownSince(signed.size))) return;
-        if (this.clock.now().getTime() - signed.signedAt < this.config.checkpointMaxAgeS * 1000) {
+        if (!this.closing && this.clock.now().getTime() - signed.signedAt < this.config.checkpointMaxAgeS * 1000) {
           if (!this.ageTimer) this.wakeWhenOld();
           return;
         }
@@ -331,6 +403,7 @@ export class ChainCheckpointer implements OnModuleInit, OnApplicationBootstrap, 
           checkpointStream(checkpoint + 1),
           async (now, tx) => {
             verified = await this.verifyEntries(tx, verified, now.position);
+            this.checkNothingRememberedPast(now.position);
             await this.checkStoredTree(tx, signed, verified);
             const root = verified.frontier.root().toString('hex');
             treeHead = signTreeHead(key, {
@@ -357,6 +430,7 @@ export class ChainCheckpointer implements OnModuleInit, OnApplicationBootstrap, 
       }
       await this.recordWitnessed(treeHead!);
       this.signed = { ...verified, signedAt: Date.parse(treeHead!.timestamp) };
+      for (const position of this.appended.keys()) if (position <= verified.size) this.appended.delete(position);
       this.cosignatures?.collect();
     }
   }
@@ -491,6 +565,34 @@ export class ChainCheckpointer implements OnModuleInit, OnApplicationBootstrap, 
     });
   }
 
+  /** The witness file must still end with the head last signed (or a later one another process signed), with this key. */
+  private async checkWitnessTail(key: KeyObject, signed: Verified): Promise<void> {
+    const last = await this.witness.last().catch(witnessRefusal);
+    const refuse = (detail: string) => new SigningRefused({ kind: 'witness', position: last.tree_size, detail });
+    if (checkSignature(last, keyRing([createPublicKey(key)])) !== 'valid')
+      throw refuse(`the last tree head of the witness file ${this.witness.path} does not carry this key's signature`);
+    if (
+      last.tree_size < signed.size ||
+      (last.tree_size === signed.size && !hex(last.root_hash).equals(signed.frontier.root()))
+    )
+      throw refuse(
+        `the witness file ${this.witness.path} ends with a tree head of size ${last.tree_size}, not the one of size ${signed.size} signed last: it was rolled back or replaced`,
+      );
+  }
+
+  /** Entries this process appended and remembers past the log's end are gone: the log was cut before they were signed. */
+  private checkNothingRememberedPast(end: number): void {
+    const beyond = [...this.appended.keys()].filter((position) => position > end);
+    if (beyond.length === 0) return;
+    const last = Math.max(...beyond);
+    throw new SigningRefused({
+      kind: 'deleted',
+      position: end + 1,
+      detail: `the log ends at entry ${end}, but this process appended entries up to position ${last}: they were cut from its end before they were signed`,
+      missing_positions: { from: end + 1, to: last },
+    });
+  }
+
   /** Recomputes entries `from.size + 1` to `to`, each linked to the one before, into a copy of the tree. */
   private async verifyEntries(sql: Sql, from: Verified, to: number): Promise<Verified> {
     const frontier = from.frontier.copy();
@@ -501,16 +603,10 @@ export class ChainCheckpointer implements OnModuleInit, OnApplicationBootstrap, 
         position: frontier.size + 1,
         detail: `the entry at position ${frontier.size + 1} is missing`,
       });
-    const key = this.config.checkpointSigningKey;
-    // Entries no service process wrote (inserted or rewritten by SQL) are never signed.
-    const writers =
-      key &&
-      new WriterCheck(
-        writerKey(key),
-        from.size > 0 &&
-          (await sql.query('select 1 from events where position = $1 and writer_mac is not null', [from.size])).length >
-            0,
-      );
+    // Entries no service process wrote (inserted or rewritten by SQL) are never signed. The boundary, once
+    // known, is kept: an entry whose type was edited later cannot move it.
+    this.writersRequiredFrom ??= this.writerKey && (await writersRequiredFrom(sql, from.size + 1));
+    const writers = this.writerKey && new WriterCheck(this.writerKey, this.writersRequiredFrom);
     for await (const batch of readStoredEntries(sql, frontier.size + 1, to)) {
       for (const entry of batch) {
         const e = entry.event;
@@ -520,9 +616,14 @@ export class ChainCheckpointer implements OnModuleInit, OnApplicationBootstrap, 
           throw refuse(`the entry at position ${e.position} does not match its stored hash`);
         if (e.prevHash !== chainHash)
           throw refuse(`the entry at position ${e.position} does not link to the entry before it`);
-        const unauthenticated = writers?.problem(e.position, e.hash, e.writerMac);
+        const unauthenticated = writers?.problem(e.position, e.type, e.hash, e.writerMac);
         if (unauthenticated)
           throw new SigningRefused({ kind: 'unauthenticated', position: e.position, detail: unauthenticated });
+        const ours = this.appended.get(e.position);
+        if (ours !== undefined && ours !== e.hash)
+          throw refuse(
+            `the entry at position ${e.position} is not the one this process appended (chain hash ${ours}, now ${e.hash}): it was rewritten before it was signed`,
+          );
         frontier.append(leafHash(e.hash));
         chainHash = e.hash;
       }

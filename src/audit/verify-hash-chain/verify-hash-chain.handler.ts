@@ -7,6 +7,7 @@ import { AppConfig } from '../../platform/config/config';
 import { keyRing } from '../../platform/verification/checkpoint';
 import { writerKey } from '../../platform/event-store/writer-mac';
 import { loadFrontier } from '../../platform/event-store/merkle-store';
+import { writersRequiredFrom } from '../../platform/event-store/writer-authentication';
 import { DATABASE, type Database } from '../../platform/event-store/sql';
 import { QueryDatabases } from '../../platform/read-replica/query-databases';
 import { verifyStoredLog } from '../../platform/verification/stored-verification';
@@ -69,6 +70,7 @@ export class VerifyHashChainHandler implements IQueryHandler<VerifyHashChainQuer
       fromPosition: from,
       checkpointKeys: this.checkpointKeys,
       writerKey: this.writerKey,
+      writersRequiredFrom: this.writerKey && from > 1 ? await writersRequiredFrom(db, from) : undefined,
       // A range starts from the stored tree before it, as it trusts its first entry's link.
       treeBefore: from > 1 ? await loadFrontier(db, from - 1).catch(() => undefined) : undefined,
       // Only a verification to the end can tell that entries were cut from it.

@@ -85,6 +85,8 @@ export class AppConfig {
   readonly logPolicy?: TlogPolicy;
   /** A witness that did not answer is asked again this many seconds later (and at every new checkpoint). */
   readonly witnessRetryS: number;
+  /** A witness of the policy that has not cosigned for this many seconds while a checkpoint waited for it is a chain alarm. */
+  readonly witnessAlarmAfterS: number;
   /** Webhooks to loopback, private, link-local and metadata addresses: refused unless this is set (development and tests). */
   readonly webhookAllowPrivate: boolean;
   /** How often each service process looks for webhook deliveries that are due. */
@@ -146,7 +148,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       windowMinutes: read('SHIFT_CHANGE_WINDOW_MINUTES', parseShiftWindow, 30),
     }),
     checkpointInterval: read('CHECKPOINT_INTERVAL', parsePositiveInteger, 1000),
-    checkpointMaxAgeS: read('CHECKPOINT_MAX_AGE_S', parsePositiveInteger, 60),
+    checkpointMaxAgeS: read('CHECKPOINT_MAX_AGE_S', parsePositiveInteger, 5),
     checkpointReverifyS: read('CHECKPOINT_REVERIFY_S', parsePositiveInteger, 600),
     checkpointSigningKey: read('CHECKPOINT_SIGNING_KEY', parseSigningKey, undefined, { secret: true }),
     checkpointWitnessFile: read('CHECKPOINT_WITNESS_FILE', (raw) => raw, undefined),
@@ -154,6 +156,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     logPublic: read('LOG_PUBLIC', parseBoolean, false),
     logPolicy: read('LOG_POLICY_FILE', (path) => parseTlogPolicy(readFileSync(path, 'utf8')), undefined),
     witnessRetryS: read('WITNESS_RETRY_S', parsePositiveInteger, 30),
+    witnessAlarmAfterS: read('WITNESS_ALARM_AFTER_S', parsePositiveInteger, 300),
     webhookAllowPrivate: read('WEBHOOK_ALLOW_PRIVATE', parseBoolean, false),
     webhookPollMs: read('WEBHOOK_POLL_MS', parsePositiveInteger, 500),
     webhookConcurrency: read('WEBHOOK_CONCURRENCY', parsePositiveInteger, 2),

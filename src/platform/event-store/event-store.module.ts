@@ -19,6 +19,7 @@ import { EmbeddedPostgres } from './embedded-postgres';
 import { DatabaseUnavailableError } from './event-store.errors';
 import { PgDatabase } from './pg-database';
 import { SqlEventStore } from './sql-event-store';
+import { requireWriterAuthentication } from './writer-authentication';
 import { DATABASE, type Database } from './sql';
 
 const START_RETRY_MS = 15_000;
@@ -109,7 +110,11 @@ export class EventStoreModule implements OnApplicationBootstrap, OnApplicationSh
         {
           provide: EventStore,
           inject: [DATABASE, Clock],
-          useFactory: (db: Database, clock: Clock) => new SqlEventStore(db, clock, projectors, options.writerKey),
+          useFactory: async (db: Database, clock: Clock) => {
+            const store = new SqlEventStore(db, clock, projectors, options.writerKey);
+            if (options.writerKey) await requireWriterAuthentication(store, db);
+            return store;
+          },
         },
         {
           provide: AsyncProjectionRunner,

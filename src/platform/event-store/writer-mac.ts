@@ -18,25 +18,40 @@ export function writerKey(signingKey: KeyObject): Buffer {
 export const writerMac = (key: Buffer, hash: string): string => createHmac('sha256', key).update(hash).digest('hex');
 
 /**
- * Checks entries' authenticators in chain order. Entries before the first one that carries an
- * authenticator were written before writer authentication existed (or by a service without a
- * signing key) and are taken as they are; from the first on, every entry must carry a valid one.
+ * The entry from which every entry must carry a valid authenticator: the boundary is a log entry
+ * itself (its own position), so it is hashed, linked and covered by every signed checkpoint and
+ * export after it. Whoever runs the database cannot move it or switch authentication off by
+ * clearing `writer_mac`: the boundary stays where it was, and the entries after it without a
+ * valid authenticator are breaks. A service with a signing key appends it at its first start
+ * (or the first start after a log was made without one), before anything else.
+ */
+export const WRITER_AUTHENTICATION_EVENT_TYPE = 'WriterAuthenticationRequired';
+export const WRITER_AUTHENTICATION_STREAM = 'writerAuthentication';
+/** What the boundary entry records: how its authenticators are made, for a reader of the log. */
+export const WRITER_AUTHENTICATION_SCHEME =
+  'hmac-sha256 of the chain hash, key hkdf-sha256 of the checkpoint signing key';
+
+/**
+ * Checks entries' authenticators in chain order. From the boundary on (the first
+ * `WriterAuthenticationRequired` entry, or `requiredFrom` when checking a range that starts after
+ * it) every entry must carry a valid one, whatever the other rows carry; before it, an entry
+ * without one was written before writer authentication existed, and one that carries an
+ * authenticator must still carry a valid one.
  */
 export class WriterCheck {
-  /** `authenticated`: the entry before the first checked carries an authenticator, so every one checked must too. */
   constructor(
     private readonly key: Buffer,
-    private authenticated = false,
+    private requiredFrom?: number,
   ) {}
 
-  /** Why the entry is not authenticated, or undefined when it is (or is from before authentication). */
-  problem(position: number, hash: string, mac: string | null | undefined): string | undefined {
+  /** Why the entry is not authenticated, or undefined when it is (or is from before the boundary). */
+  problem(position: number, type: string, hash: string, mac: string | null | undefined): string | undefined {
+    if (type === WRITER_AUTHENTICATION_EVENT_TYPE && this.requiredFrom === undefined) this.requiredFrom = position;
     if (mac === null || mac === undefined || mac === '') {
-      return this.authenticated
-        ? `the entry at position ${position} carries no writer authenticator: no service process wrote it`
+      return this.requiredFrom !== undefined && position >= this.requiredFrom
+        ? `the entry at position ${position} carries no writer authenticator, but every entry from position ${this.requiredFrom} must: no service process wrote it`
         : undefined;
     }
-    this.authenticated = true;
     const expected = Buffer.from(writerMac(this.key, hash), 'hex');
     const given = Buffer.from(mac, 'hex');
     if (given.length === expected.length && timingSafeEqual(given, expected)) return undefined;

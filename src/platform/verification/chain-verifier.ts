@@ -92,9 +92,11 @@ export interface VerifierOptions {
   witness?: readonly SignedTreeHead[];
   /**
    * The writer authentication key (event-store/writer-mac.ts): given it, an entry without a valid
-   * authenticator (after the first that has one) is `unauthenticated`: no service process wrote it.
+   * authenticator from the authentication boundary on is `unauthenticated`: no service process wrote it.
    */
   writerKey?: Buffer;
+  /** A range that starts after the boundary: its position, found before the range (the boundary entry is not read). */
+  writersRequiredFrom?: number;
 }
 
 /**
@@ -150,7 +152,8 @@ interface Waiting {
  * - Stream revisions must run 1, 2, 3...; checkpoints must vouch for the hash of the entry before
  *   them and, given keys, carry a valid signature.
  * - Given the writer key, an entry of the chain without a valid writer authenticator (from the
- *   first that has one) is `unauthenticated`: no service process wrote it as it is.
+ *   authentication boundary, a `WriterAuthenticationRequired` entry, on) is `unauthenticated`: no
+ *   service process wrote it as it is.
  *
  * Memory: a window of WINDOW entries, at most MAX_LISTED_BREAKS breaks, and the last revision of
  * each stream.
@@ -193,7 +196,7 @@ export class ChainVerifier {
     this.tree = options.treeBefore?.copy() ?? (this.midChain ? undefined : MerkleFrontier.empty());
     this.treeStart = this.tree?.size ?? 0;
     this.witness = [...(options.witness ?? [])].sort((a, b) => a.tree_size - b.tree_size);
-    this.writers = options.writerKey && new WriterCheck(options.writerKey);
+    this.writers = options.writerKey && new WriterCheck(options.writerKey, options.writersRequiredFrom);
     Object.assign(this.tip, { slot: from - 1, position: from - 1, hash: GENESIS_HASH });
     this.lastArrival = from - 1;
   }
@@ -387,8 +390,8 @@ export class ChainVerifier {
     }
     this.revisions.set(e.streamId, Math.max(prior ?? 0, e.streamRevision));
     if (!broken && e.type === CHECKPOINT_EVENT_TYPE) broken = this.checkCheckpoint(e, slot);
-    // In chain order, every entry (so that the first authenticated one is known); reported when nothing else was.
-    const unauthenticated = this.writers?.problem(e.position, e.hash, e.writerMac);
+    // In chain order, every entry (so that the boundary is known); reported when nothing else was.
+    const unauthenticated = this.writers?.problem(e.position, e.type, e.hash, e.writerMac);
     if (!broken && unauthenticated !== undefined)
       broken = this.report(e, 'unauthenticated', { detail: unauthenticated });
 

@@ -8,7 +8,7 @@ import { sha256Hex } from '../sha256';
 import { ChainVerifier, type VerifierOptions } from './chain-verifier';
 import type { StoredEvent } from '../event-store/event-store.port';
 import { UnreadableLineError, verifyExport } from './export-verification';
-import { writerKey, writerMac } from '../event-store/writer-mac';
+import { WRITER_AUTHENTICATION_EVENT_TYPE, writerKey, writerMac } from '../event-store/writer-mac';
 
 const key = newSigningKey();
 const options: VerifierOptions = { checkpointKeys: keyRing([createPublicKey(key)]) };
@@ -96,7 +96,12 @@ describe('verifyExport', () => {
 
 describe('writer authenticators in an export', () => {
   const writer = writerKey(key);
-  const withMacs: (StoredEvent & { writerMac: string | null })[] = chain.map((e) => ({
+  // The authentication boundary is the entry at position 10.
+  const bounded = rehashFrom(
+    buildChain(150).map((e) => (e.position === 10 ? { ...e, type: WRITER_AUTHENTICATION_EVENT_TYPE } : e)),
+    10,
+  );
+  const withMacs: (StoredEvent & { writerMac: string | null })[] = bounded.map((e) => ({
     ...e,
     writerMac: writerMac(writer, e.hash),
   }));
@@ -111,7 +116,7 @@ describe('writer authenticators in an export', () => {
     return verifier.result();
   };
 
-  it('are read after the hash, on either thread, and a missing or wrong one after the first is unauthenticated', async () => {
+  it('are read after the hash, on either thread, and a missing one after the boundary or a wrong one is unauthenticated', async () => {
     expect(await verify(withMacs, false)).toMatchObject({ break_count: 0, verified_count: chain.length });
     const tampered = withMacs.map((e) =>
       e.position === 30 ? { ...e, writerMac: null } : e.position === 90 ? { ...e, writerMac: 'ab'.repeat(32) } : e,
@@ -121,7 +126,8 @@ describe('writer authenticators in an export', () => {
       expect.objectContaining({
         kind: 'unauthenticated',
         position: 30,
-        detail: 'the entry at position 30 carries no writer authenticator: no service process wrote it',
+        detail:
+          'the entry at position 30 carries no writer authenticator, but every entry from position 10 must: no service process wrote it',
       }),
       expect.objectContaining({
         kind: 'unauthenticated',
@@ -132,11 +138,29 @@ describe('writer authenticators in an export', () => {
     ]);
     expect(await verify(tampered, false)).toEqual(want);
     expect(await verify(tampered, true)).toEqual(want);
-    // Entries before the first authenticated one were written before writer authentication.
-    expect(direct(withMacs.map((e) => (e.position < 10 ? { ...e, writerMac: null } : e)))).toMatchObject({
-      break_count: 0,
-    });
+    // Entries before the boundary were written before writer authentication; one that carries an authenticator must carry a valid one.
+    const before = withMacs.map((e) =>
+      e.position < 10 ? { ...e, writerMac: e.position === 5 ? 'ab'.repeat(32) : null } : e,
+    );
+    expect(direct(before).breaks).toEqual([expect.objectContaining({ kind: 'unauthenticated', position: 5 })]);
   }, 120_000);
+
+  it('cannot be switched off by clearing every authenticator: each entry from the boundary on is unauthenticated', () => {
+    const cleared = direct(withMacs.map((e) => ({ ...e, writerMac: null })));
+    expect(cleared.break_count).toBe(141);
+    expect(cleared.breaks[0]).toMatchObject({
+      kind: 'unauthenticated',
+      position: 10,
+      detail:
+        'the entry at position 10 carries no writer authenticator, but every entry from position 10 must: no service process wrote it',
+    });
+  });
+
+  it('of a range that starts after the boundary are required from the boundary it is given', () => {
+    const verifier = new ChainVerifier({ writerKey: writer, fromPosition: 50, writersRequiredFrom: 10 });
+    withMacs.slice(49).forEach((e) => verifier.push(e.position === 60 ? { ...e, writerMac: null } : e));
+    expect(verifier.result().breaks).toEqual([expect.objectContaining({ kind: 'unauthenticated', position: 60 })]);
+  });
 });
 
 describe('checkExportLineBytes', () => {
