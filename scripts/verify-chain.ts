@@ -11,6 +11,7 @@ import {
 } from '../src/platform/verification/checkpoint';
 import { writerKey } from '../src/platform/event-store/writer-mac';
 import { checkPromise, isEntryPromise, type EntryPromise } from '../src/platform/verification/entry-promise';
+import { checkKeptPromises, parseKeptPromises, type BrokenPromise } from '../src/platform/verification/kept-promises';
 import { ChainVerifier, type ChainVerification } from '../src/platform/verification/chain-verifier';
 import { UnreadableLineError, verifyExport } from '../src/platform/verification/export-verification';
 import { leafHash, verifyConsistency, verifyInclusion } from '../src/platform/event-store/merkle-tree';
@@ -44,6 +45,7 @@ const USAGE = [
   '       verify-chain tlog-proof <audit-receipt.json | proof.tlog-proof --entry <audit hash>> --vkey <vkey-file> | --policy <tlog-policy-file>',
   '       verify-chain tiles <log URL, e.g. https://host/api/v1/log> --vkey <vkey-file> [--checkpoint <kept-checkpoint-note>]... [--export <kept audit-log export>]   (key in CRCS_API_KEY unless the log is public)',
   '       verify-chain export <transactions.csv> --log <export.ndjson> [--as-of <instant>]',
+  '       verify-chain promises <kept-answers.ndjson> --log <log URL> --vkey <vkey-file> | --policy <tlog-policy-file> [--grace <seconds>]   (key in CRCS_API_KEY unless the log is public)',
 ].join('\n');
 
 class InputError extends Error {}
@@ -78,6 +80,10 @@ const fromCaller = (path: string): string => resolve(process.env.INIT_CWD ?? '.'
  * transaction events of an export of the log and names each cell that differs; `--as-of` (the
  * instant the CSV was made) leaves out the entries recorded after it, so a sale refunded since
  * is compared as it then stood. The log itself is checked by verifying its export as above.
+ * `promises` checks a file of kept write answers (one a line: what a POS back office keeps of each
+ * write) in bulk against the log's tiles under its latest checkpoint (with `--policy`, one that
+ * meets its quorum): each promise's signature and origin, and its hash at its position; a promise
+ * past the checkpoint is pending for `--grace` seconds (default 300), then broken.
  *
  * Prints the result as JSON on stdout and a summary on stderr. Exit status: 0 when no break was
  * found (the proof holds), 1 when any was (a bad signature included), 2 when the input could not be read.
@@ -86,6 +92,7 @@ async function main(args: string[]): Promise<number> {
   if (args[0] === 'checkpoint' || args[0] === 'tiles' || args[0] === 'tlog-proof')
     return checkC2sp(args[0], args.slice(1));
   if (args[0] === 'export') return verifyCsvExport(args.slice(1));
+  if (args[0] === 'promises') return verifyKeptPromises(args.slice(1));
   const { file, keyFiles, witnessFile, signingKeyFile, heads, proofKind, proofFile } = parseArgs(args);
   const keys = keyFiles.length > 0 ? keyRing(keyFiles.map(readPublicKey)) : undefined;
   if (proofKind === 'promise') return checkProof('promise', proofFile!, heads, keys, readJson(file, promiseIn));
@@ -518,6 +525,76 @@ function readPublicKey(path: string) {
   } catch (error) {
     throw new InputError(`--public-key ${path}: not an Ed25519 public key (${(error as Error).message})`);
   }
+}
+
+/** Seconds a promise may stay beyond the latest cosigned checkpoint before `promises` calls it broken. */
+const PROMISE_GRACE_S = 300;
+
+async function verifyKeptPromises(args: string[]): Promise<number> {
+  const files: string[] = [];
+  let logUrl: string | undefined;
+  let vkeyFile: string | undefined;
+  let policyFile: string | undefined;
+  let graceS = PROMISE_GRACE_S;
+  for (let i = 0; i < args.length; i++) {
+    if (args[i] === '--log' && i + 1 < args.length) logUrl = args[++i];
+    else if (args[i] === '--vkey' && i + 1 < args.length) vkeyFile = fromCaller(args[++i]);
+    else if (args[i] === '--policy' && i + 1 < args.length) policyFile = fromCaller(args[++i]);
+    else if (args[i] === '--grace' && i + 1 < args.length) {
+      graceS = Number(args[++i]);
+      if (!Number.isSafeInteger(graceS) || graceS < 0)
+        throw new InputError(`--grace ${args[i]}: not a number of seconds`);
+    } else if (!args[i].startsWith('-')) files.push(fromCaller(args[i]));
+    else throw new InputError(`unknown option ${args[i]}\n${USAGE}`);
+  }
+  if (files.length !== 1 || logUrl === undefined || (vkeyFile === undefined) === (policyFile === undefined))
+    throw new InputError(USAGE);
+  const promises = readJson(files[0], parseKeptPromises);
+  const policy = policyFile === undefined ? undefined : readJson(policyFile, parseTlogPolicy);
+  const verifier = policy ? policy.logs[0]?.key : readJson(vkeyFile!, parseVerifierKey);
+  if (!verifier) throw new InputError(`${policyFile}: the policy names no log (a "log <vkey>" line)`);
+  // The checkpoint read once: the tiles are checked against the very note whose quorum was checked.
+  const read = reader(logUrl);
+  const note = (await read('checkpoint')).toString('utf8');
+  const hashes = new Map<number, string>();
+  const wanted = new Set(promises.map((p) => p.position));
+  let result: Record<string, unknown>;
+  try {
+    const cosigned = policy && checkQuorum(note, policy);
+    const log = await verifyTiledLog(
+      (path) => (path === 'checkpoint' ? Promise.resolve(Buffer.from(note)) : read(path)),
+      verifier,
+      [],
+      undefined,
+      (start, entries) =>
+        entries.forEach((entry, k) => {
+          if (wanted.has(start + k + 1)) hashes.set(start + k + 1, entry.toString('hex'));
+        }),
+    );
+    const checked = checkKeptPromises(
+      promises,
+      { origin: log.origin, size: log.tree_size, key: verifier.key, logHash: (position) => hashes.get(position) },
+      Date.now(),
+      graceS,
+    );
+    result = { origin: log.origin, tree_size: log.tree_size, root_hash: log.root_hash, ...cosigned, ...checked };
+  } catch (error) {
+    if (!(error instanceof NoteError || error instanceof TiledLogError)) throw error;
+    process.stdout.write(`${JSON.stringify({ kind: 'promises', holds: false, problems: [error.message] }, null, 2)}\n`);
+    process.stderr.write(`FAILED: ${error.message}\n`);
+    return 1;
+  }
+  const broken = result.broken as BrokenPromise[];
+  process.stdout.write(`${JSON.stringify({ kind: 'promises', holds: broken.length === 0, ...result }, null, 2)}\n`);
+  process.stderr.write(
+    broken.length === 0
+      ? `OK: ${String(result.confirmed)} of ${promises.length} promises are in ${String(result.origin)} under its checkpoint of tree size ${String(result.tree_size)}, ${String(result.pending)} pending\n`
+      : `BROKEN: ${broken.length} of ${promises.length} promises are not kept by the log\n${broken
+          .slice(0, 20)
+          .map((b) => `  position ${b.position} (${b.entry_hash}): ${b.problem}`)
+          .join('\n')}\n`,
+  );
+  return broken.length === 0 ? 0 : 1;
 }
 
 function summary(result: ChainVerification, writersChecked: boolean): string {

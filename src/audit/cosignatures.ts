@@ -1,4 +1,11 @@
-import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import {
+  HttpStatus,
+  Inject,
+  Injectable,
+  Logger,
+  type OnApplicationBootstrap,
+  type OnApplicationShutdown,
+} from '@nestjs/common';
 import { AppConfig } from '../platform/config/config';
 import { DomainError } from '../platform/errors/domain-error';
 import { LogOrigin } from '../platform/event-store/log-origin';
@@ -7,10 +14,16 @@ import { consistencyPath } from '../platform/event-store/merkle-tree';
 import { DATABASE, type Database } from '../platform/event-store/sql';
 import { cosignatures, cosignerKey } from '../platform/verification/cosignature';
 import { NoteError, verifierKey } from '../platform/verification/signed-note';
-import type { PolicyWitness } from '../platform/verification/tlog-policy';
+import { policyCosignatures, type PolicyWitness } from '../platform/verification/tlog-policy';
+import { CHECKPOINT_EVENT_TYPE, type CheckpointData } from '../platform/verification/checkpoint';
 import { TLOG_SIZE, addCheckpointBody } from '../platform/verification/tlog-witness';
 import { ChainAlarms } from './chain-alarms';
 import { CheckpointNotes, type LoggedHead } from './checkpoint-notes';
+
+/** How many of the newest cosigned checkpoints are looked at for one that meets the quorum. */
+const QUORUM_CANDIDATES = 16;
+
+export const NO_QUORUM = "No checkpoint is cosigned by the quorum of LOG_POLICY_FILE's witnesses yet";
 
 /** A witness that does not answer in this time is tried again WITNESS_RETRY_S later: an unreachable witness is not a refusal. */
 const REQUEST_TIMEOUT_MS = 10_000;
@@ -110,6 +123,35 @@ export class Cosignatures implements OnApplicationBootstrap, OnApplicationShutdo
   async cosignedNote(head: LoggedHead): Promise<string> {
     const note = await this.notes.note(head);
     return `${note}${await this.lines(note, head)}`;
+  }
+
+  /**
+   * The note `GET /log/checkpoint` serves: with a policy of witnesses, the newest checkpoint whose
+   * cosignatures meet its quorum (a client that checks the quorum then never gets a checkpoint it
+   * must refuse, nor one a witness may yet refuse); without one, the newest signed. The newest
+   * signed head stays readable at `GET /admin/audit/tree-head`.
+   */
+  async servedNote(): Promise<string> {
+    const latest = await this.notes.latestSigned();
+    const policy = this.config.logPolicy;
+    if (!policy || this.witnesses.length === 0) return this.cosignedNote(latest);
+    const candidates = await this.db.query<{ data: CheckpointData & LoggedHead }>(
+      `select e.data from events e
+         where e.event_type = $1
+           and exists (select 1 from checkpoint_cosignatures c
+                        where c.tree_size = (e.data->>'tree_size')::bigint and c.root_hash = decode(e.data->>'root_hash', 'hex'))
+         order by e.position desc limit $2`,
+      [CHECKPOINT_EVENT_TYPE, QUORUM_CANDIDATES],
+    );
+    for (const { data } of candidates) {
+      const note = await this.cosignedNote(data);
+      if (policyCosignatures(note, policy).met) return note;
+    }
+    throw new DomainError(
+      'NOT_FOUND',
+      `${NO_QUORUM} (the newest signed checkpoint, of tree size ${latest.tree_size}, is at GET /admin/audit/tree-head)`,
+      HttpStatus.NOT_FOUND,
+    );
   }
 
   /** The largest tree size the witness (by its cosigner key) cosigned, as far as the log knows; undefined: none. */

@@ -3,7 +3,10 @@ import type { EntryPromise } from '../platform/verification/entry-promise';
 
 /** The answer's signed promise of its entry: keep it, and check it later with `npm run verify-chain -- promise`. */
 export class EntryPromiseResponse implements EntryPromise {
-  @ApiProperty({ description: 'The log’s name: `crcs/<key id>`', example: 'crcs/4bd56606b0290a99' })
+  @ApiProperty({
+    description: 'The log’s name, its origin, as its checkpoints name it (`LOG_ORIGIN`)',
+    example: 'example.com/crcs/5f1c0a9b2e4d',
+  })
   origin: string;
 
   @ApiProperty({ type: 'integer', description: 'The entry’s position in the log', example: 1204 })

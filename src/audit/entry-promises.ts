@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { AppConfig } from '../platform/config/config';
+import { LogOrigin } from '../platform/event-store/log-origin';
 import type { StoredEvent } from '../platform/event-store/event-store.port';
 import { signPromise, type EntryPromise } from '../platform/verification/entry-promise';
 import { writerKey, writerMac } from '../platform/event-store/writer-mac';
@@ -13,13 +14,16 @@ import { writerKey, writerMac } from '../platform/event-store/writer-mac';
 export class EntryPromises {
   private readonly writerKey: Buffer | undefined;
 
-  constructor(private readonly config: AppConfig) {
+  constructor(
+    private readonly config: AppConfig,
+    private readonly origin: LogOrigin,
+  ) {
     this.writerKey = config.checkpointSigningKey && writerKey(config.checkpointSigningKey);
   }
 
   of(entry: Pick<StoredEvent, 'position' | 'hash' | 'recordedAt'>): EntryPromise | null {
     const key = this.config.checkpointSigningKey;
-    return key ? signPromise(key, entry) : null;
+    return key ? signPromise(key, this.origin.name, entry) : null;
   }
 
   /**

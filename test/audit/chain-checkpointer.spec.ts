@@ -42,7 +42,10 @@ async function startCheckpointing(
   return { store, checkpointer };
 }
 
-/** Every checkpoint is numbered in turn, vouches for the entry right before it and follows the previous one by an interval or more. */
+/**
+ * Every checkpoint is numbered in turn, vouches for the entry right before it and follows the
+ * previous one by an interval or more, but the shutdown's, which signs whatever was left and ends the log.
+ */
 function expectCheckpointsEveryInterval(log: StoredEvent[]): void {
   const checkpoints = log.filter((e) => e.type === CHECKPOINT_EVENT_TYPE);
   expect(checkpoints.length).toBeGreaterThan(0);
@@ -51,10 +54,11 @@ function expectCheckpointsEveryInterval(log: StoredEvent[]): void {
     expect(e.streamId).toBe(`checkpoint-${i + 1}`);
     expect(data).toMatchObject({ checkpoint: i + 1, position: e.position - 1, hash: e.prevHash });
     const previous = i === 0 ? 0 : (checkpoints[i - 1].data as unknown as CheckpointData).position;
-    expect(data.position - previous).toBeGreaterThanOrEqual(INTERVAL);
+    const atShutdown = i === checkpoints.length - 1 && e.position === log.length;
+    if (!atShutdown) expect(data.position - previous).toBeGreaterThanOrEqual(INTERVAL);
   });
   const last = checkpoints[checkpoints.length - 1].data as unknown as CheckpointData;
-  expect(log.length - last.position).toBeLessThan(INTERVAL);
+  expect(log.length - last.position).toBe(1);
   const verifier = new ChainVerifier({ checkpointKeys: keyRing([createPublicKey(key)]) });
   log.forEach((e) => verifier.push(e));
   expect(verifier.result()).toMatchObject({
@@ -91,7 +95,7 @@ describe.each(DRIVERS)('signed checkpoints on %s', (driver) => {
     const checkpoints = async () =>
       (await store.readAll(1, 1000)).filter((e) => e.type === CHECKPOINT_EVENT_TYPE).map((e) => e.data.tree_size);
     await store.append('transaction-1', [record(1)], { expectedRevision: 0 });
-    clock.advance(59_999);
+    clock.advance(4_999);
     await checkpointer.signDue();
     expect(await checkpoints()).toEqual([]);
     clock.advance(1);
@@ -104,7 +108,10 @@ describe.each(DRIVERS)('signed checkpoints on %s', (driver) => {
     await store.append('transaction-2', [record(2)], { expectedRevision: 0 });
     await checkpointer.signDue();
     expect(await checkpoints()).toEqual([1, 3]);
+    // At shutdown, whatever grew is signed, however young: nothing acknowledged is left unsigned while the service is down.
+    await store.append('transaction-3', [record(3)], { expectedRevision: 0 });
     await checkpointer.onApplicationShutdown();
+    expect(await checkpoints()).toEqual([1, 3, 5]);
   });
 
   it('tries a failed signing again without waiting for another append, so a quiet log still gets its head', async () => {

@@ -130,7 +130,8 @@ describe('attacks by whoever runs the database, on what the service wrote', () =
       expect(promise).toMatchObject({
         entry_hash: entry.hash,
         timestamp: entry.recorded_at.toISOString(),
-        origin: expect.stringMatching(/^crcs\/[0-9a-f]{16}$/),
+        // The log's one origin: the one its checkpoints and verifier key name.
+        origin: (await db.query<{ origin: string }>('select origin from log_origin'))[0].origin,
       });
       // Checked with an independent RFC 8785 implementation and the public key alone.
       const statement = canonicalize({
@@ -253,10 +254,12 @@ describe('attacks by whoever runs the database, on what the service wrote', () =
     await checkpointsWritten(app);
     const last = (await get('/transactions?limit=1', merchant.key)).body.transactions[0];
     const forged = await appendForgedEntry(db, { ...last, transaction_id: 'TXN-2026-11-26-FORGED01' });
-    const unauthenticated = `the entry at position ${forged.position} carries no writer authenticator: no service process wrote it`;
+    // The authentication boundary is the log's first entry.
+    const unauthenticated = `the entry at position ${forged.position} carries no writer authenticator, but every entry from position 1 must: no service process wrote it`;
 
     // The service's own verification.
     const verified = await get('/admin/verify-hash-chain');
+    expect(verified.body).toBe(200);
     expect(verified.status).toBe(200);
     expect(verified.body).toMatchObject({
       break_count: 1,

@@ -187,11 +187,12 @@ export class ChainCheckpointer implements OnModuleInit, OnApplicationBootstrap, 
     this.unsubscribe?.();
     clearTimeout(this.ageTimer);
     clearTimeout(this.reverifyTimer);
+    // One attempt, no retry: a database already gone must not hold the shutdown.
+    this.stopping.abort();
     if (this.config.checkpointSigningKey && !this.refusal) {
       this.closing = true;
-      await this.signDue();
+      this.wake();
     }
-    this.stopping.abort();
     await this.idle();
   }
 

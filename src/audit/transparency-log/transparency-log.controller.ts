@@ -7,6 +7,7 @@ import { ApiErrors } from '../../platform/openapi/api-errors.decorator';
 import { CHAIN_TAMPERED_DOC } from '../chain-tampered';
 import { NOT_CONFIGURED } from '../signing-key';
 import { NO_CHECKPOINT } from '../checkpoint-notes';
+import { NO_QUORUM } from '../cosignatures';
 import { CheckpointNoteQuery, TileQuery, VerifierKeyQuery } from './transparency-log.query';
 
 /** tlog-tiles: the checkpoint is `text/plain; charset=utf-8`; the document names the media type. */
@@ -31,18 +32,23 @@ export class TransparencyLogController {
   @PublicWhenLogPublic()
   @ApiOperation({
     operationId: 'getLogCheckpoint',
-    summary: 'The latest signed tree head as a C2SP checkpoint (c2sp.org/tlog-checkpoint)',
+    summary: 'The latest witnessed tree head as a C2SP checkpoint (c2sp.org/tlog-checkpoint)',
     description:
       'A signed note: the origin, the tree size and the base64 Merkle root, then a blank line and the Ed25519 signature line of the ' +
       'log’s key (named by the origin), then a cosignature line (c2sp.org/tlog-cosignature) of each witness of LOG_POLICY_FILE that cosigned it. ' +
-      'Verify it with the verifier key (`GET /log/vkey`, fetched once and kept), or with a tlog-policy and its quorum. Open to anyone with LOG_PUBLIC=true.',
+      'Verify it with the verifier key (`GET /log/vkey`, fetched once and kept), or with a tlog-policy and its quorum. ' +
+      'With LOG_POLICY_FILE, the newest checkpoint whose cosignatures meet the policy’s quorum: a newer one not yet cosigned is not served here ' +
+      '(the newest signed head is at `GET /admin/audit/tree-head`). Open to anyone with LOG_PUBLIC=true.',
   })
   @ApiProduces(TEXT)
   @ApiOkResponse({
     description: 'The checkpoint note',
     content: { [TEXT]: { schema: { type: 'string', example: CHECKPOINT_EXAMPLE } } },
   })
-  @ApiErrors({ 404: { NOT_FOUND: `${NOT_CONFIGURED}, or: ${NO_CHECKPOINT}` }, 503: CHAIN_TAMPERED_DOC })
+  @ApiErrors({
+    404: { NOT_FOUND: `${NOT_CONFIGURED}, or: ${NO_CHECKPOINT}, or: ${NO_QUORUM}` },
+    503: CHAIN_TAMPERED_DOC,
+  })
   async checkpoint(@Res({ passthrough: true }) reply: FastifyReply): Promise<string> {
     const note = await this.queries.execute(new CheckpointNoteQuery());
     // Set on success only: an error is JSON, and a text/plain content type would make Fastify refuse to send it.

@@ -20,16 +20,13 @@ import { signingKey } from '../signing-key';
 import { CheckpointNotes } from '../checkpoint-notes';
 import { CheckpointNoteQuery, TileQuery, VerifierKeyQuery } from './transparency-log.query';
 
-/** The latest checkpoint note with the cosignatures the policy's witnesses made on it. */
+/** The newest checkpoint note that meets the policy's quorum (the newest signed without a policy), with its cosignatures. */
 @QueryHandler(CheckpointNoteQuery)
 export class CheckpointNoteHandler implements IQueryHandler<CheckpointNoteQuery, string> {
-  constructor(
-    private readonly notes: CheckpointNotes,
-    private readonly cosignatures: Cosignatures,
-  ) {}
+  constructor(private readonly cosignatures: Cosignatures) {}
 
-  async execute(): Promise<string> {
-    return this.cosignatures.cosignedNote(await this.notes.latestSigned());
+  execute(): Promise<string> {
+    return this.cosignatures.servedNote();
   }
 }
 

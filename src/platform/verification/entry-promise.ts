@@ -11,7 +11,7 @@ import { keyId, type CheckpointSignature } from './checkpoint';
  * were recomputed for, fails. Pure (node:crypto only): the offline verifier uses it.
  */
 export interface EntryPromise {
-  /** The log's name: `crcs/<key id>` (its checkpoint key's), until the log is given a name of its own. */
+  /** The log's name, its origin, as its checkpoints name it (LOG_ORIGIN). */
   origin: string;
   position: number;
   entry_hash: string;
@@ -33,16 +33,14 @@ const promiseStatement = ({
 }: Omit<EntryPromise, 'key_id' | 'signature'>): Buffer =>
   Buffer.from(canonicalJson({ entry_hash, origin, position, statement: STATEMENT, timestamp }));
 
-/** The log's origin as promises name it. */
-export const logOrigin = (publicKey: KeyObject): string => `crcs/${keyId(publicKey)}`;
-
 export function signPromise(
   privateKey: KeyObject,
+  origin: string,
   entry: { position: number; hash: string; recordedAt: string },
 ): EntryPromise {
   const publicKey = createPublicKey(privateKey);
   const promised = {
-    origin: logOrigin(publicKey),
+    origin,
     position: entry.position,
     entry_hash: entry.hash,
     timestamp: entry.recordedAt,

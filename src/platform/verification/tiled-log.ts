@@ -36,12 +36,14 @@ export interface ExportedHashes {
  * log's prefix (`checkpoint`, `tile/...`). `exported`: the entries must also be those of an export
  * kept from before, which ties each hash to its entry's content (the export itself verified first),
  * so that a history rewritten and re-signed with the log's own key is caught without a checkpoint kept.
+ * `seen`: each entry bundle once checked, the tree index of its first entry and its entries' chain hashes.
  */
 export async function verifyTiledLog(
   read: (path: string) => Promise<Buffer>,
   verifier: NoteVerifier,
   kept: readonly Checkpoint[],
   exported?: ExportedHashes,
+  seen?: (start: number, entries: readonly Buffer[]) => void,
 ): Promise<TiledLogCheck> {
   let opened: { text: string };
   try {
@@ -93,6 +95,7 @@ export async function verifyTiledLog(
     tiles += 1;
     if (entries.length !== width) throw new TiledLogError(`${path} holds ${entries.length} entries, not ${width}`);
     if (exported) compared += compareExported(exported, index * TILE_WIDTH, entries);
+    seen?.(index * TILE_WIDTH, entries);
     const leaves = entries.map((entry) => leafHash(entry.toString('hex')));
     for (const leaf of leaves) {
       for (const node of frontier.append(leaf)) {
