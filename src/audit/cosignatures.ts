@@ -129,7 +129,7 @@ export class Cosignatures implements OnApplicationBootstrap, OnApplicationShutdo
    * The note `GET /log/checkpoint` serves: with a policy of witnesses, the newest checkpoint whose
    * cosignatures meet its quorum (a client that checks the quorum then never gets a checkpoint it
    * must refuse, nor one a witness may yet refuse); without one, the newest signed. The newest
-   * signed head stays readable at `GET /admin/audit/tree-head`.
+   * signed checkpoint stays readable, with what cosignatures it has, at `GET /admin/audit/witnessing`.
    */
   async servedNote(): Promise<string> {
     const latest = await this.notes.latestSigned();
@@ -149,7 +149,7 @@ export class Cosignatures implements OnApplicationBootstrap, OnApplicationShutdo
     }
     throw new DomainError(
       'NOT_FOUND',
-      `${NO_QUORUM} (the newest signed checkpoint, of tree size ${latest.tree_size}, is at GET /admin/audit/tree-head)`,
+      `${NO_QUORUM} (the newest signed checkpoint, of tree size ${latest.tree_size}, is at GET /admin/audit/witnessing)`,
       HttpStatus.NOT_FOUND,
     );
   }

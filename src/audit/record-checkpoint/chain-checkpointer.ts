@@ -504,10 +504,13 @@ export class ChainCheckpointer implements OnModuleInit, OnApplicationBootstrap, 
     return this.trustedTree(size, hex(head.root_hash), Date.parse(head.timestamp));
   }
 
-  /** A new witness file, with the signed head of the empty tree: only for a log with no entry yet. */
+  /**
+   * A new witness file, with the signed head of the empty tree: only for a log with no entry yet but
+   * its authentication boundary, which a new log's store appends as it opens, before this.
+   */
   private async startWitness(key: KeyObject): Promise<void> {
     const { position } = await this.store.head();
-    if (position > 0) {
+    if (position > 1 || (position === 1 && (await writersRequiredFrom(this.db)) !== 1)) {
       witnessRefusal(
         new WitnessStateError(
           `the witness file ${this.witness.path} is missing, but the log already holds ${position} entries: it was deleted or moved. ` +

@@ -38,7 +38,7 @@ export class TransparencyLogController {
       'log’s key (named by the origin), then a cosignature line (c2sp.org/tlog-cosignature) of each witness of LOG_POLICY_FILE that cosigned it. ' +
       'Verify it with the verifier key (`GET /log/vkey`, fetched once and kept), or with a tlog-policy and its quorum. ' +
       'With LOG_POLICY_FILE, the newest checkpoint whose cosignatures meet the policy’s quorum: a newer one not yet cosigned is not served here ' +
-      '(the newest signed head is at `GET /admin/audit/tree-head`). Open to anyone with LOG_PUBLIC=true.',
+      '(the newest signed checkpoint is at `GET /admin/audit/witnessing`). Open to anyone with LOG_PUBLIC=true.',
   })
   @ApiProduces(TEXT)
   @ApiOkResponse({
