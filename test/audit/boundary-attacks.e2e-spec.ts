@@ -33,6 +33,9 @@ const unauthenticated = (position: number, boundary: number) =>
  * with SQL (as `postgres`), on the files, and through the API; each test names what catches it and
  * asserts its exact words. The service is restarted over the same database and files.
  */
+// Each test restarts the service over its database, and an embedded server takes seconds to start.
+jest.setTimeout(240_000);
+
 describe.each(DRIVERS)('the operator against the authentication boundary and the signer, on %s', (driver: Driver) => {
   let dir: string;
   let testDb: TestDatabase | undefined;
@@ -111,6 +114,8 @@ describe.each(DRIVERS)('the operator against the authentication boundary and the
       ),
     );
   async function expectRefused(alarm: Record<string, unknown>): Promise<void> {
+    // The signer's first round after a start runs after the start: its verdict, then the health.
+    await signer().idle();
     const health = await call(app!, 'GET', '/health');
     expect(health.status).toBe(503);
     expect(health.body.chain.signer).toMatchObject({ state: 'refused', alarm });
@@ -232,9 +237,10 @@ describe.each(DRIVERS)('the operator against the authentication boundary and the
     expect((await get('/admin/verify-hash-chain')).body.break_count).toBe(0);
 
     await sql((db) => db.query('update events set writer_mac = null'));
+    const end = await head();
     const verified = await get('/admin/verify-hash-chain');
     // The entries before the boundary were written without authenticators: only those from it on are breaks.
-    expect(verified.body.break_count).toBe((await head()) - before);
+    expect(verified.body.break_count).toBe(end - before);
     expect(verified.body.breaks[0]).toMatchObject({
       kind: 'unauthenticated',
       position: boundary,
@@ -243,11 +249,12 @@ describe.each(DRIVERS)('the operator against the authentication boundary and the
   });
 
   it('(2) a live rewrite of acknowledged, not yet signed sales, made with the key: only the signer, which remembers what it appended, catches it', async () => {
-    await start();
+    // A longer interval: the two sales stay unsigned, whatever the entries before them.
+    const interval = 20;
+    await start({ CHECKPOINT_INTERVAL: String(interval) });
     await onboard();
-    await sell(6);
-    const signed = await signedSize();
     const [sale] = await sell(2);
+    const signed = await signedSize();
     const at = sale.transaction.chain_position as number;
     expect(at).toBeGreaterThan(signed);
     const original = await sql(
@@ -262,9 +269,9 @@ describe.each(DRIVERS)('the operator against the authentication boundary and the
       async (db) => (await db.query<{ hash: string }>('select hash from events where position = $1', [at]))[0].hash,
     );
     // Nothing in the database is wrong any more: the verification passes it.
-    expect((await get('/admin/verify-hash-chain')).body.break_count).toBe(0);
+    expect((await get('/admin/verify-hash-chain')).body.breaks).toEqual([]);
 
-    await sell(INTERVAL);
+    await sell(interval);
     await expectRefused({
       kind: 'modified',
       position: at,
