@@ -298,10 +298,14 @@ describe.each(DRIVERS)('the operator against the authentication boundary and the
     await cut();
     await start();
     const ends = (kept[0].transaction.chain_position as number) - 1;
+    // Found by the signer's first round or by its re-verification at start, whichever reads the log first.
     await expectRefused({
       kind: 'deleted',
-      position: ends,
-      detail: `the log ends at entry ${ends}, but a tree head of size ${last} was signed: entries were cut from its end`,
+      detail: expect.stringMatching(
+        new RegExp(
+          `^(the log ends at entry ${ends}, but a tree head of size ${last} was signed: entries were cut from its end|the entry at position ${ends + 1} is missing)$`,
+        ),
+      ),
     });
     await stop();
 
