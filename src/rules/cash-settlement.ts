@@ -1,7 +1,7 @@
 /**
  * What the customer hands over and gets back, under what a rule's law says beyond its mode: round
  * the amount due or the change, leave exact change alone, and the tiny-total rule. Pure: integer
- * cents in, integer cents out (DESIGN.md, "Rule model, version 2").
+ * cents in, integer cents out (docs/design.md, "Rule model, version 2").
  */
 
 import { DomainError } from '../platform/errors/domain-error';

@@ -148,7 +148,7 @@ const STALE_AFTER_DAYS = 90;
 const DAY_MS = 86_400_000;
 
 /**
- * DESIGN.md: a pending or proposed bill whose session has ended is now law or dead, so its record
+ * docs/design.md: a pending or proposed bill whose session has ended is now law or dead, so its record
  * says less than it seems until someone checks again; so does any record unchecked for 90 days.
  */
 export function isStale(rule: JurisdictionRule, today: string): boolean {

@@ -1,5 +1,5 @@
 /**
- * What the law leaves to a merchant, and which cash totals it accepts (DESIGN.md, "Rule model,
+ * What the law leaves to a merchant, and which cash totals it accepts (docs/design.md, "Rule model,
  * version 3"). Pure: a rule and integer cents in, a decision out.
  */
 

@@ -94,7 +94,7 @@ export function tipCreditRulesAt(
 const cents = (dollars: number) => dollarsToCents(dollars, 'seed');
 
 /**
- * DESIGN.md "Tips": FLSA (cash wage at least the tipped minimum cash wage, cash wage plus tips at
+ * docs/design.md "Tips": FLSA (cash wage at least the tipped minimum cash wage, cash wage plus tips at
  * least the minimum wage, 29 U.S.C. 203(m)(2)(A)), then the state's rule and a city's own (Chicago
  * phases its tip credit out): where one bans the tip credit the cash wage alone must reach its
  * minimum; otherwise its minimum cash wage, and wage plus tips at least its minimum. Each law binds

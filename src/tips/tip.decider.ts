@@ -25,7 +25,7 @@ export interface TippedSale {
 }
 
 /**
- * DESIGN.md: tips attach to sales that stand. A voided or wholly refunded sale's money went back, and a
+ * docs/design.md: tips attach to sales that stand. A voided or wholly refunded sale's money went back, and a
  * VOID or REFUND record earned nothing: no tip is recorded on them, nor raised or cut once the sale stopped
  * standing (issue 33: a tip on a sale voided afterwards was raised from $5 to $50). An overridden sale,
  * or one refunded in part, still stands.

@@ -6,7 +6,7 @@ import type { JurisdictionRule } from '../rules/jurisdiction-rule';
 import type { RoundingMode } from '../rules/rounding-engine';
 import type { ComplianceReason, ComplianceStatus, KeyEnvironment } from './transaction.events';
 
-/** DESIGN.md: a borderline score needs review, a critical one fails the check. */
+/** docs/design.md: a borderline score needs review, a critical one fails the check. */
 const RISK_SEVERITY: Partial<Record<RiskLevel, ComplianceReason['severity']>> = {
   MEDIUM: 'WARN',
   HIGH: 'WARN',
@@ -25,7 +25,7 @@ interface ComplianceFacts {
 }
 
 /**
- * How sure the service is of the rule applied (DESIGN.md, "Rule model, version 3"): the rounding
+ * How sure the service is of the rule applied (docs/design.md, "Rule model, version 3"): the rounding
  * follows the rule either way, and the answer says what its evidence is worth.
  */
 function evidenceReasons(rule: JurisdictionRule, date: string): ComplianceReason[] {

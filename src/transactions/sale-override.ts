@@ -1,4 +1,4 @@
-/** An override of a sale's cash total, within DESIGN.md's bounds ("Overrides are bounded"). */
+/** An override of a sale's cash total, within docs/design.md's bounds ("Overrides are bounded"). */
 
 import { OverridePolicyViolationError } from './transaction.errors';
 import type { OverrideAppliedData, OverrideReason, TransactionRecordedData } from './transaction.events';

@@ -113,7 +113,7 @@ function taxWithin(sale: TransactionRecordedData, ledgerCents: number): number {
 }
 
 /**
- * DESIGN.md: the refund holds ledger -refund_amount and cash -round(refund_amount) under the sale's
+ * docs/design.md: the refund holds ledger -refund_amount and cash -round(refund_amount) under the sale's
  * mode, and the refund that hands back the rest mirrors what is left exactly, so that the refunds of
  * a sale add up to its amounts. A split tender refunds its cash part only: card and EBT go back
  * through their own networks.

@@ -48,7 +48,7 @@ export interface OverrideRequest {
   new_cash_total_cents: number;
 }
 
-/** DESIGN.md "Overrides are bounded"; the tolerance comes from the configuration, through the command. */
+/** docs/design.md "Overrides are bounded"; the tolerance comes from the configuration, through the command. */
 export interface SaleChangeBounds {
   /** An override or the sale's refunds reach at most this many cents past its price. */
   tolerance_cents: number;
@@ -62,7 +62,7 @@ export interface ApplyOverride {
   bounds: SaleChangeBounds;
 }
 
-/** DESIGN.md's void policies; the thresholds come from the configuration, through the command. */
+/** docs/design.md's void policies; the thresholds come from the configuration, through the command. */
 export interface VoidPolicy {
   /** A sale is voided within this many minutes; later, money goes back by refund. */
   time_limit_minutes: number;

@@ -164,7 +164,7 @@ export interface TransactionVoided {
   data: TransactionVoidedData;
 }
 
-/** DESIGN.md: passes when the refund's delta is 0 or has the opposite sign of the sale's; fails when both move the same way. */
+/** docs/design.md: passes when the refund's delta is 0 or has the opposite sign of the sale's; fails when both move the same way. */
 export interface NormalizationCheck {
   passed: boolean;
   original_rounding_delta_cents: number;

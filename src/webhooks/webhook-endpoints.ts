@@ -10,7 +10,7 @@ import { refusedUrl } from './webhook-url';
 import { PLATFORM_ONLY_TYPES, type WebhookEventType } from './webhook-events';
 import { WebhookEndpointNotFoundError, WebhookUrlRefusedError } from './webhooks.errors';
 
-/** DESIGN.md: after a rotation the old secret keeps signing beside the new one for this long. */
+/** docs/design.md: after a rotation the old secret keeps signing beside the new one for this long. */
 export const ROTATION_OVERLAP_MS = 24 * 3600_000;
 const DELIVERY_PAGE = { default: 50, max: 200 } as const;
 

@@ -3,7 +3,7 @@ import { lookup } from 'node:dns/promises';
 import { BlockList, isIP } from 'node:net';
 
 /**
- * Where a webhook may not be sent (DESIGN.md, SSRF): loopback, private, link-local (the cloud
+ * Where a webhook may not be sent (docs/design.md, SSRF): loopback, private, link-local (the cloud
  * metadata address 169.254.169.254 among them), shared, multicast and reserved ranges, IPv4 and IPv6.
  */
 const REFUSED = new BlockList();

@@ -6,7 +6,7 @@ export class WebhookEndpointNotFoundError extends DomainError {
   }
 }
 
-/** DESIGN.md, SSRF: checked when the endpoint is made, and again before every delivery. */
+/** docs/design.md, SSRF: checked when the endpoint is made, and again before every delivery. */
 export class WebhookUrlRefusedError extends DomainError {
   constructor(reason: string) {
     super('WEBHOOK_URL_REFUSED', `The webhook URL ${reason}`, 400, [

@@ -17,7 +17,7 @@ import { ServiceProcess } from '../support/service-process';
 
 const pem = () => newSigningKey().export({ format: 'pem', type: 'pkcs8' }) as string;
 
-/** DESIGN.md "Transparency in the standard formats (C2SP)": the origin, checkpoint notes and tiles, over real HTTP. */
+/** docs/design.md "Transparency in the standard formats (C2SP)": the origin, checkpoint notes and tiles, over real HTTP. */
 describe('the log origin', () => {
   let db: TestDatabase;
   let app: TestApp | undefined;

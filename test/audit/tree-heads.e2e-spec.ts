@@ -30,7 +30,7 @@ const INTERVAL = 5;
 const hex = (h: string) => Buffer.from(h, 'hex');
 
 /**
- * DESIGN.md "Verifiable log": tree heads and proofs over real HTTP, checked by the RFC 9162
+ * docs/design.md "Verifiable log": tree heads and proofs over real HTTP, checked by the RFC 9162
  * algorithms of test/support/rfc9162.ts and an independent RFC 8785 library; and a signer that
  * will not sign a log it cannot verify, against SQL tampering and with a witness file outside the database.
  */

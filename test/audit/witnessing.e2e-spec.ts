@@ -31,7 +31,7 @@ import { appendEntries } from '../support/transparency-log';
 import { WitnessProcess, WitnessStartError } from '../support/witness-process';
 
 /*
- * Witnessing (DESIGN.md "Transparency in the standard formats"): the service asks an independent
+ * Witnessing (docs/design.md "Transparency in the standard formats"): the service asks an independent
  * witness, `npm run witness` as its own process on its own port and state folder, to cosign each
  * checkpoint; the operator's attacks on their own log (a restored backup, a cut tail, history
  * rewritten and re-signed with the log's own key) are refused by that witness, raise the chain
@@ -364,7 +364,7 @@ describe('independent witnesses (c2sp.org/tlog-witness) against the operator’s
     expect(note).not.toContain(`\u2014 ${WITNESS} `);
     const verified = await watched.verifyWithPolicy(note);
     expect({ status: verified.status, stderr: verified.stderr }).toEqual({ status: 1, stderr: NOT_MET });
-    // A witness that cannot answer is no evidence against the log (docs/decisions.md): it is asked again later, no alarm.
+    // A witness that cannot answer is no evidence against the log (docs/adr/0019-independent-witnesses.md): it is asked again later, no alarm.
     const health = await call(app, 'GET', '/health');
     expect({ status: health.status, alarms: health.body.chain.alarms }).toEqual({ status: 200, alarms: [] });
 

@@ -20,7 +20,7 @@ const alarmsIn = async (db: Database) =>
   ).map((row) => row.data);
 
 /**
- * DESIGN.md "Tamper evidence against whoever runs the database", the writes' side: a dishonest
+ * docs/design.md "Tamper evidence against whoever runs the database", the writes' side: a dishonest
  * operator with SQL and no key, against what the service answers for its writes. Each attack is
  * made on the real database; each test names what detects it and how it says so.
  */

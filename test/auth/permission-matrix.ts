@@ -27,7 +27,7 @@ export const PERMISSION_MATRIX: Readonly<Record<string, Rule>> = {
   'POST /transaction/refund': ['merchant', 'partner'],
   'POST /transaction/void': ['merchant', 'partner'],
   'GET /transaction/{id}/receipt': ['merchant', 'auditor', 'partner'],
-  // DESIGN.md, "Rule model, version 3": the merchant for itself, its partner, an admin.
+  // docs/design.md, "Rule model, version 3": the merchant for itself, its partner, an admin.
   'PUT /merchant/{merchant_id}/rounding-policy': ['merchant', 'partner', 'admin'],
 
   // Jurisdiction rules are public law: any valid key.

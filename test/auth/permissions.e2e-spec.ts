@@ -169,10 +169,10 @@ describe('the permission matrix, over HTTP', () => {
   });
 });
 
-describe("the README's permission table", () => {
+describe("the integrators' permission table", () => {
   it('lists exactly the routes and roles of the permission matrix', () => {
-    const readme = readFileSync(join(__dirname, '../../README.md'), 'utf8');
-    // Only the Permissions section: other tables of the README may name routes too.
+    const readme = readFileSync(join(__dirname, '../../docs/integrators.md'), 'utf8');
+    // Only the Permissions section: other tables of the document may name routes too.
     const doc = readme.split(/^## /m).find((section) => section.startsWith('Permissions\n')) ?? '';
     const rows = [...doc.matchAll(/^\| (GET|POST|PUT|PATCH|DELETE) \| `([^`]+)` \| ([^|]+) \|$/gm)];
     const documented = Object.fromEntries(

@@ -9,7 +9,7 @@ import { startTestApp, TEST_ADMIN_KEY, type TestApp } from '../support/test-app'
 const deep = (levels: number): unknown => (levels === 0 ? 'x' : [deep(levels - 1)]);
 
 /**
- * The inputs an attack found that answered 500 (DESIGN.md "Idempotency under concurrency and hostile
+ * The inputs an attack found that answered 500 (docs/design.md "Idempotency under concurrency and hostile
  * input"): each is now a 400 VALIDATION_ERROR naming the field, and appends nothing. The router's own
  * refusals answer `{error, message}` too. Every answer is checked against the OpenAPI document by `call`.
  */

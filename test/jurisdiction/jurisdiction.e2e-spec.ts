@@ -107,7 +107,7 @@ const NEWEST_VERIFIED = seedRules
   .sort()
   .at(-1);
 
-/** Seeded records stale on TODAY, counted here from DESIGN.md's rule rather than by the resolver. */
+/** Seeded records stale on TODAY, counted here from docs/design.md's rule rather than by the resolver. */
 const DAY_MS = 86_400_000;
 const staleSeeds = (today: string) =>
   seedRules.filter(

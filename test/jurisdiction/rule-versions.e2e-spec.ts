@@ -29,7 +29,7 @@ function enactedVersion(state: string, fields: Partial<JurisdictionRule>): Juris
 }
 
 /**
- * The rule model's version 2 over HTTP (DESIGN.md): versions that take over on their date with no
+ * The rule model's version 2 over HTTP (docs/design.md): versions that take over on their date with no
  * restart, what a law says beyond its mode (change rounding, exact change, small totals, refunds,
  * disclosure kinds), and stale records.
  */

@@ -179,7 +179,7 @@ describe('the OpenAPI document', () => {
     );
     const errorSchema = (document.components!.schemas!.ErrorBody as SchemaObject).properties!.error as SchemaObject;
     expect(errorSchema.enum).toEqual([...documented].sort());
-    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+    const readme = readFileSync(join(ROOT, 'docs/integrators.md'), 'utf8');
     const table = readme.slice(
       readme.indexOf('\n## Errors\n'),
       readme.indexOf('\n## ', readme.indexOf('\n## Errors\n') + 1),
@@ -190,12 +190,12 @@ describe('the OpenAPI document', () => {
     expect([...inReadme].sort()).toEqual(errorSchema.enum);
   });
 
-  it("lists every compliance reason code with its meaning in ComplianceReason.code, and the README's table the same codes and meanings", () => {
+  it("lists every compliance reason code with its meaning in ComplianceReason.code, and the integrators' document's table the same codes and meanings", () => {
     const code = (document.components!.schemas!.ComplianceReason as SchemaObject).properties!.code as SchemaObject;
     expect(code.enum).toEqual(Object.keys(COMPLIANCE_REASON_CODES));
     for (const [reason, meaning] of Object.entries(COMPLIANCE_REASON_CODES))
       expect(code.description).toContain(`\`${reason}\`: ${meaning}`);
-    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+    const readme = readFileSync(join(ROOT, 'docs/integrators.md'), 'utf8');
     const start = readme.indexOf('\n### Compliance reasons\n');
     const table = readme.slice(start, readme.indexOf('\n#', start + 1));
     const rows = [...table.matchAll(/^\| `([A-Z_]+)` \| (.+) \|$/gm)].map(([, reason, meaning]) => [reason, meaning]);

@@ -130,7 +130,7 @@ describe.each(DRIVERS)('transactions over HTTP on %s', (driver) => {
         'x-request-id': 'pos-cash-1',
       });
       expect(status).toBe(201);
-      // The spec's envelope, and the signed promise of the sale's entry (DESIGN.md "Tamper evidence").
+      // The spec's envelope, and the signed promise of the sale's entry (docs/design.md "Tamper evidence").
       expect(Object.keys(body).sort()).toEqual(['promise', 'success', 'transaction']);
       expect(body.success).toBe(true);
       const transaction = body.transaction;

@@ -342,7 +342,7 @@ describe('signed webhooks', () => {
   });
 });
 
-/** SSRF (DESIGN.md): without WEBHOOK_ALLOW_PRIVATE, URLs to private addresses are refused at creation. */
+/** SSRF (docs/design.md): without WEBHOOK_ALLOW_PRIVATE, URLs to private addresses are refused at creation. */
 describe('webhook URLs to private addresses', () => {
   let app: TestApp;
 

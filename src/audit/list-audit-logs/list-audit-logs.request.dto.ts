@@ -5,7 +5,7 @@ import { EVENT_TYPE_PATTERN } from './event-type-filter';
 import { QueryInteger } from '../../platform/query-integer';
 
 export const DEFAULT_LIMIT = 100;
-/** DESIGN.md: above it is a 400, not a silent cap. */
+/** docs/design.md: above it is a 400, not a silent cap. */
 export const MAX_LIMIT = 1000;
 
 const USER_ID_PATTERN = /^[\w.:-]{1,128}$/;

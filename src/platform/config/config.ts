@@ -48,13 +48,13 @@ export class AppConfig {
   readonly rateLimitPerHour: RateLimitsPerHour;
   readonly adminApiKey?: string;
   readonly logLevel: LogLevel;
-  /** Void policies (DESIGN.md): a sale is voided within this many hours, later it is refunded. */
+  /** Void policies (docs/design.md): a sale is voided within this many hours, later it is refunded. */
   readonly voidTimeLimitHours: number;
   /** A cash total above this is never voided. */
   readonly voidAmountThresholdCents: number;
   /** `customer_changed_mind` is a void reason this many minutes after the sale only. */
   readonly voidChangedMindMinutes: number;
-  /** DESIGN.md "Overrides are bounded": an override or refund moves the cash total at most this far past the price. */
+  /** docs/design.md "Overrides are bounded": an override or refund moves the cash total at most this far past the price. */
   readonly overrideToleranceCents: number;
   /** Tips are due to the employee this many days after they are recorded (a pay period); later, unpaid ones are flagged. */
   readonly tipPayoutGraceDays: number;
@@ -66,7 +66,7 @@ export class AppConfig {
   readonly checkpointMaxAgeS: number;
   /** The signer re-verifies what it signed at start and then every this many seconds. */
   readonly checkpointReverifyS: number;
-  /** Ed25519. Unset: no checkpoints are written (see docs/decisions.md). */
+  /** Ed25519. Unset: no checkpoints are written (see docs/adr/0011-audit-log-and-chain-verification.md). */
   readonly checkpointSigningKey?: KeyObject;
   /** Append-only NDJSON file, outside the database, that every signed tree head is also written to; default `<dataDir>/checkpoint-witness.ndjson`. */
   readonly checkpointWitnessFile?: string;

@@ -206,7 +206,7 @@ export class EmbeddedPostgres {
       stdio: ['ignore', log, log],
     };
     // 32 MB of shared buffers, not initdb's 128: the server shares the machine with the service, its
-    // buffers counted in the memory the two hold under load, and the page cache keeps what they drop (docs/decisions.md).
+    // buffers counted in the memory the two hold under load, and the page cache keeps what they drop (docs/adr/0002-storage-and-the-event-log.md).
     const settings = [
       'listen_addresses=',
       `unix_socket_directories=${this.cluster}`,

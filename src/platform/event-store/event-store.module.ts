@@ -73,7 +73,7 @@ async function migrateOnceReachable(db: Database): Promise<void> {
 
 /**
  * Five connections, not ten: each is a server process of about 4 MB of its own on the service's
- * machine, and on the 2 cores measured five served as many sales (docs/decisions.md).
+ * machine, and on the 2 cores measured five served as many sales (docs/adr/0002-storage-and-the-event-log.md).
  */
 const EMBEDDED_POOL_SIZE = 5;
 

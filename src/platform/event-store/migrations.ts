@@ -145,7 +145,7 @@ export const MIGRATIONS: { version: number; name: string; statements: string[] }
     version: 8,
     name: 'the log origin',
     statements: [
-      // The log's name in its checkpoints (src/audit/log-origin.ts): one row, written at the first start, never changed.
+      // The log's name in its checkpoints (src/platform/event-store/log-origin.ts): one row, written at the first start, never changed.
       `create table log_origin (
         id boolean primary key default true check (id),
         origin text not null,

@@ -11,7 +11,7 @@ import { READ_REPLICA_EXTENSION } from '../read-replica/api-data-as-of.decorator
 import { ErrorBodyDto } from '../errors/error-body.response.dto';
 import { errorDescription, errorExamples, errorResponse, type ErrorCodes } from './api-errors.decorator';
 
-/** The version of the interface (spec/interface-spec.md), distinct from the engine's own release version. */
+/** The version of the API clients program against (its major number moves on a breaking change), distinct from the engine's own release version. */
 export const API_VERSION = '3.6.0';
 
 /** The groups of operations, in the order the docs page shows them; every operation carries one of these tags. */

@@ -15,7 +15,7 @@ export const CHECKPOINT_EVENT_TYPE = 'ChainCheckpointed';
 /** One stream per checkpoint, written at expected revision 0: two processes can never both write checkpoint n. */
 export const checkpointStream = (checkpoint: number) => `checkpoint-${checkpoint}`;
 
-/** DESIGN.md "Verifiable log": what a tree head states; `timestamp` as ISO 8601. */
+/** docs/design.md "Verifiable log": what a tree head states; `timestamp` as ISO 8601. */
 export interface TreeHead {
   tree_size: number;
   root_hash: string;

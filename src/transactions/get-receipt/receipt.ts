@@ -85,7 +85,7 @@ function defaultDisclosure(rule: JurisdictionRule, calculation: TransactionView[
 
 /**
  * On what authority, as far as the rule's evidence goes: a rule whose enactment is unconfirmed
- * (`confidence: low`) is claimed as no law at all (DESIGN.md, "Rule model, version 3").
+ * (`confidence: low`) is claimed as no law at all (docs/design.md, "Rule model, version 3").
  */
 function authority(rule: JurisdictionRule): string {
   if (rule.jurisdiction_level === 'federal') return ', following U.S. Treasury guidance on the end of penny production';

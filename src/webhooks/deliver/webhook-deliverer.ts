@@ -9,7 +9,7 @@ import { DATABASE, prepared, type Database, type Sql } from '../../platform/even
 import { webhookSignature } from '../webhook-signature';
 import { isPrivateAddress, refusedUrl } from '../webhook-url';
 
-/** DESIGN.md: the waits after the first try and each retry; after the last, the delivery is `failed`. */
+/** docs/design.md: the waits after the first try and each retry; after the last, the delivery is `failed`. */
 export const RETRY_DELAYS_MS = [
   5_000,
   5 * 60_000,
