@@ -158,7 +158,7 @@ function acceptJsonBodiesOnly(fastify: FastifyInstance): void {
   fastify.addContentTypeParser('application/json', options, (request, body: string, done) => {
     // An empty body counts as none: the route's validation then says which fields are missing.
     if (body.length === 0) return done(null, undefined);
-    parseJson(request, body, (error, value) => {
+    void parseJson(request, body, (error, value) => {
       if (error) return done(invalidJson());
       const refusal = refuseJson(value);
       if (refusal === undefined) return done(null, value);

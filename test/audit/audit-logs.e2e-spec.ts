@@ -54,7 +54,7 @@ describe('the audit log over HTTP', () => {
     });
     const sale = all.find((e) => e.event_type === 'TransactionRecorded')!;
     expect(sale).toMatchObject({
-      stream_id: `transaction-${sale.details.transaction_id}`,
+      stream_id: `transaction-${String(sale.details.transaction_id)}`,
       stream_revision: 1,
       recorded_at: '2026-11-21T10:00:00.000Z',
       actor: { key_id: merchantKey.api_key.id, role: 'merchant', employee: { id: 'emp-7', name: null } },

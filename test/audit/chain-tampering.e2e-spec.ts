@@ -134,7 +134,7 @@ describe.each(DRIVERS)('tampering with the database of a running service, on %s'
           kind: 'modified',
           position: e.position,
           entry_id: e.entryId,
-          detail: `checkpoint ${e.data.checkpoint} has an invalid signature`,
+          detail: `checkpoint ${String(e.data.checkpoint)} has an invalid signature`,
         }),
       ),
     );

@@ -366,7 +366,7 @@ describe.each(DRIVERS)('signed tree heads and proofs, on %s', (driver) => {
     await restarted.onModuleInit();
     restarted.onApplicationBootstrap();
     await restarted.idle();
-    restarted.onApplicationShutdown();
+    void restarted.onApplicationShutdown();
     // Whichever comes first: the re-verification of the first signed span, or the check of the head to extend.
     expect(restarted.status()).toMatchObject({ state: 'refused' });
     expect(restarted.status().alarm!.detail).toMatch(

@@ -103,7 +103,7 @@ describe.each(DRIVERS)('event store contract on %s', (driver) => {
     const conflicts = results.filter((r) => r.status === 'rejected');
     // Of the twenty appends that expect revision 1, exactly one can win.
     expect(conflicts).toHaveLength(19);
-    conflicts.forEach((r) => expect((r as PromiseRejectedResult).reason).toBeInstanceOf(RevisionConflictError));
+    conflicts.forEach((r) => expect(r.reason).toBeInstanceOf(RevisionConflictError));
 
     const all = await store.readAll(1, 1000);
     expect(all.map((e) => e.position)).toEqual(Array.from({ length: 1 + 1 + 40 * 2 }, (_, i) => i + 1));

@@ -25,6 +25,9 @@ import { call } from '../support/auth';
 import { ResponseConformance } from '../support/openapi';
 import { startTestApp, type TestApp } from '../support/test-app';
 
+/** A class, as Nest and class-validator key their metadata by it. */
+type Constructor = abstract new (...args: never[]) => unknown;
+
 const PREFIX = '/api/v1';
 const ROOT = join(__dirname, '../..');
 const VALIDATOR_CLI = require.resolve('@seriousme/openapi-schema-validator/bin/validate-api-cli.js');
@@ -256,7 +259,7 @@ describe('the OpenAPI document', () => {
   it('lists exactly the fields each request DTO validates, required exactly where they are not optional', () => {
     const byId = new Map(operations().map(({ operation }) => [operation.operationId!, operation]));
     const problems: string[] = [];
-    const compare = (where: string, dto: Function, documented: Record<string, boolean>) => {
+    const compare = (where: string, dto: Constructor, documented: Record<string, boolean>) => {
       const expected = validatedFields(dto);
       if (JSON.stringify(sortedEntries(documented)) !== JSON.stringify(sortedEntries(expected))) {
         problems.push(
@@ -339,14 +342,16 @@ const sortedEntries = (fields: Record<string, boolean>) =>
   Object.entries(fields).sort(([a], [b]) => a.localeCompare(b));
 
 /** Every class class-validator holds rules for. */
-function validatedClasses(): Function[] {
+function validatedClasses(): Constructor[] {
   return [
-    ...(getMetadataStorage() as unknown as { validationMetadatas: Map<Function, unknown> }).validationMetadatas.keys(),
+    ...(
+      getMetadataStorage() as unknown as { validationMetadatas: Map<Constructor, unknown> }
+    ).validationMetadatas.keys(),
   ];
 }
 
 /** The fields class-validator checks on `dto` (inherited ones included), each with whether it is required. */
-function validatedFields(dto: Function): Record<string, boolean> {
+function validatedFields(dto: Constructor): Record<string, boolean> {
   const fields: Record<string, boolean> = {};
   for (const rule of getMetadataStorage().getTargetValidationMetadatas(dto, '', true, false)) {
     fields[rule.propertyName] = (fields[rule.propertyName] ?? true) && rule.name !== 'isOptional';
@@ -364,26 +369,24 @@ function parametersIn(operation: OperationObject, place: 'query' | 'path'): Reco
 }
 
 /** The body, query and path DTO classes each route handler of the app validates, from Nest's own route metadata. */
-function routeArguments(
-  app: TestApp,
-): Array<{
+function routeArguments(app: TestApp): Array<{
   controller: string;
   method: string;
   operationId?: string;
-  args: Array<{ type: RouteParamtypes; dto: Function }>;
+  args: Array<{ type: RouteParamtypes; dto: Constructor }>;
 }> {
   const routes = [];
   for (const module of app.app.get(ModulesContainer).values()) {
     for (const { metatype } of module.controllers.values()) {
-      const prototype = (metatype as Function).prototype as Record<string, unknown>;
+      const prototype = (metatype as Constructor).prototype as Record<string, unknown>;
       for (const method of Object.getOwnPropertyNames(prototype)) {
         const handler = prototype[method];
         if (typeof handler !== 'function' || Reflect.getMetadata(METHOD_METADATA, handler) === undefined) continue;
-        const declared = (Reflect.getMetadata(ROUTE_ARGS_METADATA, metatype as Function, method) ?? {}) as Record<
+        const declared = (Reflect.getMetadata(ROUTE_ARGS_METADATA, metatype as Constructor, method) ?? {}) as Record<
           string,
           { index: number; data?: unknown }
         >;
-        const types = (Reflect.getMetadata('design:paramtypes', prototype, method) ?? []) as Function[];
+        const types = (Reflect.getMetadata('design:paramtypes', prototype, method) ?? []) as Constructor[];
         const args = Object.entries(declared).flatMap(([key, { index, data }]) => {
           const type = Number(key.split(':')[0]) as RouteParamtypes;
           const validated = [RouteParamtypes.BODY, RouteParamtypes.QUERY, RouteParamtypes.PARAM].includes(type);
@@ -396,7 +399,7 @@ function routeArguments(
         const { operationId } = (Reflect.getMetadata(API_OPERATION_METADATA, handler) ?? {}) as {
           operationId?: string;
         };
-        routes.push({ controller: (metatype as Function).name, method, operationId, args });
+        routes.push({ controller: (metatype as Constructor).name, method, operationId, args });
       }
     }
   }

@@ -75,7 +75,7 @@ describe("the paths the project's documents and comments name", () => {
 
   it('stay inside the repository: no file cites a document that is not in it', () => {
     const outside = textFiles()
-      .filter((file) => /DESIGN\.md|\.\.\/shared\//.test(readFileSync(file, 'utf8')))
+      .filter((file) => /(DESIGN|STYLE)\.md|\.\.\/shared\//.test(readFileSync(file, 'utf8')))
       .filter((file) => file !== __filename)
       .map((file) => relative(ROOT, file));
     expect(outside).toEqual([]);

@@ -105,7 +105,7 @@ export class ResponseConformance {
   check(key: string, schema: SchemaObject | { $ref: string }, body: unknown): string[] {
     let validate = this.validators.get(key);
     if (!validate) {
-      validate = this.ajv.compile(closed(rewriteRefs(schema)) as object);
+      validate = this.ajv.compile<object>(closed(rewriteRefs(schema)));
       this.validators.set(key, validate);
     }
     if (validate(body)) return [];

@@ -227,7 +227,7 @@ function binariesOf(versionNum: number): string {
   const candidates = [
     `/usr/lib/postgresql/${major}/bin`,
     spawnSync('pg_config', ['--bindir'], { encoding: 'utf8' }).stdout?.trim(),
-  ].filter(Boolean) as string[];
+  ].filter((dir): dir is string => Boolean(dir));
   for (const bindir of candidates) {
     const version = spawnSync(join(bindir, 'postgres'), ['--version'], { encoding: 'utf8' }).stdout ?? '';
     if (new RegExp(`\\(PostgreSQL\\) ${major}\\.`).test(version)) return bindir;

@@ -542,7 +542,7 @@ describe.each(DRIVERS)('transactions over HTTP on %s', (driver) => {
 
     it('runs again after 24 hours', async () => {
       const merchant = await newMerchant();
-      const clock = app.app.get(Clock) as FixedClock;
+      const clock = app.app.get<Clock, FixedClock>(Clock);
       const first = await created(post(merchant, sale(merchant), { 'idempotency-key': 'day-1' }));
       clock.advance(24 * 60 * 60 * 1000);
       try {

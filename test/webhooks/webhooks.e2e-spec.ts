@@ -32,7 +32,7 @@ describe('signed webhooks', () => {
   };
   const voidSale = async () => {
     const sale = await recordSale(app, shop.key, shop.id);
-    const { status, body } = await post(
+    const { status } = await post(
       '/transaction/void',
       { original_transaction_id: sale.id, void_reason: 'pricing_error', voided_by: 'manager-1' },
       shop.key,

@@ -38,6 +38,7 @@ export function entryBytes(e: Omit<HashedFields, 'data' | 'metadata'>, dataJson:
 }
 
 /** A string JSON.stringify would escape: control characters, quote, backslash, lone surrogates. */
+// eslint-disable-next-line no-control-regex -- the control characters are what JSON.stringify escapes
 const NEEDS_ESCAPE = /[\u0000-\u001f"\\\ud800-\udfff]/;
 
 /**

@@ -266,7 +266,7 @@ function enumerateErrorCodes(document: OpenAPIObject): void {
     }
   }
   const errorBody = document.components!.schemas![getSchemaPath(ErrorBodyDto).split('/').pop()!] as SchemaObject;
-  errorBody.properties!.error = { ...errorBody.properties!.error, enum: [...codes].sort() } as SchemaObject;
+  errorBody.properties!.error = { ...errorBody.properties!.error, enum: [...codes].sort() };
 }
 
 /** Adds each code to the operation's response of its status, keeping what the route itself says. */
@@ -300,12 +300,12 @@ function withoutNullable(value: unknown): unknown {
     return {
       ...converted,
       type: [converted.type, 'null'],
-      ...(Array.isArray(converted.enum) && { enum: [...converted.enum, null] }),
+      ...(Array.isArray(converted.enum) && { enum: [...(converted.enum as unknown[]), null] }),
     };
   }
   const { description, type: _object, ...inner } = converted;
   // `allOf` with one member is how the generator puts a description beside a `$ref`: the member alone says the same.
-  const schema =
+  const schema: unknown =
     Array.isArray(inner.allOf) && inner.allOf.length === 1 && Object.keys(inner).length === 1 ? inner.allOf[0] : inner;
   return { ...(description !== undefined && { description }), anyOf: [schema, { type: 'null' }] };
 }

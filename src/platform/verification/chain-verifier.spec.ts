@@ -47,7 +47,6 @@ describe('ChainVerifier', () => {
 
   it('verifies an untouched chain, checkpoints and signatures included', () => {
     const chain = buildChain(300, { checkpointEvery: 50, signingKey: key });
-    const head = chain[chain.length - 1];
     // Checkpoint n is entry 50n + 1 and vouches for entry 50n.
     const tree = MerkleFrontier.empty();
     for (const e of chain) tree.append(leafHash(e.hash));

@@ -68,9 +68,7 @@ export function checkSignature(
   if (!key) return 'unknown key';
   try {
     const statement =
-      'checkpoint' in signed && !isTreeHeadCheckpoint(signed)
-        ? chainHeadStatement(signed)
-        : treeHeadStatement(signed as TreeHead);
+      'checkpoint' in signed && !isTreeHeadCheckpoint(signed) ? chainHeadStatement(signed) : treeHeadStatement(signed);
     return verify(null, statement, key, Buffer.from(signed.signature, 'base64')) ? 'valid' : 'invalid';
   } catch {
     return 'invalid';
