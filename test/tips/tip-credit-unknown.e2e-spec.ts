@@ -7,6 +7,8 @@ import { Clock } from '../../src/platform/clock';
 import { DATABASE, type Database } from '../../src/platform/event-store/sql';
 import { tipCreditKey, type TipCreditRule } from '../../src/rules/seed-data';
 import { tipCreditRuleOn } from '../../src/rules/tip-credit';
+import type { TipCreditCheckView } from '../../src/tips/tip.response.dto';
+import type { ValidateTipCreditResponse } from '../../src/tips/validate-tip-credit/validate-tip-credit.response.dto';
 import { issueKey, onboardMerchant } from '../support/auth';
 import { FixedClock } from '../support/fixed-clock';
 import { startTestApp, type TestApp } from '../support/test-app';
@@ -58,8 +60,8 @@ describe('POST /tip/validate-compliance where the rule data cannot settle the ch
   let db: Database;
   let key: string;
 
-  const check = async (body: Record<string, unknown>) =>
-    (await tipCreated(app, key, '/tip/validate-compliance', body)).compliance;
+  const check = async (body: Record<string, unknown>): Promise<TipCreditCheckView> =>
+    ((await tipCreated(app, key, '/tip/validate-compliance', body)) as ValidateTipCreditResponse).compliance;
 
   beforeAll(async () => {
     const clock = new FixedClock(new Date(`${TODAY}T12:00:00.000Z`));
@@ -129,13 +131,7 @@ describe('POST /tip/validate-compliance where the rule data cannot settle the ch
   it("is non_compliant in Chicago when Illinois's own figures fail, listing each failed requirement", async () => {
     const answer = await check({ state: 'IL', city: 'Chicago', hourly_wage: 8.5, average_tips_per_hour: 8 });
     expect(answer).toMatchObject({ status: 'non_compliant', compliant: false, reason: null });
-    expect(
-      answer.failures.map((f: { requirement: string; required: number; actual: number }) => [
-        f.requirement,
-        f.required,
-        f.actual,
-      ]),
-    ).toEqual([['STATE_CASH_WAGE', 9, 8.5]]);
+    expect(answer.failures.map((f) => [f.requirement, f.required, f.actual])).toEqual([['STATE_CASH_WAGE', 9, 8.5]]);
   });
 
   describe('New York, whose figures differ by region, with no place named', () => {
