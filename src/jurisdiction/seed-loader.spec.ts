@@ -71,7 +71,7 @@ describe('loadSeeds on the shipped seeds', () => {
       ['2025-07-01', true],
       ['2026-07-01', true],
       ['2027-07-01', true],
-      ['2028-07-01', false],
+      ['2028-07-01', null],
     ]);
   });
 });
@@ -167,6 +167,21 @@ describe('loadSeeds on broken seeds', () => {
     expect(loadError().message).toBe('tip-credit-rules.json record 4: missing or invalid minimum_wage');
   });
 
+  it('requires how sure each tip credit rule is, and high confidence only on official text', () => {
+    const rules = JSON.parse(readSeed(SEED_FILES.tipCredit));
+    const write = (change: object) =>
+      writeFileSync(
+        join(dir, SEED_FILES.tipCredit),
+        JSON.stringify(rules.map((rule: object, i: number) => (i === 3 ? { ...rule, ...change } : rule))),
+      );
+    write({ source_kind: undefined, confidence: 'sure', last_verified: '2026-13-01' });
+    expect(loadError().message).toBe(
+      'tip-credit-rules.json record 4: missing or invalid source_kind, confidence, last_verified',
+    );
+    write({ source_kind: 'news', confidence: 'high' });
+    expect(loadError().message).toBe('tip-credit-rules.json record 4: confidence cannot be high on a news source');
+  });
+
   it('rejects a blank city and a second version of a city’s rule on one date', () => {
     const rules = JSON.parse(readSeed(SEED_FILES.tipCredit));
     writeFileSync(
@@ -200,6 +215,9 @@ describe('loadSeeds on broken seeds', () => {
           notes: '',
           effective_date: '2030-01-01',
           source: [],
+          source_kind: 'statute',
+          confidence: 'high',
+          last_verified: '2026-11-29',
         },
       ]),
     );

@@ -36,7 +36,7 @@ export type RuleScope = (typeof RULE_SCOPES)[number];
 export const SOURCE_KINDS = ['statute', 'regulation', 'agency_guidance', 'bill_text', 'news', 'vendor'] as const;
 export type SourceKind = (typeof SOURCE_KINDS)[number];
 /** Official text: the only kinds that can carry `confidence: high`. */
-const OFFICIAL_SOURCE_KINDS: readonly SourceKind[] = ['statute', 'regulation', 'agency_guidance', 'bill_text'];
+export const OFFICIAL_SOURCE_KINDS: readonly SourceKind[] = ['statute', 'regulation', 'agency_guidance', 'bill_text'];
 
 export const CONFIDENCES = ['high', 'medium', 'low'] as const;
 export type Confidence = (typeof CONFIDENCES)[number];

@@ -8,6 +8,7 @@ import type {
   TipPoolDistributedData,
   TipPooledData,
 } from './tip.events';
+import { tipCreditStatusOf } from './tip.events';
 import type {
   TipAdjustmentView,
   TipCreditCheckView,
@@ -48,18 +49,21 @@ export function distributionView([summary, ...payouts]: StoredEvent[]): TipDistr
   };
 }
 
-export function creditCheckView(
-  { check_id, requirements, city, county, zip_code, rules, ...check }: TipCreditCheckedData,
-  entry: ChainEntry,
-): TipCreditCheckView {
+/** From a check recorded with three-valued answers (every check this service makes now). */
+export function creditCheckView(data: TipCreditCheckedData, entry: ChainEntry): TipCreditCheckView {
+  const { check_id, requirements, city, county, zip_code, rules, unknowns, reason, confidence, ...check } = data;
   const views = requirements.map((r) => ({ ...r, required: r.required_cents / 100, actual: r.actual_cents / 100 }));
   return {
     id: check_id,
     ...check,
+    status: tipCreditStatusOf(data),
+    reason: reason ?? null,
+    unknowns: unknowns ?? [],
+    confidence: confidence!,
     city: city ?? null,
     county: county ?? null,
     zip_code: zip_code ?? null,
-    rules: { ...rules, local: rules.local ?? null },
+    rules: { ...rules, local: rules.local ?? null, regions: rules.regions ?? [] },
     applied: [...new Set([rules.federal, rules.state, ...(rules.local ? [rules.local] : [])].map(jurisdictionOf))],
     requirements: views,
     failures: views.filter((r) => !r.met),

@@ -599,7 +599,10 @@ describe.each(DRIVERS)('tips over HTTP on %s', (driver) => {
         state: 'TX',
         hourly_wage_cents: 213,
         average_tips_per_hour_cents: 512,
+        status: 'compliant',
         compliant: true,
+        reason: null,
+        unknowns: [],
         failures: [],
         auditHash: HASH,
       });
@@ -614,7 +617,7 @@ describe.each(DRIVERS)('tips over HTTP on %s', (driver) => {
       expect(event).toMatchObject({
         event_type: 'TipCreditChecked',
         hash: compliance.auditHash,
-        data: { compliant: true },
+        data: { status: 'compliant', compliant: true },
       });
     });
 
@@ -670,21 +673,22 @@ describe.each(DRIVERS)('tips over HTTP on %s', (driver) => {
       ]);
     });
 
-    it("checks a city's own rule beside the state's, records the city, and says what it could not check", async () => {
+    it("checks a city's own rule beside the state's, records the city, and is unknown where the city's figures are missing", async () => {
       const body = { state: 'IL', hourly_wage: 9, average_tips_per_hour: 8 };
       const chicago = (await created(shop, '/tip/validate-compliance', { ...body, city: 'chicago' })).compliance;
-      expect(chicago).toMatchObject({ state: 'IL', city: 'chicago', compliant: true });
+      expect(chicago).toMatchObject({ state: 'IL', city: 'chicago', status: 'unknown', compliant: null });
       expect(chicago.rules.local).toMatchObject({
         state: 'IL',
         city: 'Chicago',
         effective_date: '2026-07-01',
         source: expect.any(Array),
       });
-      // Chicago's 2026 figures are not in the seed data: said, never passed or failed.
-      expect(chicago.notes).toEqual([
-        expect.stringMatching(/^Chicago, IL: no Chicago, IL minimum cash wage/),
-        expect.stringMatching(/^Chicago, IL: no Chicago, IL minimum wage/),
+      // Chicago's 2026 figures are not in the seed data: unknown, never passed or failed on Illinois's.
+      expect(chicago.unknowns).toEqual([
+        expect.objectContaining({ reason: 'LOCAL_MINIMUM_UNKNOWN', jurisdiction: 'Chicago, IL' }),
+        expect.objectContaining({ reason: 'LOCAL_MINIMUM_UNKNOWN', jurisdiction: 'Chicago, IL' }),
       ]);
+      expect(chicago.notes).toEqual([]);
       const [event] = await eventsOf(`tipCreditCheck-${chicago.id}`);
       expect(event.data).toMatchObject({ city: 'chicago', rules: { local: { city: 'Chicago' } } });
 
@@ -692,14 +696,14 @@ describe.each(DRIVERS)('tips over HTTP on %s', (driver) => {
         .compliance;
       expect(springfield).toMatchObject({ city: 'Springfield', rules: { local: null } });
       expect(springfield.notes).toEqual([
-        "Springfield, IL: no local tip credit rule in the seed data; the state's and FLSA's apply",
+        "Springfield, IL: no local minimum-wage record in the rule data; checked under the state's and FLSA's records",
       ]);
       expect(await validate('IL', 9, 8)).toMatchObject({ city: null, rules: { local: null }, notes: [] });
     });
 
     it('gives different answers at a downstate and an upstate New York ZIP, naming the record applied', async () => {
-      // $11.00 cash and $6.00 tips an hour: enough upstate ($10.70 cash, $16.00 with tips), short downstate ($11.35 cash).
-      const body = { state: 'NY', hourly_wage: 11, average_tips_per_hour: 6 };
+      // $16.50 in cash an hour: enough upstate ($16.00 minimum, above any tipped cash wage), short downstate ($17.00).
+      const body = { state: 'NY', hourly_wage: 16.5, average_tips_per_hour: 0 };
       const brooklyn = (await created(shop, '/tip/validate-compliance', { ...body, zip_code: '11201' })).compliance;
       const albany = (await created(shop, '/tip/validate-compliance', { ...body, zip_code: '12207' })).compliance;
       expect(brooklyn).toMatchObject({
@@ -712,7 +716,7 @@ describe.each(DRIVERS)('tips over HTTP on %s', (driver) => {
       expect(brooklyn.rules.state).toMatchObject({
         region: 'New York City, Long Island and Westchester',
         minimum_wage: 17,
-        tipped_minimum_cash_wage: 11.35,
+        tipped_minimum_cash_wage: null,
       });
       expect(
         brooklyn.failures.map((f: { requirement: string; jurisdiction: string; required: number; actual: number }) => [
@@ -721,7 +725,7 @@ describe.each(DRIVERS)('tips over HTTP on %s', (driver) => {
           f.required,
           f.actual,
         ]),
-      ).toEqual([['STATE_CASH_WAGE', 'NY: New York City, Long Island and Westchester', 11.35, 11]]);
+      ).toEqual([['STATE_MINIMUM_WAGE', 'NY: New York City, Long Island and Westchester', 17, 16.5]]);
       expect(albany).toMatchObject({
         zip_code: '12207',
         county: 'Albany',
@@ -730,7 +734,7 @@ describe.each(DRIVERS)('tips over HTTP on %s', (driver) => {
         failures: [],
         applied: ['US', 'NY'],
       });
-      expect(albany.rules.state).toMatchObject({ state: 'NY', minimum_wage: 16, tipped_minimum_cash_wage: 10.7 });
+      expect(albany.rules.state).toMatchObject({ state: 'NY', minimum_wage: 16, tipped_minimum_cash_wage: null });
       expect(albany.rules.state.region).toBeUndefined();
       // A county sent without a ZIP reaches the same region; the check records where it was made.
       expect(

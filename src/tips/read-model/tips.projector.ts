@@ -10,6 +10,7 @@ import type {
   TipPooledData,
   TipRecordedData,
 } from '../tip.events';
+import { tipCreditStatusOf } from '../tip.events';
 import { historyEntry, type HistoryEntry } from '../../transactions';
 import type { Projector } from '../../platform/projections/projector';
 
@@ -23,7 +24,7 @@ const TABLES = ['rm_tips', 'rm_tip_adjustments', 'rm_tip_pools', 'rm_tip_payouts
  */
 export const tipsProjector: Projector = {
   name: 'tips',
-  version: 2,
+  version: 3,
   mode: 'inline',
   handles: ['TipRecorded', 'TipAdjusted', 'TipPooled', 'TipPoolDistributed', 'TipPaidOut', 'TipCreditChecked'],
 
@@ -106,7 +107,8 @@ export const tipsProjector: Projector = {
          hourly_wage_cents bigint not null,
          average_tips_per_hour_cents bigint not null,
          federal_minimum_wage_cents bigint,
-         compliant boolean not null,
+         status text not null,
+         compliant boolean,
          checked_at timestamptz not null,
          audit_hash char(64) not null,
          chain_position bigint not null
@@ -210,6 +212,7 @@ export const tipsProjector: Projector = {
             hourly_wage_cents: d.hourly_wage_cents,
             average_tips_per_hour_cents: d.average_tips_per_hour_cents,
             federal_minimum_wage_cents: federalMinimum,
+            status: tipCreditStatusOf(d),
             compliant: d.compliant,
             checked_at: d.checked_at,
             ...chain,

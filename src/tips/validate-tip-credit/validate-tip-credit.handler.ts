@@ -17,7 +17,8 @@ import { ValidateTipCreditCommand } from './validate-tip-credit.command';
 import type { ValidateTipCreditResponse } from './validate-tip-credit.response.dto';
 
 /**
- * Checks against the seed's FLSA entry, the state's and a city's own, and records the check: what an employer
+ * Checks against the seed's FLSA entry, the state's (each region's, when the state has regions and no county
+ * was named) and a city's or county's own, and records the check: what an employer
  * declared about a wage stays in the audit trail, and a wage plus tips under the federal minimum
  * shows in GET /analytics/tip-wage-theft. A fraction of a cent in the wage or tips is dropped, so
  * that it can never carry a wage over a minimum.
