@@ -4,8 +4,10 @@ import Papa from 'papaparse';
 import { projectRoot } from '../platform/project-root';
 import { type TipCreditRule, type SeedData, type ZipRecord, tipCreditKeysOf } from '../rules/seed-data';
 import {
+  CONFIDENCES,
   JurisdictionRule,
   RuleValidationError,
+  SOURCE_KINDS,
   STATE_CODE,
   isIsoDate,
   parseJurisdictionRule,
@@ -133,10 +135,21 @@ const TIP_CREDIT_CHECKS: Record<keyof TipCreditRule, (v: unknown) => boolean> = 
   notes: (v) => typeof v === 'string',
   effective_date: (v) => v === null || isIsoDate(v),
   source: (v) => Array.isArray(v) && v.every((url) => typeof url === 'string'),
+  source_kind: (v) => v === undefined || (SOURCE_KINDS as readonly unknown[]).includes(v),
+  confidence: (v) => v === undefined || (CONFIDENCES as readonly unknown[]).includes(v),
+  last_verified: (v) => v === undefined || isIsoDate(v),
 };
 const TIP_CREDIT_FIELDS = Object.keys(TIP_CREDIT_CHECKS) as (keyof TipCreditRule)[];
-/** Absent on a state's or FLSA's entry. */
-const OPTIONAL_TIP_CREDIT_FIELDS: ReadonlySet<keyof TipCreditRule> = new Set(['region', 'counties', 'county', 'city']);
+/** Absent on a state's or FLSA's entry; the evidence fields are absent on rows not yet reviewed. */
+const OPTIONAL_TIP_CREDIT_FIELDS: ReadonlySet<keyof TipCreditRule> = new Set([
+  'region',
+  'counties',
+  'county',
+  'city',
+  'source_kind',
+  'confidence',
+  'last_verified',
+]);
 
 /** A record is for one kind of place: the state, a region (named, with its counties), a county or a city. */
 function tipCreditPlaceProblem(entry: Record<string, unknown>): string | null {

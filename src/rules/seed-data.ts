@@ -1,4 +1,4 @@
-import type { JurisdictionRule } from './jurisdiction-rule';
+import type { Confidence, JurisdictionRule, SourceKind } from './jurisdiction-rule';
 import { foldCityName, foldCountyName } from './name-folding';
 
 /** What the seed files hold, once read and checked (jurisdiction/seed-loader.ts reads them). */
@@ -30,6 +30,10 @@ export interface TipCreditRule {
   notes: string;
   effective_date: string | null;
   source: string[];
+  /** The strongest source behind the record, how far it is trusted, and when it was last read; optional until every row has them. */
+  source_kind?: SourceKind;
+  confidence?: Confidence;
+  last_verified?: string;
 }
 
 export interface SeedData {
