@@ -54,8 +54,19 @@ describe('loadSeeds on the shipped seeds', () => {
   });
 
   it('has the FLSA tip credit rule, one per state, DC and territory, Chicago’s own, and the regions of New York and Oregon filed under each of their counties', () => {
-    // 58 places, the counties of New York's downstate region (8) and Oregon's Portland metro (3) and nonurban (18) regions, and Montgomery County (MD).
-    expect(seeds.tipCreditRules.size).toBe(58 + 8 + 3 + 18 + 1);
+    // 58 places, the counties of New York's downstate region (8) and Oregon's Portland metro (3) and nonurban (18) regions, Montgomery County (MD), and the 63 cities and counties of docs/local-minimum-wages.md.
+    expect(seeds.tipCreditRules.size).toBe(58 + 8 + 3 + 18 + 1 + 63);
+    expect(
+      seeds.tipCreditRules
+        .get(tipCreditKey({ state: 'CO', city: 'denver' }))
+        ?.map((rule) => [rule.effective_date, rule.minimum_wage, rule.tipped_minimum_cash_wage]),
+    ).toEqual([
+      ['2025-01-01', 18.81, 15.79],
+      ['2026-01-01', 19.29, 16.27],
+    ]);
+    expect(seeds.tipCreditRules.get(tipCreditKey({ state: 'CA', county: 'Los Angeles County' }))?.at(-1)).toEqual(
+      expect.objectContaining({ effective_date: '2026-07-01', minimum_wage: null, tip_credit_allowed: false }),
+    );
     expect(seeds.tipCreditRules.get(tipCreditKey({ state: 'NY', region_county: 'Kings County' }))).toEqual([
       expect.objectContaining({ region: 'New York City, Long Island and Westchester' }),
     ]);
