@@ -120,7 +120,7 @@ describe('a cash total rounded up where a law bars charging cash payers more', (
         code: 'CASH_SURCHARGE_BARRED',
         severity: 'WARN',
         message:
-          'cash was rounded up by 2 cents where the law bars charging cash payers more than others: US-NY-Kings-New York City (Local Law 34 of 2020); a favor_customer rounding policy rounds down instead',
+          'cash was rounded up by 2 cents where a law bars charging cash payers more than others (the records of US-NY-Kings-New York City say cash_surcharge_barred; their notes cite the law); a favor_customer rounding policy rounds down instead',
       },
     ]);
     expect(statusOf(up)).toBe('WARN');

@@ -59,18 +59,19 @@ function evidenceReasons(rule: JurisdictionRule, date: string): ComplianceReason
  */
 function surchargeReasons(jurisdiction: JurisdictionResolution, roundingDeltaCents: number): ComplianceReason[] {
   if (roundingDeltaCents <= 0) return [];
-  const laws = jurisdiction.hierarchy
+  const places = jurisdiction.hierarchy
     .filter(
       ({ rule, not_applied_reason: reason }) =>
         rule.cash_surcharge_barred === true && reason !== 'not_yet_in_force' && reason !== 'expired',
     )
-    .map(({ rule }) => `${rule.jurisdiction_id}${rule.legislation ? ` (${rule.legislation})` : ''}`);
-  if (laws.length === 0) return [];
+    // Named by place, not by `legislation`: a state record's legislation is its rounding bill, not the cash law.
+    .map(({ rule }) => rule.jurisdiction_id);
+  if (places.length === 0) return [];
   return [
     {
       code: 'CASH_SURCHARGE_BARRED',
       severity: 'WARN',
-      message: `cash was rounded up by ${roundingDeltaCents} cents where the law bars charging cash payers more than others: ${laws.join('; ')}; a favor_customer rounding policy rounds down instead`,
+      message: `cash was rounded up by ${roundingDeltaCents} cents where a law bars charging cash payers more than others (the records of ${places.join(', ')} say cash_surcharge_barred; their notes cite the law); a favor_customer rounding policy rounds down instead`,
     },
   ];
 }
