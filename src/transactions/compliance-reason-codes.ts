@@ -1,6 +1,6 @@
 /**
  * Every code a transaction's `compliance.reasons` may carry, with its meaning: the one list the
- * OpenAPI document, the README and docs/compliance-reasons.md are held to (a test compares them).
+ * OpenAPI document and docs/compliance-reasons.md are held to (a test compares them).
  */
 
 import type { ResolutionWarningCode } from '../rules/jurisdiction-resolver';
