@@ -139,6 +139,22 @@ describe('loadSeeds on broken seeds', () => {
     expect(loadError().message).toBe('zip-codes.csv line 1: header must be zip,state,county,city,county_fips');
   });
 
+  it('refuses a pending or proposed rule without the end of its session, and checks the optional fields', () => {
+    const rules = JSON.parse(readSeed(SEED_FILES.rules)) as Record<string, unknown>[];
+    const florida = rules.findIndex((rule) => rule.lookup_key === 'FL');
+    rules[florida].session_ends = null;
+    writeFileSync(join(dir, SEED_FILES.rules), JSON.stringify(rules));
+    expect(loadError().message).toBe(
+      `jurisdiction-rules.json record ${florida + 1}: (FL) session_ends is required for a pending rule`,
+    );
+    rules[florida].session_ends = '2026-03-13';
+    rules[florida].cash_surcharge_barred = 'no';
+    writeFileSync(join(dir, SEED_FILES.rules), JSON.stringify(rules));
+    expect(loadError().message).toBe(
+      `jurisdiction-rules.json record ${florida + 1}: (FL) cash_surcharge_barred: must be true or false`,
+    );
+  });
+
   it('names the record and field of a bad rule', () => {
     const rules = JSON.parse(readSeed(SEED_FILES.rules));
     rules[1].rounding_mode = 'round_to_quarter';

@@ -104,6 +104,14 @@ function loadRules(dir: string): JurisdictionRule[] {
       if (!(error instanceof RuleValidationError)) throw error;
       throw new SeedValidationError(file, record, `(${lookupKeyOf(raw)}) ${error.message}`);
     }
+    // The seeds' bills must carry their calendar, or staleness could only be guessed (an admin's change may omit it).
+    if ((rule.status === 'pending' || rule.status === 'proposed') && rule.session_ends === null) {
+      throw new SeedValidationError(
+        file,
+        record,
+        `(${rule.lookup_key}) session_ends is required for a ${rule.status} rule`,
+      );
+    }
     const key = ruleVersionKey(rule);
     if (seen.has(key))
       throw new SeedValidationError(file, record, `(${rule.lookup_key}) repeats record ${seen.get(key)}`);

@@ -402,11 +402,19 @@ describe('lookups for the HTTP endpoints', () => {
     });
   });
 
-  it('counts a bill as stale once its session has ended, until it is verified again', () => {
+  it('counts a bill as stale once its session has ended, however recently it was verified or searched, until its status changes', () => {
     const bill = { state: 'AZ', status: 'pending' as const, last_verified: '2026-05-01', session_ends: '2026-06-30' };
     expect(listed(withRules(bill), '2026-06-30')).toEqual([]);
     expect(listed(withRules(bill), '2026-07-01')).toEqual(['AZ']);
-    expect(listed(withRules({ ...bill, last_verified: '2026-07-02' }), '2026-07-03')).toEqual([]);
+    expect(
+      listed(withRules({ ...bill, last_verified: '2026-07-02', last_searched: '2026-07-03' }), '2026-07-03'),
+    ).toEqual(['AZ']);
+    expect(
+      listed(withRules({ ...bill, status: 'failed' as const, last_verified: '2026-07-02' }), '2026-07-03'),
+    ).toEqual([]);
+    expect(listed(withRules({ ...bill, status: 'proposed' as const, session_ends: null }), '2026-05-02')).toEqual([
+      'AZ',
+    ]);
     expect(listed(withRules({ ...bill, status: 'enacted' as const }), '2026-07-01')).toEqual([]);
     expect(listed(withRules({ ...bill, status: 'enacted' as const }), '2026-07-31')).toEqual(['AZ']);
   });

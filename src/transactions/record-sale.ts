@@ -105,6 +105,7 @@ export function recordSale(command: RecordTransaction): TransactionRecordedData 
     jurisdiction,
     fraud,
     date: command.now.slice(0, 10),
+    roundingDeltaCents: calculation.rounding_delta_cents,
   });
 
   return {

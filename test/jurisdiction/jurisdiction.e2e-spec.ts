@@ -113,10 +113,8 @@ const staleSeeds = (today: string) =>
   seedRules.filter(
     (rule) =>
       (Date.parse(today) - Date.parse(rule.last_verified)) / DAY_MS > 90 ||
-      (['pending', 'proposed'].includes(rule.status) &&
-        rule.session_ends !== null &&
-        rule.session_ends < today &&
-        rule.last_verified <= rule.session_ends),
+      // A bill past its session (or with none recorded) is stale however recently it was checked.
+      (['pending', 'proposed'].includes(rule.status) && (rule.session_ends === null || rule.session_ends < today)),
   );
 
 describe('jurisdiction over HTTP', () => {

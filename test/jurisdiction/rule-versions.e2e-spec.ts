@@ -232,17 +232,28 @@ describe.each(DRIVERS)('rule versions and what a law says, over HTTP on %s', (dr
   });
 
   describe('GET /jurisdictions?stale=true', () => {
-    it('lists the records stale today: unverified for 90 days or a bill past its session, not one verified today', async () => {
+    it('lists the records stale today: unverified for 90 days, or a bill past its session however recently checked', async () => {
       const today = clock.now().toISOString().slice(0, 10);
       const { status, body } = await call(app, 'GET', '/jurisdictions?stale=true', { key });
       expect(status).toBe(200);
+      const sessionOver = (rule: JurisdictionRule) =>
+        (rule.status === 'pending' || rule.status === 'proposed') &&
+        (rule.session_ends === null || rule.session_ends < today);
       // Tennessee's seeded version was replaced above by one verified today.
       const expected = seedRules.filter(
-        (rule) => rule.lookup_key !== 'TN' && (Date.parse(today) - Date.parse(rule.last_verified)) / DAY_MS > 90,
+        (rule) =>
+          rule.lookup_key !== 'TN' &&
+          (sessionOver(rule) || (Date.parse(today) - Date.parse(rule.last_verified)) / DAY_MS > 90),
       );
-      expect(body.rules.map((rule: JurisdictionRule) => rule.lookup_key).sort()).toEqual(
-        expected.map((rule) => rule.lookup_key).sort(),
-      );
+      const listed = body.rules.map((rule: JurisdictionRule) => rule.lookup_key);
+      expect([...listed].sort()).toEqual(expected.map((rule) => rule.lookup_key).sort());
+      // Florida's bill was checked days ago, but its session ended on 2026-03-13 with no signature found.
+      expect(seedRules.find((rule) => rule.lookup_key === 'FL')).toMatchObject({
+        status: 'pending',
+        session_ends: '2026-03-13',
+        last_verified: expect.stringMatching(/^2026-11-/),
+      });
+      expect(listed).toContain('FL');
       expect(
         body.rules.some((rule: JurisdictionRule) => rule.notes === 'Recorded by the rule-versions e2e test.'),
       ).toBe(false);
@@ -254,6 +265,25 @@ describe.each(DRIVERS)('rule versions and what a law says, over HTTP on %s', (dr
       expect(status).toBe(400);
       expect(body.details.map((detail: { field: string }) => detail.field)).toEqual(['stale']);
     });
+  });
+
+  it('accepts a body written before rules v3: without choice, last_searched or cash_surcharge_barred, each null', async () => {
+    const {
+      choice: _choice,
+      last_searched: _searched,
+      cash_surcharge_barred: _barred,
+      ...older
+    } = enactedVersion('SD', { effective_date: '2027-03-01' });
+    const answer = await call(app, 'PUT', '/admin/jurisdictions/SD', { key: TEST_ADMIN_KEY, body: older });
+    expect(answer.status).toBe(201);
+    expect(answer.body.rule).toMatchObject({ choice: null, last_searched: null, cash_surcharge_barred: null });
+    const given = await put('SD', {
+      ...older,
+      choice: 'either_neighbor',
+      last_searched: '2026-11-21',
+    } as JurisdictionRule);
+    expect(given.status).toBe(200);
+    expect(given.body.rule).toMatchObject({ choice: 'either_neighbor', last_searched: '2026-11-21' });
   });
 
   it('refuses confidence high on a vendor source, and an expiry before the start', async () => {

@@ -32,6 +32,13 @@ const PREFIX = '/api/v1';
 const ROOT = join(__dirname, '../..');
 const VALIDATOR_CLI = require.resolve('@seriousme/openapi-schema-validator/bin/validate-api-cli.js');
 const REDOCLY_CLI = join(ROOT, 'node_modules/.bin/redocly');
+/** The document of the last release: changes since are held to it (see the compatibility test). */
+const RELEASED_DOCUMENT = join(ROOT, 'docs/openapi/released.json');
+/**
+ * Enums a response may extend within a major version, because their documentation tells clients to
+ * expect new values (an unknown reason code is read by its severity).
+ */
+const OPEN_ENUMS = ['#/components/schemas/ComplianceReason/properties/code/enum'];
 /** Where `@ApiOperation()` keeps its options (DECORATORS.API_OPERATION; the package exports no constants). */
 const API_OPERATION_METADATA = 'swagger/apiOperation';
 
@@ -96,6 +103,49 @@ describe('the OpenAPI document', () => {
     ).toEqual([]);
     expect(report.totals).toMatchObject({ errors: 0, warnings: 0 });
     expect(result.status).toBe(0);
+  });
+
+  /** The changes from `base` to `revision` that redocly rates as breaking, but for an open enum gaining values. */
+  const breakingChanges = (base: string, revision: string): string[] => {
+    const result = spawnSync(REDOCLY_CLI, ['diff', base, revision, '--format', 'json', '--fail-on', 'none'], {
+      // Not the project root: its redocly.yaml (lint rules) lowers the diff's ratings (a removed path becomes a patch).
+      cwd: dir,
+      encoding: 'utf8',
+      env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' },
+    });
+    expect({ status: result.status, stderr: result.status === 0 ? '' : result.stderr }).toEqual({
+      status: 0,
+      stderr: '',
+    });
+    const report = JSON.parse(result.stdout) as {
+      changes: {
+        path: string;
+        impact: string;
+        verdicts: { ruleId: string; message: string; location: { pointer: string } }[];
+      }[];
+    };
+    return report.changes
+      .filter(({ impact }) => impact === 'major')
+      .flatMap(({ path, verdicts }) =>
+        verdicts
+          .filter(({ ruleId, location }) => !(ruleId === 'enum-values-added' && OPEN_ENUMS.includes(location.pointer)))
+          .map(({ ruleId, message }) => `${path}: ${ruleId}: ${message}`),
+      );
+  };
+
+  it('breaks no client of the last released document (redocly diff) unless the major version moved', () => {
+    const released = JSON.parse(readFileSync(RELEASED_DOCUMENT, 'utf8')) as OpenAPIObject;
+    const major = (version: string) => Number(version.split('.')[0]);
+    expect(major(document.info.version)).toBeGreaterThanOrEqual(major(released.info.version));
+    const breaking = breakingChanges(RELEASED_DOCUMENT, documentFile());
+    if (major(document.info.version) === major(released.info.version)) expect(breaking).toEqual([]);
+  });
+
+  it('finds a breaking change when there is one: a route taken away', () => {
+    const { '/version': _removed, ...paths } = document.paths;
+    const without = join(dir, 'without-version.json');
+    writeFileSync(without, JSON.stringify({ ...document, paths }));
+    expect(breakingChanges(documentFile(), without)).toEqual([expect.stringContaining('/version')]);
   });
 
   it('describes every route the router serves, and no other', async () => {
@@ -193,14 +243,13 @@ describe('the OpenAPI document', () => {
     expect([...inReadme].sort()).toEqual(errorSchema.enum);
   });
 
-  it("lists every compliance reason code with its meaning in ComplianceReason.code, and the integrators' document's table the same codes and meanings", () => {
+  it('lists every compliance reason code with its meaning in ComplianceReason.code, and docs/compliance-reasons.md the same codes and meanings', () => {
     const code = (document.components!.schemas!.ComplianceReason as SchemaObject).properties!.code as SchemaObject;
     expect(code.enum).toEqual(Object.keys(COMPLIANCE_REASON_CODES));
     for (const [reason, meaning] of Object.entries(COMPLIANCE_REASON_CODES))
       expect(code.description).toContain(`\`${reason}\`: ${meaning}`);
-    const readme = readFileSync(join(ROOT, 'docs/integrators.md'), 'utf8');
-    const start = readme.indexOf('\n### Compliance reasons\n');
-    const table = readme.slice(start, readme.indexOf('\n#', start + 1));
+    const doc = readFileSync(join(ROOT, 'docs/compliance-reasons.md'), 'utf8');
+    const table = doc.slice(doc.indexOf('\n### Codes\n'));
     const rows = [...table.matchAll(/^\| `([A-Z_]+)` \| (.+) \|$/gm)].map(([, reason, meaning]) => [reason, meaning]);
     expect(rows).toEqual(Object.entries(COMPLIANCE_REASON_CODES));
   });

@@ -83,13 +83,40 @@ describe.each(DRIVERS)('receipts over HTTP on %s', (driver) => {
       });
     });
 
-    it("says rounding is permitted where the state's rule is permissive (Alabama)", async () => {
+    it("names agency guidance as guidance, not as the law (Alabama: its rule is read in the revenue department's notice)", async () => {
       const { id } = await sale({ zip_code: '35203' });
       expect((await merchantReceipt(id)).disclosure).toMatchObject({
-        text: 'Cash totals are rounded to the nearest 5 cents, as permitted by state law in AL. Card, EBT and mobile payments are never rounded.',
+        text: 'Cash totals are rounded to the nearest 5 cents, following state agency guidance in AL. Card, EBT and mobile payments are never rounded.',
         required: false,
         jurisdiction_id: 'US-AL',
       });
+    });
+
+    it("says the law requires it only for an enacted rule read in the law's own text (Nevada, as recorded here)", async () => {
+      const nevada = ruleAt({
+        state: 'NV',
+        rounding_mode: 'symmetrical_rounding',
+        source_kind: 'statute',
+        confidence: 'high',
+        last_verified: '2026-11-01',
+      });
+      // Replaces the seeded record of the same (undated) version: 200.
+      expect((await call(app, 'PUT', '/admin/jurisdictions/NV', { key: TEST_ADMIN_KEY, body: nevada })).status).toBe(
+        200,
+      );
+      const { id } = await sale({ zip_code: '89101' });
+      expect((await merchantReceipt(id)).disclosure.text).toBe(
+        'Cash totals are rounded to the nearest 5 cents, as required by state law in NV. Card, EBT and mobile payments are never rounded.',
+      );
+      // The same rule read only in a bill's text claims no law.
+      const asBill = { ...nevada, source_kind: 'bill_text', confidence: 'medium' };
+      expect((await call(app, 'PUT', '/admin/jurisdictions/NV', { key: TEST_ADMIN_KEY, body: asBill })).status).toBe(
+        200,
+      );
+      const { id: second } = await sale({ zip_code: '89101' });
+      expect((await merchantReceipt(second)).disclosure.text).toBe(
+        'Cash totals are rounded to the nearest 5 cents. Card, EBT and mobile payments are never rounded.',
+      );
     });
 
     it("says a favor_customer merchant's total was rounded down in the customer's favour, where no law prescribes wording", async () => {
@@ -110,10 +137,10 @@ describe.each(DRIVERS)('receipts over HTTP on %s', (driver) => {
       expect(text).toMatch(/^Cash rounding +-\$0\.04$/m);
     });
 
-    it('cites Treasury guidance where no state law applies (federal default)', async () => {
+    it("says the federal default is this service's own, not any agency's (no state law applies)", async () => {
       const { id } = await sale({ zip_code: '07102' });
       expect((await merchantReceipt(id)).disclosure).toMatchObject({
-        text: 'Cash totals are rounded to the nearest 5 cents, following U.S. Treasury guidance on the end of penny production. Card, EBT and mobile payments are never rounded.',
+        text: 'Cash totals are rounded to the nearest 5 cents, this service’s default where no state or local law sets a method. Card, EBT and mobile payments are never rounded.',
         jurisdiction_id: 'US',
       });
     });

@@ -323,6 +323,30 @@ describe.each(DRIVERS)('transactions over HTTP on %s', (driver) => {
       expect(transaction).toMatchObject({ fraud_score: 20, risk_level: 'LOW' });
     });
 
+    it('warns CASH_SURCHARGE_BARRED when cash is rounded up where a law bars charging cash payers more (New York City)', async () => {
+      const up = await created(post(shop, sale(shop, { zip_code: '10001' })));
+      expect(up.calculation).toMatchObject({ jurisdiction: 'US', cash_total_cents: 1005, rounding_delta_cents: 2 });
+      expect(up.compliance).toEqual({
+        compliance_status: 'WARN',
+        reasons: [
+          {
+            code: 'CASH_SURCHARGE_BARRED',
+            severity: 'WARN',
+            message: expect.stringContaining(
+              'the records of US-NY-New York-New York City, US-NY say cash_surcharge_barred',
+            ),
+          },
+        ],
+      });
+      const down = await created(post(shop, sale(shop, { zip_code: '10001', tax_total_cents: 1 })));
+      expect(down.calculation.rounding_delta_cents).toBe(-1);
+      expect(down.compliance).toEqual({ compliance_status: 'PASS', reasons: [] });
+      // New Jersey's cash-acceptance statute says nothing of surcharges: its record is silent, and so is the answer.
+      const newark = await created(post(shop, sale(shop, { zip_code: '07102' })));
+      expect(newark.calculation.rounding_delta_cents).toBe(2);
+      expect(newark.compliance).toEqual({ compliance_status: 'PASS', reasons: [] });
+    });
+
     it('resolves state, county and city without a ZIP', async () => {
       const transaction = await created(post(shop, sale(shop, { state: 'az', county: 'Pima', city: 'Tucson' })));
       expect(transaction.calculation.jurisdiction).toBe('US-AZ-Pima-Tucson');
