@@ -180,7 +180,7 @@ describe('webhook deliveries: bounded, fair, and only of the log', () => {
         'select position, hash from events order by position desc limit 1',
       );
       const beyond = Number(head.position) + 50;
-      const forge = (webhookId: string, position: number, hash: string | null, payloadPosition = position) =>
+      const forge = (webhookId: string, position: number, hash: string | null) =>
         db.query(
           `insert into webhook_deliveries (endpoint_id, webhook_id, event_type, position, entry_hash, event_time, payload, status, attempts, next_attempt_at)
            values ($1, $2, 'transaction.voided', $3, $4, now(), $5, 'pending', 0, now() - interval '1 minute')`,
@@ -192,13 +192,14 @@ describe('webhook deliveries: bounded, fair, and only of the log', () => {
             JSON.stringify({
               type: 'transaction.voided',
               timestamp: new Date().toISOString(),
-              data: { position: payloadPosition, merchant_id: 'forged', cash_total_cents: 100000 },
+              data: { position, merchant_id: 'forged', cash_total_cents: 100000 },
             }),
           ],
         );
       await forge(`msg_${beyond}_0`, beyond, 'f'.repeat(64));
       await forge(`msg_${head.position}_7`, Number(head.position), '0'.repeat(64));
-      await forge(`msg_${head.position}_8`, Number(head.position), head.hash, beyond);
+      // The log's own position and hash, with a payload of the forger's.
+      await forge(`msg_${head.position}_0`, Number(head.position), head.hash);
 
       await voidSale(await merchant());
       const [genuine] = await receiver.waitFor('the genuine delivery', (got) => got.length === 1);
@@ -223,10 +224,10 @@ describe('webhook deliveries: bounded, fair, and only of the log', () => {
           last_error: `not sent: its entry hash ${'0'.repeat(64)} is not the log's ${head.hash} at position ${head.position}`,
         },
         {
-          webhook_id: `msg_${head.position}_8`,
+          webhook_id: `msg_${head.position}_0`,
           status: 'failed',
           attempts: 1,
-          last_error: `not sent: its payload or webhook-id does not name position ${head.position}`,
+          last_error: `not sent: its webhook-id and payload are not what the log's entry at position ${head.position} makes`,
         },
       ]);
       await sleep(200);

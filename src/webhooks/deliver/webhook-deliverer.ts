@@ -7,6 +7,9 @@ import { AppConfig } from '../../platform/config/config';
 import { Clock } from '../../platform/clock';
 import { ChainAlarms } from '../../audit';
 import { DATABASE, prepared, type Database } from '../../platform/event-store/sql';
+import type { StoredEvent } from '../../platform/event-store/event-store.port';
+import { EventStore } from '../../platform/event-store/event-store.port';
+import { outboundEvents, webhookBody, type RiskLevels } from '../webhook-events';
 import { webhookSignature } from '../webhook-signature';
 import { checkUrl } from '../webhook-url';
 
@@ -31,8 +34,6 @@ interface DueDelivery {
   webhook_id: string;
   position: string;
   entry_hash: string | null;
-  /** The hash the log holds at the delivery's position, if it holds one. */
-  log_hash: string | null;
   payload: string;
   attempts: number;
   url: string;
@@ -76,8 +77,7 @@ const CLAIM = prepared(`with in_flight as (
   update webhook_deliveries d set in_flight_until = date_trunc('milliseconds', clock_timestamp() + $4 * interval '1 millisecond')
   from due, webhook_endpoints e
   where d.id = due.id and e.id = d.endpoint_id
-  returning d.id, d.endpoint_id, d.webhook_id, d.position, d.entry_hash,
-    (select hash from events where position = d.position) as log_hash, d.payload, d.attempts,
+  returning d.id, d.endpoint_id, d.webhook_id, d.position, d.entry_hash, d.payload, d.attempts,
     e.url, e.secret, e.previous_secret, e.previous_secret_expires_at, d.in_flight_until`);
 
 interface Outcome {
@@ -104,6 +104,7 @@ export class WebhookDeliverer implements OnApplicationBootstrap, OnApplicationSh
     private readonly clock: Clock,
     private readonly config: AppConfig,
     private readonly alarms: ChainAlarms,
+    private readonly store: EventStore,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -156,7 +157,8 @@ export class WebhookDeliverer implements OnApplicationBootstrap, OnApplicationSh
   }
 
   private async deliver(due: DueDelivery, now: Date): Promise<void> {
-    const unlogged = notInLog(due);
+    const [entry] = await this.store.readAll(Number(due.position), 1);
+    const unlogged = notOfTheLog(due, entry);
     if (unlogged) {
       await this.record(due, now, { error: `not sent: ${unlogged}` }, 'failed');
       void this.alarms.raise({
@@ -232,23 +234,27 @@ export class WebhookDeliverer implements OnApplicationBootstrap, OnApplicationSh
 }
 
 /**
- * Why a delivery does not stand for an entry of the log, or undefined when it does: its entry's
- * hash at its position, its `webhook-id` and its payload's position all name that entry. The
- * fan-out writes every row so; one that does not was written by someone else, and is not signed.
+ * Why a delivery is not what the fan-out made of the log's entry at its position, or undefined when
+ * it is: that entry's hash, and its payload and `webhook-id` made again from the entry. A row written
+ * into the table by anyone else is not signed. `merchant.risk_level.changed` is made from the
+ * merchant's level before, which one entry does not hold: the row's own is taken.
  */
-function notInLog(due: DueDelivery): string | undefined {
-  if (due.log_hash === null) return `the log has no entry at its position ${due.position}`;
-  if (due.entry_hash !== due.log_hash)
-    return `its entry hash ${due.entry_hash ?? 'null'} is not the log's ${due.log_hash} at position ${due.position}`;
-  let payloadPosition: unknown;
+function notOfTheLog(due: DueDelivery, entry: StoredEvent | undefined): string | undefined {
+  if (entry?.position !== Number(due.position)) return `the log has no entry at its position ${due.position}`;
+  if (due.entry_hash !== entry.hash)
+    return `its entry hash ${due.entry_hash ?? 'null'} is not the log's ${entry.hash} at position ${due.position}`;
+  const riskLevels: RiskLevels = new Map();
   try {
-    payloadPosition = (JSON.parse(due.payload) as { data?: { position?: unknown } }).data?.position;
+    const { type, data } = JSON.parse(due.payload) as { type?: unknown; data?: Record<string, unknown> };
+    if (type === 'merchant.risk_level.changed' && data)
+      riskLevels.set(String(data.merchant_id), String(data.previous_risk_level));
   } catch {
     return 'its payload is not JSON';
   }
-  if (payloadPosition !== Number(due.position) || !due.webhook_id.startsWith(`msg_${due.position}_`))
-    return `its payload or webhook-id does not name position ${due.position}`;
-  return undefined;
+  const made = outboundEvents(entry, riskLevels).some(
+    (event) => event.webhookId === due.webhook_id && webhookBody(event) === due.payload,
+  );
+  return made ? undefined : `its webhook-id and payload are not what the log's entry at position ${due.position} makes`;
 }
 
 /**
