@@ -7,8 +7,7 @@ import { AppConfig } from '../../platform/config/config';
 import { Clock } from '../../platform/clock';
 import { ChainAlarms } from '../../audit';
 import { DATABASE, prepared, type Database } from '../../platform/event-store/sql';
-import type { StoredEvent } from '../../platform/event-store/event-store.port';
-import { EventStore } from '../../platform/event-store/event-store.port';
+import { EventStore, type StoredEvent } from '../../platform/event-store/event-store.port';
 import { outboundEvents, webhookBody, type RiskLevels } from '../webhook-events';
 import { webhookSignature } from '../webhook-signature';
 import { checkUrl } from '../webhook-url';
@@ -47,7 +46,7 @@ interface DueDelivery {
 const CLAIM_LOCK = 7_140_503_231;
 
 /**
- * How long a claimed delivery stays with its worker: the request's TIMEOUT_MS and the name lookup
+ * How long a claimed delivery stays with the process that claimed it: the request's TIMEOUT_MS and the name lookup
  * before it. A process killed mid-try lets it go when this passes, to be sent again with the same
  * `webhook-id`. Real time (the database's clock), not the service's: it is about a process being alive.
  */
