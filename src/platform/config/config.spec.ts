@@ -28,7 +28,10 @@ describe('loadConfig', () => {
         witnessRetryS: 30,
         webhookAllowPrivate: false,
         webhookPollMs: 500,
-        webhookConcurrency: 2,
+        webhookConcurrency: 8,
+        webhookEndpointConcurrency: 2,
+        webhookOwnerConcurrency: 4,
+        webhookMaxEndpoints: 20,
       }),
     );
   });
@@ -65,6 +68,9 @@ describe('loadConfig', () => {
       WEBHOOK_ALLOW_PRIVATE: 'true',
       WEBHOOK_POLL_MS: '100',
       WEBHOOK_CONCURRENCY: '4',
+      WEBHOOK_ENDPOINT_CONCURRENCY: '1',
+      WEBHOOK_OWNER_CONCURRENCY: '3',
+      WEBHOOK_MAX_ENDPOINTS: '5',
     });
     expect(config).toEqual({
       port: 8080,
@@ -95,10 +101,19 @@ describe('loadConfig', () => {
       webhookAllowPrivate: true,
       webhookPollMs: 100,
       webhookConcurrency: 4,
+      webhookEndpointConcurrency: 1,
+      webhookOwnerConcurrency: 3,
+      webhookMaxEndpoints: 5,
     });
     expect(Object.isFrozen(config)).toBe(true);
     expect(Object.isFrozen(config.rateLimitPerHour)).toBe(true);
     expect(Object.isFrozen(config.shiftChanges.hours)).toBe(true);
+  });
+
+  it('refuses an owner bound that would let one owner hold every webhook worker', () => {
+    expect(() => loadConfig({ WEBHOOK_CONCURRENCY: '4', WEBHOOK_OWNER_CONCURRENCY: '4' })).toThrow(
+      "WEBHOOK_OWNER_CONCURRENCY (4) must be below WEBHOOK_CONCURRENCY (4), so that one owner's slow receivers cannot hold every worker",
+    );
   });
 
   it.each([['two words'], ['a+b'], ['tab\there'], ['x'.repeat(256)]])(

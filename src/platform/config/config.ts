@@ -85,12 +85,18 @@ export class AppConfig {
   readonly logPolicy?: TlogPolicy;
   /** A witness that did not answer is asked again this many seconds later (and at every new checkpoint). */
   readonly witnessRetryS: number;
-  /** Webhooks to loopback, private, link-local and metadata addresses: refused unless this is set (development and tests). */
+  /** Webhooks to addresses that are not global unicast, or are the host's own: refused unless this is set (development and tests). */
   readonly webhookAllowPrivate: boolean;
   /** How often each service process looks for webhook deliveries that are due. */
   readonly webhookPollMs: number;
-  /** Deliveries one service process sends at once; each holds a database connection while it waits for the receiver. */
+  /** Deliveries one service process sends at once; none holds a database connection while it waits for the receiver. */
   readonly webhookConcurrency: number;
+  /** Deliveries in flight to one endpoint at once, over every service process. */
+  readonly webhookEndpointConcurrency: number;
+  /** Deliveries in flight to one owner's endpoints (a merchant's, a partner's) at once, over every service process. */
+  readonly webhookOwnerConcurrency: number;
+  /** Webhook endpoints one owner (a merchant, a partner in an environment, the auditors, the admins) may have. */
+  readonly webhookMaxEndpoints: number;
 
   constructor(values: AppConfig) {
     Object.assign(this, values, { rateLimitPerHour: Object.freeze({ ...values.rateLimitPerHour }) });
@@ -156,8 +162,16 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     witnessRetryS: read('WITNESS_RETRY_S', parsePositiveInteger, 30),
     webhookAllowPrivate: read('WEBHOOK_ALLOW_PRIVATE', parseBoolean, false),
     webhookPollMs: read('WEBHOOK_POLL_MS', parsePositiveInteger, 500),
-    webhookConcurrency: read('WEBHOOK_CONCURRENCY', parsePositiveInteger, 2),
+    webhookConcurrency: read('WEBHOOK_CONCURRENCY', parsePositiveInteger, 8),
+    webhookEndpointConcurrency: read('WEBHOOK_ENDPOINT_CONCURRENCY', parsePositiveInteger, 2),
+    webhookOwnerConcurrency: read('WEBHOOK_OWNER_CONCURRENCY', parsePositiveInteger, 4),
+    webhookMaxEndpoints: read('WEBHOOK_MAX_ENDPOINTS', parsePositiveInteger, 20),
   });
+  // Else one owner's slow receivers could hold every worker of a process, and delay everyone else's deliveries.
+  if (config.webhookOwnerConcurrency >= config.webhookConcurrency)
+    problems.push(
+      `WEBHOOK_OWNER_CONCURRENCY (${config.webhookOwnerConcurrency}) must be below WEBHOOK_CONCURRENCY (${config.webhookConcurrency}), so that one owner's slow receivers cannot hold every worker`,
+    );
   // The embedded server listens on a socket of its own folder only: nothing can stream from it.
   if (config.readDatabaseUrl && !config.databaseUrl)
     problems.push('READ_DATABASE_URL needs DATABASE_URL: it names a standby of that server');

@@ -73,6 +73,7 @@ export const webhookFanOutProjector: Projector = {
     );
     if (subscribers.length === 0) return;
     const audiences = await audienceMerchants(tx, outbound);
+    const entryHashes = new Map(events.map((event) => [event.position, event.hash]));
     const rows = outbound.flatMap((event) =>
       subscribers
         .filter(
@@ -85,6 +86,7 @@ export const webhookFanOutProjector: Projector = {
           webhook_id: event.webhookId,
           event_type: event.type,
           position: event.data.position,
+          entry_hash: entryHashes.get(event.data.position),
           event_time: event.timestamp,
           payload: webhookBody(event),
           status: 'pending',
