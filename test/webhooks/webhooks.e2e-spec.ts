@@ -213,7 +213,13 @@ describe('signed webhooks', () => {
       ),
     );
     expect(await deliveries(endpoint.id)).toContainEqual(
-      expect.objectContaining({ webhook_id: first.webhookId, status: 'delivered', attempts: 2, last_status_code: 200 }),
+      expect.objectContaining({
+        webhook_id: first.webhookId,
+        status: 'delivered',
+        attempts: 2,
+        last_status_code: 200,
+        next_attempt_at: null,
+      }),
     );
   });
 
@@ -231,7 +237,7 @@ describe('signed webhooks', () => {
     }
     await waitUntil(async () => (await deliveries(endpoint.id))[0]?.status === 'failed');
     expect(await deliveries(endpoint.id)).toEqual([
-      expect.objectContaining({ status: 'failed', attempts: 8, last_status_code: 503 }),
+      expect.objectContaining({ status: 'failed', attempts: 8, last_status_code: 503, next_attempt_at: null }),
     ]);
     expect(new Set(receiver.received.map((r) => r.webhookId)).size).toBe(1);
     clock.advance(DAY_MS);
