@@ -2,6 +2,7 @@ import { DATABASE, type Database } from '../../src/platform/event-store/sql';
 import { setTimeout as pause } from 'node:timers/promises';
 import { call, issueKey, onboardMerchant, revokeKey } from '../support/auth';
 import { recordSale } from '../support/sales';
+import { cutEntry } from '../support/tampering';
 import { startTestApp, TEST_ADMIN_KEY, type TestApp } from '../support/test-app';
 import { recordTip, tipCreated } from '../support/tips';
 
@@ -116,5 +117,52 @@ describe('GET /admin/verify-read-models against an operator editing the read mod
         `rm_tips differs from the log in 1 field(s); the first: tip_id=${tipId} row: stored (no row), from the log ${body.differences[2].from_log}`,
       ]),
     );
+  });
+
+  describe('a read by id of a row the log does not hold', () => {
+    const notFound = (id: string) => ({
+      status: 404,
+      body: { error: 'NOT_FOUND', message: `Transaction ${id} not found` },
+    });
+    const get = (path: string) => call(app, 'GET', path, { key: merchant.key });
+
+    it('answers 404 for a sale cut from the log, its row left behind, and raises the chain alarm', async () => {
+      const sale = await recordSale(app, merchant.key, merchant.id);
+      await cutEntry(db, sale.chain_position);
+      expect(await get(`/transaction/${sale.id}`)).toMatchObject(notFound(sale.id));
+      expect(await get(`/transaction/${sale.id}/receipt`)).toMatchObject(notFound(sale.id));
+      const health = await call(app, 'GET', '/health');
+      expect(health.status).toBe(503);
+      expect(health.body.chain.alarms).toContainEqual({
+        source: 'read-model',
+        kind: 'row-without-entry',
+        position: sale.chain_position,
+        detail:
+          `rm_transactions holds ${sale.id} at position ${sale.chain_position} with hash ${sale.auditHash}, ` +
+          'but the log holds no such entry recording it: the transaction is answered as not found',
+      });
+    });
+
+    it('answers 404 for a row copied from a real sale under another id, and refuses to void it', async () => {
+      const sale = await recordSale(app, merchant.key, merchant.id);
+      const forged = 'TXN-2026-11-21-FORGED02';
+      await db.query(
+        `insert into rm_transactions select $2, merchant_id, type, state, jurisdiction_id, payment_method, cashier_id,
+         created_at, subtotal_cents, tax_total_cents, ledger_total_cents, cash_total_cents, rounding_delta_cents, cash_rounding_mode,
+         compliance_status, fraud_score, risk_level, audit_hash, position, jsonb_set(detail, '{id}', to_jsonb($2::text)), history
+         from rm_transactions where id = $1`,
+        [sale.id, forged],
+      );
+      expect(await get(`/transaction/${forged}`)).toMatchObject(notFound(forged));
+      const voided = await call(app, 'POST', '/transaction/void', {
+        key: merchant.key,
+        body: { original_transaction_id: forged, void_reason: 'pricing_error', voided_by: 'e-2' },
+      });
+      expect(voided).toMatchObject(notFound(forged));
+      expect((await get(`/transaction/${sale.id}`)).status).toBe(200);
+      expect((await call(app, 'GET', '/health')).body.chain.alarms).toContainEqual(
+        expect.objectContaining({ kind: 'row-without-entry', position: sale.chain_position }),
+      );
+    });
   });
 });
