@@ -24,37 +24,33 @@ export interface ReadModelComparison {
   differences: ReadModelRowDifference[];
 }
 
-/** Carries the answer out of the transaction, which is rolled back so that no scratch table is ever committed. */
-class Compared {
-  constructor(readonly comparison: ReadModelComparison) {}
-}
+/** Thrown to roll the comparison's transaction back: no scratch table, and no notification of a replayed revocation, is ever committed. */
+const ROLLBACK = new Error('read-model comparison done');
 
 /**
  * Replays the log into empty copies of the projectors' tables, in a schema of the transaction's own,
  * and compares them with the stored tables row by row. It runs each projector's own code over each
  * event up to that projector's checkpoint, in one repeatable-read snapshot: an async read model that
  * lags the log is compared as of where it is, and a batch applied meanwhile is in both or in neither.
- * The transaction is rolled back: nothing of the replay (notifications included) leaves it.
  */
 export async function compareWithLog(db: Database, projectors: readonly Projector[]): Promise<ReadModelComparison> {
-  try {
-    await db.transaction(async (tx) => {
+  const comparison: ReadModelComparison = { checked_count: 0, differences: [] };
+  await db
+    .transaction(async (tx) => {
       await tx.query('set transaction isolation level repeatable read');
       const [{ home }] = await tx.query<{ home: string }>('select current_schema() as home');
       const scratch = `read_model_check_${randomBytes(6).toString('hex')}`;
-      const comparison: ReadModelComparison = { checked_count: 0, differences: [] };
       for (const p of projectors) {
         const found = await compareOne(tx, p, home, scratch);
         comparison.checked_count += found.checked_count;
         comparison.differences.push(...found.differences);
       }
-      throw new Compared(comparison);
+      throw ROLLBACK;
+    })
+    .catch((error: unknown) => {
+      if (error !== ROLLBACK) throw error;
     });
-  } catch (error) {
-    if (error instanceof Compared) return error.comparison;
-    throw error;
-  }
-  throw new Error('unreachable: the comparison always rolls back');
+  return comparison;
 }
 
 async function compareOne(tx: Sql, p: Projector, home: string, scratch: string): Promise<ReadModelComparison> {
