@@ -91,6 +91,16 @@ export class TipView implements Omit<TipRecordedData, 'tip_id' | 'recorded_at'> 
   original_amount_cents: number;
 
   @ApiProperty({
+    type: 'boolean',
+    description:
+      'True when the tip is more than the total of its sale and more than $20.00: a signal, not a refusal (a generous ' +
+      'tip is lawful, and the service cannot tell it from a keying error or a laundered payment). The sale is then in ' +
+      '`tips_beyond_sale` of `GET /analytics/tips`, which sums every tip of a sale',
+    example: false,
+  })
+  exceeds_sale: boolean;
+
+  @ApiProperty({
     type: 'string',
     nullable: true,
     pattern: POOL_ID_PATTERN.source,

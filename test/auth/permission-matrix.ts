@@ -53,6 +53,7 @@ export const PERMISSION_MATRIX: Readonly<Record<string, Rule>> = {
   'GET /admin/verify-hash-chain': ['auditor', 'admin'],
   // The read model against the log: a verification as the chain's.
   'GET /admin/verify-transactions': ['auditor', 'admin'],
+  'GET /admin/verify-read-models': ['auditor', 'admin'],
   // The raw log for the offline verifier, and the key its checkpoints are signed with: as the audit log.
   'GET /admin/audit-logs/export': ['auditor', 'admin'],
   'GET /admin/checkpoint-key': ['auditor', 'admin'],

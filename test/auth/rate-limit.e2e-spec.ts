@@ -195,3 +195,57 @@ describe('rate limits with Redis unreachable', () => {
     await expect(fetch(`${testApp.baseUrl}/health`)).rejects.toThrow();
   });
 });
+
+describe('failed authentications, counted per client address (issue 48)', () => {
+  const UNKNOWN_KEY = 'svc_0123456789abcdefghijABCDEFGHIJ01';
+  const REFUSED = {
+    error: 'RATE_LIMIT_EXCEEDED',
+    message:
+      'More than 3 failed authentications from this address this hour: every request from it is refused until Retry-After',
+  };
+  const statusOf = async (answer: Promise<Answer>) => (await answer).status;
+
+  it('refuses an address past its budget in memory, a valid key too, until the hour ends', async () => {
+    const clock = new FixedClock(NEAR_THE_HOUR);
+    const app = await startTestApp(appOptions(clock, { AUTH_FAILURES_PER_HOUR: '3' }));
+    try {
+      const statuses = [];
+      for (let i = 0; i < 3; i++) statuses.push(await statusOf(whoami(app, i === 0 ? '' : UNKNOWN_KEY)));
+      expect(statuses).toEqual([401, 401, 401]);
+      const refused = await whoami(app, UNKNOWN_KEY);
+      expect({ status: refused.status, body: refused.body }).toEqual({ status: 429, body: REFUSED });
+      expect(refused.headers.get('retry-after')).toBe('30');
+      expect(await statusOf(whoami(app, TEST_ADMIN_KEY))).toBe(429);
+      clock.advance(30_000);
+      expect(await statusOf(whoami(app, TEST_ADMIN_KEY))).toBe(200);
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('shares the count through Redis: another instance refuses the address at its first failure from it', async () => {
+    const prefix = `crcs-test-${randomBytes(6).toString('hex')}:`;
+    const clock = new FixedClock(NEAR_THE_HOUR);
+    const env = { REDIS_URL, REDIS_KEY_PREFIX: prefix, AUTH_FAILURES_PER_HOUR: '3' };
+    const first = await startTestApp(appOptions(clock, env));
+    const second = await startTestApp(appOptions(clock, env));
+    const redis = new Redis(REDIS_URL);
+    try {
+      for (let i = 0; i < 3; i++) expect(await statusOf(whoami(first, UNKNOWN_KEY))).toBe(401);
+      // The second instance has seen no failure yet: a valid key passes, an unknown one tips the shared count over.
+      expect(await statusOf(whoami(second, TEST_ADMIN_KEY))).toBe(200);
+      const refused = await whoami(second, UNKNOWN_KEY);
+      expect({ status: refused.status, body: refused.body }).toEqual({ status: 429, body: REFUSED });
+      expect(await statusOf(whoami(second, TEST_ADMIN_KEY))).toBe(429);
+      expect(
+        await redis.get(`${prefix}ratelimit:auth-failures:127.0.0.1:${Date.parse('2026-11-21T12:00:00.000Z')}`),
+      ).toBe('4');
+    } finally {
+      await second.close();
+      await first.close();
+      const keys = await redis.keys(`${prefix}*`);
+      if (keys.length > 0) await redis.del(...keys);
+      await redis.quit();
+    }
+  });
+});

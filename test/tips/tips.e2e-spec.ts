@@ -86,6 +86,7 @@ describe.each(DRIVERS)('tips over HTTP on %s', (driver) => {
         id: expect.stringMatching(/^TIP-2026-11-21-[0-9A-Z]{8}$/),
         ...recorded,
         original_amount_cents: 350,
+        exceeds_sale: false,
         pool_id: null,
         created_at: NOW,
         auditHash: HASH,
@@ -107,18 +108,20 @@ describe.each(DRIVERS)('tips over HTTP on %s', (driver) => {
       });
     });
 
+    // The sale is $10.03: a tip above it and above $20.00 is accepted with the signal `exceeds_sale` (issue 48).
     it.each([
-      [0.07, 7],
-      [19.99, 1999],
-      [10.005, 1001],
-      [0.001, 1],
-      [1e-7, 1],
-      [100000, 10_000_000],
+      [0.07, 7, false],
+      [19.99, 1999, false],
+      [10.005, 1001, false],
+      [0.001, 1, false],
+      [1e-7, 1, false],
+      [20.01, 2001, true],
+      [100000, 10_000_000, true],
     ])(
-      'converts a credit card tip of %p dollars to %p cents exactly, a fraction of a cent up',
-      async (tip_amount, cents) => {
+      'converts a credit card tip of %p dollars to %p cents exactly, a fraction of a cent up (exceeds_sale: %p)',
+      async (tip_amount, cents, exceeds_sale) => {
         const tip = await recordTip(app, shop.key, saleId, { tip_amount });
-        expect(tip).toMatchObject({ method: 'credit_card', amount_cents: cents });
+        expect(tip).toMatchObject({ method: 'credit_card', amount_cents: cents, exceeds_sale });
         expect((await eventsOf(`tip-${tip.id}`))[0].data.amount_cents).toBe(cents);
       },
     );

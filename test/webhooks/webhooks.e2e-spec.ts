@@ -321,6 +321,14 @@ describe('signed webhooks', () => {
     expect((await post(`/webhooks/endpoints/${endpoint.id}/replay`, { from_position: position, since })).status).toBe(
       400,
     );
+    // A position in a JSON body is a number: its decimal text is refused, not read as one (issue 48).
+    expect(await post(`/webhooks/endpoints/${endpoint.id}/replay`, { from_position: String(position) })).toMatchObject({
+      status: 400,
+      body: {
+        error: 'VALIDATION_ERROR',
+        details: [{ field: 'from_position', messages: expect.arrayContaining(['from_position must be an integer']) }],
+      },
+    });
   });
 
   it('scopes endpoints by key: another merchant’s is a 404, chain.alarm is for admin and auditor keys only', async () => {

@@ -66,6 +66,10 @@ export class AppConfig {
   readonly checkpointMaxAgeS: number;
   /** The signer re-verifies what it signed at start and then every this many seconds. */
   readonly checkpointReverifyS: number;
+  /** Failed authentications (a missing, unknown or revoked key) a client address may make in an hour before it is refused. */
+  readonly authFailuresPerHour: number;
+  /** Every read model but the transactions' is replayed from the log and compared with the stored one every this many seconds. */
+  readonly readModelCheckS: number;
   /** Ed25519. Unset: no checkpoints are written (see docs/adr/0011-audit-log-and-chain-verification.md). */
   readonly checkpointSigningKey?: KeyObject;
   /** Append-only NDJSON file, outside the database, that every signed tree head is also written to; default `<dataDir>/checkpoint-witness.ndjson`. */
@@ -154,6 +158,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     checkpointInterval: read('CHECKPOINT_INTERVAL', parsePositiveInteger, 1000),
     checkpointMaxAgeS: read('CHECKPOINT_MAX_AGE_S', parsePositiveInteger, 60),
     checkpointReverifyS: read('CHECKPOINT_REVERIFY_S', parsePositiveInteger, 600),
+    authFailuresPerHour: read('AUTH_FAILURES_PER_HOUR', parsePositiveInteger, 1000),
+    readModelCheckS: read('READ_MODEL_CHECK_S', parsePositiveInteger, 3600),
     checkpointSigningKey: read('CHECKPOINT_SIGNING_KEY', parseSigningKey, undefined, { secret: true }),
     checkpointWitnessFile: read('CHECKPOINT_WITNESS_FILE', (raw) => raw, undefined),
     logOrigin: read('LOG_ORIGIN', parseLogOrigin, undefined),

@@ -23,6 +23,9 @@ import { DATABASE, type Database } from './sql';
 
 const START_RETRY_MS = 15_000;
 
+/** Injection token for the app's projectors (`readonly Projector[]`), for the check of the read models against the log. */
+export const READ_MODELS = Symbol('READ_MODELS');
+
 export interface EventStoreOptions {
   /** postgres:// URL; without it, the embedded server under `dataDir`. */
   databaseUrl?: string;
@@ -105,6 +108,7 @@ export class EventStoreModule implements OnApplicationBootstrap, OnApplicationSh
         { provide: 'EVENT_STORE_OPTIONS', useValue: options },
         { provide: DATABASE, useFactory: () => openDatabase(options) },
         { provide: Clock, useClass: SystemClock },
+        { provide: READ_MODELS, useValue: projectors },
         { provide: LogOrigin, inject: [DATABASE], useFactory: (db: Database) => LogOrigin.fix(db, options.logOrigin) },
         {
           provide: EventStore,
@@ -124,7 +128,7 @@ export class EventStoreModule implements OnApplicationBootstrap, OnApplicationSh
           },
         },
       ],
-      exports: [DATABASE, Clock, LogOrigin, EventStore, AsyncProjectionRunner],
+      exports: [DATABASE, Clock, LogOrigin, EventStore, AsyncProjectionRunner, READ_MODELS],
     };
   }
 

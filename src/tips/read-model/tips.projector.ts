@@ -12,6 +12,7 @@ import type {
 } from '../tip.events';
 import { tipCreditStatusOf } from '../tip.events';
 import { historyEntry, type HistoryEntry } from '../../transactions';
+import { TIPS_BEYOND_SALE_FLOOR_CENTS } from './tip-summary';
 import type { Projector } from '../../platform/projections/projector';
 
 const TABLES = ['rm_tips', 'rm_tip_adjustments', 'rm_tip_pools', 'rm_tip_payouts', 'rm_tip_credit_checks'] as const;
@@ -323,6 +324,7 @@ interface TipRow {
   employee_name: string;
   amount_cents: string;
   original_amount_cents: string;
+  sale_total_cents: string | null;
   pool_id: string | null;
   recorded_at: Date;
   audit_hash: string;
@@ -342,6 +344,9 @@ export async function findTip(sql: Sql, tipId: string): Promise<TipView | undefi
       employee_name: row.employee_name,
       amount_cents: Number(row.amount_cents),
       original_amount_cents: Number(row.original_amount_cents),
+      exceeds_sale:
+        row.sale_total_cents !== null &&
+        Number(row.amount_cents) > Math.max(Number(row.sale_total_cents), TIPS_BEYOND_SALE_FLOOR_CENTS),
       pool_id: row.pool_id,
       created_at: row.recorded_at.toISOString(),
       auditHash: row.audit_hash,
