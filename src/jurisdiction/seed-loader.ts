@@ -72,10 +72,10 @@ function loadZips(dir: string): Map<string, ZipRecord> {
     const line = i + 2;
     const problem = zipProblem(row);
     if (problem) throw new SeedValidationError(file, line, problem);
-    const [zip, state, county, city, county_fips] = row;
+    const [zip, state, county, city, countyFips] = row;
     if (zips.has(zip))
       throw new SeedValidationError(file, line, `zip ${zip} already appears on line ${lineOf.get(zip)}`);
-    zips.set(zip, { zip, state, county, city, county_fips });
+    zips.set(zip, { zip, state, county, city, county_fips: countyFips });
     lineOf.set(zip, line);
   });
   return zips;

@@ -5,12 +5,20 @@ import { checkTipCredit, checkTipCreditAt, lowestConfidence, tipCreditRuleOn, ti
 
 const { tipCreditRules } = loadSeeds();
 const rule = (state: string, date = '2026-11-21') => tipCreditRuleOn(tipCreditRules, state, date)!;
-const check = (state: string, hourly_wage_cents: number, average_tips_per_hour_cents: number) =>
-  checkTipCredit({ hourly_wage_cents, average_tips_per_hour_cents }, rule('US'), rule(state));
+const check = (state: string, hourlyWageCents: number, averageTipsPerHourCents: number) =>
+  checkTipCredit(
+    { hourly_wage_cents: hourlyWageCents, average_tips_per_hour_cents: averageTipsPerHourCents },
+    rule('US'),
+    rule(state),
+  );
 const failed = (result: ReturnType<typeof check>) =>
   result.requirements
     .filter((r) => !r.met)
-    .map(({ requirement, required_cents, actual_cents }) => [requirement, required_cents, actual_cents]);
+    .map(({ requirement, required_cents: requiredCents, actual_cents: actualCents }) => [
+      requirement,
+      requiredCents,
+      actualCents,
+    ]);
 
 describe('checkTipCredit', () => {
   it('passes the FLSA minimum in a state that follows the federal defaults', () => {
@@ -124,9 +132,9 @@ describe('checkTipCredit', () => {
 describe('checkTipCredit with a city', () => {
   const chicago = (date: string) =>
     tipCreditRuleOn(tipCreditRules, tipCreditKey({ state: 'IL', city: 'chicago' }), date);
-  const inChicago = (date: string, hourly_wage_cents: number, average_tips_per_hour_cents: number) =>
+  const inChicago = (date: string, hourlyWageCents: number, averageTipsPerHourCents: number) =>
     checkTipCredit(
-      { hourly_wage_cents, average_tips_per_hour_cents, city: 'Chicago' },
+      { hourly_wage_cents: hourlyWageCents, average_tips_per_hour_cents: averageTipsPerHourCents, city: 'Chicago' },
       rule('US', date),
       rule('IL', date),
       chicago(date),

@@ -196,14 +196,14 @@ export function checkTipCredit(
       });
       return;
     }
-    const required_cents = cents(required);
+    const requiredCents = cents(required);
     requirements.push({
       requirement,
       jurisdiction,
       description,
-      required_cents,
+      required_cents: requiredCents,
       actual_cents: actual,
-      met: actual >= required_cents,
+      met: actual >= requiredCents,
     });
   };
   const checkOwnRule = (rule: TipCreditRule, level: 'STATE' | 'LOCAL') => {

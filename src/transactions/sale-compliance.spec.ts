@@ -88,13 +88,10 @@ describe('how sure the rule behind a sale is', () => {
 });
 
 describe('a cash total rounded up where a law bars charging cash payers more', () => {
-  const entry = (
-    rule: JurisdictionRule,
-    not_applied_reason?: HierarchyEntry['not_applied_reason'],
-  ): HierarchyEntry => ({
+  const entry = (rule: JurisdictionRule, notAppliedReason?: HierarchyEntry['not_applied_reason']): HierarchyEntry => ({
     level: rule.jurisdiction_level,
-    applied: not_applied_reason === undefined,
-    ...(not_applied_reason && { not_applied_reason }),
+    applied: notAppliedReason === undefined,
+    ...(notAppliedReason && { not_applied_reason: notAppliedReason }),
     rule,
   });
   const city = ruleAt({

@@ -20,9 +20,9 @@ describe('GET /admin/verify-read-models against an operator editing the read mod
   beforeEach(async () => {
     app = await startTestApp();
     db = app.app.get(DATABASE);
-    const { merchant_id } = await onboardMerchant(app);
-    const issued = await issueKey(app, { role: 'merchant', merchant_id });
-    merchant = { key: issued.key, id: merchant_id, keyId: issued.api_key.id };
+    const { merchant_id: merchantId } = await onboardMerchant(app);
+    const issued = await issueKey(app, { role: 'merchant', merchant_id: merchantId });
+    merchant = { key: issued.key, id: merchantId, keyId: issued.api_key.id };
     const sale = await recordSale(app, merchant.key, merchant.id, { subtotal_cents: 1100, tax_total_cents: 0 });
     tipId = (await recordTip(app, merchant.key, sale.id, { tip_amount: 100_000 })).id;
     const voided = await recordSale(app, merchant.key, merchant.id, { zip_code: '85004' });
@@ -96,12 +96,12 @@ describe('GET /admin/verify-read-models against an operator editing the read mod
     await db.query('update rm_void_totals set voids = voids - 1 where merchant_id = $1', [merchant.id]);
     const { body } = await verify();
     expect(
-      body.differences.map(({ table, row, field, stored, from_log }: Record<string, string | null>) => [
+      body.differences.map(({ table, row, field, stored, from_log: fromLog }: Record<string, string | null>) => [
         table,
         row,
         field,
         stored === null ? null : 'stored',
-        from_log === null ? null : 'from log',
+        fromLog === null ? null : 'from log',
       ]),
     ).toEqual([
       ['rm_api_keys', `id=${merchant.keyId}`, 'revoked_at', 'stored', 'from log'],

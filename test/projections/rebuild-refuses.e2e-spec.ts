@@ -29,11 +29,11 @@ describe.each(DRIVERS)('projections:rebuild on a log changed by SQL, on %s', (dr
     testDb = await createTestDatabase(driver);
     app = await startTestApp({ env: { DATABASE_URL: testDb.url, CHECKPOINT_SIGNING_KEY: pem } });
     db = app.app.get(DATABASE);
-    const { merchant_id } = await onboardMerchant(app);
-    const { key } = await issueKey(app, { role: 'merchant', merchant_id });
+    const { merchant_id: merchantId } = await onboardMerchant(app);
+    const { key } = await issueKey(app, { role: 'merchant', merchant_id: merchantId });
     sales = [];
     for (let i = 0; i < 3; i++) {
-      const sale = await recordSale(app, key, merchant_id);
+      const sale = await recordSale(app, key, merchantId);
       sales.push({ id: sale.id, position: sale.chain_position });
     }
   });

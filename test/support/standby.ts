@@ -214,9 +214,9 @@ async function dropSlotsOfDeadRuns(url: string): Promise<void> {
       'select slot_name from pg_replication_slots where not active and starts_with(slot_name, $1)',
       [SLOT_PREFIX],
     );
-    for (const { slot_name } of rows) {
-      const pid = Number(slot_name.slice(SLOT_PREFIX.length));
-      if (!isAlive(pid)) await client.query('select pg_drop_replication_slot($1)', [slot_name]);
+    for (const { slot_name: slotName } of rows) {
+      const pid = Number(slotName.slice(SLOT_PREFIX.length));
+      if (!isAlive(pid)) await client.query('select pg_drop_replication_slot($1)', [slotName]);
     }
   });
 }

@@ -70,8 +70,8 @@ describe('POST /tip/validate-compliance where the rule data cannot settle the ch
         builder.overrideProvider(Clock).useValue(clock).overrideProvider(SEED_DATA).useValue(seeds),
     });
     db = app.app.get<Database>(DATABASE);
-    const { merchant_id } = await onboardMerchant(app);
-    key = (await issueKey(app, { role: 'merchant', merchant_id })).key;
+    const { merchant_id: merchantId } = await onboardMerchant(app);
+    key = (await issueKey(app, { role: 'merchant', merchant_id: merchantId })).key;
   });
 
   afterAll(async () => {

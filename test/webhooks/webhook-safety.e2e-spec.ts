@@ -78,8 +78,8 @@ describe('webhook deliveries: bounded, fair, and only of the log', () => {
 
   const post = (path: string, body: unknown, key = TEST_ADMIN_KEY) => call(app, 'POST', path, { key, body });
   const merchant = async () => {
-    const { merchant_id } = await onboardMerchant(app);
-    return { id: merchant_id, key: (await issueKey(app, { role: 'merchant', merchant_id })).key };
+    const { merchant_id: merchantId } = await onboardMerchant(app);
+    return { id: merchantId, key: (await issueKey(app, { role: 'merchant', merchant_id: merchantId })).key };
   };
   const voidSale = async (shop: { id: string; key: string }) => {
     const sale = await recordSale(app, shop.key, shop.id);
@@ -341,9 +341,9 @@ describe('webhook URLs that are not global unicast, or name the host itself', ()
       endpoint.id,
       `http://${own}:${new URL(app.baseUrl).port}/api/v1/health`,
     ]);
-    const { merchant_id } = await onboardMerchant(app);
-    const key = (await issueKey(app, { role: 'merchant', merchant_id })).key;
-    const sale = await recordSale(app, key, merchant_id);
+    const { merchant_id: merchantId } = await onboardMerchant(app);
+    const key = (await issueKey(app, { role: 'merchant', merchant_id: merchantId })).key;
+    const sale = await recordSale(app, key, merchantId);
     const voided = await call(app, 'POST', '/transaction/void', {
       key,
       body: { original_transaction_id: sale.id, void_reason: 'pricing_error', voided_by: 'manager-1' },

@@ -57,8 +57,8 @@ export class VerifyReadModelsHandler
 
   private async periodic(): Promise<void> {
     try {
-      const { difference_count } = await this.execute();
-      this.logger.log(`read models checked against the log: ${difference_count} difference(s)`);
+      const { difference_count: differenceCount } = await this.execute();
+      this.logger.log(`read models checked against the log: ${differenceCount} difference(s)`);
     } catch (error) {
       // Another verification has the turn: the next period checks.
       if (error instanceof VerificationInProgressError) return;
@@ -67,7 +67,7 @@ export class VerifyReadModelsHandler
   }
 
   private async verify(): Promise<ReadModelsCheck> {
-    const { checked_count, differences } = await compareWithLog(this.db, this.checked);
+    const { checked_count: checkedCount, differences } = await compareWithLog(this.db, this.checked);
     const byTable = new Map<string, ReadModelRowDifference[]>();
     for (const difference of differences)
       byTable.set(difference.table, [...(byTable.get(difference.table) ?? []), difference]);
@@ -80,7 +80,7 @@ export class VerifyReadModelsHandler
     }
     return {
       read_models: this.checked.map((p) => p.name),
-      checked_count,
+      checked_count: checkedCount,
       difference_count: differences.length,
       differences: differences.slice(0, MAX_LISTED),
     };

@@ -38,8 +38,8 @@ export interface CheckpointData extends Omit<SignedTreeHead, keyof TreeHead>, Pa
   hash: string;
 }
 
-const treeHeadStatement = ({ root_hash, timestamp, tree_size }: TreeHead): Buffer =>
-  Buffer.from(canonicalJson({ root_hash, timestamp, tree_size }));
+const treeHeadStatement = ({ root_hash: rootHash, timestamp, tree_size: treeSize }: TreeHead): Buffer =>
+  Buffer.from(canonicalJson({ root_hash: rootHash, timestamp, tree_size: treeSize }));
 
 /** Before tree heads: the type string separated the statement from anything else the key might sign. */
 const chainHeadStatement = ({ checkpoint, position, hash }: CheckpointData): Buffer =>

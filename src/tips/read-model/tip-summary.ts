@@ -158,6 +158,6 @@ async function totalsByMethod<M extends string>(
       average_cents: average(cents(row.total), row.count),
     };
   const count = rows.reduce((sum, row) => sum + row.count, 0);
-  const total_cents = rows.reduce((sum, row) => sum + cents(row.total), 0);
-  return { count, total_cents, average_cents: average(total_cents, count), by_method: byMethod };
+  const totalCents = rows.reduce((sum, row) => sum + cents(row.total), 0);
+  return { count, total_cents: totalCents, average_cents: average(totalCents, count), by_method: byMethod };
 }

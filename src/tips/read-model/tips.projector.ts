@@ -270,11 +270,11 @@ async function changeTips(tx: Sql, changes: StoredEvent[]): Promise<void> {
       changed.add(tip.tip_id);
     } else {
       const d = event.data as TipPooledData;
-      for (const { tip_id } of d.tips) {
-        const tip = tips.get(tip_id);
+      for (const { tip_id: tipId } of d.tips) {
+        const tip = tips.get(tipId);
         if (!tip || tip.pool_id !== null) continue;
         tip.pool_id = d.pool_id;
-        changed.add(tip_id);
+        changed.add(tipId);
       }
     }
   }

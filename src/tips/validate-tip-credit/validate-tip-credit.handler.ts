@@ -76,14 +76,14 @@ export class ValidateTipCreditHandler implements ICommandHandler<ValidateTipCred
   }
 
   /** A ZIP gives the county and city (over any sent), and must lie in the state checked. */
-  private placeOf(state: string, { zip_code, county, city }: ValidateTipCreditCommand['request']): TipPlace {
-    if (zip_code === undefined)
+  private placeOf(state: string, { zip_code: zipCode, county, city }: ValidateTipCreditCommand['request']): TipPlace {
+    if (zipCode === undefined)
       return { state, ...(county === undefined ? {} : { county }), ...(city === undefined ? {} : { city }) };
-    const zip = this.seeds.zips.get(zip_code);
+    const zip = this.seeds.zips.get(zipCode);
     if (!zip)
-      throw new InvalidFieldError('zip_code', `ZIP ${zip_code} is not in the ZIP data; send county and city instead`);
+      throw new InvalidFieldError('zip_code', `ZIP ${zipCode} is not in the ZIP data; send county and city instead`);
     if (zip.state !== state)
-      throw new InvalidFieldError('zip_code', `ZIP ${zip_code} is in ${zip.state}, not in ${state}`);
+      throw new InvalidFieldError('zip_code', `ZIP ${zipCode} is in ${zip.state}, not in ${state}`);
     return { state, county: zip.county, city: zip.city };
   }
 }

@@ -21,17 +21,22 @@ export function receipt(format: ReceiptFormat, transaction: TransactionDetail): 
       // The full record: chain position, audit hash, fraud score and the entries of its history.
       return { format, receipt: transaction };
     case 'pos': {
-      const { subtotal_cents, tax_total_cents, ledger_total_cents, cash_total_cents, rounding_delta_cents } =
-        transaction.calculation;
+      const {
+        subtotal_cents: subtotalCents,
+        tax_total_cents: taxTotalCents,
+        ledger_total_cents: ledgerTotalCents,
+        cash_total_cents: cashTotalCents,
+        rounding_delta_cents: roundingDeltaCents,
+      } = transaction.calculation;
       return {
         format,
         receipt: {
           transaction_id: transaction.id,
-          subtotal_cents,
-          tax_total_cents,
-          ledger_total_cents,
-          cash_total_cents,
-          rounding_delta_cents,
+          subtotal_cents: subtotalCents,
+          tax_total_cents: taxTotalCents,
+          ledger_total_cents: ledgerTotalCents,
+          cash_total_cents: cashTotalCents,
+          rounding_delta_cents: roundingDeltaCents,
         },
       };
     }
