@@ -2,7 +2,6 @@ import { createPublicKey } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { ChainCheckpointer } from '../../src/audit/record-checkpoint/chain-checkpointer';
 import { Witness } from '../../src/audit/witness';
 import { loadConfig } from '../../src/platform/config/config';
@@ -15,6 +14,7 @@ import type { Database } from '../../src/platform/event-store/sql';
 import { newSigningKey } from '../support/chain';
 import { FixedClock } from '../support/fixed-clock';
 import { DRIVERS, createTestDatabase, type TestDatabase } from '../support/test-database';
+import { waitFor } from '../support/wait';
 
 const INTERVAL = 10;
 const key = newSigningKey();
@@ -121,9 +121,7 @@ describe.each(DRIVERS)('signed checkpoints on %s', (driver) => {
     for (let i = 0; i < INTERVAL; i++) await store.append(`transaction-${i}`, [record(i)], { expectedRevision: 0 });
     const refused = async () =>
       (await db.query<{ is_called: boolean }>('select is_called from refused_checkpoints'))[0].is_called;
-    for (const deadline = Date.now() + 10_000; !(await refused()); await sleep(20)) {
-      if (Date.now() > deadline) throw new Error('the signer never tried to append a checkpoint');
-    }
+    await waitFor('the signer to try to append a checkpoint', refused);
     await db.query('drop trigger refuse_checkpoint on events');
     // No append follows: only the signer's own retry can write the head.
     await checkpointer.idle();

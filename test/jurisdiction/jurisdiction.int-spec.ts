@@ -11,13 +11,13 @@ import { DATABASE, type Database } from '../../src/platform/event-store/sql';
 import { JurisdictionRuleStore } from '../../src/jurisdiction/rule-store';
 import { listRules } from '../../src/jurisdiction/rule-views';
 import type { JurisdictionRule } from '../../src/rules/jurisdiction-rule';
-import { RULE_POLL_MS } from '../../src/jurisdiction/jurisdiction-rule-sync';
 import { SEED_DATA } from '../../src/jurisdiction/jurisdiction.module';
 import { SEED_FILES, defaultSeedDir, loadSeeds } from '../../src/jurisdiction/seed-loader';
 import { FixedClock } from '../support/fixed-clock';
 import { expectConformance } from '../support/openapi';
 import { createTestDatabase } from '../support/test-database';
 import { startTestApp, type TestApp, type TestAppOptions } from '../support/test-app';
+import { WAIT_LIMIT_MS } from '../support/wait';
 
 const ADMIN_API_KEY = 'test-admin-key-0123456789';
 /** "Today" for every app here: lookups without a date resolve on it. */
@@ -553,7 +553,7 @@ describe('jurisdiction over HTTP', () => {
           { expectedRevision: 'any' },
         );
       const answer = await eventually(
-        RULE_POLL_MS * 3,
+        WAIT_LIMIT_MS,
         () => get('/jurisdiction/ID'),
         ({ body }) => body.lookup_key === 'ID',
       );
@@ -611,7 +611,7 @@ describe('recorded rules across restarts and processes', () => {
           (await putRule(writer.baseUrl, 'NE', enactedStateRule('NE', { effective_date: '2026-09-01' }))).status,
         ).toBe(201);
         const answer = await eventually(
-          RULE_POLL_MS * 3,
+          WAIT_LIMIT_MS,
           () => call(reader.baseUrl, '/jurisdiction/NE'),
           ({ body }) => body.lookup_key === 'NE',
         );

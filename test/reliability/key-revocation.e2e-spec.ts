@@ -4,6 +4,7 @@ import { LISTENER_NAME_PREFIX } from '../../src/auth/api-key-revocation-feed';
 import { ServiceProcess } from '../support/service-process';
 import { DRIVERS, createTestDatabase, type TestDatabase } from '../support/test-database';
 import { ADMIN_KEY, post, serviceEnv } from './support';
+import { WAIT_LIMIT_MS } from '../support/wait';
 
 const ROUNDS = 20;
 
@@ -50,7 +51,7 @@ describe.each(DRIVERS)('a revoked key on two service processes sharing one datab
 
   /** The backend pid of the service's listening connection once there is one (other than `not`). */
   async function listenerOf(service: ServiceProcess, not?: number): Promise<number> {
-    for (const deadline = Date.now() + 20_000; Date.now() < deadline; await sleep(50)) {
+    for (const deadline = Date.now() + WAIT_LIMIT_MS; Date.now() < deadline; await sleep(50)) {
       const { rows } = await pool.query<{ pid: number }>(
         'select pid from pg_stat_activity where application_name = $1',
         [`${LISTENER_NAME_PREFIX}${service.child.pid}`],

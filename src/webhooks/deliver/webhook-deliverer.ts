@@ -86,6 +86,16 @@ export class WebhookDeliverer implements OnApplicationBootstrap, OnApplicationSh
     }
   }
 
+  /**
+   * Resolves once a pass of workers started after the call has found nothing more due: what was due
+   * then has been tried. Lets a caller tell "not sent" from "not sent yet" without waiting on a clock.
+   */
+  async idle(): Promise<void> {
+    await Promise.all(this.workers);
+    this.wake();
+    await Promise.all(this.workers);
+  }
+
   private async work(): Promise<void> {
     try {
       let sent = true;
