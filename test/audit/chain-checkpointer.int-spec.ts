@@ -130,22 +130,20 @@ describe.each(DRIVERS)('signed checkpoints on %s', (driver) => {
   });
 });
 
-if (DRIVERS.includes('postgres')) {
-  it('never writes a checkpoint twice when two service processes share one PostgreSQL database', async () => {
-    const testDb = await createTestDatabase('postgres');
-    try {
-      const [dbA, dbB] = [await testDb.open(), await testDb.open()];
-      await migrate(dbA);
-      const [a, b] = [await startCheckpointing(dbA), await startCheckpointing(dbB)];
-      await Promise.all(
-        Array.from({ length: 300 }, (_, i) =>
-          (i % 2 ? a : b).store.append(`transaction-${i}`, [record(i)], { expectedRevision: 0 }),
-        ),
-      );
-      await Promise.all([a.checkpointer.onApplicationShutdown(), b.checkpointer.onApplicationShutdown()]);
-      expectCheckpointsEveryInterval(await a.store.readAll(1, 1000));
-    } finally {
-      await testDb.drop();
-    }
-  });
-}
+it('never writes a checkpoint twice when two service processes share one PostgreSQL database', async () => {
+  const testDb = await createTestDatabase();
+  try {
+    const [dbA, dbB] = [await testDb.open(), await testDb.open()];
+    await migrate(dbA);
+    const [a, b] = [await startCheckpointing(dbA), await startCheckpointing(dbB)];
+    await Promise.all(
+      Array.from({ length: 300 }, (_, i) =>
+        (i % 2 ? a : b).store.append(`transaction-${i}`, [record(i)], { expectedRevision: 0 }),
+      ),
+    );
+    await Promise.all([a.checkpointer.onApplicationShutdown(), b.checkpointer.onApplicationShutdown()]);
+    expectCheckpointsEveryInterval(await a.store.readAll(1, 1000));
+  } finally {
+    await testDb.drop();
+  }
+});

@@ -598,35 +598,32 @@ describe('recorded rules across restarts and processes', () => {
     }
   });
 
-  (process.env.DATABASE_URL ? it : it.skip)(
-    'a second process on the same PostgreSQL database picks up a change within the poll interval',
-    async () => {
-      const shared = await sharedStorage();
-      const apps: TestApp[] = [];
-      try {
-        apps.push(await startApp({ env: shared.env }), await startApp({ env: shared.env }));
-        const [writer, reader] = apps;
-        expect((await call(reader.baseUrl, '/jurisdiction/NE')).body.lookup_key).toBe('US');
-        expect(
-          (await putRule(writer.baseUrl, 'NE', enactedStateRule('NE', { effective_date: '2026-09-01' }))).status,
-        ).toBe(201);
-        const answer = await eventually(
-          WAIT_LIMIT_MS,
-          () => call(reader.baseUrl, '/jurisdiction/NE'),
-          ({ body }) => body.lookup_key === 'NE',
-        );
-        expect(answer.body).toMatchObject({ lookup_key: 'NE', status: 'enacted' });
-      } finally {
-        for (const app of apps) await app.close();
-        await shared.drop();
-      }
-    },
-  );
+  it('a second process on the same PostgreSQL database picks up a change within the poll interval', async () => {
+    const shared = await sharedStorage();
+    const apps: TestApp[] = [];
+    try {
+      apps.push(await startApp({ env: shared.env }), await startApp({ env: shared.env }));
+      const [writer, reader] = apps;
+      expect((await call(reader.baseUrl, '/jurisdiction/NE')).body.lookup_key).toBe('US');
+      expect(
+        (await putRule(writer.baseUrl, 'NE', enactedStateRule('NE', { effective_date: '2026-09-01' }))).status,
+      ).toBe(201);
+      const answer = await eventually(
+        WAIT_LIMIT_MS,
+        () => call(reader.baseUrl, '/jurisdiction/NE'),
+        ({ body }) => body.lookup_key === 'NE',
+      );
+      expect(answer.body).toMatchObject({ lookup_key: 'NE', status: 'enacted' });
+    } finally {
+      for (const app of apps) await app.close();
+      await shared.drop();
+    }
+  });
 });
 
-/** One database for several app instances at once, on the DATABASE_URL server when it is set, else on the run's embedded server. */
+/** One database for several app instances at once, on the run's server. */
 async function sharedStorage(): Promise<{ env: Record<string, string>; drop: () => Promise<void> }> {
-  const db = await createTestDatabase(process.env.DATABASE_URL ? 'postgres' : 'embedded');
+  const db = await createTestDatabase();
   return { env: { DATABASE_URL: db.url }, drop: () => db.drop() };
 }
 
@@ -643,11 +640,10 @@ describe('a seed file that fails its checks', () => {
 
   it('stops the start with the file and the row in the message', async () => {
     // A database the test opens and closes itself: the failed start never reaches the shutdown that would close one.
-    const testDb = await createTestDatabase('embedded');
+    const testDb = await createTestDatabase();
     const db = await testDb.open();
     try {
       const start = startTestApp({
-        driver: 'embedded',
         override: (builder) =>
           builder
             .overrideProvider(DATABASE)

@@ -31,10 +31,13 @@ export interface TestDatabase {
 
 /**
  * A database of the test's own on the server of `driver`, cloned from the run's migrated template
- * (a file copy, instead of a migration per test), and dropped afterwards, so parallel and earlier runs
- * never see each other's rows.
+ * (a file copy, instead of a migration per test) unless `empty` (for a test of what runs the
+ * migrations), and dropped afterwards, so parallel and earlier runs never see each other's rows.
  */
-export async function createTestDatabase(driver: Driver = RUN_DRIVER): Promise<TestDatabase> {
+export async function createTestDatabase(
+  driver: Driver = RUN_DRIVER,
+  { empty = false }: { empty?: boolean } = {},
+): Promise<TestDatabase> {
   const server = serverUrl(driver);
   // Only the int and e2e tiers' global set-up starts the servers.
   if (!server)
@@ -42,7 +45,7 @@ export async function createTestDatabase(driver: Driver = RUN_DRIVER): Promise<T
       `no ${driver} database server for this spec: a spec that opens a database belongs under test/, not beside the code`,
     );
   const name = `crcs_test_${randomBytes(6).toString('hex')}`;
-  const template = process.env[TEMPLATE_ENV];
+  const template = empty ? undefined : process.env[TEMPLATE_ENV];
   await adminQuery(server, `create database ${name}${template ? ` template ${template}` : ''}`);
   const url = withDatabase(server, name);
   const opened: Database[] = [];
