@@ -73,7 +73,7 @@ class Log {
   async open(witness: WitnessProcess): Promise<void> {
     await mkdir(this.folder);
     await writeFile(this.policyFile, `log ${this.vkey}\nwitness W1 ${witness.vkey} ${witness.url}\nquorum W1\n`);
-    this.db = await createTestDatabase(process.env.DATABASE_URL ? 'postgres' : 'embedded');
+    this.db = await createTestDatabase();
     this.env = {
       DATABASE_URL: this.db.url,
       CHECKPOINT_SIGNING_KEY: this.key.export({ format: 'pem', type: 'pkcs8' }) as string,
@@ -421,7 +421,7 @@ describe('witnessing as the operator sees it: a witness that is down, and a poli
 
   /** The service on a database and data folder of its own, with the policy given; asks a witness that did not answer again after 1 s. */
   const startService = async (policy: string) => {
-    db = await createTestDatabase(process.env.DATABASE_URL ? 'postgres' : 'embedded');
+    db = await createTestDatabase();
     const folder = await mkdtemp(join(work, 'service-'));
     await writeFile(join(folder, 'policy'), policy);
     service = await ServiceProcess.start({

@@ -123,6 +123,22 @@ export class WebhookDeliverer implements OnApplicationBootstrap, OnApplicationSh
     this.claiming ??= this.claimWhileRoom().finally(() => (this.claiming = undefined));
   }
 
+  /**
+   * Resolves once a claim pass started after the call has found nothing more due and every try it
+   * started has ended: what was due then has been tried. Lets a caller tell "not sent" from "not
+   * sent yet" without waiting on a clock.
+   */
+  async idle(): Promise<void> {
+    await this.settled();
+    this.wake();
+    await this.settled();
+  }
+
+  /** Until no claim pass runs and no try is in flight (an ending try wakes another pass). */
+  private async settled(): Promise<void> {
+    while (this.claiming || this.tries.size > 0) await Promise.all([this.claiming, ...this.tries]);
+  }
+
   private async claimWhileRoom(): Promise<void> {
     try {
       while (this.timer && this.tries.size < this.config.webhookConcurrency) {

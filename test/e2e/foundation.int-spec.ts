@@ -285,8 +285,9 @@ describe('GET /health with the database down', () => {
   let testApp: TestApp;
 
   beforeAll(async () => {
-    // Closing the database a second time at shutdown is harmless, so the test can close it under the app.
-    testApp = await startTestApp({ driver: 'embedded' });
+    // Closing the database a second time at shutdown is harmless, so the test can close it under the app. Its
+    // database is a PostgreSQL database of the run's server, whichever driver started that server.
+    testApp = await startTestApp();
   });
 
   afterAll(() => testApp?.close());
@@ -297,7 +298,7 @@ describe('GET /health with the database down', () => {
     expect(status).toBe(503);
     expect(body).toMatchObject({
       status: 'degraded',
-      database: { driver: 'embedded', reachable: false, latency_ms: null },
+      database: { driver: 'postgres', reachable: false, latency_ms: null },
       chain: { head_position: null },
     });
   });

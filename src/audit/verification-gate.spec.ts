@@ -1,4 +1,4 @@
-import { VerificationGate, VerificationInProgressError } from '../../src/audit/verification-gate';
+import { VerificationGate, VerificationInProgressError } from './verification-gate';
 
 /** A verification that ends when the test says. */
 function controlled<T>(value: T): { run: () => Promise<T>; end: () => void; calls: () => number } {

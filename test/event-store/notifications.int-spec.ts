@@ -1,15 +1,11 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { Database } from '../../src/platform/event-store/sql';
 import { DRIVERS, createTestDatabase, type TestDatabase } from '../support/test-database';
+import { waitFor } from '../support/wait';
 
 /** What a subscriber heard, in order. */
 function recorder() {
   const heard: string[] = [];
-  const until = async (predicate: () => boolean) => {
-    for (const deadline = Date.now() + 10_000; !predicate(); await sleep(20)) {
-      if (Date.now() > deadline) throw new Error(`still waiting; heard ${JSON.stringify(heard)}`);
-    }
-  };
+  const until = (predicate: () => boolean) => waitFor(() => `more; heard ${JSON.stringify(heard)}`, predicate);
   const subscriber = {
     listening: (pid: number) => heard.push(`listening ${pid}`),
     lost: () => heard.push('lost'),
@@ -73,11 +69,10 @@ describe.each(DRIVERS)('Database.listen on %s', (driver) => {
     await until(() => heard.length === 1);
     await other.close();
     // The server process exits a moment after its client has gone.
-    for (
-      const deadline = Date.now() + 5000;
-      (await backendOf('crcs-test-closing')).length > 0 && Date.now() < deadline;
-    )
-      await sleep(20);
+    await waitFor(
+      "the closed listener's backend to exit",
+      async () => (await backendOf('crcs-test-closing')).length === 0,
+    );
     expect(await backendOf('crcs-test-closing')).toEqual([]);
     // A listener still open hears the notification: by then the closed one would have too.
     const witness = recorder();

@@ -298,48 +298,47 @@ describe.each(DRIVERS)('event store contract on %s', (driver) => {
   });
 });
 
-if (DRIVERS.includes('postgres')) {
-  describe('two store instances on one PostgreSQL database', () => {
-    it('append 500 events concurrently into one unbroken chain', async () => {
-      const testDb = await createTestDatabase('postgres');
-      try {
-        const [dbA, dbB] = [await testDb.open(), await testDb.open()];
-        await Promise.all([migrate(dbA), migrate(dbB)]);
-        const clock = new FixedClock();
-        const stores = [new SqlEventStore(dbA, clock, []), new SqlEventStore(dbB, clock, [])];
-        await Promise.all(
-          Array.from({ length: 500 }, (_, i) =>
-            stores[i % 2].append(`transaction-${i}`, [ev('Recorded', { i, by: i % 2 })], { expectedRevision: 0 }),
-          ),
-        );
-        const result = await verify(stores[0]);
-        expect(result).toMatchObject({ total_count: 500, verified_count: 500, break_count: 0, breaks: [] });
-        const written = await stores[1].readAll(1, 1000);
-        expect(new Set(written.map((e) => e.data.by))).toEqual(new Set([0, 1]));
-        expect(await stores[1].head()).toEqual({ position: 500, hash: written[499].hash });
-      } finally {
-        await testDb.drop();
-      }
-    });
-
-    it('append to one stream concurrently, each reading the revision the other committed while it waited for the lock', async () => {
-      const testDb = await createTestDatabase('postgres');
-      try {
-        const [dbA, dbB] = [await testDb.open(), await testDb.open()];
-        await migrate(dbA);
-        const clock = new FixedClock();
-        const stores = [new SqlEventStore(dbA, clock, []), new SqlEventStore(dbB, clock, [])];
-        await Promise.all(
-          Array.from({ length: 200 }, (_, i) =>
-            stores[i % 2].append('transaction-shared', [ev('Recorded', { i })], { expectedRevision: 'any' }),
-          ),
-        );
-        const stream = await stores[0].readStream('transaction-shared');
-        expect(stream.map((e) => e.streamRevision)).toEqual(Array.from({ length: 200 }, (_, i) => i + 1));
-        expect(await verify(stores[0])).toMatchObject({ total_count: 200, verified_count: 200, break_count: 0 });
-      } finally {
-        await testDb.drop();
-      }
-    });
+describe('two store instances on one PostgreSQL database', () => {
+  it('append 500 events concurrently into one unbroken chain', async () => {
+    // Empty: the two instances run the migrations concurrently too.
+    const testDb = await createTestDatabase(undefined, { empty: true });
+    try {
+      const [dbA, dbB] = [await testDb.open(), await testDb.open()];
+      await Promise.all([migrate(dbA), migrate(dbB)]);
+      const clock = new FixedClock();
+      const stores = [new SqlEventStore(dbA, clock, []), new SqlEventStore(dbB, clock, [])];
+      await Promise.all(
+        Array.from({ length: 500 }, (_, i) =>
+          stores[i % 2].append(`transaction-${i}`, [ev('Recorded', { i, by: i % 2 })], { expectedRevision: 0 }),
+        ),
+      );
+      const result = await verify(stores[0]);
+      expect(result).toMatchObject({ total_count: 500, verified_count: 500, break_count: 0, breaks: [] });
+      const written = await stores[1].readAll(1, 1000);
+      expect(new Set(written.map((e) => e.data.by))).toEqual(new Set([0, 1]));
+      expect(await stores[1].head()).toEqual({ position: 500, hash: written[499].hash });
+    } finally {
+      await testDb.drop();
+    }
   });
-}
+
+  it('append to one stream concurrently, each reading the revision the other committed while it waited for the lock', async () => {
+    const testDb = await createTestDatabase();
+    try {
+      const [dbA, dbB] = [await testDb.open(), await testDb.open()];
+      await migrate(dbA);
+      const clock = new FixedClock();
+      const stores = [new SqlEventStore(dbA, clock, []), new SqlEventStore(dbB, clock, [])];
+      await Promise.all(
+        Array.from({ length: 200 }, (_, i) =>
+          stores[i % 2].append('transaction-shared', [ev('Recorded', { i })], { expectedRevision: 'any' }),
+        ),
+      );
+      const stream = await stores[0].readStream('transaction-shared');
+      expect(stream.map((e) => e.streamRevision)).toEqual(Array.from({ length: 200 }, (_, i) => i + 1));
+      expect(await verify(stores[0])).toMatchObject({ total_count: 200, verified_count: 200, break_count: 0 });
+    } finally {
+      await testDb.drop();
+    }
+  });
+});

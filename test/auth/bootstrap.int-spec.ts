@@ -1,6 +1,3 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { BOOTSTRAP_ADMIN_KEY_ID } from '../../src/auth/admin-key-bootstrap';
 import { EventStore } from '../../src/platform/event-store/event-store.port';
 import { WhoAmIController, call, issueKey, onboardMerchant, revokeKey } from '../support/auth';
@@ -32,13 +29,10 @@ async function bootstrapLines(fn: () => Promise<void>): Promise<string[]> {
   return lines;
 }
 
-/** Storage that outlives one app: an embedded server's data folder or a PostgreSQL database, as a restart would find it. */
+/** Storage that outlives one app: a database on the driver's server, as a restart would find it. */
 async function persistentStorage(driver: Driver): Promise<{ env: Record<string, string>; drop(): Promise<void> }> {
-  if (driver === 'embedded') {
-    const dir = await mkdtemp(join(tmpdir(), 'crcs-bootstrap-'));
-    return { env: { DATA_DIR: dir }, drop: () => rm(dir, { recursive: true, force: true }) };
-  }
-  const db: TestDatabase = await createTestDatabase('postgres');
+  // Empty, as a first start finds it: the instances that start together migrate it together too.
+  const db: TestDatabase = await createTestDatabase(driver, { empty: true });
   return { env: { DATABASE_URL: db.url }, drop: () => db.drop() };
 }
 
@@ -101,49 +95,43 @@ describe.each(DRIVERS)('the bootstrap admin key on %s', (driver) => {
     expect(withoutEnvKey).toEqual([]);
   });
 
-  if (driver === 'postgres') {
-    it('is issued once when two instances start together on an empty database', async () => {
-      let apps: TestApp[] = [];
-      const lines = await bootstrapLines(async () => {
-        apps = await Promise.all([start({ ADMIN_API_KEY: '' }), start({ ADMIN_API_KEY: '' })]);
-      });
-      try {
-        expect(lines).toHaveLength(1);
-        const events = await apps[0].app.get(EventStore).readAll(1, 100);
-        expect(events.filter((event) => event.type === 'ApiKeyIssued')).toHaveLength(1);
-      } finally {
-        await Promise.all(apps.map((app) => app.close()));
-      }
+  it('is issued once when two instances start together on an empty database', async () => {
+    let apps: TestApp[] = [];
+    const lines = await bootstrapLines(async () => {
+      apps = await Promise.all([start({ ADMIN_API_KEY: '' }), start({ ADMIN_API_KEY: '' })]);
     });
-  }
+    try {
+      expect(lines).toHaveLength(1);
+      const events = await apps[0].app.get(EventStore).readAll(1, 100);
+      expect(events.filter((event) => event.type === 'ApiKeyIssued')).toHaveLength(1);
+    } finally {
+      await Promise.all(apps.map((app) => app.close()));
+    }
+  });
 });
 
-(process.env.DATABASE_URL ? describe : describe.skip)(
-  'revocation across two instances on one PostgreSQL database',
-  () => {
-    let first: TestApp;
-    let second: TestApp;
+describe('revocation across two instances on one PostgreSQL database', () => {
+  let first: TestApp;
+  let second: TestApp;
 
-    beforeAll(async () => {
-      first = await startTestApp({ driver: 'postgres', controllers: [WhoAmIController] });
-      second = await startTestApp({
-        driver: 'postgres',
-        controllers: [WhoAmIController],
-        env: { DATABASE_URL: first.config.databaseUrl! },
-      });
+  beforeAll(async () => {
+    first = await startTestApp({ controllers: [WhoAmIController] });
+    second = await startTestApp({
+      controllers: [WhoAmIController],
+      env: { DATABASE_URL: first.config.databaseUrl! },
     });
+  });
 
-    afterAll(async () => {
-      await second?.close();
-      await first?.close();
-    });
+  afterAll(async () => {
+    await second?.close();
+    await first?.close();
+  });
 
-    it('refuses a key on the other instance from the very next request', async () => {
-      const merchant = await onboardMerchant(first);
-      const { key, api_key } = await issueKey(first, { role: 'merchant', merchant_id: merchant.merchant_id });
-      expect((await call(second, 'GET', '/test-only/whoami', { key })).status).toBe(200);
-      expect((await revokeKey(first, api_key.id, TEST_ADMIN_KEY)).status).toBe(200);
-      expect((await call(second, 'GET', '/test-only/whoami', { key })).status).toBe(401);
-    });
-  },
-);
+  it('refuses a key on the other instance from the very next request', async () => {
+    const merchant = await onboardMerchant(first);
+    const { key, api_key } = await issueKey(first, { role: 'merchant', merchant_id: merchant.merchant_id });
+    expect((await call(second, 'GET', '/test-only/whoami', { key })).status).toBe(200);
+    expect((await revokeKey(first, api_key.id, TEST_ADMIN_KEY)).status).toBe(200);
+    expect((await call(second, 'GET', '/test-only/whoami', { key })).status).toBe(401);
+  });
+});

@@ -11,13 +11,13 @@ import { DATABASE, type Database } from '../../src/platform/event-store/sql';
 import { JurisdictionRuleStore } from '../../src/jurisdiction/rule-store';
 import { listRules } from '../../src/jurisdiction/rule-views';
 import type { JurisdictionRule } from '../../src/rules/jurisdiction-rule';
-import { RULE_POLL_MS } from '../../src/jurisdiction/jurisdiction-rule-sync';
 import { SEED_DATA } from '../../src/jurisdiction/jurisdiction.module';
 import { SEED_FILES, defaultSeedDir, loadSeeds } from '../../src/jurisdiction/seed-loader';
 import { FixedClock } from '../support/fixed-clock';
 import { expectConformance } from '../support/openapi';
 import { createTestDatabase } from '../support/test-database';
 import { startTestApp, type TestApp, type TestAppOptions } from '../support/test-app';
+import { WAIT_LIMIT_MS } from '../support/wait';
 
 const ADMIN_API_KEY = 'test-admin-key-0123456789';
 /** "Today" for every app here: lookups without a date resolve on it. */
@@ -551,7 +551,7 @@ describe('jurisdiction over HTTP', () => {
           { expectedRevision: 'any' },
         );
       const answer = await eventually(
-        RULE_POLL_MS * 3,
+        WAIT_LIMIT_MS,
         () => get('/jurisdiction/ID'),
         ({ body }) => body.lookup_key === 'ID',
       );
@@ -596,35 +596,32 @@ describe('recorded rules across restarts and processes', () => {
     }
   });
 
-  (process.env.DATABASE_URL ? it : it.skip)(
-    'a second process on the same PostgreSQL database picks up a change within the poll interval',
-    async () => {
-      const shared = await sharedStorage();
-      const apps: TestApp[] = [];
-      try {
-        apps.push(await startApp({ env: shared.env }), await startApp({ env: shared.env }));
-        const [writer, reader] = apps;
-        expect((await call(reader.baseUrl, '/jurisdiction/NE')).body.lookup_key).toBe('US');
-        expect(
-          (await putRule(writer.baseUrl, 'NE', enactedStateRule('NE', { effective_date: '2026-09-01' }))).status,
-        ).toBe(201);
-        const answer = await eventually(
-          RULE_POLL_MS * 3,
-          () => call(reader.baseUrl, '/jurisdiction/NE'),
-          ({ body }) => body.lookup_key === 'NE',
-        );
-        expect(answer.body).toMatchObject({ lookup_key: 'NE', status: 'enacted' });
-      } finally {
-        for (const app of apps) await app.close();
-        await shared.drop();
-      }
-    },
-  );
+  it('a second process on the same PostgreSQL database picks up a change within the poll interval', async () => {
+    const shared = await sharedStorage();
+    const apps: TestApp[] = [];
+    try {
+      apps.push(await startApp({ env: shared.env }), await startApp({ env: shared.env }));
+      const [writer, reader] = apps;
+      expect((await call(reader.baseUrl, '/jurisdiction/NE')).body.lookup_key).toBe('US');
+      expect(
+        (await putRule(writer.baseUrl, 'NE', enactedStateRule('NE', { effective_date: '2026-09-01' }))).status,
+      ).toBe(201);
+      const answer = await eventually(
+        WAIT_LIMIT_MS,
+        () => call(reader.baseUrl, '/jurisdiction/NE'),
+        ({ body }) => body.lookup_key === 'NE',
+      );
+      expect(answer.body).toMatchObject({ lookup_key: 'NE', status: 'enacted' });
+    } finally {
+      for (const app of apps) await app.close();
+      await shared.drop();
+    }
+  });
 });
 
-/** One database for several app instances at once, on the DATABASE_URL server when it is set, else on the run's embedded server. */
+/** One database for several app instances at once, on the run's server. */
 async function sharedStorage(): Promise<{ env: Record<string, string>; drop: () => Promise<void> }> {
-  const db = await createTestDatabase(process.env.DATABASE_URL ? 'postgres' : 'embedded');
+  const db = await createTestDatabase();
   return { env: { DATABASE_URL: db.url }, drop: () => db.drop() };
 }
 
@@ -641,11 +638,10 @@ describe('a seed file that fails its checks', () => {
 
   it('stops the start with the file and the row in the message', async () => {
     // A database the test opens and closes itself: the failed start never reaches the shutdown that would close one.
-    const testDb = await createTestDatabase('embedded');
+    const testDb = await createTestDatabase();
     const db = await testDb.open();
     try {
       const start = startTestApp({
-        driver: 'embedded',
         override: (builder) =>
           builder
             .overrideProvider(DATABASE)

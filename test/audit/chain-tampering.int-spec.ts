@@ -57,7 +57,7 @@ describe.each(DRIVERS)('tampering with the database of a running service, on %s'
     expect(status).toBe(200);
     const { from_position, to_position, ...result } = body;
     expect(verifyExport(exported, [publicKey], await app.app.get(Witness).heads(), signingKey)).toEqual(result);
-    // The chain's own findings: what the witnessed heads add is tree-heads.e2e-spec.ts's subject.
+    // The chain's own findings: what the witnessed heads add is tree-heads.int-spec.ts's subject.
     const breaks = result.breaks.filter(
       (found: { witnessed_tree_size?: number }) => found.witnessed_tree_size === undefined,
     );

@@ -1,9 +1,9 @@
 import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { projectRoot } from '../platform/project-root';
-import { SEED_FILES, SeedValidationError, defaultSeedDir, loadSeeds } from './seed-loader';
-import { SeedData, tipCreditKey } from '../rules/seed-data';
+import { projectRoot } from '../../src/platform/project-root';
+import { SEED_FILES, SeedValidationError, defaultSeedDir, loadSeeds } from '../../src/jurisdiction/seed-loader';
+import { SeedData, tipCreditKey } from '../../src/rules/seed-data';
 
 const STATES = (
   'AL AK AZ AR CA CO CT DE FL GA HI ID IL IN IA KS KY LA ME MD MA MI MN MS MO MT NE NV NH NJ ' +

@@ -1,6 +1,6 @@
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { EmbeddedPostgres } from './embedded-postgres';
+import { EmbeddedPostgres } from '../../src/platform/event-store/embedded-postgres';
 
 describe('EmbeddedPostgres refuses a data folder it cannot serve, with the reason', () => {
   it('whose socket path would not fit in 107 bytes', async () => {

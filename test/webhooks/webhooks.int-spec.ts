@@ -1,9 +1,8 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import { Clock } from '../../src/platform/clock';
 import { DATABASE, type Database } from '../../src/platform/event-store/sql';
 import { loadSeeds } from '../../src/jurisdiction/seed-loader';
 import type { JurisdictionRule } from '../../src/rules/jurisdiction-rule';
-import { RETRY_DELAYS_MS } from '../../src/webhooks/deliver/webhook-deliverer';
+import { RETRY_DELAYS_MS, WebhookDeliverer } from '../../src/webhooks/deliver/webhook-deliverer';
 import { WEBHOOK_EVENT_TYPES } from '../../src/webhooks/webhook-events';
 import { call, issueKey, onboardMerchant } from '../support/auth';
 import { FixedClock } from '../support/fixed-clock';
@@ -12,6 +11,7 @@ import { changeData } from '../support/tampering';
 import { recordTip } from '../support/tips';
 import { startTestApp, TEST_ADMIN_KEY, type TestApp } from '../support/test-app';
 import { verified, WebhookReceiver } from '../support/webhook-receiver';
+import { waitFor } from '../support/wait';
 
 const DAY_MS = 86_400_000;
 
@@ -39,6 +39,20 @@ describe('signed webhooks', () => {
     );
     expect(status).toBe(201);
     return sale.id as string;
+  };
+  /**
+   * The fan-out has read the log to its head and a pass of the deliverer has tried every delivery due
+   * now: what the receiver has not got by then was not sent, rather than not sent yet.
+   */
+  const settled = async () => {
+    const [{ position: head }] = await db.query<{ position: string }>('select position from event_store_head');
+    await waitFor('the fan-out to reach the head of the log', async () => {
+      const [fanOut] = await db.query<{ position: string }>(
+        "select position from projection_checkpoints where name = 'webhook-fan-out'",
+      );
+      return Number(fanOut.position) >= Number(head);
+    });
+    await app.app.get(WebhookDeliverer).idle();
   };
   const deliveries = async (endpointId: string) =>
     (await call(app, 'GET', `/webhooks/deliveries?endpoint_id=${endpointId}`, { key: TEST_ADMIN_KEY })).body.deliveries;
@@ -141,7 +155,7 @@ describe('signed webhooks', () => {
     await receiver.waitFor('every event but the effective one', (got) =>
       beforeDate.every((type) => got.some((r) => r.type === type)),
     );
-    await sleep(300);
+    await settled();
     expect(receiver.received.some((r) => r.type === 'jurisdiction.rule.effective')).toBe(false);
     clock.advance(2 * DAY_MS);
     await receiver.waitFor('jurisdiction.rule.effective on its date', (got) =>
@@ -196,7 +210,7 @@ describe('signed webhooks', () => {
       (got) => got.length === 2,
     );
     expect(later.webhookId).not.toBe(first.webhookId);
-    await sleep(300);
+    await settled();
     expect(receiver.received).toHaveLength(2);
     expect(await deliveries(endpoint.id)).toContainEqual(
       expect.objectContaining({ webhook_id: first.webhookId, status: 'pending', attempts: 1, last_status_code: 500 }),
@@ -207,7 +221,7 @@ describe('signed webhooks', () => {
     expect(retry.body).toBe(first.body);
     for (const received of receiver.received) verified(received, endpoint.secret);
     // The receiver has the retry before the deliverer has written its answer down.
-    await waitUntil(async () =>
+    await waitFor('the retry written down as delivered', async () =>
       (await deliveries(endpoint.id)).some(
         (d: { webhook_id: string; status: string }) => d.webhook_id === first.webhookId && d.status === 'delivered',
       ),
@@ -230,18 +244,18 @@ describe('signed webhooks', () => {
     await receiver.waitFor('the first try', (got) => got.length === 1);
     for (const [i, delay] of RETRY_DELAYS_MS.entries()) {
       clock.advance(delay - 1000);
-      await sleep(200);
+      await settled();
       expect(receiver.received).toHaveLength(i + 1);
       clock.advance(1000);
       await receiver.waitFor(`try ${i + 2}`, (got) => got.length === i + 2);
     }
-    await waitUntil(async () => (await deliveries(endpoint.id))[0]?.status === 'failed');
+    await waitFor('the delivery marked failed', async () => (await deliveries(endpoint.id))[0]?.status === 'failed');
     expect(await deliveries(endpoint.id)).toEqual([
       expect.objectContaining({ status: 'failed', attempts: 8, last_status_code: 503, next_attempt_at: null }),
     ]);
     expect(new Set(receiver.received.map((r) => r.webhookId)).size).toBe(1);
     clock.advance(DAY_MS);
-    await sleep(300);
+    await settled();
     expect(receiver.received).toHaveLength(8);
   });
 
@@ -250,7 +264,7 @@ describe('signed webhooks', () => {
     receiver.answers = [302];
     await voidSale();
     await receiver.waitFor('the try', (got) => got.length === 1);
-    await sleep(300);
+    await settled();
     expect(receiver.received).toHaveLength(1);
     expect(await deliveries(endpoint.id)).toEqual([
       expect.objectContaining({ status: 'pending', attempts: 1, last_status_code: 302 }),
@@ -262,7 +276,8 @@ describe('signed webhooks', () => {
     receiver.answers = [410];
     await voidSale();
     await receiver.waitFor('the try', (got) => got.length === 1);
-    await waitUntil(
+    await waitFor(
+      'the endpoint disabled',
       async () =>
         (await call(app, 'GET', `/webhooks/endpoints/${endpoint.id}`, { key: TEST_ADMIN_KEY })).body.status ===
         'disabled',
@@ -271,7 +286,7 @@ describe('signed webhooks', () => {
       expect.objectContaining({ status: 'failed', attempts: 1, last_status_code: 410 }),
     ]);
     await voidSale();
-    await sleep(500);
+    await settled();
     expect(receiver.received).toHaveLength(1);
   });
 
@@ -306,7 +321,10 @@ describe('signed webhooks', () => {
     await voidSale();
     const [first] = await receiver.waitFor('the delivery', (got) => got.length === 1);
     const { position } = JSON.parse(first.body).data;
-    await waitUntil(async () => (await deliveries(endpoint.id))[0]?.status === 'delivered');
+    await waitFor(
+      'the delivery marked delivered',
+      async () => (await deliveries(endpoint.id))[0]?.status === 'delivered',
+    );
     expect((await post(`/webhooks/endpoints/${endpoint.id}/replay`, { from_position: position })).body).toEqual({
       replayed: 1,
     });
@@ -314,7 +332,10 @@ describe('signed webhooks', () => {
     expect(again.webhookId).toBe(first.webhookId);
     expect(again.body).toBe(first.body);
     verified(again, endpoint.secret);
-    await waitUntil(async () => (await deliveries(endpoint.id))[0]?.status === 'delivered');
+    await waitFor(
+      'the delivery marked delivered',
+      async () => (await deliveries(endpoint.id))[0]?.status === 'delivered',
+    );
     expect((await post(`/webhooks/endpoints/${endpoint.id}/replay`, { since })).body).toEqual({ replayed: 1 });
     const [, , third] = await receiver.waitFor('the replay by time', (got) => got.length === 3);
     expect(third.webhookId).toBe(first.webhookId);
@@ -407,11 +428,5 @@ function verifiesWith(received: Parameters<typeof verified>[0], secret: string):
     return true;
   } catch {
     return false;
-  }
-}
-
-async function waitUntil(done: () => Promise<boolean>, limitMs = 10_000): Promise<void> {
-  for (const deadline = Date.now() + limitMs; !(await done()); await sleep(50)) {
-    if (Date.now() > deadline) throw new Error('timed out');
   }
 }

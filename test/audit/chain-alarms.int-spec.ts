@@ -1,4 +1,3 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import { ChainAlarms } from '../../src/audit/chain-alarms';
 import { ChainCheckpointer } from '../../src/audit/record-checkpoint/chain-checkpointer';
 import type { StoredEvent } from '../../src/platform/event-store/event-store.port';
@@ -12,6 +11,7 @@ import { recordSale } from '../support/sales';
 import { changeData, rewriteTail } from '../support/tampering';
 import { DRIVERS, createTestDatabase, type TestDatabase } from '../support/test-database';
 import { startTestApp, TEST_ADMIN_KEY, type TestApp } from '../support/test-app';
+import { waitFor } from '../support/wait';
 
 const alarmsIn = async (db: Database): Promise<StoredEvent['data'][]> =>
   (
@@ -19,14 +19,6 @@ const alarmsIn = async (db: Database): Promise<StoredEvent['data'][]> =>
       "select data from events where event_type = 'ChainAlarmRaised' order by position",
     )
   ).map((row) => row.data);
-
-async function waitFor<T>(what: string, read: () => Promise<T | undefined>, limitMs = 20_000): Promise<T> {
-  for (const deadline = Date.now() + limitMs; ; await sleep(50)) {
-    const value = await read();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-  }
-}
 
 /** A chain alarm is an entry of the log (ChainAlarmRaised), whoever raised it, and raised once per finding. */
 describe.each(DRIVERS)('chain alarms in the log, on %s', (driver) => {

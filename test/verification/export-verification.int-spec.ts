@@ -1,14 +1,14 @@
 import { Readable } from 'node:stream';
 import { createPublicKey } from 'node:crypto';
 import fc from 'fast-check';
-import { buildChain, byPosition, newSigningKey, rehashFrom } from '../../../test/support/chain';
-import { keyRing } from './checkpoint';
-import { checkExportLine, checkExportLineBytes, toExportLine } from './export-lines';
-import { sha256Hex } from '../sha256';
-import { ChainVerifier, type VerifierOptions } from './chain-verifier';
-import type { StoredEvent } from '../event-store/event-store.port';
-import { UnreadableLineError, verifyExport } from './export-verification';
-import { writerKey, writerMac } from '../event-store/writer-mac';
+import { buildChain, byPosition, newSigningKey, rehashFrom } from '../support/chain';
+import { keyRing } from '../../src/platform/verification/checkpoint';
+import { checkExportLine, checkExportLineBytes, toExportLine } from '../../src/platform/verification/export-lines';
+import { sha256Hex } from '../../src/platform/sha256';
+import { ChainVerifier, type VerifierOptions } from '../../src/platform/verification/chain-verifier';
+import type { StoredEvent } from '../../src/platform/event-store/event-store.port';
+import { UnreadableLineError, verifyExport } from '../../src/platform/verification/export-verification';
+import { writerKey, writerMac } from '../../src/platform/event-store/writer-mac';
 
 const key = newSigningKey();
 const options: VerifierOptions = { checkpointKeys: keyRing([createPublicKey(key)]) };

@@ -12,7 +12,7 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ensureOwnedFolder, folderProblem } from './owned-folder';
+import { ensureOwnedFolder, folderProblem } from '../../src/platform/owned-folder';
 
 describe('ensureOwnedFolder', () => {
   let parent: string;
