@@ -198,6 +198,9 @@ const SIGNAL_THRESHOLDS = {
   VOIDS_CONCENTRATED_ON_EMPLOYEE: 'One employee authorized at least 60% of the voids, at least 5 of them (10 points).',
 };
 
+/** A signal's code, what makes it fire in its tooltip (a list of merchants names signals without room to explain them). */
+export const signalName = (code) => h('span', { title: SIGNAL_THRESHOLDS[code] }, words(code));
+
 /** Any JSON value, readable: objects as term lists, arrays of objects as tables. For shapes the portal does not know in detail. */
 export function anyValue(value, caption = 'Details', parent = '') {
   if (value === null || value === undefined) return '—';
