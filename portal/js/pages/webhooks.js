@@ -54,7 +54,7 @@ export const webhooksPage = {
         field(
           'URL',
           h('input', { name: 'url', type: 'url', required: true, maxlength: 2000 }),
-          'http or https; private and loopback addresses are refused.',
+          'http or https. The service refuses a host that resolves to a loopback, private, link-local or metadata address, unless it runs with WEBHOOK_ALLOW_PRIVATE=true (for development).',
         ),
         field('Description', h('input', { name: 'description', maxlength: 200 }), 'Optional, for people.'),
       ),
