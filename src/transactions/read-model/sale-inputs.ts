@@ -82,16 +82,17 @@ export class SaleInputsReader {
           SYMMETRIC_MODES,
           roundingPolicyStream(''),
         ]);
-        batch.forEach(({ query, resolve }, i) =>
+        batch.forEach(({ query, resolve }, i) => {
+          const { policy } = rows[i];
           resolve({
             history: {
               recent_symmetric_deltas: (rows[i].deltas ?? []).map(Number),
               cashier_sales_in_window: query.cashierId === null ? null : rows[i].cashier_sales,
             },
-            rounding_policy: rows[i].policy?.rounding_policy ?? 'rule',
-            policy_entry: rows[i].policy && { position: rows[i].policy!.position, hash: rows[i].policy!.hash },
-          }),
-        );
+            rounding_policy: policy?.rounding_policy ?? 'rule',
+            policy_entry: policy && { position: policy.position, hash: policy.hash },
+          });
+        });
       } catch (error) {
         for (const { reject } of batch) reject(error);
       }
