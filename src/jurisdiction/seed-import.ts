@@ -9,6 +9,7 @@ import { sha256Hex } from '../platform/sha256';
 import { ruleVersionKey, upgradeRecordedRule, type JurisdictionRule } from '../rules/jurisdiction-rule';
 import { tipCreditKeysOf, type SeedData, type TipCreditRule } from '../rules/seed-data';
 import {
+  JURISDICTION_RULE_CHANGED,
   JURISDICTION_RULE_IMPORTED,
   TIP_WAGE_RULE_IMPORTED,
   ruleSeedStream,
@@ -23,6 +24,8 @@ interface SeedFileImport {
   records: readonly object[];
   /** Which version of which place a record is: a later record of the same identity replaces it. */
   identity: (record: Record<string, unknown>) => string;
+  /** The entries that record the same versions otherwise (an administrator's changes). */
+  changedBy?: string;
 }
 
 /** A rounding rule version is its place, rule type, scope and effective date. */
@@ -41,8 +44,10 @@ const asStored = (record: object) => canonicalJson(JSON.parse(JSON.stringify(rec
  * only the records that differ from the last import of their identity, so a start with the files
  * unchanged appends nothing. Each entry carries the record and the SHA-256 of the file it came from.
  * An administrator's later change to an imported version does not make the file's record differ: only
- * a change of the file does. A record removed from a file stays in the log (an administrator's change
- * supersedes it).
+ * a change of the file does. A record never imported whose version an administrator changed before
+ * (a log older than the import) is not imported: the administrator's change stands, as it did when
+ * seeds were read from the files. A record removed from a file stays in the log (an administrator's
+ * change supersedes it).
  */
 export async function importSeedRules(store: EventStore, db: Sql, dir: string, seeds: SeedData): Promise<void> {
   await importSeedFile(store, db, dir, {
@@ -50,6 +55,7 @@ export async function importSeedRules(store: EventStore, db: Sql, dir: string, s
     type: JURISDICTION_RULE_IMPORTED,
     records: seeds.rules,
     identity: ruleIdentity,
+    changedBy: JURISDICTION_RULE_CHANGED,
   });
   await importSeedFile(store, db, dir, {
     file: SEED_FILES.tipCredit,
@@ -66,9 +72,12 @@ async function importSeedFile(store: EventStore, db: Sql, dir: string, seed: See
   for (let attempt = 1; ; attempt++) {
     const imported = await importedRecords(db, seed.file);
     const last = new Map(imported.map((record) => [seed.identity(record), asStored(record)]));
-    const changed = seed.records.filter(
-      (record) => last.get(seed.identity(record as Record<string, unknown>)) !== asStored(record),
-    );
+    const changedBefore = new Set((await changedRecords(db, seed.changedBy)).map(seed.identity));
+    const changed = seed.records.filter((record) => {
+      const identity = seed.identity(record as Record<string, unknown>);
+      const before = last.get(identity);
+      return before === undefined ? !changedBefore.has(identity) : before !== asStored(record);
+    });
     if (changed.length === 0) return;
     try {
       await store.append(
@@ -93,6 +102,16 @@ async function importedRecords(db: Sql, file: string): Promise<Record<string, un
   const rows = await db.query<{ rule: Record<string, unknown> }>(
     `select data->'rule' as rule from events where stream_id = $1 order by stream_revision`,
     [ruleSeedStream(file)],
+  );
+  return rows.map((row) => row.rule);
+}
+
+/** The records of the entries of `type` (none without one). */
+async function changedRecords(db: Sql, type: string | undefined): Promise<Record<string, unknown>[]> {
+  if (type === undefined) return [];
+  const rows = await db.query<{ rule: Record<string, unknown> }>(
+    `select data->'rule' as rule from events where event_type = $1`,
+    [type],
   );
   return rows.map((row) => row.rule);
 }
