@@ -131,6 +131,40 @@ describe('rules in the log', () => {
     });
   });
 
+  it("keeps an administrator's change made before the seed record was ever imported", async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'crcs-seeds-'));
+    const database = await createTestDatabase(process.env.DATABASE_URL ? 'postgres' : 'embedded');
+    const start = () => startTestApp({ env: { DATABASE_URL: database.url, SEED_DIR: dir } });
+    try {
+      await cp(defaultSeedDir(), dir, { recursive: true });
+      const rulesFile = JSON.parse(await readFile(join(dir, RULES_FILE), 'utf8')) as Record<string, unknown>[];
+      const arizona = rulesFile.find((rule) => rule.lookup_key === 'AZ')!;
+      // Arizona's record never imported (as in a log older than the import), and its version recorded by an administrator.
+      await writeFile(join(dir, RULES_FILE), JSON.stringify(rulesFile.filter((rule) => rule !== arizona)));
+      let app = await start();
+      const changed = { ...arizona, notes: 'recorded by an administrator' };
+      expect((await call(app, 'PUT', '/admin/jurisdictions/AZ', { key: TEST_ADMIN_KEY, body: changed })).status).toBe(
+        201,
+      );
+      await app.close();
+
+      await writeFile(join(dir, RULES_FILE), JSON.stringify(rulesFile));
+      app = await start();
+      try {
+        const db = app.app.get<Database>(DATABASE);
+        const imported = await entriesOf(db, 'JurisdictionRuleImported');
+        expect(imported.map(({ data }) => (data.rule as { lookup_key: string }).lookup_key)).not.toContain('AZ');
+        const answer = await call(app, 'GET', '/jurisdiction/AZ', { key: TEST_ADMIN_KEY });
+        expect(answer.body).toMatchObject({ lookup_key: 'AZ', notes: 'recorded by an administrator' });
+      } finally {
+        await app.close();
+      }
+    } finally {
+      await database.drop();
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
   describe('what a sale is priced under', () => {
     let app: TestApp;
     let db: Database;
