@@ -18,9 +18,9 @@ export const RULE_POLL_MS = 2000;
  * administrators' changes, never a read model's rows): all of them before the first request, then
  * every entry past the last one seen, on each poll and whenever this process records a change.
  * Before that, at bootstrap (after the signer has set up at module init, on an empty log at the
- * first start), it imports the seed files' changed records and reads the tip-wage rows back. A stored rule this code
- * rejects stops the start, and later is retried on every poll rather than skipped: a dropped rule
- * would round sales under a superseded law.
+ * first start), it imports the seed files' changed records and reads the tip-wage rows back. A
+ * stored rule this code rejects stops the start, and later is retried on every poll rather than
+ * skipped: a dropped rule would round sales under a superseded law.
  */
 @Injectable()
 export class JurisdictionRuleSync implements OnApplicationBootstrap, OnModuleDestroy {
