@@ -5,6 +5,7 @@ import type { JurisdictionResolution } from '../rules/jurisdiction-resolver';
 import type { RoundingMode, TenderType } from '../rules/rounding-engine';
 import type { RoundingPolicy } from '../rules/rounding-policy';
 import type { KeyEnvironment, OverrideReason, RefundReason, TenderLine, VoidReason } from './transaction.events';
+import type { EntryRef } from '../platform/verification/rule-references';
 
 /** A sale as the caller sent it, after its fields have been validated one by one. */
 export interface SaleRequest {
@@ -38,6 +39,9 @@ export interface RecordTransaction {
   history: MerchantHistory;
   /** The merchant's rounding policy when the sale was made. */
   rounding_policy: RoundingPolicy;
+  /** The log entries of the resolved rule and of the merchant's policy (none: never set), which the sale names. */
+  rule_entry: EntryRef;
+  policy_entry: EntryRef | null;
 }
 
 export interface OverrideRequest {

@@ -15,7 +15,8 @@ export class ListAuditLogsRequest {
     pattern: EVENT_TYPE_PATTERN.source,
     description:
       'A short name standing for its event types: `transaction`, `override`, `void`, `refund`, `tip`, `tip_adjustment`, `tip_payout` ' +
-      '(pool shares paid included), `tip_pool`, `tip_credit_check`, `api_key`, `merchant`, `jurisdiction_rule`, `checkpoint`, `chain_alarm`; ' +
+      '(pool shares paid included), `tip_pool`, `tip_credit_check`, `api_key`, `merchant`, `jurisdiction_rule` (imported from the seed files or changed), `tip_wage_rule`, ' +
+      '`rounding_policy`, `checkpoint`, `chain_alarm`; ' +
       'or any stored event type itself (`TipAdjusted`). A name matching no event gives an empty list.',
     example: 'void',
   })

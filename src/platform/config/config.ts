@@ -34,6 +34,8 @@ export class AppConfig {
   /** Unset: the service runs its own PostgreSQL server under `dataDir`. */
   readonly databaseUrl?: string;
   readonly dataDir: string;
+  /** SEED_DIR: the folder of the seed files the rules are imported from; unset, the project's `seeds/`. */
+  readonly seedDir?: string;
   /**
    * A streaming standby of DATABASE_URL's server: the analytics, export, audit-log and verification
    * queries read there while it is within `readMaxLagMs` of the primary. Unset: everything reads the primary.
@@ -136,6 +138,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     host: read('HOST', parseHost, '0.0.0.0'),
     databaseUrl: read('DATABASE_URL', urlWithScheme('postgres', 'postgresql'), undefined, { secret: true }),
     dataDir: read('DATA_DIR', (raw) => raw, './data'),
+    seedDir: read('SEED_DIR', (raw) => raw, undefined),
     readDatabaseUrl: read('READ_DATABASE_URL', urlWithScheme('postgres', 'postgresql'), undefined, { secret: true }),
     readMaxLagMs: read('READ_MAX_LAG_MS', parsePositiveInteger, 5000),
     redisUrl: read('REDIS_URL', urlWithScheme('redis', 'rediss'), undefined, { secret: true }),
