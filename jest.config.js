@@ -1,42 +1,48 @@
-// ts-node (hash-pool workers run from sources, the CLIs the suites spawn) caches compiled code under
-// os.tmpdir() unless told otherwise; the unit project has no global set-up to move TMPDIR, so the cache goes
-// beside Jest's own and a run leaves /tmp as it found it.
+// ts-node (the examples the e2e tier runs as a user does) caches compiled code under os.tmpdir() unless told
+// otherwise: the cache goes beside Jest's own, and a run leaves /tmp as it found it.
 process.env.V8_COMPILE_CACHE_CACHE_DIR ??= require('path').join(__dirname, 'node_modules/.cache/v8-compile-cache');
 
-/** What both projects share: TypeScript through ts-jest, in Node. */
+/** What every tier shares: TypeScript through ts-jest, in Node. */
 const shared = {
   testEnvironment: 'node',
   transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json' }] },
   moduleFileExtensions: ['ts', 'js', 'json'],
-  testRegex: '\\.(spec|e2e-spec)\\.ts$',
   // Out of /tmp, which a run leaves as it found it; beside the dependencies the transforms are made from.
   cacheDirectory: '<rootDir>/node_modules/.cache/jest',
 };
 
 /**
- * Two projects. `unit`: the specs beside the code in src/ and the layout's rules, which need no
- * server, so they start at once (`npm run test:unit`). `integration`: everything else in test/,
- * which opens databases, serves HTTP or drives a browser, after the global set-up has started the
- * embedded server and unpacked Chromium; Jest runs a project's global set-up only when one of its
- * tests is selected.
+ * Three tiers, named by file (`npm run test:unit`, `test:int`, `test:e2e`; Jest runs a project's
+ * global set-up only when one of its tests is selected):
+ * - `unit`: `src/**\/*.spec.ts`, beside the code: no I/O, no network, no child process, so they start at once.
+ * - `int`: `test/**\/*.int-spec.ts`: one PostgreSQL server per run (DATABASE_URL's, else an embedded one),
+ *   a database per test cloned from a migrated template, the service in-process over real HTTP.
+ * - `e2e`: `test/**\/*.e2e-spec.ts`: the service as a process (crashes, restarts, two processes), its
+ *   embedded server's own behaviour, the replica, the browser, the Go interop, the README's tour, on
+ *   the run's embedded server and DATABASE_URL's when it is set.
  */
 module.exports = {
-  testTimeout: 60000,
+  // A ceiling for a loaded machine, not a budget: the tests wait on conditions.
+  testTimeout: 120000,
   // Jest's default on 2 cores is one worker; the suites mostly wait on child processes, browsers and sockets.
   maxWorkers: 2,
   reporters: ['default', '<rootDir>/test/support/summary-reporter.js'],
   projects: [
+    { ...shared, displayName: 'unit', roots: ['<rootDir>/src'], testRegex: '\\.spec\\.ts$' },
     {
       ...shared,
-      displayName: 'unit',
-      roots: ['<rootDir>/src', '<rootDir>/test/architecture'],
+      displayName: 'int',
+      roots: ['<rootDir>/test'],
+      testRegex: '\\.int-spec\\.ts$',
+      globalSetup: '<rootDir>/test/support/global-setup.ts',
+      globalTeardown: '<rootDir>/test/support/global-teardown.ts',
     },
     {
       ...shared,
-      displayName: 'integration',
+      displayName: 'e2e',
       roots: ['<rootDir>/test'],
-      testPathIgnorePatterns: ['/node_modules/', '<rootDir>/test/architecture/'],
-      globalSetup: '<rootDir>/test/support/global-setup.ts',
+      testRegex: '\\.e2e-spec\\.ts$',
+      globalSetup: '<rootDir>/test/support/e2e-global-setup.ts',
       globalTeardown: '<rootDir>/test/support/global-teardown.ts',
     },
   ],

@@ -34,7 +34,7 @@ interface Row {
 
 async function measure(writers: number): Promise<Row> {
   const database = await createTestDatabase('postgres');
-  const db = new PgDatabase(database.url!);
+  const db = new PgDatabase(database.url);
   try {
     await migrate(db);
     const store = new SqlEventStore(db, new SystemClock(), []);

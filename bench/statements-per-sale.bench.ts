@@ -37,6 +37,7 @@ async function main(): Promise<void> {
       : statements.some((text) => text.includes('projection_checkpoints'))
         ? 'async projector catch-up'
         : 'other transactions';
+  // eslint-disable-next-line @typescript-eslint/unbound-method -- called below with the client as `this`
   const original = Client.prototype.query as (...args: unknown[]) => unknown;
   Client.prototype.query = function (this: Client, ...args: unknown[]) {
     const text = typeof args[0] === 'string' ? args[0] : String((args[0] as { text?: string })?.text);

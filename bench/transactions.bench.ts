@@ -235,9 +235,9 @@ async function main(): Promise<void> {
       rows.push(...summarize(rounds));
     }
   } finally {
-    for (const { service, cleanUp } of running) {
-      await service.stop();
-      await cleanUp();
+    for (const target of running) {
+      await target.service.stop();
+      await target.cleanUp();
     }
   }
   loads.push(loadavg()[0]);

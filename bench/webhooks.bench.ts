@@ -70,10 +70,10 @@ async function startService(): Promise<Running> {
   }
 }
 
-const subscribe = (service: ServiceProcess, receiver: WebhookReceiver, event_types: string[]) =>
+const subscribe = (service: ServiceProcess, receiver: WebhookReceiver, eventTypes: string[]) =>
   Promise.all(
     Array.from({ length: ENDPOINTS }, () =>
-      post(service, ADMIN_KEY, '/webhooks/endpoints', { url: receiver.url, event_types }),
+      post(service, ADMIN_KEY, '/webhooks/endpoints', { url: receiver.url, event_types: eventTypes }),
     ),
   );
 

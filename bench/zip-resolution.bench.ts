@@ -4,7 +4,7 @@
  * Run: npx ts-node bench/zip-resolution.bench.ts [seconds per measurement, default 5]
  */
 import { availableParallelism, cpus } from 'node:os';
-import { JurisdictionRuleStore } from '../src/jurisdiction/rule-store';
+import { seededRuleStore } from '../test/support/jurisdiction-rules';
 import { loadSeeds } from '../src/jurisdiction/seed-loader';
 import { shuffled } from './support/random';
 
@@ -30,7 +30,7 @@ function measure(
 }
 
 const seeds = loadSeeds();
-const resolver = new JurisdictionRuleStore(seeds);
+const resolver = seededRuleStore(seeds);
 const keys = shuffled([...seeds.zips.keys()]);
 
 const resolve = (zip: string) => resolver.resolve({ zip_code: zip, date: DATE }).hierarchy.length;

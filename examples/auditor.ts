@@ -30,9 +30,9 @@ const AUDIT_DIR = resolve(process.env.CRCS_AUDIT_DIR ?? 'audit');
 const EXPORT_FILE = join(AUDIT_DIR, 'audit-log.ndjson');
 const KEY_FILE = join(AUDIT_DIR, 'checkpoint-key.pem');
 
-/** The checkout this example lives in: the verifier is its `scripts/verify-chain.ts`. */
+/** The checkout this example lives in: the verifier is its `scripts/verify-chain.ts`, as `npm run build` built it. */
 const ROOT = resolve(__dirname, '..');
-const VERIFIER = join(ROOT, 'scripts', 'verify-chain.ts');
+const VERIFIER = join(ROOT, 'dist', 'scripts', 'verify-chain.js');
 
 const json = async <T>(response: Promise<Response>): Promise<T> => (await (await response).json()) as T;
 
@@ -107,7 +107,7 @@ async function exportLog(key: string): Promise<void> {
  */
 function runVerifier(args: string[]): Promise<{ status: number; stdout: string; stderr: string }> {
   return new Promise((done, fail) => {
-    const child = spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', VERIFIER, ...args], {
+    const child = spawn(process.execPath, [VERIFIER, ...args], {
       cwd: ROOT,
       stdio: ['ignore', 'pipe', 'pipe'],
     });

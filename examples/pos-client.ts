@@ -123,11 +123,11 @@ interface Sale {
 }
 
 /** A single-tender sale of taxable goods. */
-const single = (label: string, subtotal: number, payment_method: TenderType): Sale => ({
+const single = (label: string, subtotal: number, paymentMethod: TenderType): Sale => ({
   label,
   subtotal_cents: subtotal,
   tax_total_cents: taxOn(subtotal),
-  payment_method,
+  payment_method: paymentMethod,
 });
 
 const DAY: Sale[] = [

@@ -70,7 +70,7 @@ export function describeFailure(error: unknown): string {
     return `${error.request} failed with ${error.status}: ${JSON.stringify({ error: error.body.error, message: error.body.message })}${details.join('')}`;
   }
   if (error instanceof TypeError && error.message === 'fetch failed') {
-    return `cannot reach the service at ${BASE_URL}: ${String((error as { cause?: unknown }).cause ?? error.message)}`;
+    return `cannot reach the service at ${BASE_URL}: ${(error as { cause?: Error }).cause?.message ?? error.message}`;
   }
   return error instanceof Error ? (error.stack ?? error.message) : String(error);
 }

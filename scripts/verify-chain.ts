@@ -284,7 +284,7 @@ function checkProof(
 }
 
 /**
- * The C2SP formats (DESIGN.md "Transparency in the standard formats"): `checkpoint` opens a kept
+ * The C2SP formats (docs/design.md "Transparency in the standard formats"): `checkpoint` opens a kept
  * checkpoint note with the verifier key; `tiles` verifies the whole log from its checkpoint, tiles
  * and entry bundles, and that it extends every checkpoint kept from before.
  */

@@ -84,7 +84,7 @@ export async function createApp(config: AppConfig, testingModule?: TestingModule
     void reply.header('x-request-id', request.id);
     // Fastify leaves a GET's body unread: refused here, before anything answers as if it were not there.
     if (BODYLESS_METHODS.has(request.method) && hasBody(request)) return done(new BodyNotAllowedError(request.method));
-    // Before any route, guard or query sees them: PostgreSQL cannot take such a text (DESIGN.md).
+    // Before any route, guard or query sees them: PostgreSQL cannot take such a text (docs/design.md).
     const refused = refuseTexts({
       ...(request.params as Record<string, unknown>),
       ...(request.query as Record<string, unknown>),
@@ -158,7 +158,7 @@ function acceptJsonBodiesOnly(fastify: FastifyInstance): void {
   fastify.addContentTypeParser('application/json', options, (request, body: string, done) => {
     // An empty body counts as none: the route's validation then says which fields are missing.
     if (body.length === 0) return done(null, undefined);
-    parseJson(request, body, (error, value) => {
+    void parseJson(request, body, (error, value) => {
       if (error) return done(invalidJson());
       const refusal = refuseJson(value);
       if (refusal === undefined) return done(null, value);

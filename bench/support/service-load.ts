@@ -48,7 +48,7 @@ export function load(port: number, connections: number, length: number | Promise
         duration: typeof length === 'number' ? length : 24 * 3600,
         requests: [{ setupRequest: (request) => ({ ...request, ...next() }) }],
       },
-      (error, result) => (error ? reject(error) : resolve(result)),
+      (error: Error | null, result) => (error ? reject(error) : resolve(result)),
     );
     if (typeof length !== 'number')
       void length.then(

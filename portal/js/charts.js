@@ -30,7 +30,8 @@ const resizing = new ResizeObserver((entries) => {
  */
 export function chart({ title, description, labels, series, reference }) {
   const id = `chart-${++charts}`;
-  const top = niceCeiling(Math.max(1, reference?.value ?? 0, ...series.flatMap((s) => s.values)));
+  const values = series.flatMap((s) => s.values);
+  const { top, ticks } = axis(Math.max(1, reference?.value ?? 0, ...values), values.every(Number.isInteger));
   const picture = svg('svg', {
     role: 'img',
     'aria-labelledby': `${id}-title`,
@@ -50,13 +51,9 @@ export function chart({ title, description, labels, series, reference }) {
     picture.replaceChildren(
       svg('title', { id: `${id}-title` }, title),
       svg('desc', { id: `${id}-desc` }, description),
-      ...[0, 0.25, 0.5, 0.75, 1].flatMap((f) => [
-        svg('line', { x1: MARGIN.left, x2: width - MARGIN.right, y1: y(top * f), y2: y(top * f), class: 'grid' }),
-        svg(
-          'text',
-          { x: MARGIN.left - 6, y: y(top * f) + 4, class: 'tick', 'text-anchor': 'end' },
-          formatTick(top * f),
-        ),
+      ...ticks.flatMap((tick) => [
+        svg('line', { x1: MARGIN.left, x2: width - MARGIN.right, y1: y(tick), y2: y(tick), class: 'grid' }),
+        svg('text', { x: MARGIN.left - 6, y: y(tick) + 4, class: 'tick', 'text-anchor': 'end' }, formatTick(tick)),
       ]),
       ...labels
         .map(
@@ -141,6 +138,17 @@ function bars(series, x, y, step) {
 function niceCeiling(value) {
   const power = 10 ** Math.floor(Math.log10(value));
   return [1, 2, 5, 10].map((m) => m * power).find((candidate) => candidate >= value);
+}
+
+/**
+ * At most five round ticks from 0 up to the first at or above `max`; whole numbers only when the
+ * bars are `counts` (half a void is no tick to read a count against).
+ */
+function axis(max, counts) {
+  const rough = niceCeiling(max / 4);
+  const step = counts ? Math.max(1, rough) : rough;
+  const steps = Math.ceil(max / step);
+  return { top: steps * step, ticks: Array.from({ length: steps + 1 }, (_, i) => round(i * step)) };
 }
 
 const round = (value) => Math.round(value * 100) / 100;

@@ -177,6 +177,30 @@ const EXPLANATIONS = {
     'How many standard deviations the voids near a shift change sit above the share of the day those windows cover. VOIDS_AT_SHIFT_CHANGE is flagged from 3, and only with 3 or more such voids: a high z from one or two voids flags nothing.',
 };
 
+/**
+ * What makes each merchant signal fire, by code, so a reader of a LOW profile flagged HIGH_VOID_RATE
+ * knows what “high” is: the tiers of src/rules/fraud-signals.ts, as docs/fraud-scoring.md states them.
+ */
+const SIGNAL_THRESHOLDS = {
+  ROUND_UP_BIAS:
+    'Round-ups exceed honest rounding by a z-score of at least 2 (10 points), 3 (25) or 4 (40); needs 20 sales rounded up or down.',
+  PENNY_ENDINGS_SKEWED:
+    'The penny endings depart from an even spread with a chi-square of at least 21.67 (10 points) or 27.88 (20), leaning to the endings the rule rounds up; needs 50 cash sales.',
+  EXPLICIT_MODE_GAINS:
+    'An explicit rounding mode collected more than the rule’s own on at least 5% (15 points) or 25% (30 points) of the cash sales, at least 3 of them.',
+  OVERRIDE_FREQUENCY: 'Overrides per sale are at least 5% (10 points) or 15% (20 points); needs 20 sales.',
+  OVERRIDES_RAISE_CASH:
+    'At least 3 overrides set the cash total above the calculation, and they outnumber those that set it below (15 points).',
+  HIGH_VOID_RATE: 'Voids per sale are at least 5% (10 points) or 15% (20 points); needs 20 sales.',
+  REPEATED_NORMALIZATION_FAILURES: 'At least 2 (10 points) or 5 (20 points) refunds failed the normalization check.',
+  VOIDS_AT_SHIFT_CHANGE:
+    'At least 3 voids near shift changes, a z-score of at least 3 above the share of the day those windows cover (15 points).',
+  VOIDS_CONCENTRATED_ON_EMPLOYEE: 'One employee authorized at least 60% of the voids, at least 5 of them (10 points).',
+};
+
+/** A signal's code, what makes it fire in its tooltip (a list of merchants names signals without room to explain them). */
+export const signalName = (code) => h('span', { title: SIGNAL_THRESHOLDS[code] }, words(code));
+
 /** Any JSON value, readable: objects as term lists, arrays of objects as tables. For shapes the portal does not know in detail. */
 export function anyValue(value, caption = 'Details', parent = '') {
   if (value === null || value === undefined) return '—';
@@ -184,13 +208,17 @@ export function anyValue(value, caption = 'Details', parent = '') {
   if (Array.isArray(value)) {
     if (value.every((item) => item === null || typeof item !== 'object')) return value.length ? list(value) : '—';
     const keys = [...new Set(value.flatMap((item) => (item && typeof item === 'object' ? Object.keys(item) : [])))];
+    const signals = value.some((item) => SIGNAL_THRESHOLDS[item?.code]);
     return table({
       caption,
-      columns: keys.map((key) => ({
-        label: humanize(key),
-        value: (row) => cell(key, row?.[key]),
-        numeric: typeof value[0]?.[key] === 'number',
-      })),
+      columns: [
+        ...keys.map((key) => ({
+          label: humanize(key),
+          value: (row) => cell(key, row?.[key]),
+          numeric: typeof value[0]?.[key] === 'number',
+        })),
+        ...(signals ? [{ label: 'Flagged when', value: (row) => SIGNAL_THRESHOLDS[row?.code] }] : []),
+      ],
       rows: value,
     });
   }
@@ -257,6 +285,9 @@ function display(value) {
   return words(String(value));
 }
 
+/** A date or an instant, as the API and the rule notes write them: drawn on one line (a <time>), never broken at its hyphens. */
+const DATES = /(\d{4}-\d{2}-\d{2}(?:T[\d:.]+Z?)?)/;
+
 /** A run of letters and digits longer than this, with nowhere to break, is a token (a hash, a key id), not a word. */
 const LONGEST_WORD = 16;
 
@@ -266,9 +297,13 @@ const LONGEST_WORD = 16;
  * no place to break is shown whole-or-abbreviated by `copyable`.
  */
 export function words(text) {
+  const pieces = text.split(DATES);
+  if (pieces.length > 1)
+    return pieces.map((piece, i) => (i % 2 === 1 ? h('time', { datetime: piece }, piece) : piece && words(piece)));
   if (!/\s/.test(text) && text.split(/[-_/.:@?&=,]/).some((part) => part.length > LONGEST_WORD)) return copyable(text);
-  // After _ / @ ? & =, and after . : , unless a digit follows (3.14, 12:30, 1,000 stay whole); a hyphen is a break already.
-  const parts = text.split(/(?<=[_/@?&=]|[.:,](?=\D))/);
+  // After _ / @ ? & =, and after : , unless a digit follows (12:30, 1,000 stay whole); a hyphen is a break already. After
+  // a dot only in an address or path: a dotted name (`transaction.voided`) is one word.
+  const parts = text.split(text.includes('/') ? /(?<=[_/@?&=]|[.:,](?=\D))/ : /(?<=[_/@?&=]|[:,](?=\D))/);
   return parts.length === 1 ? text : parts.flatMap((part, i) => (i === 0 ? [part] : [h('wbr'), part]));
 }
 
@@ -290,14 +325,20 @@ export function utc(iso) {
 
 /**
  * An id or hash too long to read whole in a table: shown as far as its box allows, cut with an ellipsis,
+ * (`whole`: a key a reader compares by eye, shown whole wherever its place is wide enough),
  * the whole value in its tooltip, in the page's text (for find-in-page and screen readers), and
  * copied to the clipboard on click, Enter or Space.
  */
-export function copyable(value) {
+export function copyable(value, { whole = false } = {}) {
   if (!value) return '—';
   return h(
     'button',
-    { type: 'button', class: 'copyable', title: `${value} (copy)`, onclick: () => copy(value) },
+    {
+      type: 'button',
+      class: whole ? 'copyable whole' : 'copyable',
+      title: `${value} (copy)`,
+      onclick: () => copy(value),
+    },
     value,
   );
 }

@@ -21,6 +21,8 @@ import { VerifyHashChainHandler } from './verify-hash-chain/verify-hash-chain.ha
 import { TransparencyLogController } from './transparency-log/transparency-log.controller';
 import { CheckpointNoteHandler, TileHandler, VerifierKeyHandler } from './transparency-log/transparency-log.handler';
 import { VerificationGate } from './verification-gate';
+import { VerifyReadModelsController } from './verify-read-models/verify-read-models.controller';
+import { VerifyReadModelsHandler } from './verify-read-models/verify-read-models.handler';
 import { WitnessingController } from './witnessing/witnessing.controller';
 import { WitnessingHandler } from './witnessing/witnessing.handler';
 
@@ -34,6 +36,7 @@ import { WitnessingHandler } from './witnessing/witnessing.handler';
   controllers: [
     ListAuditLogsController,
     VerifyHashChainController,
+    VerifyReadModelsController,
     ExportAuditLogController,
     CheckpointKeyController,
     TreeProofsController,
@@ -44,6 +47,7 @@ import { WitnessingHandler } from './witnessing/witnessing.handler';
   providers: [
     ListAuditLogsHandler,
     VerifyHashChainHandler,
+    VerifyReadModelsHandler,
     VerificationGate,
     ExportAuditLogHandler,
     CheckpointKeyHandler,

@@ -34,10 +34,15 @@ export class VerificationGate {
       // Only one waits: a second waiter would run right after the first, which is no turn of its own.
       if (this.queued > 0 || Date.now() >= deadline) throw new VerificationInProgressError();
       this.queued += 1;
+      let timer: NodeJS.Timeout | undefined;
       await Promise.race([
         this.running.done.catch(() => undefined),
-        new Promise((resolve) => setTimeout(resolve, deadline - Date.now())),
-      ]).finally(() => (this.queued -= 1));
+        new Promise((resolve) => (timer = setTimeout(resolve, deadline - Date.now()))),
+      ]).finally(() => {
+        this.queued -= 1;
+        // A turn that came before the deadline must not leave its timer keeping the process alive.
+        clearTimeout(timer);
+      });
     }
     const done = verify();
     this.running = { key, done };

@@ -65,7 +65,7 @@ export class SignerHealth {
 export class ChainAlarmBody implements ChainAlarm {
   @ApiProperty({
     description:
-      'Who found it: `signer`, `verification` (GET /admin/verify-hash-chain), `read-model` (GET /admin/verify-transactions), `event-store` (an append that found the head moved)',
+      'Who found it: `signer`, `verification` (GET /admin/verify-hash-chain), `read-model` (GET /admin/verify-transactions, GET /admin/verify-read-models, its periodic run, or a read by id that found a row without its entry), `event-store` (an append that found the head moved), `webhooks` (a delivery row that names no entry of the log, not sent)',
     example: 'event-store',
   })
   source: string;

@@ -1,5 +1,5 @@
 import { settleCash } from '../rules/cash-settlement';
-import { JurisdictionRuleStore } from './rule-store';
+import { seededRuleStore } from '../../test/support/jurisdiction-rules';
 import type { JurisdictionRule } from '../rules/jurisdiction-rule';
 import { loadSeeds } from './seed-loader';
 
@@ -77,7 +77,7 @@ const STATES: Array<{ state: string; zip: string; date: string; source: string; 
 ];
 
 describe('each enacted state, against the worked cases of its own text', () => {
-  const resolver = new JurisdictionRuleStore(loadSeeds());
+  const resolver = seededRuleStore();
 
   it('covers every enacted retail rounding rule of the seeds', () => {
     const enacted = loadSeeds()

@@ -1,5 +1,5 @@
 /** What other features may use of this one: everything else in the folder is its own. */
-export { SEED_DATA } from './jurisdiction.module';
+export { SEED_DATA } from './jurisdiction.tokens';
 export { DataSummaryDto, JurisdictionRuleDto, ResolvedLocationDto } from './jurisdiction.response.dto';
 export { loadSeeds } from './seed-loader';
 export { JurisdictionRuleStore } from './rule-store';

@@ -195,7 +195,7 @@ export class JurisdictionRuleDto implements JurisdictionRule {
     format: 'date',
     nullable: true,
     description:
-      'For a pending or proposed bill: when the session holding it ends; past it the record is stale until re-verified',
+      'For a pending or proposed bill (required for those in the seed data): when the session holding it ends; past it, or when it is unknown, the record is stale until its status changes',
     example: null,
   })
   session_ends: string | null;
@@ -235,6 +235,27 @@ export class JurisdictionRuleDto implements JurisdictionRule {
     example: '2026-04-21',
   })
   last_verified: string;
+
+  @ApiProperty({
+    type: 'string',
+    format: 'date',
+    nullable: true,
+    required: false,
+    description:
+      'When the sources were last searched and nothing new was found; it never makes a record current (absent on versions recorded before it existed: null)',
+    example: '2026-11-25',
+  })
+  last_searched: string | null;
+
+  @ApiProperty({
+    type: 'boolean',
+    nullable: true,
+    required: false,
+    description:
+      'Whether a law of the place bars charging cash payers more than others (a cash-acceptance law), so that a sale rounded up there is `WARN` with `CASH_SURCHARGE_BARRED`; null where the record is silent (absent on versions recorded before it existed)',
+    example: null,
+  })
+  cash_surcharge_barred: boolean | null;
 
   @ApiProperty({ enum: SOURCE_KINDS, description: 'The strongest source behind the record', example: 'statute' })
   source_kind: SourceKind;
@@ -351,7 +372,7 @@ export class DataSummaryDto implements DataSummary {
     type: 'integer',
     minimum: 0,
     description:
-      'Rule versions that are stale today: a pending or proposed bill past its session’s end not verified since, or a record not verified for 90 days (`GET /jurisdictions?stale=true` lists them)',
+      'Rule versions that are stale today: a pending or proposed bill past its session’s end (or with none recorded), or a record not verified for 90 days (`GET /jurisdictions?stale=true` lists them)',
     example: 12,
   })
   stale: number;

@@ -4,8 +4,11 @@ import Papa from 'papaparse';
 import { projectRoot } from '../platform/project-root';
 import { type TipCreditRule, type SeedData, type ZipRecord, tipCreditKeysOf } from '../rules/seed-data';
 import {
+  CONFIDENCES,
   JurisdictionRule,
+  OFFICIAL_SOURCE_KINDS,
   RuleValidationError,
+  SOURCE_KINDS,
   STATE_CODE,
   isIsoDate,
   parseJurisdictionRule,
@@ -69,10 +72,10 @@ function loadZips(dir: string): Map<string, ZipRecord> {
     const line = i + 2;
     const problem = zipProblem(row);
     if (problem) throw new SeedValidationError(file, line, problem);
-    const [zip, state, county, city, county_fips] = row;
+    const [zip, state, county, city, countyFips] = row;
     if (zips.has(zip))
       throw new SeedValidationError(file, line, `zip ${zip} already appears on line ${lineOf.get(zip)}`);
-    zips.set(zip, { zip, state, county, city, county_fips });
+    zips.set(zip, { zip, state, county, city, county_fips: countyFips });
     lineOf.set(zip, line);
   });
   return zips;
@@ -100,6 +103,14 @@ function loadRules(dir: string): JurisdictionRule[] {
     } catch (error) {
       if (!(error instanceof RuleValidationError)) throw error;
       throw new SeedValidationError(file, record, `(${lookupKeyOf(raw)}) ${error.message}`);
+    }
+    // The seeds' bills must carry their calendar, or staleness could only be guessed (an admin's change may omit it).
+    if ((rule.status === 'pending' || rule.status === 'proposed') && rule.session_ends === null) {
+      throw new SeedValidationError(
+        file,
+        record,
+        `(${rule.lookup_key}) session_ends is required for a ${rule.status} rule`,
+      );
     }
     const key = ruleVersionKey(rule);
     if (seen.has(key))
@@ -133,6 +144,9 @@ const TIP_CREDIT_CHECKS: Record<keyof TipCreditRule, (v: unknown) => boolean> = 
   notes: (v) => typeof v === 'string',
   effective_date: (v) => v === null || isIsoDate(v),
   source: (v) => Array.isArray(v) && v.every((url) => typeof url === 'string'),
+  source_kind: (v) => (SOURCE_KINDS as readonly unknown[]).includes(v),
+  confidence: (v) => (CONFIDENCES as readonly unknown[]).includes(v),
+  last_verified: isIsoDate,
 };
 const TIP_CREDIT_FIELDS = Object.keys(TIP_CREDIT_CHECKS) as (keyof TipCreditRule)[];
 /** Absent on a state's or FLSA's entry. */
@@ -166,6 +180,9 @@ function loadTipCreditRules(dir: string): Map<string, TipCreditRule[]> {
     if (invalid.length > 0) throw new SeedValidationError(file, record, `missing or invalid ${invalid.join(', ')}`);
     const placeProblem = tipCreditPlaceProblem(entry);
     if (placeProblem) throw new SeedValidationError(file, record, placeProblem);
+    if (entry.confidence === 'high' && !(OFFICIAL_SOURCE_KINDS as readonly unknown[]).includes(entry.source_kind)) {
+      throw new SeedValidationError(file, record, `confidence cannot be high on a ${String(entry.source_kind)} source`);
+    }
     const rule = Object.fromEntries(
       TIP_CREDIT_FIELDS.filter((field) => field in entry).map((field) => [field, entry[field]]),
     ) as unknown as TipCreditRule;

@@ -7,10 +7,10 @@ export interface DomainEvent {
   data: object;
 }
 
-/** STYLE.md: pure, no clock, no database; `evolve` is total and never throws, `decide` throws a DomainError. */
+/** A decider (docs/design.md, "Shape"): pure, no clock, no database; `evolve` is total and never throws, `decide` throws a DomainError. */
 export interface Decider<Command, State, Event extends DomainEvent> {
   initialState(): State;
-  evolve(state: State, event: Event): State;
+  evolve: (state: State, event: Event) => State;
   decide(command: Command, state: State): Event[];
 }
 

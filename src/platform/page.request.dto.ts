@@ -2,7 +2,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsOptional, Max, Min } from 'class-validator';
 import { QueryInteger } from './query-integer';
 
-/** `limit` and `offset` of a list that pages by offset; above 1,000 is a 400 (DESIGN.md), not a silent cap. */
+/** `limit` and `offset` of a list that pages by offset; above 1,000 is a 400 (docs/design.md), not a silent cap. */
 export class PageRequest {
   @ApiPropertyOptional({
     type: 'integer',

@@ -12,7 +12,7 @@ const taken = new Int32Array(
 );
 
 /** The memory the count is kept in, for a worker thread's `workerData.requests`. */
-export const requestCount = taken.buffer as SharedArrayBuffer;
+export const requestCount = taken.buffer;
 
 export function requestTaken(): void {
   Atomics.add(taken, 0, 1);

@@ -22,7 +22,7 @@ export class MerchantActivities {
     db: Database,
     merchantId: string | null,
   ): Promise<{ activities: Map<string, MerchantActivity>; as_of_position: number }> {
-    const { result, as_of_position } = await readAsOf(
+    const { result, as_of_position: asOfPosition } = await readAsOf(
       db,
       [merchantRiskProjector, overrideReportProjector, voidAnalyticsProjector],
       async (tx) => {
@@ -42,6 +42,6 @@ export class MerchantActivities {
         );
       },
     );
-    return { activities: result, as_of_position };
+    return { activities: result, as_of_position: asOfPosition };
   }
 }

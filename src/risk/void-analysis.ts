@@ -62,7 +62,7 @@ export const NO_VOIDS: VoidActivity = {
   refunds: 0,
   refunded_cents: 0,
   normalization_failures: 0,
-  voids_by_hour: Array(24).fill(0),
+  voids_by_hour: new Array<number>(24).fill(0),
   voids_by_reason: Object.fromEntries(VOID_REASONS.map((reason) => [reason, 0])) as Record<VoidReason, number>,
   employees: [],
   near_shift_change: 0,

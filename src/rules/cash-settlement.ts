@@ -1,7 +1,7 @@
 /**
  * What the customer hands over and gets back, under what a rule's law says beyond its mode: round
  * the amount due or the change, leave exact change alone, and the tiny-total rule. Pure: integer
- * cents in, integer cents out (DESIGN.md, "Rule model, version 2").
+ * cents in, integer cents out (docs/design.md, "Rule model, version 2").
  */
 
 import { DomainError } from '../platform/errors/domain-error';
@@ -70,29 +70,29 @@ export class TenderTooSmallError extends DomainError {
  * `rounds: change` settles as the total would: handed whole nickels, rounding the change and
  * rounding the total give the same cash total under every mode that rounds to the nickel.
  */
-export function settleCash(cash_cents: number, terms: CashTerms, cash_tendered_cents?: number): CashSettlement {
+export function settleCash(cashCents: number, terms: CashTerms, cashTenderedCents?: number): CashSettlement {
   const settle = (total: number, exemption: RoundingExemption | null): CashSettlement => {
-    const owed = exemption === 'exact_change' ? cash_cents : total;
-    if (cash_tendered_cents !== undefined && cash_tendered_cents < owed)
-      throw new TenderTooSmallError(cash_tendered_cents, owed);
+    const owed = exemption === 'exact_change' ? cashCents : total;
+    if (cashTenderedCents !== undefined && cashTenderedCents < owed)
+      throw new TenderTooSmallError(cashTenderedCents, owed);
     return {
       cash_total_cents: total,
-      rounding_delta_cents: total - cash_cents,
-      ...(cash_tendered_cents !== undefined && { change_due_cents: cash_tendered_cents - total }),
+      rounding_delta_cents: total - cashCents,
+      ...(cashTenderedCents !== undefined && { change_due_cents: cashTenderedCents - total }),
       rounding_exemption: exemption,
     };
   };
-  if (cash_cents === 0) return settle(0, 'tender');
-  if (!roundsAmounts(terms.mode)) return settle(cash_cents, 'no_rule');
-  if (terms.exact_change_exempt && cash_tendered_cents === cash_cents) return settle(cash_cents, 'exact_change');
+  if (cashCents === 0) return settle(0, 'tender');
+  if (!roundsAmounts(terms.mode)) return settle(cashCents, 'no_rule');
+  if (terms.exact_change_exempt && cashTenderedCents === cashCents) return settle(cashCents, 'exact_change');
   const small = terms.small_total;
-  if (small?.kind === 'exempt_up_to' && cash_cents <= small.cents) return settle(cash_cents, 'small_total');
-  if (small?.kind === 'round_up_to_nickel' && cash_cents <= 2) return settle(5, 'small_total');
-  if (terms.rounds === 'change' && cash_tendered_cents !== undefined) {
-    if (cash_tendered_cents < cash_cents) throw new TenderTooSmallError(cash_tendered_cents, cash_cents);
-    return settle(cash_tendered_cents - roundCents(cash_tendered_cents - cash_cents, terms.mode), null);
+  if (small?.kind === 'exempt_up_to' && cashCents <= small.cents) return settle(cashCents, 'small_total');
+  if (small?.kind === 'round_up_to_nickel' && cashCents <= 2) return settle(5, 'small_total');
+  if (terms.rounds === 'change' && cashTenderedCents !== undefined) {
+    if (cashTenderedCents < cashCents) throw new TenderTooSmallError(cashTenderedCents, cashCents);
+    return settle(cashTenderedCents - roundCents(cashTenderedCents - cashCents, terms.mode), null);
   }
-  return settle(roundCents(cash_cents, terms.mode), null);
+  return settle(roundCents(cashCents, terms.mode), null);
 }
 
 /**
@@ -101,16 +101,19 @@ export function settleCash(cash_cents: number, terms: CashTerms, cash_tendered_c
  * it hands back exactly `sale_cash_remaining_cents`.
  */
 export function refundCash(
-  refund_cents: number,
+  refundCents: number,
   policy: RefundPolicy,
   mode: RoundingMode,
-  { whole_sale, sale_cash_remaining_cents }: { whole_sale: boolean; sale_cash_remaining_cents: number },
+  {
+    whole_sale: wholeSale,
+    sale_cash_remaining_cents: saleCashRemainingCents,
+  }: { whole_sale: boolean; sale_cash_remaining_cents: number },
 ): { cash_refund_cents: number; rounding_exemption: RoundingExemption | null } {
-  if (policy === 'exact_amount') return { cash_refund_cents: refund_cents, rounding_exemption: 'refund_policy' };
-  if (policy === 'mirror_original' && whole_sale)
-    return { cash_refund_cents: sale_cash_remaining_cents, rounding_exemption: null };
-  if (!roundsAmounts(mode)) return { cash_refund_cents: refund_cents, rounding_exemption: 'no_rule' };
-  return { cash_refund_cents: roundCents(refund_cents, mode), rounding_exemption: null };
+  if (policy === 'exact_amount') return { cash_refund_cents: refundCents, rounding_exemption: 'refund_policy' };
+  if (policy === 'mirror_original' && wholeSale)
+    return { cash_refund_cents: saleCashRemainingCents, rounding_exemption: null };
+  if (!roundsAmounts(mode)) return { cash_refund_cents: refundCents, rounding_exemption: 'no_rule' };
+  return { cash_refund_cents: roundCents(refundCents, mode), rounding_exemption: null };
 }
 
 export interface Tender {
@@ -164,9 +167,9 @@ export class TenderError extends DomainError {
   }
 }
 
-function exemptionFor(tender: Exclude<TenderType, 'cash'>, amount_cents: number): TenderExemption {
+function exemptionFor(tender: Exclude<TenderType, 'cash'>, amountCents: number): TenderExemption {
   const { citation, rule } = tender === 'ebt' ? EBT_RULE : NON_CASH_RULE;
-  return { tender, amount_cents, citation, rule };
+  return { tender, amount_cents: amountCents, citation, rule };
 }
 
 function requireCents(value: number, field: string): void {
@@ -225,7 +228,8 @@ export function roundTender(input: TenderInput): TenderCalculation {
   const tenders = split ?? [{ type: input.payment_method, amount_cents: ledger }];
 
   const amountsByType = new Map<TenderType, number>();
-  for (const { type, amount_cents } of tenders) amountsByType.set(type, (amountsByType.get(type) ?? 0) + amount_cents);
+  for (const { type, amount_cents: amountCents } of tenders)
+    amountsByType.set(type, (amountsByType.get(type) ?? 0) + amountCents);
 
   // Several cash tenders are one cash payment: the total is rounded once.
   const cashPortion = amountsByType.get('cash') ?? 0;

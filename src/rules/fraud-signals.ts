@@ -115,9 +115,9 @@ export function fired<C extends FraudSignalCode = FraudSignalCode>(
 /** The score of the signals that fired: their points added up, capped at 100. */
 export function assess(signals: readonly (FraudSignal | undefined)[]): FraudAssessment {
   const scored = fired(signals);
-  const fraud_score = Math.min(
+  const fraudScore = Math.min(
     MAX_FRAUD_SCORE,
     scored.reduce((sum, s) => sum + s.points, 0),
   );
-  return { fraud_score, risk_level: riskLevelOf(fraud_score), signals: scored };
+  return { fraud_score: fraudScore, risk_level: riskLevelOf(fraudScore), signals: scored };
 }

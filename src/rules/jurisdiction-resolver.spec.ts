@@ -5,7 +5,7 @@ import { JurisdictionRuleStore } from '../jurisdiction/rule-store';
 import { dataSummary, listRules } from '../jurisdiction/rule-views';
 import { loadSeeds } from '../jurisdiction/seed-loader';
 import { SeedData } from './seed-data';
-import { ruleAt } from '../../test/support/jurisdiction-rules';
+import { recordRule, ruleAt, seededRuleStore } from '../../test/support/jurisdiction-rules';
 
 const DATE = '2026-10-01';
 
@@ -13,13 +13,13 @@ let seeds: SeedData;
 let resolver: JurisdictionRuleStore;
 beforeAll(() => {
   seeds = loadSeeds();
-  resolver = new JurisdictionRuleStore(seeds);
+  resolver = seededRuleStore(seeds);
 });
 
 /** The seeds have no enacted city or county rounding rule, so tests that need one record it. */
 function withRules(...rules: Partial<JurisdictionRule>[]): JurisdictionRuleStore {
-  const fresh = new JurisdictionRuleStore(seeds);
-  for (const rule of rules) fresh.upsertRule(ruleAt(rule));
+  const fresh = seededRuleStore(seeds);
+  for (const rule of rules) recordRule(fresh, ruleAt(rule));
   return fresh;
 }
 
@@ -229,7 +229,7 @@ describe('rule versions', () => {
   });
 
   it('checks a rule without recording it', () => {
-    const fresh = new JurisdictionRuleStore(seeds);
+    const fresh = seededRuleStore(seeds);
     expect(fresh.checkRule(ruleAt({ state: 'AZ', county: 'Maricopa' })).lookup_key).toBe('AZ-Maricopa');
     expect(fresh.resolve({ zip_code: '85004', date: DATE }).level).toBe('state');
     expect(() => fresh.checkRule(ruleAt({ state: 'ZZ' }))).toThrow(
@@ -238,7 +238,7 @@ describe('rule versions', () => {
   });
 
   it('validates a recorded rule field by field', () => {
-    const invalid = () => resolver.upsertRule({ ...ruleAt({ state: 'AZ' }), rounding_mode: 'to_quarter', extra: 1 });
+    const invalid = () => recordRule(resolver, { ...ruleAt({ state: 'AZ' }), rounding_mode: 'to_quarter', extra: 1 });
     expect(invalid).toThrow(RuleValidationError);
     expect(invalid).toThrow(
       expect.objectContaining({
@@ -258,7 +258,7 @@ describe('rule versions', () => {
         ],
       }),
     );
-    expect(() => resolver.upsertRule(ruleAt({ state: 'ZZ' }))).toThrow(
+    expect(() => recordRule(resolver, ruleAt({ state: 'ZZ' }))).toThrow(
       expect.objectContaining({ reason: 'UNKNOWN_STATE' }),
     );
   });
@@ -402,11 +402,19 @@ describe('lookups for the HTTP endpoints', () => {
     });
   });
 
-  it('counts a bill as stale once its session has ended, until it is verified again', () => {
+  it('counts a bill as stale once its session has ended, however recently it was verified or searched, until its status changes', () => {
     const bill = { state: 'AZ', status: 'pending' as const, last_verified: '2026-05-01', session_ends: '2026-06-30' };
     expect(listed(withRules(bill), '2026-06-30')).toEqual([]);
     expect(listed(withRules(bill), '2026-07-01')).toEqual(['AZ']);
-    expect(listed(withRules({ ...bill, last_verified: '2026-07-02' }), '2026-07-03')).toEqual([]);
+    expect(
+      listed(withRules({ ...bill, last_verified: '2026-07-02', last_searched: '2026-07-03' }), '2026-07-03'),
+    ).toEqual(['AZ']);
+    expect(
+      listed(withRules({ ...bill, status: 'failed' as const, last_verified: '2026-07-02' }), '2026-07-03'),
+    ).toEqual([]);
+    expect(listed(withRules({ ...bill, status: 'proposed' as const, session_ends: null }), '2026-05-02')).toEqual([
+      'AZ',
+    ]);
     expect(listed(withRules({ ...bill, status: 'enacted' as const }), '2026-07-01')).toEqual([]);
     expect(listed(withRules({ ...bill, status: 'enacted' as const }), '2026-07-31')).toEqual(['AZ']);
   });

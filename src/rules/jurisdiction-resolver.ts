@@ -148,16 +148,23 @@ const STALE_AFTER_DAYS = 90;
 const DAY_MS = 86_400_000;
 
 /**
- * DESIGN.md: a pending or proposed bill whose session has ended is now law or dead, so its record
- * says less than it seems until someone checks again; so does any record unchecked for 90 days.
+ * Why a record says less than it seems on `today`, or null when it is current. A pending or proposed
+ * bill whose session has ended is now law or dead whatever our searching found, so only a new status
+ * clears it; one whose session's end is not recorded cannot be trusted to be current either. Any
+ * record unchecked against its sources for 90 days is stale too (`last_searched` never resets this).
  */
+export function staleness(rule: JurisdictionRule, today: string): string | null {
+  if (rule.status === 'pending' || rule.status === 'proposed') {
+    if (rule.session_ends === null) return `it is ${rule.status} with no known end of session`;
+    if (rule.session_ends < today) return `it is still ${rule.status} though its session ended on ${rule.session_ends}`;
+  }
+  if ((Date.parse(today) - Date.parse(rule.last_verified)) / DAY_MS > STALE_AFTER_DAYS)
+    return `it was last checked against its sources on ${rule.last_verified}`;
+  return null;
+}
+
 export function isStale(rule: JurisdictionRule, today: string): boolean {
-  const sessionOver =
-    (rule.status === 'pending' || rule.status === 'proposed') &&
-    rule.session_ends !== null &&
-    rule.session_ends < today &&
-    rule.last_verified <= rule.session_ends;
-  return sessionOver || (Date.parse(today) - Date.parse(rule.last_verified)) / DAY_MS > STALE_AFTER_DAYS;
+  return staleness(rule, today) !== null;
 }
 
 /** Versions are sorted by effective date (null first): the last one in force wins, else the next one due. */
@@ -395,7 +402,7 @@ export class JurisdictionResolver {
   }
 }
 
-/** Nothing enacted applies: the federal record does, whatever its status (Treasury guidance, voluntary). */
+/** Nothing enacted applies: the federal record does, whatever its status (the service's own default, voluntary). */
 function federalDefault(
   candidates: readonly { level: JurisdictionLevel; rule: JurisdictionRule }[],
   date: string,

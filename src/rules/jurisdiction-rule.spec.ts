@@ -43,8 +43,10 @@ describe('parseJurisdictionRule', () => {
     source: [],
     notes: '',
     last_verified: '2026-11-20',
+    last_searched: '2026-11-25',
     source_kind: 'regulation',
     confidence: 'high',
+    cash_surcharge_barred: false,
     rule_type: 'rounding',
     scope: 'retail',
     rounds: 'change',
@@ -126,10 +128,25 @@ describe('parseJurisdictionRule', () => {
     expect(upgradeRecordedRule(county)).toEqual(county);
   });
 
-  it('reads a rule recorded before version 3 as one whose mode decides', () => {
-    const { choice: _o, ...v2 } = county;
-    expect(parseJurisdictionRule(upgradeRecordedRule(v2))).toEqual(county);
+  it('reads a body without the fields added since version 3 as null: choice (the mode decides), last_searched, cash_surcharge_barred', () => {
+    const { choice: _o, last_searched: _s, cash_surcharge_barred: _b, ...v2 } = county;
+    expect(parseJurisdictionRule(upgradeRecordedRule(v2))).toEqual({
+      ...county,
+      choice: null,
+      last_searched: null,
+      cash_surcharge_barred: null,
+    });
     expect(upgradeRecordedRule({ ...county, choice: 'either_neighbor' })).toMatchObject({ choice: 'either_neighbor' });
+  });
+
+  it('checks the optional fields when given', () => {
+    expect(() => parseJurisdictionRule({ ...county, last_searched: '2026-13-01' })).toThrow(
+      'last_searched: must be an ISO date (YYYY-MM-DD) or null',
+    );
+    expect(() => parseJurisdictionRule({ ...county, cash_surcharge_barred: 'yes' })).toThrow(
+      'cash_surcharge_barred: must be true or false',
+    );
+    expect(() => parseJurisdictionRule({ ...county, choice: 'up' })).toThrow('choice: must be one of either_neighbor');
   });
 
   it('lists every missing field', () => {

@@ -36,7 +36,7 @@ export type RuleScope = (typeof RULE_SCOPES)[number];
 export const SOURCE_KINDS = ['statute', 'regulation', 'agency_guidance', 'bill_text', 'news', 'vendor'] as const;
 export type SourceKind = (typeof SOURCE_KINDS)[number];
 /** Official text: the only kinds that can carry `confidence: high`. */
-const OFFICIAL_SOURCE_KINDS: readonly SourceKind[] = ['statute', 'regulation', 'agency_guidance', 'bill_text'];
+export const OFFICIAL_SOURCE_KINDS: readonly SourceKind[] = ['statute', 'regulation', 'agency_guidance', 'bill_text'];
 
 export const CONFIDENCES = ['high', 'medium', 'low'] as const;
 export type Confidence = (typeof CONFIDENCES)[number];
@@ -91,8 +91,15 @@ export interface JurisdictionRule {
   source: string[];
   notes: string;
   last_verified: string;
+  /** When the sources were last searched with nothing new found: unlike `last_verified`, it never makes a record current. */
+  last_searched: string | null;
   source_kind: SourceKind;
   confidence: Confidence;
+  /**
+   * Whether a law of the place bars charging a cash payer more than others (a cash-acceptance law's
+   * anti-surcharge clause), so that rounding a cash total up is at risk; null where the record is silent.
+   */
+  cash_surcharge_barred: boolean | null;
   rule_type: RuleType;
   scope: RuleScope;
   rounds: Rounds;
@@ -177,8 +184,10 @@ const CHECKS: Record<keyof JurisdictionRule, (value: unknown) => string | null> 
   enacted_date: nullableDate,
   session_ends: nullableDate,
   last_verified: (v) => (isIsoDate(v) ? null : 'must be an ISO date (YYYY-MM-DD)'),
+  last_searched: nullableDate,
   source_kind: oneOf(SOURCE_KINDS),
   confidence: oneOf(CONFIDENCES),
+  cash_surcharge_barred: (v) => (v === null ? null : boolean(v)),
   rule_type: oneOf(RULE_TYPES),
   scope: oneOf(RULE_SCOPES),
   rounds: oneOf(ROUNDS),
@@ -215,6 +224,12 @@ const CHECKS: Record<keyof JurisdictionRule, (value: unknown) => string | null> 
 };
 
 const FIELDS = Object.keys(CHECKS) as (keyof JurisdictionRule)[];
+/** Fields added after clients were written: absent means null, so a body valid before stays valid. */
+const OPTIONAL_FIELDS: ReadonlySet<keyof JurisdictionRule> = new Set([
+  'choice',
+  'last_searched',
+  'cash_surcharge_barred',
+]);
 
 /** The place fields each level must (and must not) carry, and the keys they imply. */
 function placeProblems(rule: JurisdictionRule): FieldProblem[] {
@@ -251,13 +266,13 @@ export function parseJurisdictionRule(raw: unknown): JurisdictionRule {
     .filter((field) => !(FIELDS as readonly string[]).includes(field))
     .map((field) => ({ field, message: 'is not a rule field' }));
   for (const field of FIELDS) {
-    const message = field in record ? CHECKS[field](record[field]) : 'is required';
+    const message = field in record ? CHECKS[field](record[field]) : OPTIONAL_FIELDS.has(field) ? null : 'is required';
     if (message) problems.push({ field, message });
   }
   if (problems.length > 0) throw new RuleValidationError(problems);
 
   const rule = structuredClone(
-    Object.fromEntries(FIELDS.map((field) => [field, record[field]])),
+    Object.fromEntries(FIELDS.map((field) => [field, record[field] ?? null])),
   ) as unknown as JurisdictionRule;
   const ruleErrors = [...placeProblems(rule), ...versionProblems(rule)];
   if (ruleErrors.length > 0) throw new RuleValidationError(ruleErrors);
@@ -285,16 +300,15 @@ function versionProblems(rule: JurisdictionRule): FieldProblem[] {
 }
 
 /**
- * A rule recorded before version 3 (an admin's change in the log) read as version 3: what it did
- * not say takes the value that rounds as it rounded then (no `choice`: the mode decides). A version 1
- * rule's `as_of` becomes `last_verified`, and its sources are not re-judged: `news` and `low` until
- * someone verifies it.
+ * A rule recorded before version 2 (an admin's change in the log) read as version 2: what it did
+ * not say takes the value that rounds as it rounded then. Its `as_of` becomes `last_verified`, and
+ * its sources are not re-judged: `news` and `low` until someone verifies it. The fields added since
+ * are optional (parseJurisdictionRule reads their absence as null).
  */
 export function upgradeRecordedRule(raw: Record<string, unknown>): Record<string, unknown> {
-  if ('last_verified' in raw) return { choice: null, ...raw };
+  if ('last_verified' in raw) return raw;
   const { as_of: asOf, ...rest } = raw;
   return {
-    choice: null,
     expires_date: null,
     enacted_date: null,
     session_ends: null,

@@ -59,9 +59,9 @@ describe('name folding', () => {
 
   it('never merges two counties of one state in the ZIP data', () => {
     const fipsByKey = new Map<string, Set<string>>();
-    for (const { state, county_fips, county } of loadSeeds().zips.values()) {
+    for (const { state, county_fips: countyFips, county } of loadSeeds().zips.values()) {
       const key = `${state}|${foldCountyName(county)}`;
-      fipsByKey.set(key, (fipsByKey.get(key) ?? new Set()).add(county_fips));
+      fipsByKey.set(key, (fipsByKey.get(key) ?? new Set()).add(countyFips));
     }
     expect([...fipsByKey].filter(([, fips]) => fips.size > 1)).toEqual([]);
     expect(fipsByKey.size).toBe(3211);

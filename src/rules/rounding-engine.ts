@@ -41,7 +41,7 @@ export const ENFORCED_ROUNDING_RULES: readonly EnforcedRule[] = [
   },
   { citation: 'Ariz. SB 1108', rule: 'The final total is rounded, never individual items' },
   {
-    citation: 'Treasury Penny Production Cessation FAQ (2025-12-23); NCSL (2025-11-21)',
+    citation: 'NCSL (2025-11-21), the method this service defaults to where no state or local law sets one',
     rule: 'Symmetrical rounding: a last digit of 1, 2, 6, 7 rounds down and 3, 4, 8, 9 rounds up to a multiple of 5 cents',
   },
 ];

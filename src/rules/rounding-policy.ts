@@ -1,5 +1,5 @@
 /**
- * What the law leaves to a merchant, and which cash totals it accepts (DESIGN.md, "Rule model,
+ * What the law leaves to a merchant, and which cash totals it accepts (docs/design.md, "Rule model,
  * version 3"). Pure: a rule and integer cents in, a decision out.
  */
 
@@ -84,15 +84,15 @@ export function policyTerms(rule: RuleLaw, requested: RoundingPolicy): { terms: 
  */
 export function isLawfulCashTotal(
   rule: RuleLaw,
-  cash_cents: number,
-  cash_total_cents: number,
-  cash_tendered_cents?: number,
+  cashCents: number,
+  cashTotalCents: number,
+  cashTenderedCents?: number,
 ): boolean {
   const modes: RoundingMode[] =
     rule.choice === 'either_neighbor' ? ['mandatory_round_down', 'mandatory_round_up'] : [rule.rounding_mode];
   return modes.some((mode) => {
     try {
-      return settleCash(cash_cents, ruleTerms(rule, mode), cash_tendered_cents).cash_total_cents === cash_total_cents;
+      return settleCash(cashCents, ruleTerms(rule, mode), cashTenderedCents).cash_total_cents === cashTotalCents;
     } catch (error) {
       // A neighbour above what was tendered cannot be the lawful result of this sale.
       if (error instanceof TenderTooSmallError) return false;

@@ -1,4 +1,4 @@
-import type { JurisdictionRule } from './jurisdiction-rule';
+import type { Confidence, JurisdictionRule, SourceKind } from './jurisdiction-rule';
 import { foldCityName, foldCountyName } from './name-folding';
 
 /** What the seed files hold, once read and checked (jurisdiction/seed-loader.ts reads them). */
@@ -15,7 +15,10 @@ export interface ZipRecord {
  * One entry of seeds/tip-credit-rules.json; `state` 'US' is the FLSA rule. A `region` is part of a
  * state whose own law sets other figures (New York's downstate counties), named and listed by its
  * `counties`; it replaces the state's figures there. A `county` or `city` is a local law (Chicago's,
- * Montgomery County's), checked beside the state's. Amounts are dollars per hour.
+ * Montgomery County's), checked beside the state's: the record's existence says the place has its own
+ * minimum-wage law from `effective_date`, and a figure null there is unknown, never the state's.
+ * Amounts are dollars per hour. `source_kind`, `confidence` and `last_verified` say how sure the
+ * record is, as a jurisdiction rule's do.
  */
 export interface TipCreditRule {
   state: string;
@@ -30,6 +33,9 @@ export interface TipCreditRule {
   notes: string;
   effective_date: string | null;
   source: string[];
+  source_kind: SourceKind;
+  confidence: Confidence;
+  last_verified: string;
 }
 
 export interface SeedData {

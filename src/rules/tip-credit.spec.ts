@@ -1,21 +1,36 @@
 import fc from 'fast-check';
 import { loadSeeds } from '../jurisdiction/seed-loader';
 import { tipCreditKey, tipCreditKeysOf, type TipCreditRule } from './seed-data';
-import { checkTipCredit, tipCreditRuleOn, tipCreditRulesAt } from './tip-credit';
+import { checkTipCredit, checkTipCreditAt, lowestConfidence, tipCreditRuleOn, tipCreditRulesAt } from './tip-credit';
 
 const { tipCreditRules } = loadSeeds();
 const rule = (state: string, date = '2026-11-21') => tipCreditRuleOn(tipCreditRules, state, date)!;
-const check = (state: string, hourly_wage_cents: number, average_tips_per_hour_cents: number) =>
-  checkTipCredit({ hourly_wage_cents, average_tips_per_hour_cents }, rule('US'), rule(state));
+const check = (state: string, hourlyWageCents: number, averageTipsPerHourCents: number) =>
+  checkTipCredit(
+    { hourly_wage_cents: hourlyWageCents, average_tips_per_hour_cents: averageTipsPerHourCents },
+    rule('US'),
+    rule(state),
+  );
 const failed = (result: ReturnType<typeof check>) =>
   result.requirements
     .filter((r) => !r.met)
-    .map(({ requirement, required_cents, actual_cents }) => [requirement, required_cents, actual_cents]);
+    .map(({ requirement, required_cents: requiredCents, actual_cents: actualCents }) => [
+      requirement,
+      requiredCents,
+      actualCents,
+    ]);
 
 describe('checkTipCredit', () => {
   it('passes the FLSA minimum in a state that follows the federal defaults', () => {
     const result = check('TX', 213, 512);
-    expect(result).toEqual({ compliant: true, requirements: expect.any(Array), notes: [] });
+    expect(result).toEqual({
+      status: 'compliant',
+      compliant: true,
+      reason: null,
+      requirements: expect.any(Array),
+      unknowns: [],
+      notes: [],
+    });
     expect(result.requirements).toEqual([
       {
         requirement: 'FLSA_CASH_WAGE',
@@ -91,16 +106,20 @@ describe('checkTipCredit', () => {
     expect(failed(check('NY', 1070, 500))).toEqual([['STATE_MINIMUM_WAGE', 1600, 1570]]);
   });
 
-  it('checks only what the seed data knows, and says what it could not check', () => {
+  it("is unknown where the state's figures are missing, and non_compliant whatever is unknown once a requirement fails", () => {
     const samoa = check('AS', 213, 600);
     expect(samoa.requirements.map((r) => r.jurisdiction)).toEqual(['US', 'US']);
-    expect(samoa.notes).toEqual([expect.stringContaining('AS'), expect.stringContaining('AS')]);
+    expect(samoa).toMatchObject({ status: 'unknown', compliant: null, reason: 'STATE_MINIMUM_UNKNOWN' });
+    expect(samoa.unknowns.map((u) => [u.reason, u.jurisdiction])).toEqual([['STATE_MINIMUM_UNKNOWN', 'AS']]);
     const marianas = check('MP', 213, 400);
     expect(failed(marianas)).toEqual([
       ['FLSA_MINIMUM_WAGE', 725, 613],
       ['STATE_MINIMUM_WAGE', 725, 613],
     ]);
-    expect(marianas.notes).toEqual([expect.stringContaining('tip credit')]);
+    expect(marianas).toMatchObject({ status: 'non_compliant', compliant: false, reason: null });
+    // Whether the Marianas allow a tip credit is not recorded: a cash wage under the minimum is unknown, one at it is not.
+    expect(check('MP', 213, 600)).toMatchObject({ status: 'unknown', reason: 'STATE_MINIMUM_UNKNOWN' });
+    expect(check('MP', 725, 0)).toMatchObject({ status: 'compliant', unknowns: [] });
   });
 
   it('takes the requirements from the rules it is given', () => {
@@ -113,9 +132,9 @@ describe('checkTipCredit', () => {
 describe('checkTipCredit with a city', () => {
   const chicago = (date: string) =>
     tipCreditRuleOn(tipCreditRules, tipCreditKey({ state: 'IL', city: 'chicago' }), date);
-  const inChicago = (date: string, hourly_wage_cents: number, average_tips_per_hour_cents: number) =>
+  const inChicago = (date: string, hourlyWageCents: number, averageTipsPerHourCents: number) =>
     checkTipCredit(
-      { hourly_wage_cents, average_tips_per_hour_cents, city: 'Chicago' },
+      { hourly_wage_cents: hourlyWageCents, average_tips_per_hour_cents: averageTipsPerHourCents, city: 'Chicago' },
       rule('US', date),
       rule('IL', date),
       chicago(date),
@@ -131,22 +150,67 @@ describe('checkTipCredit with a city', () => {
     ]);
   });
 
-  it("says what it could not check where the city's figures are not in the seed data, and that the credit ends in 2028", () => {
-    const result = inChicago('2026-11-24', 1000, 800);
+  it("checks Chicago's 2025-07-01 figures: $16.60, and $12.62 in cash", () => {
+    const result = inChicago('2025-08-01', 900, 800);
+    expect(failed(result)).toEqual([['LOCAL_CASH_WAGE', 1262, 900]]);
+    expect(result).toMatchObject({ status: 'non_compliant', compliant: false });
+    expect(inChicago('2025-08-01', 1262, 398)).toMatchObject({ status: 'compliant', compliant: true });
+    expect(failed(inChicago('2025-08-01', 1262, 397))).toEqual([['LOCAL_MINIMUM_WAGE', 1660, 1659]]);
+  });
+
+  it("is unknown, never compliant, where the city's figures in force are missing, and never falls back on the state's", () => {
+    // $9.00 cash and $8.00 tips meet Illinois's figures; Chicago's of 2026-07-01 are not known.
+    const result = inChicago('2026-11-29', 900, 800);
     expect(result.requirements.map((r) => r.requirement)).toEqual([
       'FLSA_CASH_WAGE',
       'FLSA_MINIMUM_WAGE',
       'STATE_CASH_WAGE',
       'STATE_MINIMUM_WAGE',
     ]);
-    expect(result.notes).toEqual([
-      expect.stringMatching(/^Chicago, IL: no Chicago, IL minimum cash wage/),
-      expect.stringMatching(/^Chicago, IL: no Chicago, IL minimum wage, cash wage plus tips/),
+    expect(result).toMatchObject({ status: 'unknown', compliant: null, reason: 'LOCAL_MINIMUM_UNKNOWN' });
+    expect(result.unknowns.map((u) => [u.reason, u.jurisdiction])).toEqual([
+      ['LOCAL_MINIMUM_UNKNOWN', 'Chicago, IL'],
+      ['LOCAL_MINIMUM_UNKNOWN', 'Chicago, IL'],
     ]);
-    expect(chicago('2028-07-01')).toMatchObject({ tip_credit_allowed: false, max_tip_credit: 0 });
-    expect(inChicago('2028-07-01', 1000, 800).notes).toEqual([
-      expect.stringMatching(/^Chicago, IL: no Chicago, IL minimum wage in cash wage alone/),
-    ]);
+    expect(result.notes.join(' ')).not.toMatch(/state's and FLSA's apply/);
+    // A wage that fails Illinois's own figures is non_compliant, known whatever Chicago's are.
+    expect(failed(inChicago('2026-11-29', 850, 800))).toEqual([['STATE_CASH_WAGE', 900, 850]]);
+    expect(inChicago('2026-11-29', 850, 800).status).toBe('non_compliant');
+    expect(chicago('2028-07-01')).toMatchObject({ tip_credit_allowed: null, minimum_wage: null });
+    expect(inChicago('2028-07-01', 3000, 0).status).toBe('unknown');
+  });
+
+  it('is never compliant under a local record missing a figure the check needs, unless the cash wage alone reaches its minimum (property)', () => {
+    const local = (figures: Partial<TipCreditRule>): TipCreditRule => ({
+      ...rule('IL'),
+      city: 'Anytown',
+      minimum_wage: null,
+      tipped_minimum_cash_wage: null,
+      tip_credit_allowed: true,
+      ...figures,
+    });
+    const missing = fc.constantFrom(
+      local({}),
+      local({ minimum_wage: 20 }),
+      local({ tipped_minimum_cash_wage: 15 }),
+      local({ tip_credit_allowed: false }),
+      local({ tip_credit_allowed: null }),
+    );
+    fc.assert(
+      fc.property(missing, fc.nat(5000), fc.nat(5000), (city, wage, tips) => {
+        const result = checkTipCredit(
+          { hourly_wage_cents: wage, average_tips_per_hour_cents: tips, city: 'Anytown' },
+          rule('US'),
+          rule('IL'),
+          city,
+        );
+        // Only a cash wage that alone reaches a known local minimum is lawful whatever the missing figures.
+        if (city.minimum_wage === null || wage < city.minimum_wage * 100) expect(result.compliant).not.toBe(true);
+        else expect(result.status).not.toBe('unknown');
+        if (result.status !== 'compliant')
+          expect(result.status).toBe(result.requirements.every((r) => r.met) ? 'unknown' : 'non_compliant');
+      }),
+    );
   });
 
   it('checks a city without its own rule under the state and says so', () => {
@@ -158,7 +222,7 @@ describe('checkTipCredit with a city', () => {
     );
     expect(result.compliant).toBe(true);
     expect(result.notes).toEqual([
-      "Springfield, IL: no local tip credit rule in the seed data; the state's and FLSA's apply",
+      "Springfield, IL: no local minimum-wage record in the rule data; checked under the state's and FLSA's records",
     ]);
   });
 });
@@ -199,6 +263,9 @@ describe('tipCreditRulesAt: regional and local records cascade as jurisdictions 
     notes: '',
     effective_date: '2026-01-01',
     source: [],
+    source_kind: 'statute',
+    confidence: 'high',
+    last_verified: '2026-11-29',
     ...place,
   });
   const indexed = (entries: TipCreditRule[]) => {
@@ -243,7 +310,11 @@ describe('tipCreditRulesAt: regional and local records cascade as jurisdictions 
 
   it('applies only the statewide record without a county or city, and nothing for a state without one', () => {
     const rules = indexed([entry({}, 10), entry({ region: 'Downstate', counties: ['Kings'] }, 11)]);
-    expect(tipCreditRulesAt(rules, { state: 'XX' }, '2026-11-21')).toEqual({ state: entry({}, 10) });
+    expect(tipCreditRulesAt(rules, { state: 'XX' }, '2026-11-21')).toEqual({
+      state: entry({}, 10),
+      regions: [entry({ region: 'Downstate', counties: ['Kings'] }, 11)],
+    });
+    expect(tipCreditRulesAt(rules, { state: 'XX', county: 'Albany' }, '2026-11-21')).toEqual({ state: entry({}, 10) });
     expect(tipCreditRulesAt(rules, { state: 'YY', county: 'Kings' }, '2026-11-21')).toBeUndefined();
   });
 
@@ -257,13 +328,72 @@ describe('tipCreditRulesAt: regional and local records cascade as jurisdictions 
     expect(downstate.state).toMatchObject({
       region: 'New York City, Long Island and Westchester',
       minimum_wage: 17,
-      tipped_minimum_cash_wage: 11.35,
+      tipped_minimum_cash_wage: null,
     });
-    expect(upstate.state).toMatchObject({ state: 'NY', minimum_wage: 16, tipped_minimum_cash_wage: 10.7 });
+    expect(upstate.state).toMatchObject({ state: 'NY', minimum_wage: 16, tipped_minimum_cash_wage: null });
     expect(upstate.state.region).toBeUndefined();
-    const wage = { hourly_wage_cents: 1100, average_tips_per_hour_cents: 600 };
-    expect(checkTipCredit(wage, rule('US'), upstate.state).compliant).toBe(true);
-    expect(failed(checkTipCredit(wage, rule('US'), downstate.state))).toEqual([['STATE_CASH_WAGE', 1135, 1100]]);
+    // $16.50 in cash: the rest of the state's $16.00 is met whatever its tipped cash wage; downstate's $17.00 is not.
+    const wage = { hourly_wage_cents: 1650, average_tips_per_hour_cents: 0 };
+    expect(checkTipCredit(wage, rule('US'), upstate.state).status).toBe('compliant');
+    expect(failed(checkTipCredit(wage, rule('US'), downstate.state))).toEqual([['STATE_MINIMUM_WAGE', 1700, 1650]]);
+    // $11.00 cash and $6.00 tips: the 2026 tipped cash wage is not recorded, so unknown in both.
+    const tipped = { hourly_wage_cents: 1100, average_tips_per_hour_cents: 600 };
+    expect(checkTipCredit(tipped, rule('US'), upstate.state).reason).toBe('STATE_MINIMUM_UNKNOWN');
+  });
+});
+
+describe('checkTipCreditAt: a state with regions and no county named', () => {
+  const region = (name: string, minimum: number): TipCreditRule => ({
+    ...rule('TX'),
+    state: 'XX',
+    minimum_wage: minimum,
+    tipped_minimum_cash_wage: minimum,
+    tip_credit_allowed: false,
+    ...(name ? { region: name, counties: [name] } : {}),
+  });
+  const statewide = region('', 10);
+  const regions = [region('Downstate', 12), region('Upland', 9)];
+  const at = (wage: number) =>
+    checkTipCreditAt(
+      { hourly_wage_cents: wage, average_tips_per_hour_cents: 0 },
+      { federal: rule('US'), state: statewide, regions },
+    );
+
+  it('is compliant only at the highest region, non_compliant under the lowest, else unknown (property)', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 725, max: 1500 }), (wage) => {
+        const verdict = at(wage);
+        const expected = wage >= 1200 ? 'compliant' : wage < 900 ? 'non_compliant' : 'unknown';
+        expect(verdict.status).toBe(expected);
+        expect(verdict.reason).toBe(expected === 'unknown' ? 'REGION_AMBIGUOUS' : null);
+        expect(verdict.requirements.every((r) => r.met)).toBe(expected !== 'non_compliant');
+      }),
+    );
+  });
+
+  it('names the record it answers under, and no surer than its least sure record', () => {
+    expect(at(1200).rules.state.region).toBe('Downstate');
+    expect(at(800).rules.state.region).toBe('Upland');
+    const unsure = checkTipCreditAt(
+      { hourly_wage_cents: 1200, average_tips_per_hour_cents: 0 },
+      { federal: rule('US'), state: { ...statewide, confidence: 'low' } },
+    );
+    expect(unsure.confidence).toBe('low');
+    expect(lowestConfidence([rule('US'), rule('TX')])).toBe('medium');
+  });
+
+  it("answers New York without a county (seeds): unknown unless the wage meets downstate's minimum in cash", () => {
+    const ny = (wage: number, tips: number) => {
+      const rules = tipCreditRulesAt(tipCreditRules, { state: 'NY' }, '2026-11-29')!;
+      return checkTipCreditAt(
+        { hourly_wage_cents: wage, average_tips_per_hour_cents: tips },
+        { federal: rule('US', '2026-11-29'), ...rules },
+      );
+    };
+    expect(ny(1650, 500)).toMatchObject({ status: 'unknown', compliant: null, reason: 'REGION_AMBIGUOUS' });
+    expect(ny(1700, 0)).toMatchObject({ status: 'compliant', compliant: true });
+    expect(ny(1700, 0).rules.state.region).toBe('New York City, Long Island and Westchester');
+    expect(ny(1000, 500).status).toBe('non_compliant');
   });
 });
 

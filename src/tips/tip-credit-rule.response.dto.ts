@@ -1,4 +1,5 @@
 import { ApiProperty, ApiSchema } from '@nestjs/swagger';
+import { CONFIDENCES, SOURCE_KINDS, type Confidence, type SourceKind } from '../rules/jurisdiction-rule';
 import type { TipCreditRule } from '../rules/seed-data';
 
 @ApiSchema({ name: 'TipCreditRule' })
@@ -81,4 +82,28 @@ export class TipCreditRuleDto implements TipCreditRule {
     description: 'Where the figures come from',
   })
   source: string[];
+
+  @ApiProperty({
+    enum: SOURCE_KINDS,
+    description:
+      'The strongest source behind the figures: official text (`statute`, `regulation`, `agency_guidance`, `bill_text`) or not',
+    example: 'agency_guidance',
+  })
+  source_kind: SourceKind;
+
+  @ApiProperty({
+    enum: CONFIDENCES,
+    description:
+      'How sure the record is: `high` only on official text read; `low` where a figure rests on news or a vendor, or could not be settled',
+    example: 'medium',
+  })
+  confidence: Confidence;
+
+  @ApiProperty({
+    type: 'string',
+    format: 'date',
+    description: 'When the record was last checked against its sources',
+    example: '2026-11-29',
+  })
+  last_verified: string;
 }

@@ -13,12 +13,12 @@ const NOW = '2026-11-21T12:00:00.000Z';
 const LATER = '2026-11-21T23:00:00.000Z';
 const POOL = 'POOL-2026-11-21-AAAAAAAA';
 
-const tip = (id: string, employee_id: string, amount_cents: number, pool_id: string | null = null): TipSnapshot => ({
+const tip = (id: string, employeeId: string, amountCents: number, poolId: string | null = null): TipSnapshot => ({
   tip_id: id,
-  employee_id,
-  employee_name: `Name of ${employee_id}`,
-  amount_cents,
-  pool_id,
+  employee_id: employeeId,
+  employee_name: `Name of ${employeeId}`,
+  amount_cents: amountCents,
+  pool_id: poolId,
 });
 
 const TIPS = [tip('TIP-1', 'e-1', 1000), tip('TIP-2', 'e-2', 1500), tip('TIP-3', 'e-1', 501)];
@@ -92,9 +92,9 @@ describe('tip pool decider: create', () => {
       ],
       'participants.1.employeeId',
     ],
-  ] as const)('refuses a %s pool with participants %j (400 on %s)', (distribution_method, participants, field) => {
+  ] as const)('refuses a %s pool with participants %j (400 on %s)', (distributionMethod, participants, field) => {
     given(tipPoolDecider)
-      .when(create({ distribution_method, participants: [...participants] }))
+      .when(create({ distribution_method: distributionMethod, participants: [...participants] }))
       .thenThrows(
         expect.objectContaining({
           status: 400,

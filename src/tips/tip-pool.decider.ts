@@ -107,12 +107,14 @@ function createPool(command: CreateTipPool): TipPooledData {
   const participants = checkParticipants(command.distribution_method, command.participants);
   const pooled = command.tips.filter((tip): tip is TipSnapshot & { pool_id: string } => tip.pool_id !== null);
   if (pooled.length > 0) throw new TipAlreadyPooledError(pooled);
-  const tips = command.tips.map(({ tip_id, employee_id, employee_name, amount_cents }) => ({
-    tip_id,
-    employee_id,
-    employee_name,
-    amount_cents,
-  }));
+  const tips = command.tips.map(
+    ({ tip_id: tipId, employee_id: employeeId, employee_name: employeeName, amount_cents: amountCents }) => ({
+      tip_id: tipId,
+      employee_id: employeeId,
+      employee_name: employeeName,
+      amount_cents: amountCents,
+    }),
+  );
   return {
     pool_id: command.pool_id,
     merchant_id: command.merchant_id,
@@ -130,18 +132,18 @@ function createPool(command: CreateTipPool): TipPooledData {
 function distribute(pool: TipPooledData, now: string): TipPoolEvent[] {
   const basis = SHARE_BASIS[pool.distribution_method];
   const weights = pool.participants.map((participant) => (basis === null ? 1 : participant[basis]!));
-  const shares = splitPool(pool.total_cents, weights).map((share_cents, i) => ({
+  const shares = splitPool(pool.total_cents, weights).map((shareCents, i) => ({
     ...pool.participants[i],
-    share_cents,
+    share_cents: shareCents,
   }));
   const distributed = shares.reduce((sum, share) => sum + share.share_cents, 0);
-  const { pool_id, merchant_id } = pool;
+  const { pool_id: poolId, merchant_id: merchantId } = pool;
   return [
     {
       type: 'TipPoolDistributed',
       data: {
-        pool_id,
-        merchant_id,
+        pool_id: poolId,
+        merchant_id: merchantId,
         distribution_method: pool.distribution_method,
         total_cents: pool.total_cents,
         total_distributed_cents: distributed,
@@ -153,8 +155,8 @@ function distribute(pool: TipPooledData, now: string): TipPoolEvent[] {
     ...shares.map((share): TipPoolEvent => ({
       type: 'TipPoolSharePaid',
       data: {
-        pool_id,
-        merchant_id,
+        pool_id: poolId,
+        merchant_id: merchantId,
         employee_id: share.employeeId,
         employee_name: share.employeeName,
         share_cents: share.share_cents,

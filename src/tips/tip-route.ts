@@ -2,5 +2,5 @@ import { applyDecorators, Post } from '@nestjs/common';
 import { Roles } from '../platform/identity/roles.decorator';
 import { Idempotent } from '../platform/idempotency/idempotency.interceptor';
 
-/** A tip operation: a point-of-sale write (merchant and partner keys, see the README's permissions) that takes an Idempotency-Key. */
+/** A tip operation: a point-of-sale write (merchant and partner keys, see docs/integrators.md, "Permissions") that takes an Idempotency-Key. */
 export const TipPost = (path: string) => applyDecorators(Post(path), Roles('merchant', 'partner'), Idempotent());

@@ -8,6 +8,7 @@ import type {
   TipPoolDistributedData,
   TipPooledData,
 } from './tip.events';
+import { tipCreditStatusOf } from './tip.events';
 import type {
   TipAdjustmentView,
   TipCreditCheckView,
@@ -21,17 +22,32 @@ type ChainEntry = Pick<StoredEvent, 'position' | 'hash'>;
 const chain = (entry: ChainEntry) => ({ auditHash: entry.hash, chain_position: entry.position });
 
 export function adjustmentView(data: TipAdjustedData, entry: ChainEntry): TipAdjustmentView {
-  const { adjustment_id, tip_id, previous_amount_cents, new_amount_cents, reason, adjusted_at } = data;
-  return { id: adjustment_id, tip_id, previous_amount_cents, new_amount_cents, reason, adjusted_at, ...chain(entry) };
+  const {
+    adjustment_id: adjustmentId,
+    tip_id: tipId,
+    previous_amount_cents: previousAmountCents,
+    new_amount_cents: newAmountCents,
+    reason,
+    adjusted_at: adjustedAt,
+  } = data;
+  return {
+    id: adjustmentId,
+    tip_id: tipId,
+    previous_amount_cents: previousAmountCents,
+    new_amount_cents: newAmountCents,
+    reason,
+    adjusted_at: adjustedAt,
+    ...chain(entry),
+  };
 }
 
-export function payoutView({ payout_id, ...payout }: TipPaidOutData, entry: ChainEntry): TipPayoutView {
-  return { id: payout_id, ...payout, ...chain(entry) };
+export function payoutView({ payout_id: payoutId, ...payout }: TipPaidOutData, entry: ChainEntry): TipPayoutView {
+  return { id: payoutId, ...payout, ...chain(entry) };
 }
 
 export function poolView(data: TipPooledData, entry: ChainEntry): TipPoolView {
-  const { pool_id, tips, ...pool } = data;
-  return { id: pool_id, ...pool, status: 'open', tip_ids: tips.map((tip) => tip.tip_id), ...chain(entry) };
+  const { pool_id: poolId, tips, ...pool } = data;
+  return { id: poolId, ...pool, status: 'open', tip_ids: tips.map((tip) => tip.tip_id), ...chain(entry) };
 }
 
 /** From the append's entries: TipPoolDistributed, then one TipPoolSharePaid per share, in share order. */
@@ -48,18 +64,32 @@ export function distributionView([summary, ...payouts]: StoredEvent[]): TipDistr
   };
 }
 
-export function creditCheckView(
-  { check_id, requirements, city, county, zip_code, rules, ...check }: TipCreditCheckedData,
-  entry: ChainEntry,
-): TipCreditCheckView {
+/** From a check recorded with three-valued answers (every check this service makes now). */
+export function creditCheckView(data: TipCreditCheckedData, entry: ChainEntry): TipCreditCheckView {
+  const {
+    check_id: checkId,
+    requirements,
+    city,
+    county,
+    zip_code: zipCode,
+    rules,
+    unknowns,
+    reason,
+    confidence,
+    ...check
+  } = data;
   const views = requirements.map((r) => ({ ...r, required: r.required_cents / 100, actual: r.actual_cents / 100 }));
   return {
-    id: check_id,
+    id: checkId,
     ...check,
+    status: tipCreditStatusOf(data),
+    reason: reason ?? null,
+    unknowns: unknowns ?? [],
+    confidence: confidence!,
     city: city ?? null,
     county: county ?? null,
-    zip_code: zip_code ?? null,
-    rules: { ...rules, local: rules.local ?? null },
+    zip_code: zipCode ?? null,
+    rules: { ...rules, local: rules.local ?? null, regions: rules.regions ?? [] },
     applied: [...new Set([rules.federal, rules.state, ...(rules.local ? [rules.local] : [])].map(jurisdictionOf))],
     requirements: views,
     failures: views.filter((r) => !r.met),

@@ -40,12 +40,12 @@ const recorded = (fields: Partial<TipRecorded['data']> = {}): TipRecorded => ({
 
 /** The command that records `recorded(fields)`: the same fields, the time as `now`. */
 const record = (fields: Partial<TipRecorded['data']> = {}): RecordTip => {
-  const { recorded_at, sale_total_cents, ...data } = recorded(fields).data;
+  const { recorded_at: recordedAt, sale_total_cents: saleTotalCents, ...data } = recorded(fields).data;
   return {
     kind: 'RecordTip',
     ...data,
-    now: recorded_at,
-    sale: { type: 'SALE', state: 'completed', ledger_total_cents: sale_total_cents! },
+    now: recordedAt,
+    sale: { type: 'SALE', state: 'completed', ledger_total_cents: saleTotalCents! },
   };
 };
 
@@ -175,8 +175,8 @@ describe('tip payout decider', () => {
       paid_at: NOW,
     },
   };
-  const { paid_at, ...paid } = paidOut.data;
-  const payout: PayOutTips = { kind: 'PayOutTips', ...paid, now: paid_at };
+  const { paid_at: paidAt, ...paid } = paidOut.data;
+  const payout: PayOutTips = { kind: 'PayOutTips', ...paid, now: paidAt };
 
   it('records a payout', () => {
     given(tipPayoutDecider).when(payout).then([paidOut]);

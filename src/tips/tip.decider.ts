@@ -1,6 +1,6 @@
 import type { Decider, DomainEvent } from '../platform/decider';
 import type { TransactionStatus, TransactionType } from '../transactions';
-import { checkTipCredit } from '../rules/tip-credit';
+import { checkTipCreditAt } from '../rules/tip-credit';
 import {
   NotATippableSaleError,
   TipAmountUnchangedError,
@@ -25,7 +25,7 @@ export interface TippedSale {
 }
 
 /**
- * DESIGN.md: tips attach to sales that stand. A voided or wholly refunded sale's money went back, and a
+ * docs/design.md: tips attach to sales that stand. A voided or wholly refunded sale's money went back, and a
  * VOID or REFUND record earned nothing: no tip is recorded on them, nor raised or cut once the sale stopped
  * standing (issue 33: a tip on a sale voided afterwards was raised from $5 to $50). An overridden sale,
  * or one refunded in part, still stands.
@@ -135,8 +135,8 @@ export const tipPayoutDecider = recordedOnce<PayOutTips, TipPaidOut>(
 );
 
 /**
- * `state` is a state's code, or `US` for FLSA alone; `rules` are its entry, the FLSA one and, where
- * `city` has its own rule in force, that one.
+ * `state` is a state's code, or `US` for FLSA alone; `rules` are its entry, the FLSA one, where
+ * `city` or `county` has its own rule in force that one, and the state's regions when no county was named.
  */
 export type CheckTipCredit = { kind: 'CheckTipCredit'; now: string } & Pick<
   TipCreditCheckedData,
@@ -159,8 +159,7 @@ export const tipCreditCheckDecider = recordedOnce<CheckTipCredit, TipCreditCheck
     type: 'TipCreditChecked',
     data: {
       ...facts,
-      ...checkTipCredit(facts, rules.federal, rules.state, rules.local),
-      rules,
+      ...checkTipCreditAt(facts, rules),
       checked_at: now,
     },
   }),

@@ -1,5 +1,11 @@
-import type { TipCreditRule } from '../rules/seed-data';
-import type { TipCreditRequirement } from '../rules/tip-credit';
+import type { Confidence } from '../rules/jurisdiction-rule';
+import type {
+  TipCreditRequirement,
+  TipCreditRulesApplied,
+  TipCreditStatus,
+  TipCreditUnknown,
+  TipCreditUnknownReason,
+} from '../rules/tip-credit';
 
 /** Events of the tip feature, one union per stream. A type string, once stored, is never renamed. Money in cents. */
 
@@ -157,14 +163,26 @@ export type TipCreditCheckedData = {
   zip_code?: string;
   hourly_wage_cents: number;
   average_tips_per_hour_cents: number;
-  compliant: boolean;
+  /** Absent in checks recorded before three-valued answers: `compliant` (then never null) decides (tipCreditStatusOf). */
+  status?: TipCreditStatus;
+  compliant: boolean | null;
+  reason?: TipCreditUnknownReason | null;
   requirements: TipCreditRequirement[];
-  /** What the state's data could not decide (missing numbers in the seed). */
+  /** What the rule data could not settle; absent before three-valued answers. */
+  unknowns?: TipCreditUnknown[];
   notes: string[];
-  /** The seed entries applied, with their sources, as they stood at the check: `state` a region's where one applied, `local` a city's or county's own. */
-  rules: { federal: TipCreditRule; state: TipCreditRule; local?: TipCreditRule };
+  /** The least confidence of the records applied; absent before records carried one. */
+  confidence?: Confidence;
+  /**
+   * The seed entries applied, with their sources, as they stood at the check: `state` a region's where one applied,
+   * `local` a city's or county's own, `regions` each region weighed when no county was named.
+   */
+  rules: TipCreditRulesApplied;
   checked_at: string;
 };
+
+export const tipCreditStatusOf = (data: TipCreditCheckedData): TipCreditStatus =>
+  data.status ?? (data.compliant ? 'compliant' : 'non_compliant');
 
 export interface TipCreditChecked {
   type: 'TipCreditChecked';

@@ -1,6 +1,16 @@
 // The schemas of the tip commands' answers; tip-views.ts makes them from the events.
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { TIP_CREDIT_REQUIREMENTS, type TipCreditRequirement, type TipCreditRequirementCode } from '../rules/tip-credit';
+import { CONFIDENCES, type Confidence } from '../rules/jurisdiction-rule';
+import {
+  TIP_CREDIT_REQUIREMENTS,
+  TIP_CREDIT_STATUSES,
+  TIP_CREDIT_UNKNOWN_REASONS,
+  type TipCreditRequirement,
+  type TipCreditRequirementCode,
+  type TipCreditStatus,
+  type TipCreditUnknown,
+  type TipCreditUnknownReason,
+} from '../rules/tip-credit';
 import type { HistoryEntry } from '../transactions';
 import { TipCreditRuleDto } from './tip-credit-rule.response.dto';
 import { POOL_ID_EXAMPLE, TIP_ID_EXAMPLE, TipDoc } from './tip-doc';
@@ -79,6 +89,16 @@ export class TipView implements Omit<TipRecordedData, 'tip_id' | 'recorded_at'> 
 
   @Cents(350, 'The amount as first recorded')
   original_amount_cents: number;
+
+  @ApiProperty({
+    type: 'boolean',
+    description:
+      'True when the tip is more than the total of its sale and more than $20.00: a signal, not a refusal (a generous ' +
+      'tip is lawful, and the service cannot tell it from a keying error or a laundered payment). The sale is then in ' +
+      '`tips_beyond_sale` of `GET /analytics/tips`, which sums every tip of a sale',
+    example: false,
+  })
+  exceeds_sale: boolean;
 
   @ApiProperty({
     type: 'string',
@@ -314,6 +334,32 @@ export class TipCreditRequirementView implements TipCreditRequirement {
   actual: number;
 }
 
+/** What a check could not settle, and where. */
+export class TipCreditUnknownView implements TipCreditUnknown {
+  @ApiProperty({
+    enum: TIP_CREDIT_UNKNOWN_REASONS,
+    description:
+      'Stable code: `LOCAL_MINIMUM_UNKNOWN` (the place lies in a city or county with its own minimum-wage law whose figures in force are not in the rule data; ' +
+      'the state’s are never used in their place), `STATE_MINIMUM_UNKNOWN` (the same for the state’s or its region’s figures), `REGION_AMBIGUOUS` ' +
+      '(the state sets its figures by region, no county was named, and the verdict differs by region)',
+    example: 'LOCAL_MINIMUM_UNKNOWN',
+  })
+  reason: TipCreditUnknownReason;
+
+  @ApiProperty({
+    type: 'string',
+    description: 'A state’s code, a region of it, or a county or city with its state',
+    example: 'Chicago, IL',
+  })
+  jurisdiction: string;
+
+  @ApiProperty({
+    type: 'string',
+    example: 'Chicago, IL minimum cash wage for tipped employees: the figure in force is not in the rule data',
+  })
+  description: string;
+}
+
 /** A tip credit entry of the seed data (seeds/tip-credit-rules.json), as it stood at the check. Amounts in dollars an hour. */
 export class TipCreditRulesApplied {
   @ApiProperty({ type: TipCreditRuleDto, description: 'The FLSA entry (`US`)' })
@@ -332,6 +378,13 @@ export class TipCreditRulesApplied {
     description: 'The most local own entry in force: the city’s, else the county’s; null where there is none',
   })
   local: TipCreditRuleDto | null;
+
+  @ApiProperty({
+    type: [TipCreditRuleDto],
+    description:
+      'Where the state sets its figures by region and no county was named: each region’s entry weighed beside the statewide one (`state` is the one the answer is shown under); empty otherwise',
+  })
+  regions: TipCreditRuleDto[];
 }
 
 export class TipCreditCheckView implements Omit<
@@ -381,8 +434,44 @@ export class TipCreditCheckView implements Omit<
   @Cents(512, 'Average tips in cents an hour; a fraction of a cent sent was dropped')
   average_tips_per_hour_cents: number;
 
-  @ApiProperty({ type: 'boolean', description: 'Every requirement checked is met', example: true })
-  compliant: boolean;
+  @ApiProperty({
+    enum: TIP_CREDIT_STATUSES,
+    description:
+      '`non_compliant` when a requirement checked is not met (whatever else is unknown); else `unknown` when the rule data cannot settle the check (`unknowns` says what); else `compliant`',
+    example: 'compliant',
+  })
+  status: TipCreditStatus;
+
+  @ApiProperty({
+    type: 'boolean',
+    nullable: true,
+    description: '`status` as a boolean: true when compliant, false when non_compliant, null when unknown',
+    example: true,
+  })
+  compliant: boolean | null;
+
+  @ApiProperty({
+    enum: TIP_CREDIT_UNKNOWN_REASONS,
+    nullable: true,
+    description: 'When `status` is unknown, the first reason of `unknowns`; null otherwise',
+    example: null,
+  })
+  reason: TipCreditUnknownReason | null;
+
+  @ApiProperty({
+    type: [TipCreditUnknownView],
+    description:
+      'What the rule data could not settle: a figure a binding law needs and the data lacks, or a region not named; empty when nothing is unknown',
+  })
+  unknowns: TipCreditUnknownView[];
+
+  @ApiProperty({
+    enum: CONFIDENCES,
+    description:
+      'The least confidence of the records applied (`rules`): a verdict is no surer than its least sure record',
+    example: 'medium',
+  })
+  confidence: Confidence;
 
   @ApiProperty({
     type: [TipCreditRequirementView],
@@ -399,9 +488,13 @@ export class TipCreditCheckView implements Omit<
 
   @ApiProperty({
     type: 'array',
-    items: { type: 'string', example: 'XX: no tipped minimum cash wage in the seed data; not checked' },
+    items: {
+      type: 'string',
+      example:
+        "Springfield, IL: no local minimum-wage record in the rule data; checked under the state's and FLSA's records",
+    },
     description:
-      'What the seed data could not decide: a requirement without a figure is not checked, never passed or failed',
+      'What the answer rests on beyond the requirements, such as a place without a local record in the rule data',
   })
   notes: string[];
 

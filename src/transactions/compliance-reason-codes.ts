@@ -1,6 +1,6 @@
 /**
  * Every code a transaction's `compliance.reasons` may carry, with its meaning: the one list the
- * OpenAPI document, the README and docs/compliance-reasons.md are held to (a test compares them).
+ * OpenAPI document and docs/compliance-reasons.md are held to (a test compares them).
  */
 
 import type { ResolutionWarningCode } from '../rules/jurisdiction-resolver';
@@ -14,7 +14,9 @@ export const COMPLIANCE_REASON_CODES = {
   RULE_UNCONFIRMED:
     'The rule applied has `confidence: low`: its enactment or content rests on news or a vendor’s list, not on official text. The rounding follows it; confirm it before relying on it',
   RULE_STALE:
-    'The rule applied was not checked against its sources in the 90 days before the sale (or is a bill past its session’s end): the law may have changed since',
+    'The rule applied was not checked against its sources in the 90 days before the sale, or is a pending or proposed bill whose session has ended (or has no recorded end), however recently it was searched: the law may have changed since',
+  CASH_SURCHARGE_BARRED:
+    'Cash was rounded up where a law of the place in force on the sale’s date bars charging cash payers more than others (a cash-acceptance law; the rule record’s `cash_surcharge_barred`). The rounding stands; a `favor_customer` rounding policy avoids it where the law allows rounding down',
   EXPLICIT_ROUNDING_MODE: 'A `cash_rounding_mode` was sent (for testing) and rounded the sale instead of the rule',
   EXPLICIT_MODE_CONTRADICTS_MANDATORY_RULE:
     'A `cash_rounding_mode` was sent whose result a mandatory rule does not accept: `FAIL` under a production key, `WARN` under a sandbox key',

@@ -105,6 +105,7 @@ export function recordSale(command: RecordTransaction): TransactionRecordedData 
     jurisdiction,
     fraud,
     date: command.now.slice(0, 10),
+    roundingDeltaCents: calculation.rounding_delta_cents,
   });
 
   return {
@@ -149,5 +150,7 @@ export function recordSale(command: RecordTransaction): TransactionRecordedData 
     },
     compliance: { compliance_status: statusOf(reasons), reasons },
     fraud,
+    rule_entry: command.rule_entry,
+    ...(command.policy_entry && { policy_entry: command.policy_entry }),
   };
 }

@@ -1,4 +1,4 @@
-/** An override of a sale's cash total, within DESIGN.md's bounds ("Overrides are bounded"). */
+/** An override of a sale's cash total, within docs/design.md's bounds ("Overrides are bounded"). */
 
 import { OverridePolicyViolationError } from './transaction.errors';
 import type { OverrideAppliedData, OverrideReason, TransactionRecordedData } from './transaction.events';
@@ -6,8 +6,8 @@ import type { ApplyOverride, SaleChangeBounds } from './sale.commands';
 import type { SaleState } from './sale-state';
 
 /** What the cash total answers for: the cash part of a split tender, else the whole price. */
-export function cashPrice({ is_split_tender, calculation }: TransactionRecordedData): number {
-  return is_split_tender ? calculation.cash_portion_cents : calculation.ledger_total_cents;
+export function cashPrice({ is_split_tender: isSplitTender, calculation }: TransactionRecordedData): number {
+  return isSplitTender ? calculation.cash_portion_cents : calculation.ledger_total_cents;
 }
 
 /**
@@ -18,14 +18,14 @@ export function cashPrice({ is_split_tender, calculation }: TransactionRecordedD
 function overrideBounds(
   reason: OverrideReason,
   price: number,
-  { tolerance_cents }: SaleChangeBounds,
+  { tolerance_cents: toleranceCents }: SaleChangeBounds,
 ): [number, number] {
   const goodwill = reason === 'customer-request' || reason === 'manager-discretion';
-  return [goodwill ? Math.max(0, price - tolerance_cents) : 0, price + tolerance_cents];
+  return [goodwill ? Math.max(0, price - toleranceCents) : 0, price + toleranceCents];
 }
 
 export function applyOverride(
-  { override, override_id, now, bounds }: ApplyOverride,
+  { override, override_id: overrideId, now, bounds }: ApplyOverride,
   { sale, settlement }: SaleState,
 ): OverrideAppliedData {
   const calculated = sale.calculation;
@@ -34,7 +34,7 @@ export function applyOverride(
     throw new OverridePolicyViolationError(override.reason, override.new_cash_total_cents, low, high);
   }
   return {
-    override_id,
+    override_id: overrideId,
     transaction_id: sale.transaction_id,
     created_at: now,
     employee_id: override.employee_id,

@@ -106,20 +106,20 @@ export function voidSale(command: VoidTransaction, state: SaleState): Transactio
 
 /** The tax within the first `ledgerCents` refunded, in proportion: on running totals, so that all refunds add up to the sale's tax exactly. */
 function taxWithin(sale: TransactionRecordedData, ledgerCents: number): number {
-  const { ledger_total_cents, tax_total_cents } = sale.calculation;
-  if (ledger_total_cents === 0) return 0;
+  const { ledger_total_cents: ledgerTotalCents, tax_total_cents: taxTotalCents } = sale.calculation;
+  if (ledgerTotalCents === 0) return 0;
   // BigInt: two amounts of up to 10^11 cents multiply past 2^53.
-  return Number((BigInt(ledgerCents) * BigInt(tax_total_cents)) / BigInt(ledger_total_cents));
+  return Number((BigInt(ledgerCents) * BigInt(taxTotalCents)) / BigInt(ledgerTotalCents));
 }
 
 /**
- * DESIGN.md: the refund holds ledger -refund_amount and cash -round(refund_amount) under the sale's
+ * docs/design.md: the refund holds ledger -refund_amount and cash -round(refund_amount) under the sale's
  * mode, and the refund that hands back the rest mirrors what is left exactly, so that the refunds of
  * a sale add up to its amounts. A split tender refunds its cash part only: card and EBT go back
  * through their own networks.
  */
 export function refundSale(
-  { refund, transaction_id, now, bounds }: IssueRefund,
+  { refund, transaction_id: transactionId, now, bounds }: IssueRefund,
   { sale, settlement, refunded }: SaleState,
 ): RefundIssuedData {
   const calculation = sale.calculation;
@@ -131,13 +131,13 @@ export function refundSale(
   const ledgerLeft = cashPrice(sale) - refunded.ledger_total_cents;
   // A sale recorded before the rule model's version 2 refunded as mirror_original does.
   const policy = sale.rule.refunds ?? 'mirror_original';
-  const refund_cash = calculation.rounding_applied
+  const cashBack = calculation.rounding_applied
     ? refundCash(asked, policy, calculation.cash_rounding_mode, {
         whole_sale: asked === refundable,
         sale_cash_remaining_cents: refundable,
       })
     : { cash_refund_cents: asked, rounding_exemption: calculation.rounding_exemption ?? null };
-  const cash = Math.min(refund_cash.cash_refund_cents, refundable);
+  const cash = Math.min(cashBack.cash_refund_cents, refundable);
   if (cash === 0)
     throw new RefundRoundsToZeroError(
       asked,
@@ -162,7 +162,7 @@ export function refundSale(
     refund_rounding_delta_cents: delta,
   };
   return {
-    ...reversalOf(sale, 'REFUND', transaction_id, now),
+    ...reversalOf(sale, 'REFUND', transactionId, now),
     payment_method: method,
     is_split_tender: false,
     tenders: [],
@@ -177,7 +177,7 @@ export function refundSale(
       rounding_applied: method === 'cash' && calculation.rounding_applied,
       cash_tendered_cents: null,
       change_due_cents: null,
-      rounding_exemption: refund_cash.rounding_exemption,
+      rounding_exemption: cashBack.rounding_exemption,
       exemptions: calculation.exemptions
         .filter((exemption) => exemption.tender === method)
         .map((exemption) => ({ ...exemption, amount_cents: negative(ledger) })),

@@ -5,6 +5,7 @@ import type { JurisdictionResolution } from '../rules/jurisdiction-resolver';
 import type { RoundingMode, TenderType } from '../rules/rounding-engine';
 import type { RoundingPolicy } from '../rules/rounding-policy';
 import type { KeyEnvironment, OverrideReason, RefundReason, TenderLine, VoidReason } from './transaction.events';
+import type { EntryRef } from '../platform/verification/rule-references';
 
 /** A sale as the caller sent it, after its fields have been validated one by one. */
 export interface SaleRequest {
@@ -38,6 +39,9 @@ export interface RecordTransaction {
   history: MerchantHistory;
   /** The merchant's rounding policy when the sale was made. */
   rounding_policy: RoundingPolicy;
+  /** The log entries of the resolved rule and of the merchant's policy (none: never set), which the sale names. */
+  rule_entry: EntryRef;
+  policy_entry: EntryRef | null;
 }
 
 export interface OverrideRequest {
@@ -48,7 +52,7 @@ export interface OverrideRequest {
   new_cash_total_cents: number;
 }
 
-/** DESIGN.md "Overrides are bounded"; the tolerance comes from the configuration, through the command. */
+/** docs/design.md "Overrides are bounded"; the tolerance comes from the configuration, through the command. */
 export interface SaleChangeBounds {
   /** An override or the sale's refunds reach at most this many cents past its price. */
   tolerance_cents: number;
@@ -62,7 +66,7 @@ export interface ApplyOverride {
   bounds: SaleChangeBounds;
 }
 
-/** DESIGN.md's void policies; the thresholds come from the configuration, through the command. */
+/** docs/design.md's void policies; the thresholds come from the configuration, through the command. */
 export interface VoidPolicy {
   /** A sale is voided within this many minutes; later, money goes back by refund. */
   time_limit_minutes: number;

@@ -98,15 +98,15 @@ describe('transaction decider: RecordTransaction', () => {
     ['card', 'Ala. Act 2026-548 (HB 545); Wash. SHB 2334'],
     ['mobile', 'Ala. Act 2026-548 (HB 545); Wash. SHB 2334'],
     ['ebt', '7 CFR 278.2'],
-  ] as const)('never rounds a %s sale, and cites why', (payment_method, citation) => {
-    const data = decided(record({ zip_code: PHOENIX, payment_method }));
+  ] as const)('never rounds a %s sale, and cites why', (paymentMethod, citation) => {
+    const data = decided(record({ zip_code: PHOENIX, payment_method: paymentMethod }));
     expect(data.calculation).toMatchObject({
       ledger_total_cents: 1003,
       cash_portion_cents: 0,
       cash_total_cents: 1003,
       rounding_delta_cents: 0,
       rounding_applied: false,
-      exemptions: [expect.objectContaining({ tender: payment_method, amount_cents: 1003, citation })],
+      exemptions: [expect.objectContaining({ tender: paymentMethod, amount_cents: 1003, citation })],
     });
     expect(data.compliance.reasons.map((r) => r.code)).toEqual(['RULE_UNCONFIRMED']);
   });
@@ -230,10 +230,9 @@ describe('transaction decider: RecordTransaction', () => {
               ),
             ),
           );
-          const { cash_total_cents } = data.calculation;
+          const { cash_total_cents: cashTotalCents } = data.calculation;
           const neighbour =
-            cash_total_cents === subtotal - (subtotal % 5) ||
-            cash_total_cents === subtotal + ((5 - (subtotal % 5)) % 5);
+            cashTotalCents === subtotal - (subtotal % 5) || cashTotalCents === subtotal + ((5 - (subtotal % 5)) % 5);
           const codes = data.compliance.reasons.map((reason) => reason.code);
           expect(codes.includes('EXPLICIT_MODE_CONTRADICTS_MANDATORY_RULE')).toBe(!neighbour);
           expect(data.compliance.compliance_status === 'FAIL').toBe(!neighbour);
@@ -364,7 +363,7 @@ const later = (minutes: number) => new Date(Date.parse(NOW) + minutes * MINUTE).
 /** A cash sale of $10.03 in Phoenix (swedish rounding): $10.05 in cash, delta +2. */
 const phoenixSale = (sale: Partial<SaleRequest> = {}) => recorded(record({ zip_code: PHOENIX, ...sale }));
 
-function override(new_cash_total_cents: number, fields: Partial<ApplyOverride['override']> = {}): ApplyOverride {
+function override(newCashTotalCents: number, fields: Partial<ApplyOverride['override']> = {}): ApplyOverride {
   const request = {
     transaction_id: SALE_ID,
     employee_id: 'e-9',
@@ -375,7 +374,7 @@ function override(new_cash_total_cents: number, fields: Partial<ApplyOverride['o
     kind: 'ApplyOverride',
     override_id: 'OVR-2026-11-21-00000001',
     now: later(1),
-    override: { ...request, new_cash_total_cents, ...fields },
+    override: { ...request, new_cash_total_cents: newCashTotalCents, ...fields },
     bounds: BOUNDS,
   };
 }
@@ -397,13 +396,18 @@ function voiding(
 }
 
 let refundCount = 0;
-function refund(refund_amount: number, void_reason: RefundReason = 'defective_product'): IssueRefund {
+function refund(refundAmount: number, voidReason: RefundReason = 'defective_product'): IssueRefund {
   const id = `TXN-2026-11-21-R${String(++refundCount).padStart(7, '0')}`;
   return {
     kind: 'IssueRefund',
     transaction_id: id,
     now: later(60),
-    refund: { original_transaction_id: SALE_ID, refund_amount, void_reason, voided_by: 'e-3' },
+    refund: {
+      original_transaction_id: SALE_ID,
+      refund_amount: refundAmount,
+      void_reason: voidReason,
+      voided_by: 'e-3',
+    },
     bounds: BOUNDS,
   };
 }
@@ -643,13 +647,15 @@ describe('transaction decider: IssueRefund', () => {
     expect(
       events
         .map(calculationOf)
-        .map(({ subtotal_cents, tax_total_cents, ledger_total_cents, cash_total_cents, rounding_delta_cents }) => [
-          subtotal_cents,
-          tax_total_cents,
-          ledger_total_cents,
-          cash_total_cents,
-          rounding_delta_cents,
-        ]),
+        .map(
+          ({
+            subtotal_cents: subtotalCents,
+            tax_total_cents: taxTotalCents,
+            ledger_total_cents: ledgerTotalCents,
+            cash_total_cents: cashTotalCents,
+            rounding_delta_cents: roundingDeltaCents,
+          }) => [subtotalCents, taxTotalCents, ledgerTotalCents, cashTotalCents, roundingDeltaCents],
+        ),
     ).toEqual([
       [-502, -1, -503, -505, -2],
       [-498, -2, -500, -500, 0],
@@ -839,10 +845,14 @@ describe('transaction decider: money properties', () => {
             }
             continue;
           }
-          const { subtotal_cents, tax_total_cents, ledger_total_cents, cash_total_cents } = event.data.calculation;
-          for (const cents of [subtotal_cents, tax_total_cents, ledger_total_cents])
-            expect(cents).toBeLessThanOrEqual(0);
-          expect(cash_total_cents).toBeLessThan(0);
+          const {
+            subtotal_cents: subtotalCents,
+            tax_total_cents: taxTotalCents,
+            ledger_total_cents: ledgerTotalCents,
+            cash_total_cents: cashTotalCents,
+          } = event.data.calculation;
+          for (const cents of [subtotalCents, taxTotalCents, ledgerTotalCents]) expect(cents).toBeLessThanOrEqual(0);
+          expect(cashTotalCents).toBeLessThan(0);
           refunds.push(event);
           state = transactionDecider.evolve(state, event);
         }

@@ -14,22 +14,22 @@ export const transactionDecider: Decider<TransactionCommand, TransactionState, T
 
   evolve(state, event) {
     if (event.type === 'TransactionRecorded') {
-      const { cash_total_cents, rounding_delta_cents } = event.data.calculation;
+      const { cash_total_cents: cashTotalCents, rounding_delta_cents: roundingDeltaCents } = event.data.calculation;
       return {
         status: 'completed',
         sale: event.data,
-        settlement: { cash_total_cents, rounding_delta_cents },
+        settlement: { cash_total_cents: cashTotalCents, rounding_delta_cents: roundingDeltaCents },
         refunded: { ledger_total_cents: 0, cash_total_cents: 0 },
       };
     }
     if (state.status === 'none') return state;
     switch (event.type) {
       case 'OverrideApplied': {
-        const { new_cash_total_cents, rounding_delta_cents } = event.data;
+        const { new_cash_total_cents: newCashTotalCents, rounding_delta_cents: roundingDeltaCents } = event.data;
         return {
           ...state,
           status: 'overridden',
-          settlement: { cash_total_cents: new_cash_total_cents, rounding_delta_cents },
+          settlement: { cash_total_cents: newCashTotalCents, rounding_delta_cents: roundingDeltaCents },
         };
       }
       case 'TransactionVoided':

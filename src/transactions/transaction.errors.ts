@@ -54,7 +54,7 @@ export class RefundExceedsPaidError extends DomainError {
 
 /**
  * A cash refund that rounds to $0.00 hands back nothing: taking it would lower the ledger with no cash
- * moving, as often as it is sent. Refused, not counted at face value (docs/decisions.md).
+ * moving, as often as it is sent. Refused, not counted at face value (docs/adr/0010-voids-refunds-overrides-and-receipts.md).
  */
 export class RefundRoundsToZeroError extends DomainError {
   constructor(asked: number, mode: string, smallest: number, refundable: number) {
@@ -85,7 +85,7 @@ export class VoidPolicyViolationError extends DomainError {
   }
 }
 
-/** DESIGN.md "Overrides are bounded": an override moves the cash total, not the price. */
+/** docs/design.md "Overrides are bounded": an override moves the cash total, not the price. */
 export class OverridePolicyViolationError extends DomainError {
   constructor(reason: string, newCashTotal: number, low: number, high: number) {
     super(

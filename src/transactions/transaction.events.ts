@@ -5,6 +5,7 @@ import type { JurisdictionRule } from '../rules/jurisdiction-rule';
 import type { RoundingExemption, TenderExemption } from '../rules/cash-settlement';
 import type { RoundingMode, TenderType } from '../rules/rounding-engine';
 import type { AppliedPolicy } from '../rules/rounding-policy';
+import type { EntryRef } from '../platform/verification/rule-references';
 
 export const transactionStream = (transactionId: string) => `transaction-${transactionId}`;
 
@@ -113,6 +114,13 @@ export type TransactionRecord<T extends TransactionType> = {
   };
   compliance: { compliance_status: ComplianceStatus; reasons: ComplianceReason[] };
   fraud: { fraud_score: number; risk_level: RiskLevel; signals: FraudSignal[] };
+  /**
+   * Added with the rule model's version 4 (a sale's only): the log entry of `rule`, and of the
+   * merchant's rounding policy when the merchant has set one. A sale recorded before the seed rules
+   * were imported into the log has neither.
+   */
+  rule_entry?: EntryRef;
+  policy_entry?: EntryRef;
 };
 
 export type TransactionRecordedData = TransactionRecord<'SALE'>;
@@ -164,7 +172,7 @@ export interface TransactionVoided {
   data: TransactionVoidedData;
 }
 
-/** DESIGN.md: passes when the refund's delta is 0 or has the opposite sign of the sale's; fails when both move the same way. */
+/** docs/design.md: passes when the refund's delta is 0 or has the opposite sign of the sale's; fails when both move the same way. */
 export interface NormalizationCheck {
   passed: boolean;
   original_rounding_delta_cents: number;

@@ -55,7 +55,9 @@ import {
 export class ComplianceReasonDto implements ComplianceReason {
   @ApiProperty({
     enum: Object.keys(COMPLIANCE_REASON_CODES),
-    description: `Stable code of the finding:\n${Object.entries(COMPLIANCE_REASON_CODES)
+    description: `Stable code of the finding; new codes may be added without a major version, so read an unknown one by its \`severity\`:\n${Object.entries(
+      COMPLIANCE_REASON_CODES,
+    )
       .map(([code, meaning]) => `- \`${code}\`: ${meaning}`)
       .join('\n')}`,
     example: 'EXPLICIT_ROUNDING_MODE',

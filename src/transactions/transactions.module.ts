@@ -17,6 +17,7 @@ import { RecordTransactionController } from './record-transaction/record-transac
 import { RecordTransactionHandler } from './record-transaction/record-transaction.handler';
 import { SaleChanges } from './sale-changes';
 import { SaleInputsReader } from './read-model/sale-inputs';
+import { RuleReadModelCheck } from './read-model/rule-read-models';
 import { SetRoundingPolicyController } from './set-rounding-policy/set-rounding-policy.controller';
 import { SetRoundingPolicyHandler } from './set-rounding-policy/set-rounding-policy.handler';
 import { TransactionDirectory } from './transaction-directory';
@@ -46,6 +47,7 @@ import { VerifyTransactionsHandler } from './verify-transactions/verify-transact
     TransactionDirectory,
     SaleChanges,
     SaleInputsReader,
+    RuleReadModelCheck,
     RecordTransactionHandler,
     GetTransactionHandler,
     ListTransactionsHandler,

@@ -6,13 +6,15 @@ import { DATABASE, type Database } from '../platform/event-store/sql';
 import { ForbiddenError } from '../platform/errors/request.errors';
 import type { Principal } from '../platform/identity/principal';
 import { newWebhookSecret } from './webhook-signature';
-import { refusedUrl } from './webhook-url';
+import { checkUrl } from './webhook-url';
 import { PLATFORM_ONLY_TYPES, type WebhookEventType } from './webhook-events';
-import { WebhookEndpointNotFoundError, WebhookUrlRefusedError } from './webhooks.errors';
+import { WebhookEndpointLimitError, WebhookEndpointNotFoundError, WebhookUrlRefusedError } from './webhooks.errors';
 
-/** DESIGN.md: after a rotation the old secret keeps signing beside the new one for this long. */
+/** After a rotation the old secret keeps signing beside the new one for this long. */
 export const ROTATION_OVERLAP_MS = 24 * 3600_000;
 const DELIVERY_PAGE = { default: 50, max: 200 } as const;
+/** The first key of the two-key advisory lock that makes one owner's endpoints one at a time. */
+const ENDPOINT_LIMIT_LOCK = 7_140_503;
 
 export interface EndpointRow {
   id: string;
@@ -71,29 +73,44 @@ export class WebhookEndpoints {
     if (platformOnly.length > 0 && principal.role !== 'admin' && principal.role !== 'auditor') {
       throw new ForbiddenError(`${platformOnly.join(', ')} is delivered to admin and auditor endpoints only`);
     }
-    const refused = await refusedUrl(request.url, this.config.webhookAllowPrivate);
-    if (refused) throw new WebhookUrlRefusedError(refused);
+    const checked = await checkUrl(request.url, this.config.webhookAllowPrivate);
+    if (checked.refused) throw new WebhookUrlRefusedError(checked.refused);
     const secret = newWebhookSecret();
-    // Events after the log's head as of now: an endpoint is not sent the history before it.
-    const [endpoint] = await this.db.query<EndpointRow>(
-      `insert into webhook_endpoints (id, url, event_types, description, owner_role, owner_merchant_id, owner_partner_id, environment,
-         created_by_key, secret, status, after_position, created_at)
-       select $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, 'enabled', position, $11 from event_store_head
-       returning ${ENDPOINT_COLUMNS}`,
-      [
-        `we_${randomBytes(12).toString('base64url')}`,
-        request.url,
-        [...new Set(request.event_types)],
-        request.description ?? null,
-        principal.role,
-        principal.role === 'merchant' ? principal.merchantId : null,
-        principal.role === 'partner' ? principal.partnerId : null,
-        principal.environment,
-        principal.keyId,
-        secret,
-        this.clock.now(),
-      ],
-    );
+    const owner = [
+      principal.role,
+      principal.role === 'merchant' ? principal.merchantId : null,
+      principal.role === 'partner' ? principal.partnerId : null,
+      principal.environment,
+    ];
+    const endpoint = await this.db.transaction(async (tx) => {
+      // One owner's creations one at a time: two at once could each see room for one more.
+      await tx.query('select pg_advisory_xact_lock($1, hashtext($2))', [ENDPOINT_LIMIT_LOCK, JSON.stringify(owner)]);
+      const [{ count }] = await tx.query<{ count: number }>(
+        `select count(*)::int as count from webhook_endpoints where owner_role = $1 and owner_merchant_id is not distinct from $2
+           and owner_partner_id is not distinct from $3 and environment = $4`,
+        owner,
+      );
+      if (count >= this.config.webhookMaxEndpoints)
+        throw new WebhookEndpointLimitError(this.config.webhookMaxEndpoints);
+      // Events after the log's head as of now: an endpoint is not sent the history before it.
+      const [made] = await tx.query<EndpointRow>(
+        `insert into webhook_endpoints (id, url, event_types, description, owner_role, owner_merchant_id, owner_partner_id, environment,
+           created_by_key, secret, status, after_position, created_at)
+         select $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, 'enabled', position, $11 from event_store_head
+         returning ${ENDPOINT_COLUMNS}`,
+        [
+          `we_${randomBytes(12).toString('base64url')}`,
+          request.url,
+          [...new Set(request.event_types)],
+          request.description ?? null,
+          ...owner,
+          principal.keyId,
+          secret,
+          this.clock.now(),
+        ],
+      );
+      return made;
+    });
     return { endpoint, secret };
   }
 

@@ -23,7 +23,7 @@ const DATA: Record<WebhookEventType, { summary: string; properties: Record<strin
   'jurisdiction.rule.effective': {
     summary:
       'A rule version took effect (sent on its effective date, 00:00 UTC, or at once when recorded for a date passed)',
-    properties: {} as Record<string, Schema>,
+    properties: {},
   },
   'merchant.risk_level.changed': {
     summary: 'A merchant’s risk level, that of its latest sale, differs from the one before',

@@ -28,7 +28,7 @@ export const WEBHOOK_EVENT_TYPES = [
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 
-/** Delivered to admin and auditor endpoints only (DESIGN.md). */
+/** Delivered to admin and auditor endpoints only (docs/design.md). */
 export const PLATFORM_ONLY_TYPES: readonly WebhookEventType[] = ['chain.alarm'];
 
 /** The log entries the fan-out reads. */

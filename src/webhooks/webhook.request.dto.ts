@@ -5,6 +5,7 @@ import {
   IsArray,
   IsIn,
   IsISO8601,
+  IsInt,
   IsOptional,
   IsString,
   Length,
@@ -83,7 +84,8 @@ export class ReplayWebhooksRequest {
     example: 120,
   })
   @IsOptional()
-  @QueryInteger()
+  // A JSON body says what it means: "1" is a string, refused, as everywhere else in a body.
+  @IsInt({ message: 'from_position must be an integer' })
   @Min(1)
   @Max(Number.MAX_SAFE_INTEGER)
   from_position?: number;

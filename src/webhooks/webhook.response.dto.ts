@@ -85,10 +85,11 @@ export class WebhookDeliveryDto {
   @ApiProperty({
     type: 'string',
     format: 'date-time',
-    description: 'When the next try is due (pending)',
+    nullable: true,
+    description: 'When the next try is due; null once the delivery is `delivered` or `failed`',
     example: '2026-11-26T15:00:05.000Z',
   })
-  next_attempt_at: string;
+  next_attempt_at: string | null;
 
   @ApiProperty({ type: 'string', format: 'date-time', nullable: true, example: '2026-11-26T15:00:00.000Z' })
   last_attempt_at: string | null;
@@ -156,7 +157,7 @@ export const toDeliveryDto = (row: DeliveryRow): WebhookDeliveryDto => ({
   position: Number(row.position),
   status: row.status,
   attempts: row.attempts,
-  next_attempt_at: row.next_attempt_at.toISOString(),
+  next_attempt_at: row.status === 'pending' ? row.next_attempt_at.toISOString() : null,
   last_attempt_at: row.last_attempt_at?.toISOString() ?? null,
   last_status_code: row.last_status_code,
   last_error: row.last_error,

@@ -63,7 +63,10 @@ export class WebhooksController {
     description:
       'The endpoint receives the events of the log entries appended after it was made, of its owner: a merchant key its merchant’s, ' +
       'a partner key its merchants’, admin and auditor keys every merchant’s. `chain.alarm` goes to admin and auditor endpoints only. ' +
-      'The URL is refused when its host resolves to a loopback, private, link-local or metadata address (unless the service runs with WEBHOOK_ALLOW_PRIVATE=true).',
+      'The URL is refused when its host resolves to an address that is not global unicast (loopback, private, link-local, metadata, ' +
+      'TEST-NET, CGNAT, multicast, reserved and the other IANA special-purpose ranges, IPv4 and IPv6) or to an address of the service’s own host ' +
+      '(unless the service runs with WEBHOOK_ALLOW_PRIVATE=true); it is checked again before every delivery. An owner has at most ' +
+      'WEBHOOK_MAX_ENDPOINTS endpoints (default 20).',
   })
   @ApiBody({
     type: CreateWebhookEndpointRequest,
@@ -89,8 +92,9 @@ export class WebhooksController {
   @ApiErrors({
     400: {
       WEBHOOK_URL_REFUSED:
-        'The URL is not http(s), or its host does not resolve or resolves to a loopback, private, link-local or metadata address',
+        'The URL is not http(s), or its host does not resolve, or resolves to an address that is not global unicast or is the service’s own',
     },
+    409: { WEBHOOK_ENDPOINT_LIMIT_REACHED: 'The owner has WEBHOOK_MAX_ENDPOINTS endpoints already' },
   })
   async create(
     @Body() body: CreateWebhookEndpointRequest,

@@ -6,11 +6,22 @@ export class WebhookEndpointNotFoundError extends DomainError {
   }
 }
 
-/** DESIGN.md, SSRF: checked when the endpoint is made, and again before every delivery. */
+/** SSRF: checked when the endpoint is made, and again before every delivery. */
 export class WebhookUrlRefusedError extends DomainError {
   constructor(reason: string) {
     super('WEBHOOK_URL_REFUSED', `The webhook URL ${reason}`, 400, [
       { field: 'url', messages: [`The webhook URL ${reason}`] },
     ]);
+  }
+}
+
+/** WEBHOOK_MAX_ENDPOINTS: each endpoint costs a delivery per event, so one owner cannot make hundreds. */
+export class WebhookEndpointLimitError extends DomainError {
+  constructor(limit: number) {
+    super(
+      'WEBHOOK_ENDPOINT_LIMIT_REACHED',
+      `This owner has ${limit} webhook endpoints, the most allowed; delete one before adding another`,
+      409,
+    );
   }
 }

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { AuditModule } from '../audit';
 import { WebhookDeliverer } from './deliver/webhook-deliverer';
 import { WebhookEndpoints } from './webhook-endpoints';
 import {
@@ -17,6 +18,7 @@ import { WebhooksController } from './webhooks.controller';
  * (fan-out/), run with the others; the deliverer sends what it wrote.
  */
 @Module({
+  imports: [AuditModule],
   controllers: [WebhooksController],
   providers: [
     WebhookEndpoints,

@@ -17,7 +17,7 @@ import { ServiceProcess } from '../support/service-process';
 
 const pem = () => newSigningKey().export({ format: 'pem', type: 'pkcs8' }) as string;
 
-/** DESIGN.md "Transparency in the standard formats (C2SP)": the origin, checkpoint notes and tiles, over real HTTP. */
+/** docs/design.md "Transparency in the standard formats (C2SP)": the origin, checkpoint notes and tiles, over real HTTP. */
 describe('the log origin', () => {
   let db: TestDatabase;
   let app: TestApp | undefined;
@@ -90,11 +90,7 @@ describe('the log origin', () => {
       CHECKPOINT_SIGNING_KEY: signingKey,
       LOG_LEVEL: 'silent',
     };
-    // A start on a busy machine: more time than the default.
-    const first = await ServiceProcess.start({
-      env: { ...env, LOG_ORIGIN: 'rounding.example.com/store-12' },
-      startupLimitMs: 120_000,
-    });
+    const first = await ServiceProcess.start({ env: { ...env, LOG_ORIGIN: 'rounding.example.com/store-12' } });
     expect(await first.stop()).toBe(0);
     const refused = await ServiceProcess.start({
       env: { ...env, LOG_ORIGIN: 'rounding.example.com/store-13' },

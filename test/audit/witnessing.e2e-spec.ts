@@ -30,7 +30,7 @@ import { appendEntries } from '../support/transparency-log';
 import { WitnessProcess, WitnessStartError } from '../support/witness-process';
 
 /*
- * Witnessing (DESIGN.md "Transparency in the standard formats"): the service asks an independent
+ * Witnessing (docs/design.md "Transparency in the standard formats"): the service asks an independent
  * witness, `npm run witness` as its own process on its own port and state folder, to cosign each
  * checkpoint; the operator's attacks on their own log (a restored backup, a cut tail, history
  * rewritten and re-signed with the log's own key) are refused by that witness, raise the chain
@@ -72,7 +72,7 @@ class Log {
   async open(witness: WitnessProcess): Promise<void> {
     await mkdir(this.folder);
     await writeFile(this.policyFile, `log ${this.vkey}\nwitness W1 ${witness.vkey} ${witness.url}\nquorum W1\n`);
-    this.db = await createTestDatabase(process.env.DATABASE_URL ? 'postgres' : 'embedded');
+    this.db = await createTestDatabase();
     this.env = {
       DATABASE_URL: this.db.url,
       CHECKPOINT_SIGNING_KEY: this.key.export({ format: 'pem', type: 'pkcs8' }) as string,
@@ -374,7 +374,7 @@ describe('independent witnesses (c2sp.org/tlog-witness) against the operator’s
     expect(note).not.toContain(`\u2014 ${WITNESS} `);
     const verified = await watched.verifyWithPolicy(note);
     expect({ status: verified.status, stderr: verified.stderr }).toEqual({ status: 1, stderr: NOT_MET });
-    // A witness that cannot answer is no evidence against the log (docs/decisions.md): it is asked again later, no alarm.
+    // A witness that cannot answer is no evidence against the log (docs/adr/0019-independent-witnesses.md): it is asked again later, no alarm.
     const health = await call(app, 'GET', '/health');
     expect({ status: health.status, alarms: health.body.chain.alarms }).toEqual({ status: 200, alarms: [] });
 
@@ -431,7 +431,7 @@ describe('witnessing as the operator sees it: a witness that is down, and a poli
 
   /** The service on a database and data folder of its own, with the policy given; asks a witness that did not answer again after 1 s. */
   const startService = async (policy: string) => {
-    db = await createTestDatabase(process.env.DATABASE_URL ? 'postgres' : 'embedded');
+    db = await createTestDatabase();
     const folder = await mkdtemp(join(work, 'service-'));
     await writeFile(join(folder, 'policy'), policy);
     service = await ServiceProcess.start({

@@ -27,7 +27,7 @@ export const PERMISSION_MATRIX: Readonly<Record<string, Rule>> = {
   'POST /transaction/refund': ['merchant', 'partner'],
   'POST /transaction/void': ['merchant', 'partner'],
   'GET /transaction/{id}/receipt': ['merchant', 'auditor', 'partner'],
-  // DESIGN.md, "Rule model, version 3": the merchant for itself, its partner, an admin.
+  // docs/design.md, "Rule model, version 3": the merchant for itself, its partner, an admin.
   'PUT /merchant/{merchant_id}/rounding-policy': ['merchant', 'partner', 'admin'],
 
   // Jurisdiction rules are public law: any valid key.
@@ -53,6 +53,7 @@ export const PERMISSION_MATRIX: Readonly<Record<string, Rule>> = {
   'GET /admin/verify-hash-chain': ['auditor', 'admin'],
   // The read model against the log: a verification as the chain's.
   'GET /admin/verify-transactions': ['auditor', 'admin'],
+  'GET /admin/verify-read-models': ['auditor', 'admin'],
   // The raw log for the offline verifier, and the key its checkpoints are signed with: as the audit log.
   'GET /admin/audit-logs/export': ['auditor', 'admin'],
   'GET /admin/checkpoint-key': ['auditor', 'admin'],

@@ -121,7 +121,7 @@ describe('the service process with a bad configuration', () => {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stderr = '';
-    service.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    service.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     const code = await new Promise<number | null>((resolve) => service.once('exit', resolve));
     expect(code).toBe(1);
     expect(stderr).toContain('PORT is "70000" but must be an integer from 1 to 65535');

@@ -28,7 +28,9 @@ function runExample(file: string, env: Record<string, string>): Promise<Run> {
     execFile(
       process.execPath,
       ['-r', 'ts-node/register/transpile-only', `examples/${file}`],
-      { cwd: ROOT, env: childEnv(env), timeout: 40_000 },
+      // Under the test's own ceiling, so that a hung example is stopped and reported as such; a loaded
+      // machine took over 40 s to compile and run one.
+      { cwd: ROOT, env: childEnv(env), timeout: 110_000 },
       (error, stdout, stderr) => resolve({ status: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
     );
   });

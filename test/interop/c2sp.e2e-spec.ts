@@ -164,10 +164,10 @@ suite("C2SP checkpoints and tiles, checked by Go's sumdb/note and sumdb/tlog", (
   });
 
   it('has Go check the tlog-proof of an audit receipt (note.Open, tlog.CheckRecord), and refuse it for another entry or with a path hash changed', async () => {
-    const { tlog_proof, receipt: record } = receipt;
-    expect(tlog_proof).toMatch(new RegExp(`^c2sp\\.org/tlog-proof@v1\nindex ${record.chain_position - 1}\n`));
+    const { tlog_proof: tlogProof, receipt: record } = receipt;
+    expect(tlogProof).toMatch(new RegExp(`^c2sp\\.org/tlog-proof@v1\nindex ${record.chain_position - 1}\n`));
     const file = join(work, 'sale.tlog-proof');
-    await writeFile(file, tlog_proof!);
+    await writeFile(file, tlogProof!);
     const checked = await run(['proof', file, vkey, record.auditHash]);
     expect({ status: checked.status, stderr: checked.stderr }).toEqual({ status: 0, stderr: '' });
     expect(JSON.parse(checked.stdout)).toMatchObject({ index: record.chain_position - 1 });
@@ -177,10 +177,10 @@ suite("C2SP checkpoints and tiles, checked by Go's sumdb/note and sumdb/tlog", (
       status: 1,
       stderr: `the entry is not at index ${record.chain_position - 1} of the checkpoint's tree: invalid transparency proof\n`,
     });
-    const firstHash = tlog_proof!.split('\n')[2];
+    const firstHash = tlogProof!.split('\n')[2];
     const flipped = Buffer.from(firstHash, 'base64');
     flipped[0] ^= 1;
-    await writeFile(file, tlog_proof!.replace(firstHash, flipped.toString('base64')));
+    await writeFile(file, tlogProof!.replace(firstHash, flipped.toString('base64')));
     expect((await run(['proof', file, vkey, record.auditHash])).stderr).toContain('invalid transparency proof');
   });
 

@@ -90,7 +90,7 @@ describe('the analytics and export pages', () => {
       suite.tab.page.waitForEvent('download'),
       suite.tab.page.getByRole('button', { name: 'Download CSV' }).click(),
     ]);
-    expect(readFileSync((await download.path())!, 'utf8').split('\n')[0]).toMatch(/,/);
+    expect(readFileSync(await download.path(), 'utf8').split('\n')[0]).toMatch(/,/);
   });
 
   /** The sample answers below stand in for the service's in the screenshots: they must be answers it could give. */
@@ -236,7 +236,7 @@ describe('the analytics and export pages', () => {
         suite.tab.page.getByRole('button', { name: 'Download CSV' }).click(),
       ]);
       expect(download.suggestedFilename()).toBe('transactions-standard.csv');
-      expect(readFileSync((await download.path())!, 'utf8')).toBe(EXPORT_CSV);
+      expect(readFileSync(await download.path(), 'utf8')).toBe(EXPORT_CSV);
       expect(exportRequests).toEqual([{ export_mode: 'standard', end_date: '2026-11-21', payment_method: 'cash' }]);
       await suite.tab.page.getByText('Downloaded transactions-standard.csv: 2 rows.').waitFor();
       await screenshot(suite.tab.page, 'export');

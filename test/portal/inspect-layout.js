@@ -34,8 +34,31 @@ function inspect(minFontPx) {
     );
   }
 
+  // A select draws only what fits of its choice, cut anywhere: it must be as wide as its longest choice.
+  for (const control of document.body.querySelectorAll('select')) {
+    if (!shown(control)) continue;
+    const natural = control.cloneNode(true);
+    natural.removeAttribute('id');
+    Object.assign(natural.style, {
+      position: 'absolute',
+      visibility: 'hidden',
+      width: 'auto',
+      minWidth: '0',
+      maxWidth: 'none',
+    });
+    control.parentElement.append(natural);
+    const needs = natural.getBoundingClientRect().width;
+    natural.remove();
+    const has = control.getBoundingClientRect().width;
+    if (needs > has + 1)
+      problems.push(
+        `${name(control)} cuts its text: its longest choice needs ${Math.round(needs)} px, it has ${Math.round(has)} px`,
+      );
+  }
+
   // Mid-word breaks: each character's line, from a Range over it, against the places a line may break.
-  const BREAKS_AFTER = /[\s\-_/.,:;…–—)\]}|]/;
+  // The places words() in the portal's dom.js lets an address break are among them (after ? & = @).
+  const BREAKS_AFTER = /[\s\-_/.,:;…–—)\]}|?&=@]/;
   const BREAKS_BEFORE = /[\s([{]/;
   const CELLS = 'th, td, caption, dt, dd';
   const range = document.createRange();
@@ -83,10 +106,29 @@ function inspect(minFontPx) {
         .slice(Math.max(0, from), to)
         .map((c) => (c === 'boundary' ? ' ' : c.char))
         .join('');
+    const wordAround = (index) => {
+      let from = index;
+      let to = index;
+      while (from > 0 && chars[from - 1] !== 'boundary') from--;
+      while (to < chars.length && chars[to] !== 'boundary') to++;
+      return { word: text(from, to), at: index - from };
+    };
+    // Separators that still join one word: those inside a date or an instant (2026-04-|17), and the dots of a
+    // dotted name (transaction.|voided) that is no address or path.
+    const joins = (index) => {
+      const { word, at } = wordAround(index);
+      for (const date of word.matchAll(/\d{4}-\d{2}-\d{2}(T[\d:.]+Z?)?/g))
+        if (date.index < at && at < date.index + date[0].length) return true;
+      return /\w\.[a-z_]/i.test(word.slice(at - 2, at + 1)) && !word.includes('/');
+    };
     chars.forEach((item, index) => {
       if (item === 'boundary') return void (boundary = true);
       const newLine = previous && item.top >= previous.top + (previous.bottom - previous.top) / 2;
-      if (newLine && !boundary && !BREAKS_AFTER.test(previous.char) && !BREAKS_BEFORE.test(item.char)) {
+      if (
+        newLine &&
+        !boundary &&
+        (joins(index) || (!BREAKS_AFTER.test(previous.char) && !BREAKS_BEFORE.test(item.char)))
+      ) {
         broken.push(`"${snippet(text(index - 12, index))}|${snippet(text(index, index + 12))}"`);
       }
       previous = item;
@@ -155,6 +197,17 @@ function inspect(minFontPx) {
       }
     }
   });
+
+  // A chart of whole numbers (counts) read against ticks between them: the bars' values are in their titles.
+  for (const chart of document.querySelectorAll('svg')) {
+    const bars = [...chart.querySelectorAll('rect > title')].map((title) =>
+      Number(title.textContent.split(': ').at(-1)),
+    );
+    const ticks = [...chart.querySelectorAll('text[text-anchor="end"]')].map((tick) => tick.textContent);
+    const fractional = ticks.filter((tick) => !Number.isInteger(parseFloat(tick) * (tick.endsWith('k') ? 1000 : 1)));
+    if (bars.length > 0 && bars.every(Number.isInteger) && fractional.length > 0)
+      problems.push(`a chart of counts has the ticks ${fractional.join(', ')}: ${snippet(chart.textContent)}`);
+  }
 
   // Values that were never there.
   const missing = /\bundefined\b|\bNaN\b|\[object \w+\]/;

@@ -26,7 +26,8 @@ const OWN_PHONE_SCREENSHOT = ['chain'];
 describe('every portal page reads well on a laptop and on a phone', () => {
   let auditorKey: string;
   let routes: string[];
-  const suite = portalSuite();
+  // A webhook endpoint on this machine, as a developer's set-up has one: its deliveries fail and are retried.
+  const suite = portalSuite({ env: { WEBHOOK_ALLOW_PRIVATE: 'true' } });
   const origin = () => new URL(suite.app.baseUrl).origin;
 
   beforeAll(async () => {
@@ -40,8 +41,23 @@ describe('every portal page reads well on a laptop and on a phone', () => {
     await closeChecked(tab);
   });
 
-  /** Data with the widths real data has: long names, ids of every kind, overrides, voids and refunds. */
+  /** Data with the widths real data has: long names, ids of every kind, overrides, voids and refunds, webhook deliveries. */
   async function seed() {
+    const endpoint = await call(suite.app, 'POST', '/webhooks/endpoints', {
+      key: TEST_ADMIN_KEY,
+      body: {
+        url: 'http://127.0.0.1:9/hooks/cash-rounding/springfield-downtown-convenience?source=crcs',
+        event_types: [
+          'transaction.voided',
+          'transaction.refunded',
+          'transaction.overridden',
+          'refund.normalization_failed',
+        ],
+        description: 'Back office of Springfield Downtown Convenience & Deli',
+      },
+    });
+    if (endpoint.status !== 201)
+      throw new Error(`webhook endpoint: ${endpoint.status} ${JSON.stringify(endpoint.body)}`);
     for (const [id, name] of [
       ['springfield-downtown-convenience', 'Springfield Downtown Convenience & Deli'],
       ['corner_deli_0042', 'Corner Deli'],

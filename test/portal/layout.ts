@@ -10,7 +10,9 @@ const INSPECT = readFileSync(join(__dirname, 'inspect-layout.js'), 'utf8');
 
 /**
  * What a reader would see wrong on the page as it is drawn now, one sentence each: a word of a table
- * header, cell or term broken across lines, anything wider than the window or scrolling sideways,
+ * header, cell or term broken across lines (a date at its hyphens, a dotted name such as
+ * `transaction.voided` at its dots), a select narrower than its longest choice, a chart of counts
+ * with ticks between whole numbers, anything wider than the window or scrolling sideways,
  * text smaller than MIN_FONT_PX, text and controls drawn over each other, and `undefined`, `NaN` or
  * `[object …]` where a value should be. Generic: it knows no page, so a page added later is
  * held to the same.

@@ -31,9 +31,9 @@ describe('the portal’s webhooks page', () => {
     const [endpoint] = (await call(suite.app, 'GET', '/webhooks/endpoints', { key: TEST_ADMIN_KEY })).body.endpoints;
     expect(endpoint).toMatchObject({ url: receiver.url, event_types: ['transaction.voided'], status: 'enabled' });
 
-    const { merchant_id } = await onboardMerchant(suite.app);
-    const { key } = await issueKey(suite.app, { role: 'merchant', merchant_id });
-    const sale = await recordSale(suite.app, key, merchant_id);
+    const { merchant_id: merchantId } = await onboardMerchant(suite.app);
+    const { key } = await issueKey(suite.app, { role: 'merchant', merchant_id: merchantId });
+    const sale = await recordSale(suite.app, key, merchantId);
     expect(
       (
         await call(suite.app, 'POST', '/transaction/void', {

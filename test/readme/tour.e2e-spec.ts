@@ -6,11 +6,19 @@ import { promisify } from 'node:util';
 import { ServiceProcess } from '../support/service-process';
 
 const ROOT = join(__dirname, '../..');
-const README = readFileSync(join(ROOT, 'README.md'), 'utf8');
+const read = (path: string) => readFileSync(join(ROOT, path), 'utf8');
+const README = read('README.md');
 
-/** The shell blocks of the tour: from "A first sale" to the audit log section's end. */
+/**
+ * The shell blocks of the tour, in a reader's order: the README's first sale, then the integrators'
+ * and the auditors' documents, which go on from it.
+ */
 function tourBlocks(): string[] {
-  const tour = README.slice(README.indexOf('### A first sale'), README.indexOf('## Data sources and freshness'));
+  const tour = [
+    README.slice(README.indexOf('## A first sale'), README.indexOf('## Where to go next')),
+    read('docs/integrators.md'),
+    read('docs/auditors.md'),
+  ].join('\n');
   return [...tour.matchAll(/^```sh\n([\s\S]*?)^```$/gm)].map((match) => match[1]);
 }
 

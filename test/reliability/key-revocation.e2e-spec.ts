@@ -4,6 +4,7 @@ import { LISTENER_NAME_PREFIX } from '../../src/auth/api-key-revocation-feed';
 import { ServiceProcess } from '../support/service-process';
 import { DRIVERS, createTestDatabase, type TestDatabase } from '../support/test-database';
 import { ADMIN_KEY, post, serviceEnv } from './support';
+import { WAIT_LIMIT_MS } from '../support/wait';
 
 const ROUNDS = 20;
 
@@ -26,10 +27,7 @@ describe.each(DRIVERS)('a revoked key on two service processes sharing one datab
     pool = new Pool({ connectionString: database.url, max: 2 });
     const env = serviceEnv({ DATABASE_URL: database.url });
     // Two starts at once on a shared machine can take a while.
-    [a, b] = await Promise.all([
-      ServiceProcess.start({ env, startupLimitMs: 120_000 }),
-      ServiceProcess.start({ env, startupLimitMs: 120_000 }),
-    ]);
+    [a, b] = await Promise.all([ServiceProcess.start({ env }), ServiceProcess.start({ env })]);
     merchantId = `m-keys-${driver}`;
     const merchant = await post(a.baseUrl, ADMIN_KEY, '/admin/merchants', {
       merchant_id: merchantId,
@@ -50,7 +48,7 @@ describe.each(DRIVERS)('a revoked key on two service processes sharing one datab
 
   /** The backend pid of the service's listening connection once there is one (other than `not`). */
   async function listenerOf(service: ServiceProcess, not?: number): Promise<number> {
-    for (const deadline = Date.now() + 20_000; Date.now() < deadline; await sleep(50)) {
+    for (const deadline = Date.now() + WAIT_LIMIT_MS; Date.now() < deadline; await sleep(50)) {
       const { rows } = await pool.query<{ pid: number }>(
         'select pid from pg_stat_activity where application_name = $1',
         [`${LISTENER_NAME_PREFIX}${service.child.pid}`],

@@ -14,10 +14,8 @@ function orphanServer(dataDir: string): number {
   const started = spawnSync(
     process.execPath,
     [
-      '-r',
-      'ts-node/register/transpile-only',
       '-e',
-      `require('./src/platform/event-store/embedded-postgres').EmbeddedPostgres.start(${JSON.stringify(dataDir)}).then(() => process.exit(0))`,
+      `require('./dist/src/platform/event-store/embedded-postgres').EmbeddedPostgres.start(${JSON.stringify(dataDir)}).then(() => process.exit(0))`,
     ],
     { cwd: ROOT, encoding: 'utf8', env: childEnv({ LOG_LEVEL: 'silent' }), timeout: 120_000 },
   );

@@ -39,10 +39,7 @@ const LOAD_MS = 4000;
       CHECKPOINT_SIGNING_KEY: signingKey.export({ format: 'pem', type: 'pkcs8' }) as string,
     });
     // Two starts at once on a shared machine can take a while (as in key-revocation).
-    const services = await Promise.all([
-      ServiceProcess.start({ env, startupLimitMs: 120_000 }),
-      ServiceProcess.start({ env, startupLimitMs: 120_000 }),
-    ]);
+    const services = await Promise.all([ServiceProcess.start({ env }), ServiceProcess.start({ env })]);
     let load;
     try {
       const merchant = await onboard(services[0]);
@@ -82,10 +79,7 @@ const LOAD_MS = 4000;
   it('answer concurrent twins of a void or a refund with the first one’s answer, whichever process gets them', async () => {
     const env = serviceEnv({ DATABASE_URL: database.url });
     // Two starts at once on a shared machine can take a while (as in key-revocation).
-    const services = await Promise.all([
-      ServiceProcess.start({ env, startupLimitMs: 120_000 }),
-      ServiceProcess.start({ env, startupLimitMs: 120_000 }),
-    ]);
+    const services = await Promise.all([ServiceProcess.start({ env }), ServiceProcess.start({ env })]);
     const pool = new Pool({ connectionString: database.url });
     try {
       const merchant = await onboard(services[0]);

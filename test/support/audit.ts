@@ -46,7 +46,7 @@ export const checkpointsWritten = (app: TestApp): Promise<void> => app.app.get(C
 
 const ROOT = join(__dirname, '../..');
 
-/** `npm run verify-chain -- <args>` as its own process, without the test runner's Node options. */
+/** `npm run verify-chain -- <args>` as its own process (the built script), without the test runner's Node options. */
 export function runVerifier(
   args: string[],
   env: Record<string, string> = {},
@@ -54,7 +54,7 @@ export function runVerifier(
   return new Promise((resolve) => {
     execFile(
       process.execPath,
-      ['-r', 'ts-node/register/transpile-only', 'scripts/verify-chain.ts', ...args],
+      ['dist/scripts/verify-chain.js', ...args],
       { cwd: ROOT, env: { ...process.env, NODE_OPTIONS: '', ...env } },
       (error, stdout, stderr) => resolve({ status: error ? Number(error.code) : 0, stdout, stderr }),
     );

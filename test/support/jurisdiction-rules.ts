@@ -1,4 +1,22 @@
+import { JurisdictionRuleStore } from '../../src/jurisdiction/rule-store';
+import { loadSeeds } from '../../src/jurisdiction/seed-loader';
+import { sha256Hex } from '../../src/platform/sha256';
 import type { JurisdictionRule } from '../../src/rules/jurisdiction-rule';
+import type { SeedData } from '../../src/rules/seed-data';
+
+let lastPosition = 0;
+
+/** Puts `raw` in `store` as the log would: from an entry of its own (a made-up position and the hash of the rule). */
+export function recordRule(store: JurisdictionRuleStore, raw: unknown): JurisdictionRule {
+  return store.upsertRule(raw, { position: ++lastPosition, hash: sha256Hex(JSON.stringify(raw)) });
+}
+
+/** A rule store holding the seed rules, as the service's holds them once the first start imported them. */
+export function seededRuleStore(seeds: Pick<SeedData, 'zips' | 'rules'> = loadSeeds()): JurisdictionRuleStore {
+  const store = new JurisdictionRuleStore(seeds);
+  for (const rule of seeds.rules) recordRule(store, rule);
+  return store;
+}
 
 /**
  * A valid enacted retail rounding rule of the place `fields` names (its lookup key, id and level
@@ -30,8 +48,10 @@ export function ruleAt(fields: Partial<JurisdictionRule>): JurisdictionRule {
     enacted_date: null,
     session_ends: null,
     last_verified: '2026-09-01',
+    last_searched: null,
     source_kind: 'bill_text',
     confidence: 'medium',
+    cash_surcharge_barred: null,
     rounds: 'total',
     exact_change_exempt: false,
     small_total: null,

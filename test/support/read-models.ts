@@ -7,9 +7,9 @@ export async function dumpReadModels(db: Sql): Promise<Record<string, unknown[]>
      where table_schema = current_schema() and table_name like 'rm\\_%' order by table_name`,
   );
   const dump: Record<string, unknown[]> = {};
-  for (const { table_name } of tables) {
-    const rows = await db.query<{ row: string }>(`select t::text as row from ${table_name} t order by 1`);
-    dump[table_name] = rows.map((r) => r.row);
+  for (const { table_name: tableName } of tables) {
+    const rows = await db.query<{ row: string }>(`select t::text as row from ${tableName} t order by 1`);
+    dump[tableName] = rows.map((r) => r.row);
   }
   return dump;
 }

@@ -1,5 +1,5 @@
 import { appendFileSync } from 'node:fs';
-import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { finished } from 'node:stream/promises';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { ApiKeyDirectory } from '../../src/auth/api-key-directory';
@@ -63,7 +63,7 @@ export function recordRequests(app: NestFastifyApplication, file: string): void 
       typeof key === 'string' && ISSUED_KEY_FORMAT.test(key) ? await directory.findByHash(hashApiKey(key)) : undefined;
     return { caller: stored ? 'revoked' : 'unknown' };
   };
-  (app.getHttpServer() as Server).prependListener('request', (request: IncomingMessage, response: ServerResponse) => {
+  app.getHttpServer().prependListener('request', (request: IncomingMessage, response: ServerResponse) => {
     // Asked as the request comes in, before a test revokes the key; a failure to ask (the database gone) marks it unknown.
     const caller = callerOf(request.headers['x-api-key']).catch(() => ({ caller: 'unknown' as const }));
     const received = tap(request, 'push');

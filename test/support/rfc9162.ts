@@ -23,28 +23,28 @@ const shift = (x: number): number => Math.floor(x / 2);
 export const rfc9162 = {
   leafHash: (input: Buffer): Buffer => HASH(Buffer.from([0x00]), input),
 
-  /** 2.1.1: MTH(D[n]) of the leaf inputs. */
-  mth(D: Buffer[]): Buffer {
-    const n = D.length;
+  /** 2.1.1: MTH(D[n]) of the leaf inputs (`d`, the RFC's D). */
+  mth(d: Buffer[]): Buffer {
+    const n = d.length;
     if (n === 0) return HASH();
-    if (n === 1) return HASH(Buffer.from([0x00]), D[0]);
+    if (n === 1) return HASH(Buffer.from([0x00]), d[0]);
     const k = largestPowerOfTwoBelow(n);
-    return HASH(Buffer.from([0x01]), rfc9162.mth(D.slice(0, k)), rfc9162.mth(D.slice(k)));
+    return HASH(Buffer.from([0x01]), rfc9162.mth(d.slice(0, k)), rfc9162.mth(d.slice(k)));
   },
 
   /** 2.1.3.2: verifying an inclusion proof. `hash` is the leaf hash. */
   verifyInclusion(
-    leaf_index: number,
-    tree_size: number,
+    leafIndex: number,
+    treeSize: number,
     hash: Buffer,
-    inclusion_path: Buffer[],
-    root_hash: Buffer,
+    inclusionPath: Buffer[],
+    rootHash: Buffer,
   ): boolean {
-    if (leaf_index >= tree_size) return false;
-    let fn = leaf_index;
-    let sn = tree_size - 1;
+    if (leafIndex >= treeSize) return false;
+    let fn = leafIndex;
+    let sn = treeSize - 1;
     let r = hash;
-    for (const p of inclusion_path) {
+    for (const p of inclusionPath) {
       if (sn === 0) return false;
       if (isSet(fn) || fn === sn) {
         r = HASH(Buffer.from([0x01]), p, r);
@@ -60,21 +60,21 @@ export const rfc9162 = {
       fn = shift(fn);
       sn = shift(sn);
     }
-    return sn === 0 && r.equals(root_hash);
+    return sn === 0 && r.equals(rootHash);
   },
 
   /** 2.1.4.2: verifying consistency between two tree heads (first == second: the proof is empty). */
   verifyConsistency(
     first: number,
     second: number,
-    consistency_path: Buffer[],
-    first_hash: Buffer,
-    second_hash: Buffer,
+    consistencyPath: Buffer[],
+    firstHash: Buffer,
+    secondHash: Buffer,
   ): boolean {
-    if (first === second) return consistency_path.length === 0 && first_hash.equals(second_hash);
+    if (first === second) return consistencyPath.length === 0 && firstHash.equals(secondHash);
     if (first > second || first === 0) return false;
-    if (consistency_path.length === 0) return false;
-    const path = Number.isInteger(Math.log2(first)) ? [first_hash, ...consistency_path] : [...consistency_path];
+    if (consistencyPath.length === 0) return false;
+    const path = Number.isInteger(Math.log2(first)) ? [firstHash, ...consistencyPath] : [...consistencyPath];
     let fn = first - 1;
     let sn = second - 1;
     while (isSet(fn)) {
@@ -100,6 +100,6 @@ export const rfc9162 = {
       fn = shift(fn);
       sn = shift(sn);
     }
-    return fr.equals(first_hash) && sr.equals(second_hash) && sn === 0;
+    return fr.equals(firstHash) && sr.equals(secondHash) && sn === 0;
   },
 };

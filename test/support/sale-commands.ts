@@ -2,8 +2,7 @@ import type { NewEvent } from '../../src/platform/event-store/event-store.port';
 import type { MerchantHistory } from '../../src/rules/fraud-score';
 import type { LocationQuery } from '../../src/rules/jurisdiction-resolver';
 import type { RoundingPolicy } from '../../src/rules/rounding-policy';
-import { JurisdictionRuleStore } from '../../src/jurisdiction/rule-store';
-import { loadSeeds } from '../../src/jurisdiction/seed-loader';
+import { seededRuleStore } from './jurisdiction-rules';
 import { transactionDecider } from '../../src/transactions/transaction.decider';
 import type { TransactionState } from '../../src/transactions/sale-state';
 import type {
@@ -15,7 +14,7 @@ import type {
 } from '../../src/transactions/sale.commands';
 import type { KeyEnvironment, TransactionEvent } from '../../src/transactions/transaction.events';
 
-const resolver = new JurisdictionRuleStore(loadSeeds());
+const resolver = seededRuleStore();
 /** The instant of every sale these commands record. */
 export const SALE_AT = '2026-11-21T12:00:00.000Z';
 const QUIET: MerchantHistory = { recent_symmetric_deltas: [], cashier_sales_in_window: null };
@@ -44,15 +43,18 @@ export function recordCommand(
     city: full.city,
     date: SALE_AT.slice(0, 10),
   };
+  const jurisdiction = resolver.resolve(location);
   return {
     kind: 'RecordTransaction',
     transaction_id: options.transactionId ?? 'TXN-2026-11-21-ABCDEFGH',
     now: SALE_AT,
     environment: options.environment ?? 'sandbox',
     sale: full,
-    jurisdiction: resolver.resolve(location),
+    jurisdiction,
     history: options.history ?? QUIET,
     rounding_policy: options.roundingPolicy ?? 'rule',
+    rule_entry: resolver.entryOf(jurisdiction.rule),
+    policy_entry: null,
   };
 }
 

@@ -29,6 +29,7 @@ export interface ServiceProcessOptions {
   nodeArgs?: string[];
   /** A port to reuse (a restart after a crash); default a free one. */
   port?: number;
+  /** A ceiling for a loaded machine (a start there took over 40 s), not a budget: the start ends at the first 200. */
   startupLimitMs?: number;
 }
 
@@ -48,7 +49,7 @@ export class ServiceProcess {
     entry = 'built',
     nodeArgs = [],
     port,
-    startupLimitMs = 40_000,
+    startupLimitMs = 120_000,
   }: ServiceProcessOptions): Promise<ServiceProcess> {
     const other = typeof entry === 'object' && 'builtIn' in entry ? entry.builtIn : undefined;
     const root = other ?? ROOT;

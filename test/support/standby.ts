@@ -214,9 +214,9 @@ async function dropSlotsOfDeadRuns(url: string): Promise<void> {
       'select slot_name from pg_replication_slots where not active and starts_with(slot_name, $1)',
       [SLOT_PREFIX],
     );
-    for (const { slot_name } of rows) {
-      const pid = Number(slot_name.slice(SLOT_PREFIX.length));
-      if (!isAlive(pid)) await client.query('select pg_drop_replication_slot($1)', [slot_name]);
+    for (const { slot_name: slotName } of rows) {
+      const pid = Number(slotName.slice(SLOT_PREFIX.length));
+      if (!isAlive(pid)) await client.query('select pg_drop_replication_slot($1)', [slotName]);
     }
   });
 }
@@ -227,7 +227,7 @@ function binariesOf(versionNum: number): string {
   const candidates = [
     `/usr/lib/postgresql/${major}/bin`,
     spawnSync('pg_config', ['--bindir'], { encoding: 'utf8' }).stdout?.trim(),
-  ].filter(Boolean) as string[];
+  ].filter((dir): dir is string => Boolean(dir));
   for (const bindir of candidates) {
     const version = spawnSync(join(bindir, 'postgres'), ['--version'], { encoding: 'utf8' }).stdout ?? '';
     if (new RegExp(`\\(PostgreSQL\\) ${major}\\.`).test(version)) return bindir;

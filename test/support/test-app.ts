@@ -9,7 +9,7 @@ import { createApp } from '../../src/app.factory';
 import { AppModule } from '../../src/app.module';
 import { loadConfig, type AppConfig } from '../../src/platform/config/config';
 import { recordRequests } from './request-recorder';
-import { createTestDatabase, type Driver } from './test-database';
+import { RUN_DRIVER, createTestDatabase, type Driver } from './test-database';
 
 /** The ADMIN_API_KEY of every test app unless a test sets its own (an empty value unsets it). */
 export const TEST_ADMIN_KEY = 'test-admin-key-0123456789abcdef';
@@ -23,7 +23,11 @@ export interface TestAppOptions {
   override?: (builder: TestingModuleBuilder) => TestingModuleBuilder;
   /** Environment for loadConfig, on top of the test defaults (own database, LOG_LEVEL silent, ADMIN_API_KEY TEST_ADMIN_KEY). */
   env?: Record<string, string>;
-  /** Default: PostgreSQL when DATABASE_URL is set, else the app's own embedded server in its data folder. */
+  /**
+   * The server of the app's own database, unless `env` names a DATABASE_URL: default the run's one
+   * server, DATABASE_URL's when it is set, else the run's embedded server. The embedded server the
+   * service starts for itself is the e2e tier's to test, in service processes.
+   */
   driver?: Driver;
 }
 
@@ -38,12 +42,10 @@ export interface TestApp {
 
 /**
  * The real service, built by the same `createApp` as main.ts, listening on a free port of 127.0.0.1
- * with a database of its own: a fresh PostgreSQL database, or an embedded server of its own in a
- * temporary data folder, started as `npm start` starts it.
+ * with a database of its own on the run's server.
  */
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
-  const driver = options.driver ?? (process.env.DATABASE_URL ? 'postgres' : 'embedded');
-  const testDb = driver === 'postgres' ? await createTestDatabase('postgres') : undefined;
+  const testDb = options.env?.DATABASE_URL ? undefined : await createTestDatabase(options.driver ?? RUN_DRIVER);
   const dataDir = await mkdtemp(join(tmpdir(), 'crcs-e2e-'));
   const cleanUp = async () => {
     await testDb?.drop();

@@ -30,13 +30,18 @@ export async function recordTip(
   transactionId: string,
   fields: { method?: 'cash' | 'credit-card'; employee_id?: string; employee_name?: string; tip_amount?: number } = {},
 ) {
-  const { method = 'credit-card', employee_id = 'e-1', employee_name = 'Ana', tip_amount = 5 } = fields;
+  const {
+    method = 'credit-card',
+    employee_id: employeeId = 'e-1',
+    employee_name: employeeName = 'Ana',
+    tip_amount: tipAmount = 5,
+  } = fields;
   return (
     await tipCreated(app, key, `/tip/${method}`, {
       transaction_id: transactionId,
-      employee_id,
-      employee_name,
-      tip_amount,
+      employee_id: employeeId,
+      employee_name: employeeName,
+      tip_amount: tipAmount,
     })
   ).tip;
 }
@@ -63,16 +68,16 @@ export function tipHistory(
       history.push({ streamId, events: events.map(({ type, data }) => ({ type, data: { ...data }, metadata })) });
     }
   };
-  const tip = (n: number, employee_id: string, amount_cents: number): RecordTip => ({
+  const tip = (n: number, employeeId: string, amountCents: number): RecordTip => ({
     kind: 'RecordTip',
     tip_id: id('TIP', n),
     merchant_id: merchantId,
     transaction_id: 'TXN-2026-11-21-00000001',
     sale: { type: 'SALE', state: 'completed', ledger_total_cents: 1003 },
     method: n === 1 ? 'cash' : 'credit_card',
-    employee_id,
-    employee_name: employee_id.toUpperCase(),
-    amount_cents,
+    employee_id: employeeId,
+    employee_name: employeeId.toUpperCase(),
+    amount_cents: amountCents,
     now: at,
   });
   run(tipStream(id('TIP', 1)), tipDecider, tip(1, 'e-1', 1000), {
@@ -91,13 +96,15 @@ export function tipHistory(
     employeeId,
     employeeName: employeeId.toUpperCase(),
   }));
-  const tips = pooled.map(({ tip_id, employee_id, employee_name, amount_cents }) => ({
-    tip_id,
-    employee_id,
-    employee_name,
-    amount_cents,
-    pool_id: null,
-  }));
+  const tips = pooled.map(
+    ({ tip_id: tipId, employee_id: employeeId, employee_name: employeeName, amount_cents: amountCents }) => ({
+      tip_id: tipId,
+      employee_id: employeeId,
+      employee_name: employeeName,
+      amount_cents: amountCents,
+      pool_id: null,
+    }),
+  );
   run(
     tipPoolStream(id('POOL', 1)),
     tipPoolDecider,

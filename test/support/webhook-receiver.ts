@@ -1,7 +1,7 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { Webhook } from 'standardwebhooks';
+import { WAIT_LIMIT_MS, waitFor } from './wait';
 
 export interface Received {
   headers: IncomingHttpHeaders;
@@ -53,14 +53,13 @@ export class WebhookReceiver {
     return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}/hooks`;
   }
 
-  async waitFor(what: string, done: (received: Received[]) => boolean, limitMs = 20_000): Promise<Received[]> {
-    for (const deadline = Date.now() + limitMs; !done(this.received); await sleep(25)) {
-      if (Date.now() > deadline)
-        throw new Error(
-          `timed out waiting for ${what}; received ${JSON.stringify(this.received.map((r) => [r.type, r.webhookId]))}`,
-        );
-    }
-    return this.received;
+  waitFor(what: string, done: (received: Received[]) => boolean, limitMs = WAIT_LIMIT_MS): Promise<Received[]> {
+    const received = () => JSON.stringify(this.received.map((r) => [r.type, r.webhookId]));
+    return waitFor(
+      () => `${what}; received ${received()}`,
+      () => done(this.received) && this.received,
+      limitMs,
+    );
   }
 
   close(): Promise<void> {

@@ -32,9 +32,7 @@ export class WitnessProcess {
     const child = spawn(
       process.execPath,
       [
-        '-r',
-        'ts-node/register/transpile-only',
-        'scripts/witness.ts',
+        'dist/scripts/witness.js',
         '--state',
         state,
         '--name',

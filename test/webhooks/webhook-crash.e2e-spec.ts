@@ -3,6 +3,7 @@ import { Pool } from 'pg';
 import { freePort, ServiceProcess } from '../support/service-process';
 import { createTestDatabase, type TestDatabase } from '../support/test-database';
 import { verified, WebhookReceiver } from '../support/webhook-receiver';
+import { waitFor } from '../support/wait';
 import { ADMIN_KEY, onboard, post, recordSale, serviceEnv } from '../reliability/support';
 
 const LOAD_MS = 2500;
@@ -85,7 +86,16 @@ const LOAD_MS = 2500;
         (got) => new Set(got.map((r) => r.webhookId)).size >= voids.rows.length,
         60_000,
       );
-      await sleep(1000);
+      // Once no row is pending, nothing can be sent again: a second arrival would be in already.
+      await waitFor(
+        'every delivery row marked delivered',
+        async () =>
+          (
+            await pool.query("select 1 from webhook_deliveries where endpoint_id = $1 and status <> 'delivered'", [
+              endpoint.body.id,
+            ])
+          ).rowCount === 0,
+      );
       const received = receiver.received;
       for (const delivery of received) verified(delivery, endpoint.body.secret);
       const positions = received

@@ -117,7 +117,7 @@ function policyPart(policy, checkpoint) {
       rows: policy.witnesses,
       columns: [
         { label: 'Name', value: (witness) => witness.name },
-        { label: 'Verifier key', value: (witness) => copyable(witness.vkey) },
+        { label: 'Verifier key', value: (witness) => copyable(witness.vkey, { whole: true }) },
         { label: 'URL', value: (witness) => witness.url ?? 'none: never asked' },
         {
           label: 'Cosigned the latest checkpoint',

@@ -1,5 +1,18 @@
 import { withQuery } from '../api.js';
-import { anyValue, h, load, notice, pageFooter, pageHeading, pager, region, riskBadge, show, table } from '../dom.js';
+import {
+  anyValue,
+  h,
+  load,
+  notice,
+  pageFooter,
+  pageHeading,
+  pager,
+  region,
+  riskBadge,
+  show,
+  signalName,
+  table,
+} from '../dom.js';
 
 const LEVELS = ['NONE', 'LOW', 'MEDIUM', 'HIGH', 'CRITICAL'];
 const PAGE_SIZE = 100;
@@ -54,7 +67,13 @@ async function loadOverview(container, offset) {
         { label: 'Risk', value: (m) => riskBadge(m.risk_level) },
         { label: 'Score', value: (m) => m.fraud_score, numeric: true },
         { label: 'Sales', value: (m) => m.sales, numeric: true },
-        { label: 'Signals', value: (m) => m.signals.map((signal) => signal.code).join(', ') },
+        {
+          label: 'Signals',
+          value: (m) =>
+            m.signals.length === 0
+              ? '—'
+              : m.signals.flatMap(({ code }, i) => (i === 0 ? [signalName(code)] : [', ', signalName(code)])),
+        },
       ],
     }),
     pager({

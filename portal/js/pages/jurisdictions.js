@@ -1,5 +1,18 @@
 import { call, problemOf, session, withQuery } from '../api.js';
-import { copyable, field, formValues, h, load, notice, pageHeading, region, select, show, table } from '../dom.js';
+import {
+  copyable,
+  field,
+  formValues,
+  h,
+  load,
+  notice,
+  pageHeading,
+  region,
+  select,
+  show,
+  table,
+  words,
+} from '../dom.js';
 
 // The value sets of the interface spec's JurisdictionRule (src/rules/jurisdiction-rule.ts checks them).
 const ROUNDING_MODES = [
@@ -71,9 +84,14 @@ export const jurisdictionsPage = {
 };
 
 async function loadRules(container, filter, editor) {
-  const path = withQuery('/jurisdictions', { status: filter.status, state: filter.state.toUpperCase() });
-  const body = await load(container, path, 'rules');
+  const query = { status: filter.status, state: filter.state.toUpperCase() };
+  // The service says which records are stale (its own 90-day and session rule): those of the same filter that it lists as stale.
+  const [body, stale] = await Promise.all([
+    load(container, withQuery('/jurisdictions', query), 'rules'),
+    call('GET', withQuery('/jurisdictions', { ...query, stale: 'true' })),
+  ]);
   if (!body) return;
+  const staleVersions = new Set(stale.ok ? stale.body.rules.map(versionOf) : []);
   const text = filter.text.toLowerCase();
   const rules = body.rules.filter(
     (rule) =>
@@ -83,9 +101,24 @@ async function loadRules(container, filter, editor) {
     { label: 'Lookup key', value: (r) => h('code', {}, r.lookup_key) },
     { label: 'Level', value: (r) => r.jurisdiction_level },
     { label: 'Type', value: (r) => r.rule_type },
-    { label: 'Rounding mode', value: (r) => r.rounding_mode },
-    { label: 'Enforcement', value: (r) => r.enforcement },
-    { label: 'Status', value: (r) => r.status },
+    // Two facts to a cell where they read as one, so that the table stays a table at 1280 px.
+    {
+      label: 'Rounding and enforcement',
+      value: (r) => [h('div', {}, words(r.rounding_mode)), h('div', { class: 'secondary-line' }, r.enforcement)],
+    },
+    { label: 'Status', value: (r) => badge(`status-${r.status}`, r.status) },
+    {
+      label: 'Confidence, last verified',
+      value: (r) => [
+        h('div', {}, badge(`confidence-${r.confidence}`, r.confidence)),
+        h(
+          'div',
+          { class: 'secondary-line' },
+          words(r.last_verified),
+          staleVersions.has(versionOf(r)) && [' ', badge('stale', 'stale')],
+        ),
+      ],
+    },
     { label: 'Legislation', value: (r) => r.legislation },
     { label: 'Effective', value: (r) => r.effective_date },
   ];
@@ -109,6 +142,11 @@ async function loadRules(container, filter, editor) {
   show(
     container,
     h('p', {}, `${rules.length} of ${body.count} rules.`),
+    h(
+      'p',
+      { class: 'hint' },
+      'A sale under a rule of low confidence (not confirmed by official text) or a stale one (not verified for 90 days, or a bill past its session’s end) is marked WARN.',
+    ),
     table({ caption: 'Jurisdiction rules', columns, rows: rules, empty: 'No rule matches.' }),
   );
 }
@@ -188,3 +226,8 @@ function openEditor(container, rule, reload) {
   container.replaceChildren(form);
   form.querySelector('h2').focus();
 }
+
+/** One version of a rule: its place, its series and its start. */
+const versionOf = (rule) => [rule.lookup_key, rule.rule_type, rule.scope, rule.effective_date].join('|');
+
+const badge = (kind, text) => h('span', { class: `badge ${kind}` }, text);

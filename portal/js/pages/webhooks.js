@@ -54,7 +54,7 @@ export const webhooksPage = {
         field(
           'URL',
           h('input', { name: 'url', type: 'url', required: true, maxlength: 2000 }),
-          'http or https; private and loopback addresses are refused.',
+          'http or https, to a global unicast address of another host: the service refuses loopback, private, link-local, metadata and other special-purpose addresses and its own, unless it runs with WEBHOOK_ALLOW_PRIVATE=true (for development).',
         ),
         field('Description', h('input', { name: 'description', maxlength: 200 }), 'Optional, for people.'),
       ),

@@ -5,7 +5,7 @@ import { EVENT_TYPE_PATTERN } from './event-type-filter';
 import { QueryInteger } from '../../platform/query-integer';
 
 export const DEFAULT_LIMIT = 100;
-/** DESIGN.md: above it is a 400, not a silent cap. */
+/** docs/design.md: above it is a 400, not a silent cap. */
 export const MAX_LIMIT = 1000;
 
 const USER_ID_PATTERN = /^[\w.:-]{1,128}$/;
@@ -15,7 +15,8 @@ export class ListAuditLogsRequest {
     pattern: EVENT_TYPE_PATTERN.source,
     description:
       'A short name standing for its event types: `transaction`, `override`, `void`, `refund`, `tip`, `tip_adjustment`, `tip_payout` ' +
-      '(pool shares paid included), `tip_pool`, `tip_credit_check`, `api_key`, `merchant`, `jurisdiction_rule`, `checkpoint`, `chain_alarm`; ' +
+      '(pool shares paid included), `tip_pool`, `tip_credit_check`, `api_key`, `merchant`, `jurisdiction_rule` (imported from the seed files or changed), `tip_wage_rule`, ' +
+      '`rounding_policy`, `checkpoint`, `chain_alarm`; ' +
       'or any stored event type itself (`TipAdjusted`). A name matching no event gives an empty list.',
     example: 'void',
   })

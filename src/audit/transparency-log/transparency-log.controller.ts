@@ -18,7 +18,7 @@ const CHECKPOINT_EXAMPLE =
   'example.com/crcs/5f1c0a9b2e4d\n1204\nCsUYapGGPo4dkMgIAUqom/Xajj7h2fB2MPA3j2jxq2I=\n\n— example.com/crcs/5f1c0a9b2e4d Az3grlgtzPICa5OS8npVmf1Myq/5IZniMp+ZJurmRDeOoRDe4URYN7u5/Zhcyv2q1gGzGku9nTo+zyWE+xeMcTOAYQ8=\n';
 
 /**
- * The log in the formats of transparency logs (DESIGN.md "Transparency in the standard formats"):
+ * The log in the formats of transparency logs (docs/design.md "Transparency in the standard formats"):
  * its checkpoint as a C2SP signed note, the verifier key, and tlog-tiles, for monitors,
  * witnesses and auditors' tools that know nothing of this service.
  */

@@ -9,7 +9,7 @@ import { InclusionProofRequest, ConsistencyProofRequest } from './tree-proofs.re
 
 const OUT_OF_RANGE = { VALIDATION_ERROR: 'A size beyond the log, a position beyond the tree, or first above second' };
 
-/** RFC 9162 tree heads and proofs over the audit log (DESIGN.md "Verifiable log"). */
+/** RFC 9162 tree heads and proofs over the audit log (docs/design.md "Verifiable log"). */
 @ApiTags('Audit')
 @Controller('admin/audit')
 export class TreeProofsController {

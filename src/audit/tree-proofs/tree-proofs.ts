@@ -27,12 +27,18 @@ export interface InclusionEvidence {
 
 const hex = (b: Buffer): string => b.toString('hex');
 
-const treeHead = ({ tree_size, root_hash, timestamp, signature, key_id }: LoggedHead): TreeHeadResponse => ({
-  tree_size,
-  root_hash,
+const treeHead = ({
+  tree_size: treeSize,
+  root_hash: rootHash,
   timestamp,
   signature,
-  key_id,
+  key_id: keyId,
+}: LoggedHead): TreeHeadResponse => ({
+  tree_size: treeSize,
+  root_hash: rootHash,
+  timestamp,
+  signature,
+  key_id: keyId,
 });
 
 /** Tree heads and proofs from the stored tree: O(log n) nodes read in one query per answer. */
@@ -66,16 +72,16 @@ export class TreeProofs {
   async evidence(position: number, entryHash: string): Promise<InclusionEvidence> {
     const logged = await this.notes.latest();
     const signed = logged && logged.tree_size >= position ? logged : undefined;
-    const tree_head = signed ? treeHead(signed) : await this.currentHead();
-    const inclusion_proof = await this.inclusion(position, tree_head.tree_size).catch((error: unknown) => {
+    const head = signed ? treeHead(signed) : await this.currentHead();
+    const inclusionProof = await this.inclusion(position, head.tree_size).catch((error: unknown) => {
       if (error instanceof DomainError && error.code === 'NOT_FOUND') return undefined;
       throw error;
     });
-    if (!inclusion_proof || inclusion_proof.entry_hash !== entryHash) {
-      const detail = inclusion_proof
-        ? `the entry at position ${position} has hash ${inclusion_proof.entry_hash}, not the record's audit hash ${entryHash}: the record's entry was changed or replaced`
+    if (!inclusionProof || inclusionProof.entry_hash !== entryHash) {
+      const detail = inclusionProof
+        ? `the entry at position ${position} has hash ${inclusionProof.entry_hash}, not the record's audit hash ${entryHash}: the record's entry was changed or replaced`
         : `the log has no entry at position ${position}, where the record's entry (audit hash ${entryHash}) was: it was deleted`;
-      await this.alarms.raise({ source: 'receipt', kind: inclusion_proof ? 'modified' : 'deleted', position, detail });
+      await this.alarms.raise({ source: 'receipt', kind: inclusionProof ? 'modified' : 'deleted', position, detail });
       throw chainTampered(detail);
     }
     const [entry] = await this.db.query<{ writer_mac: string | null; recorded_at: Date }>(
@@ -98,14 +104,14 @@ export class TreeProofs {
     // With the witnesses' cosignatures, as GET /log/checkpoint serves it: a proof that checks against a policy's quorum.
     const checkpoint =
       signed && this.config.checkpointSigningKey ? await this.cosignatures.cosignedNote(signed) : undefined;
-    const tlog_proof = checkpoint
+    const tlogProof = checkpoint
       ? formatTlogProof({
-          index: inclusion_proof.leaf_index,
-          path: inclusion_proof.audit_path.map((hash) => Buffer.from(hash, 'hex')),
+          index: inclusionProof.leaf_index,
+          path: inclusionProof.audit_path.map((hash) => Buffer.from(hash, 'hex')),
           checkpoint,
         })
       : null;
-    return { tree_head, inclusion_proof, promise, tlog_proof };
+    return { tree_head: head, inclusion_proof: inclusionProof, promise, tlog_proof: tlogProof };
   }
 
   async inclusion(position: number, treeSize: number): Promise<InclusionProofResponse> {

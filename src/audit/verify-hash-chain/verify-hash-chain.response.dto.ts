@@ -44,7 +44,9 @@ export class ChainBreak implements VerifierBreak {
     enum: BREAK_KINDS,
     description:
       '`modified`: an entry’s hash or link does not match its fields; `deleted`: entries are missing; `reordered`: an entry is ' +
-      'stored away from the position its hash covers; `inserted`: an entry no later entry continues from',
+      'stored away from the position its hash covers; `inserted`: an entry no later entry continues from; `unauthenticated`: ' +
+      'no valid writer authenticator; `rule_reference`: a sale names a rule or policy entry that is not earlier in the log ' +
+      'with that hash, or names none though the rules are in the log',
   })
   kind: BreakKind;
 

@@ -1,5 +1,3 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { EXPORT_COLUMNS, EXPORT_MODES } from './export-columns';
 
 const names = (mode: (typeof EXPORT_MODES)[number]) => EXPORT_COLUMNS[mode].map((c) => c.name);
@@ -14,20 +12,5 @@ describe('export columns', () => {
     const full = names('full');
     expect(new Set(full).size).toBe(full.length);
     for (const mode of EXPORT_MODES) expect(names(mode)).toEqual(full.filter((name) => names(mode).includes(name)));
-  });
-
-  it('docs/export.md lists every column, in order, with the modes that carry it', () => {
-    const doc = readFileSync(join(__dirname, '../../../docs/export.md'), 'utf8');
-    // Rows of the column table: | n | `name` | modes | meaning |
-    const rows = [...doc.matchAll(/^\| \d+ \| `([a-z_]+)` \| ([a-z, ]+) \|/gm)].map(([, name, modes]) => ({
-      name,
-      modes: modes.split(', '),
-    }));
-    expect(rows.map((row) => row.name)).toEqual(names('full'));
-    for (const mode of EXPORT_MODES)
-      expect([mode, rows.filter((row) => row.modes.includes(mode)).map((row) => row.name)]).toEqual([
-        mode,
-        names(mode),
-      ]);
   });
 });

@@ -1,14 +1,29 @@
 import { ApiProperty, ApiPropertyOptional, OmitType } from '@nestjs/swagger';
 import { HashProperty } from '../../platform/openapi/hash-property';
+import { RULE_CHOICES, type RuleChoice } from '../../rules/jurisdiction-rule';
 import { JurisdictionRuleDto } from '../jurisdiction.response.dto';
 
-/** What the OpenAPI document shows of the body: a whole rule, whose lookup_key the path gives. */
-export class JurisdictionRuleChange extends OmitType(JurisdictionRuleDto, ['lookup_key'] as const) {
+/**
+ * What the OpenAPI document shows of the body: a whole rule, whose lookup_key the path gives. The
+ * fields added after clients were written (`choice`, `last_searched`, `cash_surcharge_barred`) may
+ * be left out, meaning null, so a body valid before them stays valid.
+ */
+export class JurisdictionRuleChange extends OmitType(JurisdictionRuleDto, ['lookup_key', 'choice'] as const) {
   @ApiPropertyOptional({
     description: 'The lookup_key of the path, which it may repeat but not contradict',
     example: 'AL',
   })
   lookup_key?: string;
+
+  @ApiPropertyOptional({
+    type: 'string',
+    enum: RULE_CHOICES,
+    nullable: true,
+    description:
+      'What the law leaves to the retailer: `either_neighbor`, it may round to either neighbouring multiple of 5 cents; null or absent: the mode decides',
+    example: null,
+  })
+  choice?: RuleChoice | null;
 }
 
 export class RuleChangeResponse {

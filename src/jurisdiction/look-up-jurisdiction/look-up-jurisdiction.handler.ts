@@ -64,6 +64,6 @@ function lookupOf(resolution: JurisdictionResolution, date: string): Jurisdictio
   };
 }
 
-function hierarchyRule({ rule, applied, not_applied_reason }: HierarchyEntry): HierarchyRule {
-  return { ...rule, applied, ...(not_applied_reason && { not_applied_reason }) };
+function hierarchyRule({ rule, applied, not_applied_reason: notAppliedReason }: HierarchyEntry): HierarchyRule {
+  return { ...rule, applied, ...(notAppliedReason && { not_applied_reason: notAppliedReason }) };
 }

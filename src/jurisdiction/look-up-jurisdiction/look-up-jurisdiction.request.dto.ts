@@ -39,7 +39,7 @@ export class ListRulesQuery {
   @ApiPropertyOptional({
     enum: ['true', 'false'],
     description:
-      '`true`: only the stale records: a pending or proposed bill past its session’s end and not verified since, or a record not verified for 90 days',
+      '`true`: only the stale records: a pending or proposed bill past its session’s end (or with none recorded), however recently it was checked, or a record not verified for 90 days',
     example: 'true',
   })
   @IsOptional()

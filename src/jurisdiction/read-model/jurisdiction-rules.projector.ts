@@ -1,7 +1,7 @@
 import type { StoredEvent } from '../../platform/event-store/event-store.port';
 import { insertRows, type Sql } from '../../platform/event-store/sql';
 import { ruleVersionKey } from '../../rules/jurisdiction-rule';
-import { JURISDICTION_RULE_CHANGED, type JurisdictionRuleChanged } from '../jurisdiction.events';
+import { ROUNDING_RULE_EVENT_TYPES, type JurisdictionRuleChanged } from '../jurisdiction.events';
 import type { Projector } from '../../platform/projections/projector';
 
 export interface RecordedRule {
@@ -12,15 +12,16 @@ export interface RecordedRule {
 }
 
 /**
- * The current version of every rule an administrator recorded, one row per rule version.
- * Inline, so the row commits with its event and a PUT's answer is already resolvable; each
- * service process loads the table at start and then polls it by position (JurisdictionRuleSync).
+ * The current version of every rule the log holds (imported from the seed files or recorded by an
+ * administrator), one row per rule version, with the position of its entry. For reading only: the
+ * service prices from the entries themselves (JurisdictionRuleSync), and the rule read-model check
+ * raises the alarm over a row that no entry backs.
  */
 export const jurisdictionRulesProjector: Projector = {
   name: 'jurisdiction-rules',
-  version: 1,
+  version: 2,
   mode: 'inline',
-  handles: [JURISDICTION_RULE_CHANGED],
+  handles: [...ROUNDING_RULE_EVENT_TYPES],
 
   async reset(tx: Sql): Promise<void> {
     await tx.query('drop table if exists rm_jurisdiction_rules');

@@ -24,12 +24,17 @@ describe('loadConfig', () => {
         checkpointInterval: 1000,
         checkpointMaxAgeS: 5,
         checkpointReverifyS: 600,
+        authFailuresPerHour: 1000,
+        readModelCheckS: 3600,
         logPublic: false,
         witnessRetryS: 30,
         witnessAlarmAfterS: 300,
         webhookAllowPrivate: false,
         webhookPollMs: 500,
-        webhookConcurrency: 2,
+        webhookConcurrency: 8,
+        webhookEndpointConcurrency: 2,
+        webhookOwnerConcurrency: 4,
+        webhookMaxEndpoints: 20,
       }),
     );
   });
@@ -67,6 +72,9 @@ describe('loadConfig', () => {
       WEBHOOK_ALLOW_PRIVATE: 'true',
       WEBHOOK_POLL_MS: '100',
       WEBHOOK_CONCURRENCY: '4',
+      WEBHOOK_ENDPOINT_CONCURRENCY: '1',
+      WEBHOOK_OWNER_CONCURRENCY: '3',
+      WEBHOOK_MAX_ENDPOINTS: '5',
     });
     expect(config).toEqual({
       port: 8080,
@@ -89,6 +97,8 @@ describe('loadConfig', () => {
       checkpointInterval: 50,
       checkpointMaxAgeS: 30,
       checkpointReverifyS: 120,
+      authFailuresPerHour: 1000,
+      readModelCheckS: 3600,
       checkpointSigningKey: expect.anything(),
       checkpointWitnessFile: '/srv/witness/heads.ndjson',
       logOrigin: 'rounding.example.com/store-12',
@@ -98,10 +108,19 @@ describe('loadConfig', () => {
       webhookAllowPrivate: true,
       webhookPollMs: 100,
       webhookConcurrency: 4,
+      webhookEndpointConcurrency: 1,
+      webhookOwnerConcurrency: 3,
+      webhookMaxEndpoints: 5,
     });
     expect(Object.isFrozen(config)).toBe(true);
     expect(Object.isFrozen(config.rateLimitPerHour)).toBe(true);
     expect(Object.isFrozen(config.shiftChanges.hours)).toBe(true);
+  });
+
+  it('refuses an owner bound that would let one owner hold every webhook worker', () => {
+    expect(() => loadConfig({ WEBHOOK_CONCURRENCY: '4', WEBHOOK_OWNER_CONCURRENCY: '4' })).toThrow(
+      "WEBHOOK_OWNER_CONCURRENCY (4) must be below WEBHOOK_CONCURRENCY (4), so that one owner's slow receivers cannot hold every worker",
+    );
   });
 
   it.each([['two words'], ['a+b'], ['tab\there'], ['x'.repeat(256)]])(

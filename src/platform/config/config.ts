@@ -34,6 +34,8 @@ export class AppConfig {
   /** Unset: the service runs its own PostgreSQL server under `dataDir`. */
   readonly databaseUrl?: string;
   readonly dataDir: string;
+  /** SEED_DIR: the folder of the seed files the rules are imported from; unset, the project's `seeds/`. */
+  readonly seedDir?: string;
   /**
    * A streaming standby of DATABASE_URL's server: the analytics, export, audit-log and verification
    * queries read there while it is within `readMaxLagMs` of the primary. Unset: everything reads the primary.
@@ -48,13 +50,13 @@ export class AppConfig {
   readonly rateLimitPerHour: RateLimitsPerHour;
   readonly adminApiKey?: string;
   readonly logLevel: LogLevel;
-  /** Void policies (DESIGN.md): a sale is voided within this many hours, later it is refunded. */
+  /** Void policies (docs/design.md): a sale is voided within this many hours, later it is refunded. */
   readonly voidTimeLimitHours: number;
   /** A cash total above this is never voided. */
   readonly voidAmountThresholdCents: number;
   /** `customer_changed_mind` is a void reason this many minutes after the sale only. */
   readonly voidChangedMindMinutes: number;
-  /** DESIGN.md "Overrides are bounded": an override or refund moves the cash total at most this far past the price. */
+  /** docs/design.md "Overrides are bounded": an override or refund moves the cash total at most this far past the price. */
   readonly overrideToleranceCents: number;
   /** Tips are due to the employee this many days after they are recorded (a pay period); later, unpaid ones are flagged. */
   readonly tipPayoutGraceDays: number;
@@ -66,7 +68,11 @@ export class AppConfig {
   readonly checkpointMaxAgeS: number;
   /** The signer re-verifies what it signed at start and then every this many seconds. */
   readonly checkpointReverifyS: number;
-  /** Ed25519. Unset: no checkpoints are written (see docs/decisions.md). */
+  /** Failed authentications (a missing, unknown or revoked key) a client address may make in an hour before it is refused. */
+  readonly authFailuresPerHour: number;
+  /** Every read model but the transactions' is replayed from the log and compared with the stored one every this many seconds. */
+  readonly readModelCheckS: number;
+  /** Ed25519. Unset: no checkpoints are written (see docs/adr/0011-audit-log-and-chain-verification.md). */
   readonly checkpointSigningKey?: KeyObject;
   /** Append-only NDJSON file, outside the database, that every signed tree head is also written to; default `<dataDir>/checkpoint-witness.ndjson`. */
   readonly checkpointWitnessFile?: string;
@@ -87,12 +93,18 @@ export class AppConfig {
   readonly witnessRetryS: number;
   /** A witness of the policy that has not cosigned for this many seconds while a checkpoint waited for it is a chain alarm. */
   readonly witnessAlarmAfterS: number;
-  /** Webhooks to loopback, private, link-local and metadata addresses: refused unless this is set (development and tests). */
+  /** Webhooks to addresses that are not global unicast, or are the host's own: refused unless this is set (development and tests). */
   readonly webhookAllowPrivate: boolean;
   /** How often each service process looks for webhook deliveries that are due. */
   readonly webhookPollMs: number;
-  /** Deliveries one service process sends at once; each holds a database connection while it waits for the receiver. */
+  /** Deliveries one service process sends at once; none holds a database connection while it waits for the receiver. */
   readonly webhookConcurrency: number;
+  /** Deliveries in flight to one endpoint at once, over every service process. */
+  readonly webhookEndpointConcurrency: number;
+  /** Deliveries in flight to one owner's endpoints (a merchant's, a partner's) at once, over every service process. */
+  readonly webhookOwnerConcurrency: number;
+  /** Webhook endpoints one owner (a merchant, a partner in an environment, the auditors, the admins) may have. */
+  readonly webhookMaxEndpoints: number;
 
   constructor(values: AppConfig) {
     Object.assign(this, values, { rateLimitPerHour: Object.freeze({ ...values.rateLimitPerHour }) });
@@ -128,6 +140,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     host: read('HOST', parseHost, '0.0.0.0'),
     databaseUrl: read('DATABASE_URL', urlWithScheme('postgres', 'postgresql'), undefined, { secret: true }),
     dataDir: read('DATA_DIR', (raw) => raw, './data'),
+    seedDir: read('SEED_DIR', (raw) => raw, undefined),
     readDatabaseUrl: read('READ_DATABASE_URL', urlWithScheme('postgres', 'postgresql'), undefined, { secret: true }),
     readMaxLagMs: read('READ_MAX_LAG_MS', parsePositiveInteger, 5000),
     redisUrl: read('REDIS_URL', urlWithScheme('redis', 'rediss'), undefined, { secret: true }),
@@ -150,6 +163,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     checkpointInterval: read('CHECKPOINT_INTERVAL', parsePositiveInteger, 1000),
     checkpointMaxAgeS: read('CHECKPOINT_MAX_AGE_S', parsePositiveInteger, 5),
     checkpointReverifyS: read('CHECKPOINT_REVERIFY_S', parsePositiveInteger, 600),
+    authFailuresPerHour: read('AUTH_FAILURES_PER_HOUR', parsePositiveInteger, 1000),
+    readModelCheckS: read('READ_MODEL_CHECK_S', parsePositiveInteger, 3600),
     checkpointSigningKey: read('CHECKPOINT_SIGNING_KEY', parseSigningKey, undefined, { secret: true }),
     checkpointWitnessFile: read('CHECKPOINT_WITNESS_FILE', (raw) => raw, undefined),
     logOrigin: read('LOG_ORIGIN', parseLogOrigin, undefined),
@@ -159,8 +174,16 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     witnessAlarmAfterS: read('WITNESS_ALARM_AFTER_S', parsePositiveInteger, 300),
     webhookAllowPrivate: read('WEBHOOK_ALLOW_PRIVATE', parseBoolean, false),
     webhookPollMs: read('WEBHOOK_POLL_MS', parsePositiveInteger, 500),
-    webhookConcurrency: read('WEBHOOK_CONCURRENCY', parsePositiveInteger, 2),
+    webhookConcurrency: read('WEBHOOK_CONCURRENCY', parsePositiveInteger, 8),
+    webhookEndpointConcurrency: read('WEBHOOK_ENDPOINT_CONCURRENCY', parsePositiveInteger, 2),
+    webhookOwnerConcurrency: read('WEBHOOK_OWNER_CONCURRENCY', parsePositiveInteger, 4),
+    webhookMaxEndpoints: read('WEBHOOK_MAX_ENDPOINTS', parsePositiveInteger, 20),
   });
+  // Else one owner's slow receivers could hold every worker of a process, and delay everyone else's deliveries.
+  if (config.webhookOwnerConcurrency >= config.webhookConcurrency)
+    problems.push(
+      `WEBHOOK_OWNER_CONCURRENCY (${config.webhookOwnerConcurrency}) must be below WEBHOOK_CONCURRENCY (${config.webhookConcurrency}), so that one owner's slow receivers cannot hold every worker`,
+    );
   // The embedded server listens on a socket of its own folder only: nothing can stream from it.
   if (config.readDatabaseUrl && !config.databaseUrl)
     problems.push('READ_DATABASE_URL needs DATABASE_URL: it names a standby of that server');

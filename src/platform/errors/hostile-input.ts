@@ -1,6 +1,6 @@
 import type { FieldError } from './domain-error';
 
-/** DESIGN.md: JSON nested deeper than this is refused before any route or validator walks it. */
+/** docs/design.md: JSON nested deeper than this is refused before any route or validator walks it. */
 export const MAX_JSON_DEPTH = 32;
 
 const UNPAIRED_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;

@@ -40,7 +40,7 @@ function toErrorResponse(exception: unknown): ErrorResponse {
     const { status, code, message, details } = exception;
     return { status, body: details ? { error: code, message, details } : { error: code, message } };
   }
-  if (exception instanceof HttpException && exception.getStatus() !== HttpStatus.INTERNAL_SERVER_ERROR) {
+  if (exception instanceof HttpException && exception.getStatus() !== Number(HttpStatus.INTERNAL_SERVER_ERROR)) {
     const status = exception.getStatus();
     const code = CODE_BY_STATUS[status] ?? HttpStatus[status] ?? 'HTTP_ERROR';
     return { status, body: { error: code, message: messageOf(exception) } };

@@ -16,10 +16,16 @@ export function validationError(details: FieldError[]): DomainError {
   return new DomainError('VALIDATION_ERROR', `Invalid value for ${fields}`, HttpStatus.BAD_REQUEST, details);
 }
 
+/**
+ * One entry per field. A required field that was not sent gets one message, that it is required:
+ * every other rule of the field fails on a missing value too, and listing them all ("must be an
+ * array", "must contain at least 1 elements"…) tells the caller nothing more.
+ */
 function fieldErrors(errors: ValidationError[], parent = ''): FieldError[] {
   return errors.flatMap((error) => {
     const field = parent ? `${parent}.${error.property}` : error.property;
-    const own = error.constraints ? [{ field, messages: Object.values(error.constraints) }] : [];
-    return [...own, ...fieldErrors(error.children ?? [], field)];
+    if (!error.constraints) return fieldErrors(error.children ?? [], field);
+    const messages = error.value === undefined ? [`${field} is required`] : Object.values(error.constraints);
+    return [{ field, messages }, ...fieldErrors(error.children ?? [], field)];
   });
 }

@@ -12,6 +12,7 @@ import {
   readdirSync,
   readFileSync,
   readlinkSync,
+  realpathSync,
   renameSync,
   rmSync,
   statSync,
@@ -206,7 +207,7 @@ export class EmbeddedPostgres {
       stdio: ['ignore', log, log],
     };
     // 32 MB of shared buffers, not initdb's 128: the server shares the machine with the service, its
-    // buffers counted in the memory the two hold under load, and the page cache keeps what they drop (docs/decisions.md).
+    // buffers counted in the memory the two hold under load, and the page cache keeps what they drop (docs/adr/0002-storage-and-the-event-log.md).
     const settings = [
       'listen_addresses=',
       `unix_socket_directories=${this.cluster}`,
@@ -420,12 +421,25 @@ function serverEnvironment(): NodeJS.ProcessEnv {
   return { PATH: process.env.PATH, LC_ALL: 'C', TZ: 'UTC' };
 }
 
-/** Linux names a process in /proc; elsewhere a live pid in postmaster.pid is taken to be the server. */
-function isPostgres(pid: number): boolean {
+/**
+ * Whether the live process `pid` is the server of `cluster`: named postgres, run by the cluster's
+ * owner, and working in the cluster (PostgreSQL changes into its data folder before it writes
+ * postmaster.pid). The pid comes from a file the server's OS user can write: as root, signalling
+ * whatever it names would let that user have root stop any process, another cluster's server among
+ * them. A process this one may not inspect is not its server. Without /proc (not Linux) a live pid
+ * is taken to be the server.
+ */
+function isServerOf(pid: number, cluster: string): boolean {
+  if (!existsSync('/proc/self')) return true;
   try {
-    return readFileSync(`/proc/${pid}/comm`, 'utf8').trim() === 'postgres';
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code !== 'ENOENT' || !existsSync('/proc/self');
+    const uid = /^Uid:\s+(\d+)/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
+    return (
+      readFileSync(`/proc/${pid}/comm`, 'utf8').trim() === 'postgres' &&
+      Number(uid) === statSync(cluster).uid &&
+      readlinkSync(`/proc/${pid}/cwd`) === realpathSync(cluster)
+    );
+  } catch {
+    return false;
   }
 }
 
@@ -439,8 +453,9 @@ function signalProcess(pid: number, signal: NodeJS.Signals): void {
 
 /**
  * The server's pid from `<cluster>/postmaster.pid`; 'starting' while the file is being written;
- * undefined when there is no server. A stale file (its process gone, or the pid reused by another
- * program) is removed: PostgreSQL would refuse to start on a pid that is alive.
+ * undefined when there is no server. A file naming no server of this cluster (its process gone, the
+ * pid reused by another program, or written to name one) is removed: PostgreSQL would refuse to
+ * start on a pid that is alive. Only a pid this returns is ever signalled.
  */
 export function serverPid(cluster: string, warn: (message: string) => void): number | 'starting' | undefined {
   const pidFile = join(cluster, 'postmaster.pid');
@@ -451,8 +466,8 @@ export function serverPid(cluster: string, warn: (message: string) => void): num
     return undefined;
   }
   if (!Number.isInteger(pid) || pid <= 0) return 'starting';
-  if (isAlive(pid) && isPostgres(pid)) return pid;
-  warn(`removing the stale ${pidFile} of pid ${pid}`);
+  if (isAlive(pid) && isServerOf(pid, cluster)) return pid;
+  warn(`removing the stale ${pidFile}: its pid ${pid} is not this cluster's server`);
   try {
     unlinkSync(pidFile);
   } catch {

@@ -4,7 +4,7 @@ import fc from 'fast-check';
 import { canonicalJson, entryHash } from './entry-hash';
 
 describe('entryHash', () => {
-  it("is SHA-256 over the canonical JSON of DESIGN.md's fields", () => {
+  it("is SHA-256 over the canonical JSON of docs/design.md's fields", () => {
     const text = fc.string({ unit: 'binary' });
     const json = fc.dictionary(text, fc.jsonValue());
     const entries = fc.record({

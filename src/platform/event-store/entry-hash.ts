@@ -6,7 +6,7 @@ export const GENESIS_HASH = '0'.repeat(64);
 export type HashedFields = Omit<StoredEvent, 'hash'>;
 
 /**
- * SHA-256 over the RFC 8785 canonical JSON of the entry, keyed as DESIGN.md names the fields.
+ * SHA-256 over the RFC 8785 canonical JSON of the entry, keyed as docs/design.md names the fields.
  * Callers pass values exactly as they read back from storage (JSON round-tripped, ISO time),
  * so that the writer and any verifier hash the same bytes.
  */
@@ -38,6 +38,7 @@ export function entryBytes(e: Omit<HashedFields, 'data' | 'metadata'>, dataJson:
 }
 
 /** A string JSON.stringify would escape: control characters, quote, backslash, lone surrogates. */
+// eslint-disable-next-line no-control-regex -- the control characters are what JSON.stringify escapes
 const NEEDS_ESCAPE = /[\u0000-\u001f"\\\ud800-\udfff]/;
 
 /**

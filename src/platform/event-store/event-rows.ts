@@ -1,7 +1,7 @@
 import type { StoredEvent } from './event-store.port';
 
 /**
- * A row of `events` as the driver returns it. These are the names DESIGN.md gives the fields, the
+ * A row of `events` as the driver returns it. These are the names docs/design.md gives the fields, the
  * names the hash covers and the names an export line carries.
  */
 export interface EventRow {

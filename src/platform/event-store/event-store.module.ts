@@ -24,6 +24,9 @@ import { DATABASE, type Database } from './sql';
 
 const START_RETRY_MS = 15_000;
 
+/** Injection token for the app's projectors (`readonly Projector[]`), for the check of the read models against the log. */
+export const READ_MODELS = Symbol('READ_MODELS');
+
 export interface EventStoreOptions {
   /** postgres:// URL; without it, the embedded server under `dataDir`. */
   databaseUrl?: string;
@@ -74,7 +77,7 @@ async function migrateOnceReachable(db: Database): Promise<void> {
 
 /**
  * Five connections, not ten: each is a server process of about 4 MB of its own on the service's
- * machine, and on the 2 cores measured five served as many sales (docs/decisions.md).
+ * machine, and on the 2 cores measured five served as many sales (docs/adr/0002-storage-and-the-event-log.md).
  */
 const EMBEDDED_POOL_SIZE = 5;
 
@@ -106,6 +109,7 @@ export class EventStoreModule implements OnApplicationBootstrap, OnApplicationSh
         { provide: 'EVENT_STORE_OPTIONS', useValue: options },
         { provide: DATABASE, useFactory: () => openDatabase(options) },
         { provide: Clock, useClass: SystemClock },
+        { provide: READ_MODELS, useValue: projectors },
         { provide: LogOrigin, inject: [DATABASE], useFactory: (db: Database) => LogOrigin.fix(db, options.logOrigin) },
         {
           provide: EventStore,
@@ -129,7 +133,7 @@ export class EventStoreModule implements OnApplicationBootstrap, OnApplicationSh
           },
         },
       ],
-      exports: [DATABASE, Clock, LogOrigin, EventStore, AsyncProjectionRunner],
+      exports: [DATABASE, Clock, LogOrigin, EventStore, AsyncProjectionRunner, READ_MODELS],
     };
   }
 

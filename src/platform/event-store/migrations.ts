@@ -145,7 +145,7 @@ export const MIGRATIONS: { version: number; name: string; statements: string[] }
     version: 8,
     name: 'the log origin',
     statements: [
-      // The log's name in its checkpoints (src/audit/log-origin.ts): one row, written at the first start, never changed.
+      // The log's name in its checkpoints (src/platform/event-store/log-origin.ts): one row, written at the first start, never changed.
       `create table log_origin (
         id boolean primary key default true check (id),
         origin text not null,
@@ -167,6 +167,19 @@ export const MIGRATIONS: { version: number; name: string; statements: string[] }
         cosigned_at timestamptz not null,
         primary key (tree_size, witness_key)
       )`,
+    ],
+  },
+  {
+    version: 10,
+    name: 'webhook deliveries name their entry and their try in flight',
+    statements: [
+      // The hash of the entry a delivery was fanned out from: it is sent only while the log holds that
+      // entry (src/webhooks/deliver/webhook-deliverer.ts), so a row written into the table by SQL is not signed.
+      'alter table webhook_deliveries add column entry_hash char(64)',
+      'update webhook_deliveries d set entry_hash = e.hash from events e where e.position = d.position',
+      // Until when a worker holds the delivery for its try, outside any transaction (the receiver may take
+      // seconds); a worker killed mid-try lets it go when this passes. Also what the concurrency bounds count.
+      'alter table webhook_deliveries add column in_flight_until timestamptz',
     ],
   },
 ];

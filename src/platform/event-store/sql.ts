@@ -26,7 +26,7 @@ const PREPARED = new Map<string, string>();
  * Marks a statement that runs on every sale or append. `PgDatabase` sends it under a name, so
  * each pooled connection has PostgreSQL parse it once and reuse its plan instead of parsing and
  * planning it on every call (PostgreSQL's statement log for `POST /transaction` put about half of
- * its time per statement there, docs/decisions.md). Only for constant texts: a named statement stays on every connection for its life.
+ * its time per statement there, docs/adr/0018-speed-against-a-peer-event-store.md). Only for constant texts: a named statement stays on every connection for its life.
  */
 export function prepared(text: string): string {
   if (!PREPARED.has(text)) PREPARED.set(text, `crcs_${PREPARED.size + 1}`);

@@ -1,7 +1,7 @@
 import { createHmac, hkdfSync, timingSafeEqual, type KeyObject } from 'node:crypto';
 
 /**
- * Writer authentication (DESIGN.md "Tamper evidence against whoever runs the database"): every
+ * Writer authentication (docs/design.md "Tamper evidence against whoever runs the database"): every
  * entry a service process appends carries an HMAC-SHA256 of its chain hash (which covers every field
  * of the entry, its position included) under a key that never enters the database. Whoever runs the
  * database can write a well-formed, correctly hashed and linked entry, but not its authenticator, so

@@ -34,7 +34,7 @@ const KEY_FORMAT = /^[\x21-\x7e]{1,255}$/;
 
 const idempotentRequests = new WeakMap<FastifyRequest, IdempotentRequest>();
 
-/** How long a twin waits for the first request with its key (DESIGN.md: bounded), and the Retry-After it gets after. */
+/** How long a twin waits for the first request with its key (docs/design.md: bounded), and the Retry-After it gets after. */
 const TWIN_WAIT_MS = 5000;
 const RETRY_AFTER_SECONDS = 1;
 

@@ -7,7 +7,7 @@ import { Clock } from '../clock';
 import { DomainError } from '../errors/domain-error';
 import type { Principal } from '../identity/principal';
 
-/** DESIGN.md: the same key and body within 24 hours answer what the first request answered. */
+/** docs/design.md: the same key and body within 24 hours answer what the first request answered. */
 export const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000;
 
 /** A request that carried an `Idempotency-Key`, as a handler needs it to record its answer. */

@@ -15,7 +15,8 @@ const READ_METHODS = new Set(['GET', 'HEAD']);
 /**
  * The global gate of every route, in this order:
  * 1. `@Public()`, or `@PublicWhenLogPublic()` with LOG_PUBLIC=true: open, nothing else applies.
- * 2. The key: missing, unknown or revoked is 401.
+ * 2. The key: missing, unknown or revoked is 401, counted against the client address: past
+ *    AUTH_FAILURES_PER_HOUR every request from that address is 429 until the hour ends, key or not.
  * 3. The key's hourly budget: X-RateLimit-* headers on every keyed answer, 429 when spent.
  * 4. The route's `@Roles`: a route with none is closed to every key (403), so a route added
  *    without a rule is caught rather than left open. Auditor keys never pass a method that
@@ -37,11 +38,16 @@ export class AuthGuard implements CanActivate {
 
     const http = context.switchToHttp();
     const request = http.getRequest<FastifyRequest>();
+    const reply = http.getResponse<FastifyReply>();
+    this.rateLimiter.refuseBlockedAddress(request.ip, reply);
     const principal = await this.authenticator.authenticate(request.headers['x-api-key']);
-    if (!principal) throw new UnauthorizedError();
+    if (!principal) {
+      await this.rateLimiter.countFailedAuthentication(request.ip, reply);
+      throw new UnauthorizedError();
+    }
     attachPrincipal(request, principal);
 
-    await this.rateLimiter.enforce(principal, http.getResponse<FastifyReply>());
+    await this.rateLimiter.enforce(principal, reply);
 
     const roles = this.reflector.getAllAndOverride<Role[] | undefined>(ROLES_KEY, targets) ?? [];
     const readsOnly =

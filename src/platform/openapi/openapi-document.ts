@@ -11,7 +11,7 @@ import { READ_REPLICA_EXTENSION } from '../read-replica/api-data-as-of.decorator
 import { ErrorBodyDto } from '../errors/error-body.response.dto';
 import { errorDescription, errorExamples, errorResponse, type ErrorCodes } from './api-errors.decorator';
 
-/** The version of the interface (spec/interface-spec.md), distinct from the engine's own release version. */
+/** The version of the API clients program against (its major number moves on a breaking change), distinct from the engine's own release version. */
 export const API_VERSION = '3.6.0';
 
 /** The groups of operations, in the order the docs page shows them; every operation carries one of these tags. */
@@ -266,7 +266,7 @@ function enumerateErrorCodes(document: OpenAPIObject): void {
     }
   }
   const errorBody = document.components!.schemas![getSchemaPath(ErrorBodyDto).split('/').pop()!] as SchemaObject;
-  errorBody.properties!.error = { ...errorBody.properties!.error, enum: [...codes].sort() } as SchemaObject;
+  errorBody.properties!.error = { ...errorBody.properties!.error, enum: [...codes].sort() };
 }
 
 /** Adds each code to the operation's response of its status, keeping what the route itself says. */
@@ -300,12 +300,12 @@ function withoutNullable(value: unknown): unknown {
     return {
       ...converted,
       type: [converted.type, 'null'],
-      ...(Array.isArray(converted.enum) && { enum: [...converted.enum, null] }),
+      ...(Array.isArray(converted.enum) && { enum: [...(converted.enum as unknown[]), null] }),
     };
   }
   const { description, type: _object, ...inner } = converted;
   // `allOf` with one member is how the generator puts a description beside a `$ref`: the member alone says the same.
-  const schema =
+  const schema: unknown =
     Array.isArray(inner.allOf) && inner.allOf.length === 1 && Object.keys(inner).length === 1 ? inner.allOf[0] : inner;
   return { ...(description !== undefined && { description }), anyOf: [schema, { type: 'null' }] };
 }

@@ -5,6 +5,9 @@ export abstract class RateLimitStore {
   abstract close(): Promise<void>;
 }
 
+/** Buckets kept at most: counters per client address would otherwise grow with every address that sends a bad key. */
+const MAX_BUCKETS = 100_000;
+
 /** Counters of this process only: the default without REDIS_URL, and the fallback while Redis is unreachable. */
 export class MemoryRateLimitStore extends RateLimitStore {
   private readonly buckets = new Map<string, { count: number; expiresAt: number }>();
@@ -14,6 +17,8 @@ export class MemoryRateLimitStore extends RateLimitStore {
     this.sweep(now);
     const entry = this.buckets.get(bucket);
     if (entry && entry.expiresAt > now) return ++entry.count;
+    // Full: the oldest bucket is forgotten, its count starting again, rather than memory growing without end.
+    if (!entry && this.buckets.size >= MAX_BUCKETS) this.buckets.delete(this.buckets.keys().next().value!);
     this.buckets.set(bucket, { count: 1, expiresAt });
     return 1;
   }

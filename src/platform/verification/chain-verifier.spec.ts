@@ -47,7 +47,6 @@ describe('ChainVerifier', () => {
 
   it('verifies an untouched chain, checkpoints and signatures included', () => {
     const chain = buildChain(300, { checkpointEvery: 50, signingKey: key });
-    const head = chain[chain.length - 1];
     // Checkpoint n is entry 50n + 1 and vouches for entry 50n.
     const tree = MerkleFrontier.empty();
     for (const e of chain) tree.append(leafHash(e.hash));
@@ -301,5 +300,78 @@ describe('ChainVerifier', () => {
       return { ...entry, hash: entryHash(entry) };
     });
     expect(verify(unlinked)).toMatchObject({ break_count: MAX_LISTED_BREAKS + 50, verified_count: 0 });
+  });
+});
+
+describe('the rule entry a sale names', () => {
+  /** Four sales from before the rules were in the log, then an imported rule, then `after` (entries' hashes made right). */
+  const withRules = (...after: { type: string; data: Record<string, unknown> }[]) => {
+    const old = buildChain(4);
+    const entries = [{ type: 'JurisdictionRuleImported', data: { rule: { lookup_key: 'AZ' } } }, ...after];
+    const chain = [
+      ...old,
+      ...entries.map(({ type, data }, i) => ({
+        ...old[0],
+        position: 5 + i,
+        entryId: `00000000-0000-4000-9000-${String(5 + i).padStart(12, '0')}`,
+        streamId: `test-${5 + i}`,
+        streamRevision: 1,
+        type,
+        data,
+      })),
+    ];
+    return rehashFrom(chain, 5);
+  };
+  const sale = (data: Record<string, unknown>) => ({ type: 'TransactionRecorded', data: { cents: 1003, ...data } });
+  const ruleAt5 = () => withRules()[4];
+
+  it('verifies older sales that name none and a sale that names the earlier rule entry with its hash', () => {
+    const { position, hash } = ruleAt5();
+    expect(verify(withRules(sale({ rule_entry: { position, hash } })))).toMatchObject({ break_count: 0 });
+  });
+
+  type Ref = { position: number; hash: string };
+  it.each<[string, (rule: Ref) => Record<string, unknown>, RegExp]>([
+    [
+      'names another hash',
+      () => ({ rule_entry: { position: 5, hash: 'a'.repeat(64) } }),
+      /with hash a{64}, but that entry's fields hash to/,
+    ],
+    [
+      'names an entry that is not a rule',
+      () => ({ rule_entry: { position: 2, hash: 'a'.repeat(64) } }),
+      /position 2, which is not a rule entry$/,
+    ],
+    [
+      'names itself',
+      () => ({ rule_entry: { position: 6, hash: 'a'.repeat(64) } }),
+      /position 6, which is not earlier in the log$/,
+    ],
+    [
+      'names no rule once the rules are in the log',
+      () => ({}),
+      /names no rule entry, though the rules are in the log from position 5$/,
+    ],
+    [
+      'names a policy that is not a rule entry',
+      (rule) => ({ rule_entry: rule, policy_entry: { position: 3, hash: 'a'.repeat(64) } }),
+      /rounding policy entry at position 3, which is not a rule entry$/,
+    ],
+  ])('is a rule_reference break when the sale %s', (_, data, detail) => {
+    const { position, hash } = ruleAt5();
+    expect(verify(withRules(sale(data({ position, hash }))))).toMatchObject({
+      break_count: 1,
+      breaks: [{ kind: 'rule_reference', position: 6, detail: expect.stringMatching(detail) }],
+    });
+  });
+
+  it('is a rule_reference break when the rule was rewritten and every hash after it recomputed', () => {
+    const { position, hash } = ruleAt5();
+    const chain = withRules(sale({ rule_entry: { position, hash } }));
+    chain[4] = { ...chain[4], data: { rule: { lookup_key: 'AZ', rounding_mode: 'mandatory_round_up' } } };
+    expect(verify(rehashFrom(chain, 5))).toMatchObject({
+      break_count: 1,
+      breaks: [{ kind: 'rule_reference', position: 6 }],
+    });
   });
 });

@@ -11,6 +11,7 @@ import { GENESIS_HASH, entryHash, entryHashAt } from '../event-store/entry-hash'
 import { MerkleFrontier, leafHash } from '../event-store/merkle-tree';
 import { StreamRevisions } from './stream-revisions';
 import { WriterCheck } from '../event-store/writer-mac';
+import { ENTRY_REFERENCES, RULES_IN_LOG_TYPE, RULE_ENTRY_TYPES, SALE_ENTRY_TYPE, asEntryRef } from './rule-references';
 
 /**
  * An entry to verify. `entryHash`: the SHA-256 of the entry at its stored position, when the caller
@@ -26,7 +27,14 @@ export type VerifiableEntry = StoredEvent & {
   writerMac?: string | null;
 };
 
-export const BREAK_KINDS = ['modified', 'deleted', 'reordered', 'inserted', 'unauthenticated'] as const;
+export const BREAK_KINDS = [
+  'modified',
+  'deleted',
+  'reordered',
+  'inserted',
+  'unauthenticated',
+  'rule_reference',
+] as const;
 export type BreakKind = (typeof BREAK_KINDS)[number];
 
 export interface ChainBreak {
@@ -154,9 +162,12 @@ interface Waiting {
  * - Given the writer key, an entry of the chain without a valid writer authenticator (from the
  *   authentication boundary, a `WriterAuthenticationRequired` entry, on) is `unauthenticated`: no
  *   service process wrote it as it is.
+ * - A sale that names its rule or policy entry (rule-references.ts) must name an earlier rule entry
+ *   whose fields hash, as they are stored now, to the hash it names; from the first imported rule
+ *   on, a sale that names no rule entry is a break too. Either is a `rule_reference` break.
  *
- * Memory: a window of WINDOW entries, at most MAX_LISTED_BREAKS breaks, and the last revision of
- * each stream.
+ * Memory: a window of WINDOW entries, at most MAX_LISTED_BREAKS breaks, the last revision of each
+ * stream, and the position and hash of each rule entry.
  */
 export class ChainVerifier {
   private readonly ring: Link[] = Array.from({ length: WINDOW }, () => emptyLink());
@@ -189,6 +200,10 @@ export class ChainVerifier {
   private witnessMismatch = false;
   private lastPushed: StoredEvent | undefined;
   private readonly writers: WriterCheck | undefined;
+  /** Rule entries by position: the hash of their fields as stored, which a sale's reference must name. */
+  private readonly ruleEntries = new Map<number, string>();
+  /** The position of the first imported rule, from which every sale names its rule entry. */
+  private rulesInLogFrom: number | undefined;
 
   constructor(private readonly options: VerifierOptions = {}) {
     const from = options.fromPosition ?? 1;
@@ -394,6 +409,10 @@ export class ChainVerifier {
     const unauthenticated = this.writers?.problem(e.position, e.type, e.hash, e.writerMac);
     if (!broken && unauthenticated !== undefined)
       broken = this.report(e, 'unauthenticated', { detail: unauthenticated });
+    const unreferenced = this.ruleReferenceProblem(e);
+    if (!broken && unreferenced !== undefined) broken = this.report(e, 'rule_reference', { detail: unreferenced });
+    if (RULE_ENTRY_TYPES.has(e.type)) this.ruleEntries.set(e.position, e.entryHash ?? entryHash(e));
+    if (e.type === RULES_IN_LOG_TYPE) this.rulesInLogFrom ??= e.position;
 
     this.tipIndex = (this.tipIndex + 1) % WINDOW;
     this.linked = Math.min(this.linked + 1, WINDOW);
@@ -407,6 +426,27 @@ export class ChainVerifier {
     tip.streamId = e.streamId;
     tip.priorRevision = prior;
     tip.unconfirmedShift = undefined;
+  }
+
+  /** Why the rule and policy entries `e` names (or fails to name) do not hold, if they do not. */
+  private ruleReferenceProblem(e: VerifiableEntry): string | undefined {
+    for (const { field, names } of ENTRY_REFERENCES) {
+      const given = e.data[field];
+      if (given === undefined) continue;
+      const ref = asEntryRef(given);
+      if (ref === undefined) return `its ${field} is not a position and a hash`;
+      // A range cannot see the rule entries before its start.
+      if (ref.position < (this.options.fromPosition ?? 1)) continue;
+      const hash = this.ruleEntries.get(ref.position);
+      const named = `it names the ${names} entry at position ${ref.position}`;
+      if (ref.position >= e.position) return `${named}, which is not earlier in the log`;
+      if (hash === undefined) return `${named}, which is not a rule entry`;
+      if (hash !== ref.hash)
+        return `${named} with hash ${ref.hash}, but that entry's fields hash to ${hash}: the ${names} it was priced under was changed`;
+    }
+    if (e.type === SALE_ENTRY_TYPE && e.data.rule_entry === undefined && this.rulesInLogFrom !== undefined)
+      return `it names no rule entry, though the rules are in the log from position ${this.rulesInLogFrom}`;
+    return undefined;
   }
 
   /** Returns whether the checkpoint entry itself is broken; a rewritten chain before it is reported on the entry it covers. */

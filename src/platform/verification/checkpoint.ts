@@ -15,7 +15,7 @@ export const CHECKPOINT_EVENT_TYPE = 'ChainCheckpointed';
 /** One stream per checkpoint, written at expected revision 0: two processes can never both write checkpoint n. */
 export const checkpointStream = (checkpoint: number) => `checkpoint-${checkpoint}`;
 
-/** DESIGN.md "Verifiable log": what a tree head states; `timestamp` as ISO 8601. */
+/** docs/design.md "Verifiable log": what a tree head states; `timestamp` as ISO 8601. */
 export interface TreeHead {
   tree_size: number;
   root_hash: string;
@@ -38,8 +38,8 @@ export interface CheckpointData extends Omit<SignedTreeHead, keyof TreeHead>, Pa
   hash: string;
 }
 
-const treeHeadStatement = ({ root_hash, timestamp, tree_size }: TreeHead): Buffer =>
-  Buffer.from(canonicalJson({ root_hash, timestamp, tree_size }));
+const treeHeadStatement = ({ root_hash: rootHash, timestamp, tree_size: treeSize }: TreeHead): Buffer =>
+  Buffer.from(canonicalJson({ root_hash: rootHash, timestamp, tree_size: treeSize }));
 
 /** Before tree heads: the type string separated the statement from anything else the key might sign. */
 const chainHeadStatement = ({ checkpoint, position, hash }: CheckpointData): Buffer =>
@@ -68,9 +68,7 @@ export function checkSignature(
   if (!key) return 'unknown key';
   try {
     const statement =
-      'checkpoint' in signed && !isTreeHeadCheckpoint(signed)
-        ? chainHeadStatement(signed)
-        : treeHeadStatement(signed as TreeHead);
+      'checkpoint' in signed && !isTreeHeadCheckpoint(signed) ? chainHeadStatement(signed) : treeHeadStatement(signed);
     return verify(null, statement, key, Buffer.from(signed.signature, 'base64')) ? 'valid' : 'invalid';
   } catch {
     return 'invalid';

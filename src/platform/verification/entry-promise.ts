@@ -3,7 +3,7 @@ import { canonicalJson } from '../event-store/entry-hash';
 import { keyId, type CheckpointSignature } from './checkpoint';
 
 /**
- * A signed promise of an entry (DESIGN.md "Tamper evidence against whoever runs the database"),
+ * A signed promise of an entry (docs/design.md "Tamper evidence against whoever runs the database"),
  * like a Certificate Transparency SCT: the log's key states, when the entry is committed, that the
  * log `origin` holds the entry with hash `entry_hash` at `position`. Whoever holds a promise can
  * check it against any later tree head: an inclusion proof of that very hash at that position must

@@ -7,7 +7,7 @@ import type { StoredEvent } from '../event-store/event-store.port';
 
 /**
  * One line of the NDJSON export (`GET /admin/audit-logs/export`): an entry with exactly the fields
- * its hash covers, named as DESIGN.md names them (the columns of `events`), plus the hash. What the
+ * its hash covers, named as docs/design.md names them (the columns of `events`), plus the hash. What the
  * offline verifier reads.
  */
 export type ExportedEntry = Omit<EventRow, 'position' | 'recorded_at'> & { position: number; recorded_at: string };

@@ -1,7 +1,9 @@
 import { availableParallelism } from 'node:os';
-import { extname, join } from 'node:path';
+import { existsSync } from 'node:fs';
+import { extname, join, relative } from 'node:path';
 import { setTimeout as pause, setImmediate as yieldToRequests } from 'node:timers/promises';
 import { Worker, isMainThread } from 'node:worker_threads';
+import { projectRoot } from '../project-root';
 import { requestCount, requestsTaken } from '../request-activity';
 import { sha256Hex } from '../sha256';
 import { CHECKPOINT_EVENT_TYPE } from './checkpoint';
@@ -351,11 +353,15 @@ export function movable(bytes: Uint8Array): ArrayBuffer[] {
 /** How long a background pool waits after the service's last request before it reads ahead. */
 const QUIET_MS = 1000;
 
-/** The worker is this module's sibling; run from sources (ts-node, jest) it is TypeScript too. */
+/**
+ * The worker is this module's built sibling. Run from sources (ts-node, ts-jest), it is the one in
+ * dist/, which `npm run build` made: a worker compiling TypeScript as it starts took seconds of CPU
+ * per thread.
+ */
 function startWorker(background: boolean): Worker {
-  const ext = extname(__filename);
-  return new Worker(join(__dirname, `hash-pool.worker${ext}`), {
-    execArgv: ext === '.ts' ? ['--require', 'ts-node/register/transpile-only'] : [],
-    workerData: { background, requests: requestCount },
-  });
+  const root = projectRoot(__dirname);
+  const dir = extname(__filename) === '.ts' ? join(root, 'dist', relative(root, __dirname)) : __dirname;
+  const file = join(dir, 'hash-pool.worker.js');
+  if (!existsSync(file)) throw new Error(`${file} is missing: run \`npm run build\` first`);
+  return new Worker(file, { workerData: { background, requests: requestCount } });
 }

@@ -6,7 +6,12 @@ import { HASH_TASKS, movable, type HashTask } from './hash-pool';
 if ((workerData as { background?: boolean } | undefined)?.background) setPriority(constants.priority.PRIORITY_LOW);
 
 /** A thread of `HashPool`: runs the task of each message and answers with its id. */
-parentPort?.on('message', async ({ id, task, input }: { id: number; task: HashTask; input: never }) => {
+parentPort?.on(
+  'message',
+  ({ id, task, input }: { id: number; task: HashTask; input: never }) => void run(id, task, input),
+);
+
+async function run(id: number, task: HashTask, input: never): Promise<void> {
   try {
     const output = await HASH_TASKS[task](input);
     // A batch of lines goes back as it came: moved, not copied.
@@ -15,4 +20,4 @@ parentPort?.on('message', async ({ id, task, input }: { id: number; task: HashTa
   } catch (error) {
     parentPort?.postMessage({ id, error: error instanceof Error ? error.message : String(error) });
   }
-});
+}

@@ -68,7 +68,10 @@ export class LazyEntry implements VerifiableEntry {
     this.parsed ??=
       typeof json === 'string' || Buffer.isBuffer(json)
         ? (JSON.parse(json.toString()) as Objects)
-        : { data: JSON.parse(json.data), metadata: JSON.parse(json.metadata) };
+        : {
+            data: JSON.parse(json.data) as Objects['data'],
+            metadata: JSON.parse(json.metadata) as Objects['metadata'],
+          };
     return this.parsed;
   }
 }

@@ -14,6 +14,7 @@ export const SIGNATURE_PREFIX = '\u2014 ';
 
 /** A key name: non-empty, no Unicode space, no plus sign (signed-note "Format"). */
 export function isValidKeyName(name: string): boolean {
+  // eslint-disable-next-line no-control-regex -- a key name may hold no control character
   return name !== '' && !/[\s+\u0085]/u.test(name) && !/[\u0000-\u001f]/.test(name);
 }
 
@@ -96,6 +97,7 @@ export function openNote(note: string, verifiers: readonly NoteVerifier[]): { te
 
 /** A note's text and its signature lines, each the key name and the decoded key id and signature; throws on a malformed note. */
 export function splitNote(note: string): { text: string; signatures: { name: string; bytes: Buffer }[] } {
+  // eslint-disable-next-line no-control-regex -- a note may hold no control character but newlines
   if (/[\u0000-\u0009\u000b-\u001f]/.test(note)) throw new NoteError('the note holds a control character');
   if (!note.endsWith('\n')) throw new NoteError('the note does not end in a newline');
   const split = note.lastIndexOf('\n\n');

@@ -43,6 +43,7 @@ export function parseTlogPolicy(text: string): TlogPolicy {
     const fail = (message: string): never => {
       throw new PolicyError(`policy line ${i + 1}: ${message}`);
     };
+    // eslint-disable-next-line no-control-regex -- a policy may hold no control character but tabs and newlines
     if (/[\u0000-\u0008\u000b-\u001f\u007f]/.test(raw)) fail('a control character other than tab');
     const words = raw.trim().split(/[ \t]+/);
     if (words[0] === '' || words[0].startsWith('#')) return;

@@ -24,7 +24,10 @@ export class GetFraudOverviewHandler implements IQueryHandler<GetFraudOverviewQu
 
   async execute(query: GetFraudOverviewQuery): Promise<GetFraudOverviewResponse> {
     const { page } = query;
-    const { activities, as_of_position } = await this.activities.read((await this.databases.for(query)).db, null);
+    const { activities, as_of_position: asOfPosition } = await this.activities.read(
+      (await this.databases.for(query)).db,
+      null,
+    );
     const scored = (await this.merchants.all()).map((merchant) => {
       const profile = riskProfile(
         merchant.merchantId,
@@ -49,7 +52,7 @@ export class GetFraudOverviewHandler implements IQueryHandler<GetFraudOverviewQu
       RISK_LEVELS.map((level) => [level, ranked.filter((m) => m.risk_level === level).length]),
     ) as Record<RiskLevel, number>;
     return {
-      as_of_position,
+      as_of_position: asOfPosition,
       summary: {
         merchant_count: ranked.length,
         by_level: byLevel,

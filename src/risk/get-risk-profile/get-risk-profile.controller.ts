@@ -34,9 +34,9 @@ export class GetRiskProfileController {
   })
   @ApiErrors({ 404: { NOT_FOUND: 'No merchant has this id' } })
   get(
-    @Param() { merchant_id }: GetRiskProfileParams,
+    @Param() { merchant_id: merchantId }: GetRiskProfileParams,
     @CurrentPrincipal() principal: Principal,
   ): Promise<GetRiskProfileResponse> {
-    return this.queries.execute(new GetRiskProfileQuery(merchant_id, principal));
+    return this.queries.execute(new GetRiskProfileQuery(merchantId, principal));
   }
 }

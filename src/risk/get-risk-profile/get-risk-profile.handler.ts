@@ -23,8 +23,11 @@ export class GetRiskProfileHandler implements IQueryHandler<GetRiskProfileQuery,
     const { merchantId, principal } = query;
     const merchant = await this.merchants.find(merchantId);
     if (!merchant || !(await this.scope.canSee(principal, merchantId))) throw new MerchantNotFoundError(merchantId);
-    const { activities, as_of_position } = await this.activities.read((await this.databases.for(query)).db, merchantId);
+    const { activities, as_of_position: asOfPosition } = await this.activities.read(
+      (await this.databases.for(query)).db,
+      merchantId,
+    );
     const profile = riskProfile(merchantId, activities.get(merchantId) ?? NO_ACTIVITY, this.config.shiftChanges);
-    return { ...profile, name: merchant.name, as_of_position };
+    return { ...profile, name: merchant.name, as_of_position: asOfPosition };
   }
 }

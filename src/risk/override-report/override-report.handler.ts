@@ -13,15 +13,21 @@ export class OverrideReportHandler implements IQueryHandler<OverrideReportQuery,
   constructor(private readonly databases: QueryDatabases) {}
 
   async execute(query: OverrideReportQuery): Promise<OverrideReportResponse> {
-    const { merchant_id = null, start_date = null, end_date = null, limit, offset } = query.request;
+    const {
+      merchant_id: merchantId = null,
+      start_date: startDate = null,
+      end_date: endDate = null,
+      limit,
+      offset,
+    } = query.request;
     const { db } = await this.databases.for(query);
-    const range = instantRange(start_date, end_date);
-    const { result, as_of_position } = await readAsOf(db, [overrideReportProjector], (tx) =>
-      overrideReport(tx, { merchantId: merchant_id, ...range, limit, offset }),
+    const range = instantRange(startDate, endDate);
+    const { result, as_of_position: asOfPosition } = await readAsOf(db, [overrideReportProjector], (tx) =>
+      overrideReport(tx, { merchantId: merchantId, ...range, limit, offset }),
     );
     return {
-      filters: { merchant_id, start_date, end_date },
-      as_of_position,
+      filters: { merchant_id: merchantId, start_date: startDate, end_date: endDate },
+      as_of_position: asOfPosition,
       summary: {
         ...result.summary,
         average_delta_cents: averageCents(result.summary.total_delta_cents, result.summary.overrides),

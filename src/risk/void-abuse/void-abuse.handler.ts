@@ -33,12 +33,12 @@ export class VoidAbuseHandler implements IQueryHandler<VoidAbuseQuery, VoidAbuse
     const { merchantId } = query;
     const { db } = await this.databases.for(query);
     const shift = this.config.shiftChanges;
-    const { result: flags, as_of_position } = await readAsOf(db, [voidAnalyticsProjector], (tx) =>
+    const { result: flags, as_of_position: asOfPosition } = await readAsOf(db, [voidAnalyticsProjector], (tx) =>
       this.flags(tx, merchantId, shift),
     );
     return {
       merchant_id: merchantId,
-      as_of_position,
+      as_of_position: asOfPosition,
       shift_change: { hours: [...shift.hours], window_minutes: shift.windowMinutes },
       flag_count: flags.length,
       flags: flags.sort((a, b) => b.points - a.points || a.merchant_id.localeCompare(b.merchant_id)),

@@ -20,17 +20,23 @@ export class VoidAnalyticsHandler implements IQueryHandler<VoidAnalyticsQuery, V
     const { db } = await this.databases.for(query);
     const shift = this.config.shiftChanges;
     const merchantId = request.merchant_id ?? null;
-    const { result: activities, as_of_position } = await readAsOf(db, [voidAnalyticsProjector], (tx) =>
+    const { result: activities, as_of_position: asOfPosition } = await readAsOf(db, [voidAnalyticsProjector], (tx) =>
       voidActivity(tx, merchantId, shift),
     );
     const merchants: MerchantVoidRates[] = [...activities].map(([id, activity]) => {
-      const { voids_by_hour, voids_by_reason, shift_change, top_employee, ...rates } = voidRates(activity, shift);
+      const {
+        voids_by_hour: voidsByHour,
+        voids_by_reason: voidsByReason,
+        shift_change: shiftChange,
+        top_employee: topEmployee,
+        ...rates
+      } = voidRates(activity, shift);
       return { merchant_id: id, ...rates };
     });
     merchants.sort((a, b) => (b.void_rate ?? -1) - (a.void_rate ?? -1) || a.merchant_id.localeCompare(b.merchant_id));
     return {
       merchant_id: merchantId,
-      as_of_position,
+      as_of_position: asOfPosition,
       totals: voidRates(addVoidActivities([...activities.values()]), shift),
       merchants: merchants.slice(request.offset, request.offset + request.limit),
       merchant_count: merchants.length,

@@ -80,7 +80,9 @@ async function assertPooledAsDecided(tx: Sql, pool: TipPooledData): Promise<void
   const taken = pool.tips.map((tip) => now.get(tip.tip_id)!).filter((tip) => tip.pool_id !== pool.pool_id);
   // The projector pooled every tip that was in no pool, so one not in this pool is in another.
   if (taken.length > 0)
-    throw new TipAlreadyPooledError(taken.map(({ tip_id, pool_id }) => ({ tip_id, pool_id: pool_id! })));
+    throw new TipAlreadyPooledError(
+      taken.map(({ tip_id: tipId, pool_id: poolId }) => ({ tip_id: tipId, pool_id: poolId! })),
+    );
   const changed = pool.tips.find((tip) => now.get(tip.tip_id)!.amount_cents !== tip.amount_cents);
   if (changed) throw new PooledTipChangedError(changed.tip_id);
 }

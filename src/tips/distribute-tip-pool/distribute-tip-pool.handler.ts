@@ -24,18 +24,18 @@ export class DistributeTipPoolHandler implements ICommandHandler<DistributeTipPo
   ) {}
 
   async execute({ request, context, idempotency }: DistributeTipPoolCommand): Promise<DistributeTipPoolResponse> {
-    const { pool_id } = request;
-    const owner = await findPoolMerchant(this.db, pool_id);
+    const { pool_id: poolId } = request;
+    const owner = await findPoolMerchant(this.db, poolId);
     const merchantId = await this.merchants.ownerOf(
       context.principal,
       request.merchant_id,
       owner,
-      () => new TipRecordNotFoundError('Tip pool', pool_id),
+      () => new TipRecordNotFoundError('Tip pool', poolId),
     );
-    const command = { kind: 'DistributeTipPool' as const, pool_id, now: this.clock.now().toISOString() };
+    const command = { kind: 'DistributeTipPool' as const, pool_id: poolId, now: this.clock.now().toISOString() };
     return this.step.run(
       {
-        stream: tipPoolStream(pool_id),
+        stream: tipPoolStream(poolId),
         decider: tipPoolDecider,
         command,
         metadata: eventMetadata(context, merchantId),

@@ -12,7 +12,7 @@ export const cents = (value: string | number | null) => Number(value ?? 0);
 const average = (total: number, count: number) => (count === 0 ? 0 : Math.round(total / count));
 
 /**
- * Tips far beyond their sale (docs/decisions.md): a sale's tips, together and after adjustments, above
+ * Tips far beyond their sale (docs/adr/0009-tips.md): a sale's tips, together and after adjustments, above
  * both the sale's own total and this floor. A tip above the whole bill is where point-of-sale terminals
  * ask for a manager's approval; the floor keeps a $5 tip on a $3 coffee out of the list.
  */
@@ -158,6 +158,6 @@ async function totalsByMethod<M extends string>(
       average_cents: average(cents(row.total), row.count),
     };
   const count = rows.reduce((sum, row) => sum + row.count, 0);
-  const total_cents = rows.reduce((sum, row) => sum + cents(row.total), 0);
-  return { count, total_cents, average_cents: average(total_cents, count), by_method: byMethod };
+  const totalCents = rows.reduce((sum, row) => sum + cents(row.total), 0);
+  return { count, total_cents: totalCents, average_cents: average(totalCents, count), by_method: byMethod };
 }

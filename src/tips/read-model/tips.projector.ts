@@ -10,7 +10,9 @@ import type {
   TipPooledData,
   TipRecordedData,
 } from '../tip.events';
+import { tipCreditStatusOf } from '../tip.events';
 import { historyEntry, type HistoryEntry } from '../../transactions';
+import { TIPS_BEYOND_SALE_FLOOR_CENTS } from './tip-summary';
 import type { Projector } from '../../platform/projections/projector';
 
 const TABLES = ['rm_tips', 'rm_tip_adjustments', 'rm_tip_pools', 'rm_tip_payouts', 'rm_tip_credit_checks'] as const;
@@ -23,7 +25,7 @@ const TABLES = ['rm_tips', 'rm_tip_adjustments', 'rm_tip_pools', 'rm_tip_payouts
  */
 export const tipsProjector: Projector = {
   name: 'tips',
-  version: 2,
+  version: 3,
   mode: 'inline',
   handles: ['TipRecorded', 'TipAdjusted', 'TipPooled', 'TipPoolDistributed', 'TipPaidOut', 'TipCreditChecked'],
 
@@ -106,7 +108,8 @@ export const tipsProjector: Projector = {
          hourly_wage_cents bigint not null,
          average_tips_per_hour_cents bigint not null,
          federal_minimum_wage_cents bigint,
-         compliant boolean not null,
+         status text not null,
+         compliant boolean,
          checked_at timestamptz not null,
          audit_hash char(64) not null,
          chain_position bigint not null
@@ -210,6 +213,7 @@ export const tipsProjector: Projector = {
             hourly_wage_cents: d.hourly_wage_cents,
             average_tips_per_hour_cents: d.average_tips_per_hour_cents,
             federal_minimum_wage_cents: federalMinimum,
+            status: tipCreditStatusOf(d),
             compliant: d.compliant,
             checked_at: d.checked_at,
             ...chain,
@@ -266,11 +270,11 @@ async function changeTips(tx: Sql, changes: StoredEvent[]): Promise<void> {
       changed.add(tip.tip_id);
     } else {
       const d = event.data as TipPooledData;
-      for (const { tip_id } of d.tips) {
-        const tip = tips.get(tip_id);
+      for (const { tip_id: tipId } of d.tips) {
+        const tip = tips.get(tipId);
         if (!tip || tip.pool_id !== null) continue;
         tip.pool_id = d.pool_id;
-        changed.add(tip_id);
+        changed.add(tipId);
       }
     }
   }
@@ -320,6 +324,7 @@ interface TipRow {
   employee_name: string;
   amount_cents: string;
   original_amount_cents: string;
+  sale_total_cents: string | null;
   pool_id: string | null;
   recorded_at: Date;
   audit_hash: string;
@@ -339,6 +344,9 @@ export async function findTip(sql: Sql, tipId: string): Promise<TipView | undefi
       employee_name: row.employee_name,
       amount_cents: Number(row.amount_cents),
       original_amount_cents: Number(row.original_amount_cents),
+      exceeds_sale:
+        row.sale_total_cents !== null &&
+        Number(row.amount_cents) > Math.max(Number(row.sale_total_cents), TIPS_BEYOND_SALE_FLOOR_CENTS),
       pool_id: row.pool_id,
       created_at: row.recorded_at.toISOString(),
       auditHash: row.audit_hash,

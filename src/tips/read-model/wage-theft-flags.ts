@@ -4,10 +4,10 @@ import type { Sql } from '../../platform/event-store/sql';
 import type { TipFlaggedRecord, TipWageTheftFlag } from '../tip-wage-theft.response.dto';
 import { OF_MERCHANT, cents, poolSummary, type PoolRow } from './tip-summary';
 
-const record = (type: TipFlaggedRecord['type'], id: string, audit_hash: string): TipFlaggedRecord => ({
+const record = (type: TipFlaggedRecord['type'], id: string, auditHash: string): TipFlaggedRecord => ({
   type,
   id,
-  audit_hash,
+  audit_hash: auditHash,
 });
 const jsonRecord = (type: TipFlaggedRecord['type'], id: string, hash: string) =>
   `jsonb_build_object('type', '${type}', 'id', ${id}, 'audit_hash', ${hash})`;

@@ -3,7 +3,7 @@ import { IsOptional, Max, Min } from 'class-validator';
 import { TipAnalyticsScope } from '../tip-fields';
 import { QueryInteger } from '../../platform/query-integer';
 
-/** DESIGN.md: list limits stop at 1,000 with a 400 above. */
+/** docs/design.md: list limits stop at 1,000 with a 400 above. */
 export const MAX_POOLS_LISTED = 1000;
 const DEFAULT_POOLS_LISTED = 100;
 

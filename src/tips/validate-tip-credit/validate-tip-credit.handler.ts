@@ -17,7 +17,8 @@ import { ValidateTipCreditCommand } from './validate-tip-credit.command';
 import type { ValidateTipCreditResponse } from './validate-tip-credit.response.dto';
 
 /**
- * Checks against the seed's FLSA entry, the state's and a city's own, and records the check: what an employer
+ * Checks against the seed's FLSA entry, the state's (each region's, when the state has regions and no county
+ * was named) and a city's or county's own, and records the check: what an employer
  * declared about a wage stays in the audit trail, and a wage plus tips under the federal minimum
  * shows in GET /analytics/tip-wage-theft. A fraction of a cent in the wage or tips is dropped, so
  * that it can never carry a wage over a minimum.
@@ -75,14 +76,14 @@ export class ValidateTipCreditHandler implements ICommandHandler<ValidateTipCred
   }
 
   /** A ZIP gives the county and city (over any sent), and must lie in the state checked. */
-  private placeOf(state: string, { zip_code, county, city }: ValidateTipCreditCommand['request']): TipPlace {
-    if (zip_code === undefined)
+  private placeOf(state: string, { zip_code: zipCode, county, city }: ValidateTipCreditCommand['request']): TipPlace {
+    if (zipCode === undefined)
       return { state, ...(county === undefined ? {} : { county }), ...(city === undefined ? {} : { city }) };
-    const zip = this.seeds.zips.get(zip_code);
+    const zip = this.seeds.zips.get(zipCode);
     if (!zip)
-      throw new InvalidFieldError('zip_code', `ZIP ${zip_code} is not in the ZIP data; send county and city instead`);
+      throw new InvalidFieldError('zip_code', `ZIP ${zipCode} is not in the ZIP data; send county and city instead`);
     if (zip.state !== state)
-      throw new InvalidFieldError('zip_code', `ZIP ${zip_code} is in ${zip.state}, not in ${state}`);
+      throw new InvalidFieldError('zip_code', `ZIP ${zipCode} is in ${zip.state}, not in ${state}`);
     return { state, county: zip.county, city: zip.city };
   }
 }

@@ -16,7 +16,7 @@ export class GetReceiptHandler implements IQueryHandler<GetReceiptQuery, GetRece
     const transaction = await this.transactions.find(principal, transactionId);
     const rendered = receipt(format, transaction);
     if (rendered.format !== 'audit') return { success: true, ...rendered };
-    // DESIGN.md: evidence a merchant can keep that its record is in the log.
+    // docs/design.md: evidence a merchant can keep that its record is in the log.
     return {
       success: true,
       ...rendered,

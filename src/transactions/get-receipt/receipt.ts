@@ -21,17 +21,22 @@ export function receipt(format: ReceiptFormat, transaction: TransactionDetail): 
       // The full record: chain position, audit hash, fraud score and the entries of its history.
       return { format, receipt: transaction };
     case 'pos': {
-      const { subtotal_cents, tax_total_cents, ledger_total_cents, cash_total_cents, rounding_delta_cents } =
-        transaction.calculation;
+      const {
+        subtotal_cents: subtotalCents,
+        tax_total_cents: taxTotalCents,
+        ledger_total_cents: ledgerTotalCents,
+        cash_total_cents: cashTotalCents,
+        rounding_delta_cents: roundingDeltaCents,
+      } = transaction.calculation;
       return {
         format,
         receipt: {
           transaction_id: transaction.id,
-          subtotal_cents,
-          tax_total_cents,
-          ledger_total_cents,
-          cash_total_cents,
-          rounding_delta_cents,
+          subtotal_cents: subtotalCents,
+          tax_total_cents: taxTotalCents,
+          ledger_total_cents: ledgerTotalCents,
+          cash_total_cents: cashTotalCents,
+          rounding_delta_cents: roundingDeltaCents,
         },
       };
     }
@@ -84,14 +89,21 @@ function defaultDisclosure(rule: JurisdictionRule, calculation: TransactionView[
 }
 
 /**
- * On what authority, as far as the rule's evidence goes: a rule whose enactment is unconfirmed
- * (`confidence: low`) is claimed as no law at all (DESIGN.md, "Rule model, version 3").
+ * On what authority, claiming no more than the rule's source: the law only for an enacted rule read
+ * in the law's own text (statute or regulation), guidance as guidance, nothing for a rule whose
+ * enactment is unconfirmed. No federal law or agency prescribes a method to merchants: where no
+ * state or local rule applies, the rounding is this service's default and the receipt says so.
  */
 function authority(rule: JurisdictionRule): string {
-  if (rule.jurisdiction_level === 'federal') return ', following U.S. Treasury guidance on the end of penny production';
-  if (rule.confidence === 'low') return '';
+  if (rule.jurisdiction_level === 'federal')
+    return ', this service’s default where no state or local law sets a method';
+  if (rule.confidence === 'low' || rule.status !== 'enacted') return '';
   const place = [rule.city ?? rule.county, rule.state].filter(Boolean).join(', ');
-  return `, as ${rule.enforcement === 'mandatory' ? 'required' : 'permitted'} by ${rule.jurisdiction_level === 'state' ? 'state' : 'local'} law in ${place}`;
+  const level = rule.jurisdiction_level === 'state' ? 'state' : 'local';
+  if (rule.source_kind === 'statute' || rule.source_kind === 'regulation')
+    return `, as ${rule.enforcement === 'mandatory' ? 'required' : 'permitted'} by ${level} law in ${place}`;
+  if (rule.source_kind === 'agency_guidance') return `, following ${level} agency guidance in ${place}`;
+  return '';
 }
 
 const TENDER_LABELS: Record<TenderType, string> = { cash: 'Cash', card: 'Card', ebt: 'EBT', mobile: 'Mobile' };

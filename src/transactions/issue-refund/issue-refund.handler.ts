@@ -16,9 +16,9 @@ export class IssueRefundHandler implements ICommandHandler<IssueRefundCommand, R
   ) {}
 
   execute({ request, context, idempotency }: IssueRefundCommand): Promise<ReversalResponse> {
-    return this.changes.reverse(request.original_transaction_id, context, idempotency, (transaction_id, now) => ({
+    return this.changes.reverse(request.original_transaction_id, context, idempotency, (transactionId, now) => ({
       kind: 'IssueRefund',
-      transaction_id,
+      transaction_id: transactionId,
       now,
       refund: request,
       bounds: { tolerance_cents: this.config.overrideToleranceCents },

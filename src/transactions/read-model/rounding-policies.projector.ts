@@ -4,7 +4,11 @@ import type { Projector } from '../../platform/projections/projector';
 import type { RoundingPolicy } from '../../rules/rounding-policy';
 import type { RoundingPolicyEvent } from '../rounding-policy.events';
 
-/** `rm_rounding_policies`: each merchant's rounding policy. Inline, so the next sale after a PUT rounds under it. */
+/**
+ * `rm_rounding_policies`: each merchant's rounding policy, for the PUT's answer. A sale reads its
+ * merchant's policy from the log (sale-inputs.ts), and the rule read-model check raises the alarm over
+ * a row that no entry backs.
+ */
 export const roundingPoliciesProjector: Projector = {
   name: 'rounding-policies',
   version: 1,
@@ -42,13 +46,6 @@ export const roundingPoliciesProjector: Projector = {
     );
   },
 };
-
-/**
- * The merchant's policy as a scalar subquery on `merchantParam` (null: never set, so the rule's),
- * for a statement that reads it beside other things: a sale's reads go in one round trip.
- */
-export const policySubquery = (merchantParam: string) =>
-  `(select rounding_policy from rm_rounding_policies where merchant_id = ${merchantParam})`;
 
 /** The merchant's policy as of `set_at` (null: never set, so the rule's). */
 export async function roundingPolicyOf(

@@ -3,7 +3,8 @@ import { DATABASE, prepared, type Database } from '../../platform/event-store/sq
 import { BIAS_WINDOW, VELOCITY_WINDOW_MS, type MerchantHistory } from '../../rules/fraud-score';
 import type { RoundingPolicy } from '../../rules/rounding-policy';
 import { SYMMETRIC_MODES } from '../record-sale';
-import { policySubquery } from './rounding-policies.projector';
+import type { EntryRef } from '../../platform/verification/rule-references';
+import { roundingPolicyStream } from '../rounding-policy.events';
 
 export interface SaleInputsQuery {
   merchantId: string;
@@ -15,6 +16,8 @@ export interface SaleInputsQuery {
 export interface SaleInputs {
   history: MerchantHistory;
   rounding_policy: RoundingPolicy;
+  /** The entry that set the policy; null when the merchant never set one (the rule's). */
+  policy_entry: EntryRef | null;
 }
 
 interface Waiting {
@@ -26,7 +29,8 @@ interface Waiting {
 /**
  * For each sale, what a sale needs read before it is decided: for fraud scoring, the merchant's
  * recent sales (each read through its own partial index, made for it in the transaction-list
- * projector's reset); and the merchant's rounding policy. Prepared, so the window is written into
+ * projector's reset); and the merchant's rounding policy, from the last entry of its stream in the
+ * log (never from rm_rounding_policies, so a row written there by SQL is never applied). Prepared, so the window is written into
  * the text: a generic plan then costs the real limit, not a guess of a tenth of the rows.
  */
 const READ = prepared(`select
@@ -36,7 +40,8 @@ const READ = prepared(`select
       order by created_at desc, position desc limit ${BIAS_WINDOW}) recent) as deltas,
    (select count(*)::int from rm_transactions
     where q.cashier_id is not null and merchant_id = q.merchant_id and cashier_id = q.cashier_id and type = 'SALE' and created_at > q.since) as cashier_sales,
-   ${policySubquery('q.merchant_id')} as rounding_policy
+   (select jsonb_build_object('rounding_policy', data->'rounding_policy', 'position', position, 'hash', hash) from events
+    where stream_id = $5 || q.merchant_id order by stream_revision desc limit 1) as policy
  from unnest($1::text[], $2::text[], $3::timestamptz[]) with ordinality as q(merchant_id, cashier_id, since, n)
  order by q.n`);
 
@@ -69,22 +74,25 @@ export class SaleInputsReader {
         const rows = await this.db.query<{
           deltas: string[] | null;
           cashier_sales: number;
-          rounding_policy: RoundingPolicy | null;
+          policy: { rounding_policy: RoundingPolicy; position: number; hash: string } | null;
         }>(READ, [
           batch.map(({ query }) => query.merchantId),
           batch.map(({ query }) => query.cashierId),
           batch.map(({ query }) => new Date(query.at.getTime() - VELOCITY_WINDOW_MS).toISOString()),
           SYMMETRIC_MODES,
+          roundingPolicyStream(''),
         ]);
-        batch.forEach(({ query, resolve }, i) =>
+        batch.forEach(({ query, resolve }, i) => {
+          const { policy } = rows[i];
           resolve({
             history: {
               recent_symmetric_deltas: (rows[i].deltas ?? []).map(Number),
               cashier_sales_in_window: query.cashierId === null ? null : rows[i].cashier_sales,
             },
-            rounding_policy: rows[i].rounding_policy ?? 'rule',
-          }),
-        );
+            rounding_policy: policy?.rounding_policy ?? 'rule',
+            policy_entry: policy && { position: policy.position, hash: policy.hash },
+          });
+        });
       } catch (error) {
         for (const { reject } of batch) reject(error);
       }

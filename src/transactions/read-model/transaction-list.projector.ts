@@ -166,9 +166,15 @@ export async function listTransactions(
   return { transactions: rows.map((row) => row.detail), total };
 }
 
+/**
+ * The transaction as its row has it, if the log holds the entry the row names: at its position, with
+ * its hash, recording this id (one lookup by the log's primary key). A row without its entry, put
+ * there or left behind by SQL, is no transaction: the log is the truth.
+ */
 export async function findTransaction(sql: Sql, id: string): Promise<TransactionDetail | undefined> {
   const [row] = await sql.query<{ detail: TransactionView; history: HistoryEntry[] }>(
-    'select detail, history from rm_transactions where id = $1',
+    prepared(`select t.detail, t.history from rm_transactions t where t.id = $1 and exists (
+       select 1 from events e where e.position = t.position and e.hash = t.audit_hash and e.data->>'transaction_id' = t.id)`),
     [id],
   );
   return row && { ...row.detail, history: row.history };

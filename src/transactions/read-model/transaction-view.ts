@@ -65,9 +65,9 @@ export function transactionView(data: RecordData, entry: Pick<StoredEvent, 'posi
       rule_version: calculation.rule_version ?? ruleVersionId(data.rule),
       rounding_exemption: calculation.rounding_exemption ?? null,
       rounding_policy: calculation.rounding_policy ?? { requested: 'rule', applied: 'rule', reason: null },
-      tenders: tenders.map(({ type, amount_cents }) => ({
+      tenders: tenders.map(({ type, amount_cents: amountCents }) => ({
         type,
-        amount_cents,
+        amount_cents: amountCents,
         rounded: type === 'cash' && calculation.rounding_applied,
         exemption: exemptions.get(type) ?? null,
       })),
@@ -128,7 +128,7 @@ export function withOverride(
   data: OverrideAppliedData,
   entry: Pick<StoredEvent, 'position' | 'hash'>,
 ): TransactionView {
-  const { cash_total_cents, rounding_delta_cents } = sale.calculation;
+  const { cash_total_cents: cashTotalCents, rounding_delta_cents: roundingDeltaCents } = sale.calculation;
   return {
     ...sale,
     state: 'overridden',
@@ -137,17 +137,20 @@ export function withOverride(
       cash_total_cents: data.new_cash_total_cents,
       rounding_delta_cents: data.rounding_delta_cents,
     },
-    original_calculation: sale.original_calculation ?? { cash_total_cents, rounding_delta_cents },
+    original_calculation: sale.original_calculation ?? {
+      cash_total_cents: cashTotalCents,
+      rounding_delta_cents: roundingDeltaCents,
+    },
     overrides: [...sale.overrides, overrideView(data, entry)],
     refundable_cents: data.new_cash_total_cents,
   };
 }
 
 export function overrideView(
-  { override_id, ...override }: OverrideAppliedData,
+  { override_id: overrideId, ...override }: OverrideAppliedData,
   entry: Pick<StoredEvent, 'position' | 'hash'>,
 ): OverrideView {
-  return { id: override_id, ...override, auditHash: entry.hash, chain_position: entry.position };
+  return { id: overrideId, ...override, auditHash: entry.hash, chain_position: entry.position };
 }
 
 export function withVoid(sale: TransactionView, data: TransactionVoidedData): TransactionView {

@@ -16,7 +16,7 @@ import type { RecordTransactionResponse } from './record-transaction.response.dt
 /**
  * Resolves the rule in force on the sale's date, reads the merchant's recent history for the fraud
  * score and its rounding policy (in one statement with the sales read beside it), lets the decider
- * record the sale, and appends it. The answer is built from the stored event inside the append
+ * record the sale, naming the log entries of the rule and policy, and appends it. The answer is built from the stored event inside the append
  * transaction, where the idempotency record is saved with it.
  */
 @CommandHandler(RecordTransactionCommand)
@@ -35,7 +35,7 @@ export class RecordTransactionHandler implements ICommandHandler<RecordTransacti
     const now = this.clock.now();
     const { zip_code, state, county, city } = sale;
     const jurisdiction = this.resolver.resolve({ zip_code, state, county, city, date: now.toISOString().slice(0, 10) });
-    const { history, rounding_policy } = await this.inputs.read({
+    const { history, rounding_policy, policy_entry } = await this.inputs.read({
       merchantId: sale.merchant_id,
       cashierId: sale.cashier_id ?? null,
       at: now,
@@ -55,6 +55,8 @@ export class RecordTransactionHandler implements ICommandHandler<RecordTransacti
           jurisdiction,
           history,
           rounding_policy,
+          rule_entry: this.resolver.entryOf(jurisdiction.rule),
+          policy_entry,
         };
         return {
           stream: transactionStream(transactionId),

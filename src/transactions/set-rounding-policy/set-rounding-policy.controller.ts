@@ -26,10 +26,10 @@ export class SetRoundingPolicyController {
   @ApiOkResponse({ type: RoundingPolicyAnswer, description: "The merchant's policy as recorded" })
   @ApiErrors({ 404: { NOT_FOUND: 'No merchant has this id (admin keys; others get 403)' } })
   set(
-    @Param() { merchant_id }: RoundingPolicyParams,
+    @Param() { merchant_id: merchantId }: RoundingPolicyParams,
     @Body() body: SetRoundingPolicyRequest,
     @CurrentCommandContext() context: CommandContext,
   ): Promise<RoundingPolicyAnswer> {
-    return this.commands.execute(new SetRoundingPolicyCommand(merchant_id, body.rounding_policy, context));
+    return this.commands.execute(new SetRoundingPolicyCommand(merchantId, body.rounding_policy, context));
   }
 }

@@ -19,7 +19,7 @@ const MAX_LISTED = 100;
  * each row of rm_transactions with the fold, field by field; then looks for rows no entry of the
  * log records. Each step reads the log and the read model in one repeatable-read snapshot: the
  * projector writes a row in the transaction that appends its entry, so a sale made meanwhile is
- * either in both or in neither. A difference raises the chain alarm (docs/decisions.md says why).
+ * either in both or in neither. A difference raises the chain alarm (docs/adr/0012-c2sp-checkpoints-and-tiles.md says why).
  */
 @QueryHandler(VerifyTransactionsQuery)
 export class VerifyTransactionsHandler implements IQueryHandler<VerifyTransactionsQuery, ReadModelCheck> {

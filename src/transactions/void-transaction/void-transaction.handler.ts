@@ -21,9 +21,9 @@ export class VoidTransactionHandler implements ICommandHandler<VoidTransactionCo
   }
 
   execute({ request, context, idempotency }: VoidTransactionCommand): Promise<ReversalResponse> {
-    return this.changes.reverse(request.original_transaction_id, context, idempotency, (transaction_id, now) => ({
+    return this.changes.reverse(request.original_transaction_id, context, idempotency, (transactionId, now) => ({
       kind: 'VoidTransaction',
-      transaction_id,
+      transaction_id: transactionId,
       now,
       void: request,
       policy: this.policy,

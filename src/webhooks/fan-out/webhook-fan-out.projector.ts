@@ -53,10 +53,10 @@ export const webhookFanOutProjector: Projector = {
     if (merchants.length > 0) {
       const last = new Map(sales.map((event) => [String(event.data.merchant_id), event.position]));
       const params: unknown[] = [];
-      const rows = merchants.map((merchant_id) => ({
-        merchant_id,
-        risk_level: riskLevels.get(merchant_id),
-        last_position: last.get(merchant_id),
+      const rows = merchants.map((merchantId) => ({
+        merchant_id: merchantId,
+        risk_level: riskLevels.get(merchantId),
+        last_position: last.get(merchantId),
       }));
       await tx.query(
         `${insertRows('rm_webhook_risk_levels', rows, params)}
@@ -73,6 +73,7 @@ export const webhookFanOutProjector: Projector = {
     );
     if (subscribers.length === 0) return;
     const audiences = await audienceMerchants(tx, outbound);
+    const entryHashes = new Map(events.map((event) => [event.position, event.hash]));
     const rows = outbound.flatMap((event) =>
       subscribers
         .filter(
@@ -85,6 +86,7 @@ export const webhookFanOutProjector: Projector = {
           webhook_id: event.webhookId,
           event_type: event.type,
           position: event.data.position,
+          entry_hash: entryHashes.get(event.data.position),
           event_time: event.timestamp,
           payload: webhookBody(event),
           status: 'pending',

@@ -50,13 +50,13 @@ export const merchantRiskProjector: Projector = {
     const sales: CounterChange[] = [];
     const cashRoundings: CounterChange[] = [];
     for (const { data, position } of events) {
-      const { merchant_id, rule, calculation } = data as TransactionRecordedData;
+      const { merchant_id: merchantId, rule, calculation } = data as TransactionRecordedData;
       const { cash_portion_cents: cash, rounding_delta_cents: delta } = calculation;
       const isCash = cash > 0;
       // What the applied mode collected beyond the rule's own mode: 0 unless an explicit mode was sent.
       const gain = delta - (roundCents(cash, rule.rounding_mode) - cash);
       sales.push({
-        key: { merchant_id },
+        key: { merchant_id: merchantId },
         counters: {
           sales: 1,
           cash_sales: Number(isCash),
@@ -68,7 +68,12 @@ export const merchantRiskProjector: Projector = {
         position,
       });
       if (isCash) {
-        const key = { merchant_id, rule_mode: rule.rounding_mode, ending: cash % 10, direction: directionOf(delta) };
+        const key = {
+          merchant_id: merchantId,
+          rule_mode: rule.rounding_mode,
+          ending: cash % 10,
+          direction: directionOf(delta),
+        };
         cashRoundings.push({ key, counters: { sales: 1 }, position });
       }
     }
@@ -111,6 +116,6 @@ export async function roundingActivity(sql: Sql, merchantId: string | null): Pro
       },
     ]),
   );
-  for (const { merchant_id, ...cell } of cells) activity.get(merchant_id)?.cells.push(cell);
+  for (const { merchant_id: merchantId, ...cell } of cells) activity.get(merchantId)?.cells.push(cell);
   return activity;
 }

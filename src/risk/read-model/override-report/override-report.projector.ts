@@ -67,9 +67,9 @@ export const overrideReportProjector: Projector = {
       };
     });
     const params: unknown[] = [];
-    const rows = overrides.map(({ data, merchant_id, delta, event }) => ({
+    const rows = overrides.map(({ data, merchant_id: merchantId, delta, event }) => ({
       override_id: data.override_id,
-      merchant_id,
+      merchant_id: merchantId,
       transaction_id: data.transaction_id,
       employee_id: data.employee_id,
       employee_name: data.employee_name,
@@ -89,8 +89,8 @@ export const overrideReportProjector: Projector = {
     await addToRows(
       tx,
       'rm_override_totals',
-      overrides.map(({ data, merchant_id, delta, event }) => ({
-        key: { merchant_id, employee_id: data.employee_id, reason: data.reason },
+      overrides.map(({ data, merchant_id: merchantId, delta, event }) => ({
+        key: { merchant_id: merchantId, employee_id: data.employee_id, reason: data.reason },
         counters: { overrides: 1, raised: Number(delta > 0), lowered: Number(delta < 0), delta_cents: delta },
         position: event.position,
         latest: { employee_name: data.employee_name },
@@ -241,16 +241,22 @@ interface OverrideRow {
   chain_position: string;
 }
 
-function reportRow({ override_id, created_at, audit_hash, chain_position, ...row }: OverrideRow): OverrideReportRow {
+function reportRow({
+  override_id: overrideId,
+  created_at: createdAt,
+  audit_hash: auditHash,
+  chain_position: chainPosition,
+  ...row
+}: OverrideRow): OverrideReportRow {
   return {
-    id: override_id,
+    id: overrideId,
     ...row,
     calculated_cash_total_cents: Number(row.calculated_cash_total_cents),
     previous_cash_total_cents: Number(row.previous_cash_total_cents),
     new_cash_total_cents: Number(row.new_cash_total_cents),
     delta_cents: Number(row.delta_cents),
-    created_at: created_at.toISOString(),
-    auditHash: audit_hash,
-    chain_position: Number(chain_position),
+    created_at: createdAt.toISOString(),
+    auditHash: auditHash,
+    chain_position: Number(chainPosition),
   };
 }

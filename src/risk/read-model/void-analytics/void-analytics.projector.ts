@@ -77,9 +77,10 @@ export const voidAnalyticsProjector: Projector = {
     const records: { event: StoredEvent; data: TransactionVoidedData | RefundIssuedData }[] = [];
     for (const event of events) {
       const { type, data } = event as unknown as Exclude<TransactionEvent, OverrideApplied>;
-      const { merchant_id } = data;
+      const { merchant_id: merchantId } = data;
       const { position } = event;
-      const count = (counters: Record<string, number>) => totals.push({ key: { merchant_id }, counters, position });
+      const count = (counters: Record<string, number>) =>
+        totals.push({ key: { merchant_id: merchantId }, counters, position });
       switch (type) {
         case 'TransactionRecorded':
           count({ sales: 1, sales_cents: data.calculation.cash_total_cents });
@@ -92,7 +93,7 @@ export const voidAnalyticsProjector: Projector = {
             ['reason', data.void_reason],
             ['employee', data.voided_by],
           ]) {
-            breakdown.push({ key: { merchant_id, dimension, value }, counters: { voids: 1 }, position });
+            breakdown.push({ key: { merchant_id: merchantId, dimension, value }, counters: { voids: 1 }, position });
           }
           records.push({ event, data });
           break;
@@ -200,8 +201,8 @@ export async function voidActivity(
       },
     ]),
   );
-  for (const { merchant_id, dimension, value, voids } of breakdown) {
-    const merchant = activity.get(merchant_id)!;
+  for (const { merchant_id: merchantId, dimension, value, voids } of breakdown) {
+    const merchant = activity.get(merchantId)!;
     if (dimension === 'hour') merchant.voids_by_hour[Number(value)] = voids;
     else if (dimension === 'reason') merchant.voids_by_reason[value as VoidReason] = voids;
     else merchant.employees.push({ employee_id: value, voids });
