@@ -117,7 +117,7 @@ describe('foundation over HTTP', () => {
       const { status, body } = await get('/version');
       const packageJson = JSON.parse(readFileSync(join(__dirname, '../../package.json'), 'utf8'));
       expect(status).toBe(200);
-      expect(body.api_version).toBe('3.6.0');
+      expect(body.api_version).toBe('4.0.0');
       expect(body.engine_version).toBe(packageJson.version);
       expect(body.endpoints).toEqual(
         expect.arrayContaining([

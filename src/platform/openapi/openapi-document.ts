@@ -12,7 +12,7 @@ import { ErrorBodyDto } from '../errors/error-body.response.dto';
 import { errorDescription, errorExamples, errorResponse, type ErrorCodes } from './api-errors.decorator';
 
 /** The version of the API clients program against (its major number moves on a breaking change), distinct from the engine's own release version. */
-export const API_VERSION = '3.6.0';
+export const API_VERSION = '4.0.0';
 
 /** The groups of operations, in the order the docs page shows them; every operation carries one of these tags. */
 export const API_TAGS = [
