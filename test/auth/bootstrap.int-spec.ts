@@ -36,6 +36,13 @@ async function persistentStorage(driver: Driver): Promise<{ env: Record<string, 
   return { env: { DATABASE_URL: db.url }, drop: () => db.drop() };
 }
 
+/** The keys issued in the log (the rules imported at the first start come before them). */
+const keysIssued = async (app: TestApp) => {
+  const store = app.app.get(EventStore);
+  const events = await store.readAll(1, (await store.head()).position);
+  return events.filter((event) => event.type === 'ApiKeyIssued').length;
+};
+
 describe.each(DRIVERS)('the bootstrap admin key on %s', (driver) => {
   let storage: Awaited<ReturnType<typeof persistentStorage>>;
   const start = (env: Record<string, string>) =>
@@ -83,7 +90,7 @@ describe.each(DRIVERS)('the bootstrap admin key on %s', (driver) => {
     });
     try {
       expect(withEnvKey).toEqual([]);
-      expect((await app!.app.get(EventStore).head()).position).toBe(0);
+      expect(await keysIssued(app!)).toBe(0);
       await issueKey(app!, { role: 'admin' });
     } finally {
       await app!.close();
@@ -102,8 +109,7 @@ describe.each(DRIVERS)('the bootstrap admin key on %s', (driver) => {
     });
     try {
       expect(lines).toHaveLength(1);
-      const events = await apps[0].app.get(EventStore).readAll(1, 100);
-      expect(events.filter((event) => event.type === 'ApiKeyIssued')).toHaveLength(1);
+      expect(await keysIssued(apps[0])).toBe(1);
     } finally {
       await Promise.all(apps.map((app) => app.close()));
     }

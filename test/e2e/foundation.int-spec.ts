@@ -192,7 +192,7 @@ describe('foundation over HTTP', () => {
       expect(body).toEqual({
         error: 'VALIDATION_ERROR',
         message: expect.stringContaining('name'),
-        details: [{ field: 'name', messages: ['name must be a string'] }],
+        details: [{ field: 'name', messages: ['name is required'] }],
       });
     });
 
@@ -200,7 +200,7 @@ describe('foundation over HTTP', () => {
       const { status, body } = await echo(post('', { 'content-type': 'application/json' }));
       expect(status).toBe(400);
       expect(body.error).toBe('VALIDATION_ERROR');
-      expect(body.details).toEqual([{ field: 'name', messages: ['name must be a string'] }]);
+      expect(body.details).toEqual([{ field: 'name', messages: ['name is required'] }]);
     });
 
     it('rejects malformed JSON with 400 INVALID_JSON', async () => {
