@@ -9,7 +9,7 @@ import { checkpointPublicKey, checkpointsWritten, runVerifier } from '../support
 import { call, issueKey, onboardMerchant } from '../support/auth';
 import { newSigningKey } from '../support/chain';
 import { recordSale } from '../support/sales';
-import { appendForgedEntry, cutEntry } from '../support/tampering';
+import { appendForgedEntry, cutEntry, entryAt } from '../support/tampering';
 import { startTestApp, TEST_ADMIN_KEY, type TestApp } from '../support/test-app';
 
 const alarmsIn = async (db: Database) =>
@@ -182,7 +182,7 @@ describe('attacks by whoever runs the database, on what the service wrote', () =
     });
   });
 
-  it('the receipt of a sale deleted by SQL, another entry moved into its place: the service answers 503 and verify-chain fails its promise and its proof', async () => {
+  it('the receipt of a sale deleted by SQL, another entry moved into its place: the service answers 404 with the alarm, never a proof, and verify-chain fails its promise and its proof', async () => {
     const answered = await post('/transaction', {
       merchant_id: merchant.id,
       subtotal_cents: 4200,
@@ -198,20 +198,25 @@ describe('attacks by whoever runs the database, on what the service wrote', () =
 
     await cutEntry(db, sale.chain_position);
 
+    // Issue 48: a read whose read-model row has lost its entry answers the log's truth. The log no
+    // longer holds the sale, so the receipt is not found (no record, no proof of whatever entry now
+    // sits at its position), and the row left behind raises the chain alarm.
     const after = await get(`/transaction/${sale.id}/receipt?format=audit`, merchant.key);
-    expect(after.status).toBe(503);
-    expect(after.body).toEqual({
-      error: 'CHAIN_TAMPERED',
-      message: expect.stringMatching(
-        new RegExp(
-          `^The audit log was tampered with: the entry at position ${sale.chain_position} has hash [0-9a-f]{64}, not the record's audit hash ${sale.auditHash}`,
-        ),
-      ),
+    expect({ status: after.status, body: after.body }).toEqual({
+      status: 404,
+      body: { error: 'NOT_FOUND', message: `Transaction ${sale.id} not found` },
     });
     // Raised: on /health (the log itself takes no entry after a cut: appends are refused while its head is below what was appended).
-    expect((await call(app, 'GET', '/health')).body.chain.alarms).toContainEqual(
-      expect.objectContaining({ source: 'receipt', kind: 'modified', position: sale.chain_position }),
-    );
+    const health = await call(app, 'GET', '/health');
+    expect(health.status).toBe(503);
+    expect(health.body.chain.alarms).toContainEqual({
+      source: 'read-model',
+      kind: 'row-without-entry',
+      position: sale.chain_position,
+      detail:
+        `rm_transactions holds ${sale.id} at position ${sale.chain_position} with hash ${sale.auditHash}, ` +
+        'but the log holds no such entry recording it: the transaction is answered as not found',
+    });
 
     // What the service answered before: the record, with the proof of whatever entry now sits at its position, against the log as it stands.
     const size = (await get('/admin/audit/tree-head')).body.tree_size as number;
@@ -253,7 +258,14 @@ describe('attacks by whoever runs the database, on what the service wrote', () =
     for (let i = 0; i < 4; i++) await recordSale(app, merchant.key, merchant.id, { subtotal_cents: 1000 + i });
     await checkpointsWritten(app);
     const last = (await get('/transactions?limit=1', merchant.key)).body.transactions[0];
-    const forged = await appendForgedEntry(db, { ...last, transaction_id: 'TXN-2026-11-26-FORGED01' });
+    // A careful forger copies the last sale's entry data, its reference to the rule entry it was
+    // priced under included, so that nothing but the missing authenticator gives it away.
+    const { data: lastSale } = await entryAt(db, last.chain_position);
+    expect(lastSale.rule_entry).toEqual({
+      position: expect.any(Number),
+      hash: expect.stringMatching(/^[0-9a-f]{64}$/),
+    });
+    const forged = await appendForgedEntry(db, { ...lastSale, transaction_id: 'TXN-2026-11-26-FORGED01' });
     // The authentication boundary is the log's first entry.
     const unauthenticated = `the entry at position ${forged.position} carries no writer authenticator, but every entry from position 1 must: no service process wrote it`;
 

@@ -26,7 +26,7 @@ export class GetReceiptController {
     summary: 'The receipt of a transaction, in one of three formats',
     description:
       "Rendered from the transaction on each read. `merchant`: the customer-facing receipt, with the rounding disclosure: the rule's own wording where it prescribes one, else the service's sentence saying how cash was rounded and on what authority. " +
-      '`audit`: the full record, as `GET /transaction/{id}` answers it, with the inclusion proof of its entry against the latest signed tree head (`tree_head`, `inclusion_proof`), evidence the merchant can keep and check offline; when the log no longer holds the record’s own entry at its position, the answer is 503 `CHAIN_TAMPERED`, never a proof of another entry. `pos`: the raw cent values only. ' +
+      '`audit`: the full record, as `GET /transaction/{id}` answers it, with the inclusion proof of its entry against the latest signed tree head (`tree_head`, `inclusion_proof`), evidence the merchant can keep and check offline; the proof is of the record’s own entry or of nothing: when the log no longer holds that entry, the answer is 404, as for `GET /transaction/{id}`, with the chain alarm; when the log’s tree proves another entry at its position, 503 `CHAIN_TAMPERED`. `pos`: the raw cent values only. ' +
       "Another merchant's transaction is answered 404, exactly like an unknown id.",
   })
   @ApiOkResponse({
