@@ -13,6 +13,7 @@ import { SqlEventStore } from '../../src/platform/event-store/sql-event-store';
 import type { Database } from '../../src/platform/event-store/sql';
 import { readStoredEntries } from '../../src/platform/verification/stored-entries';
 import { verifyStoredLog } from '../../src/platform/verification/stored-verification';
+import { HashPool } from '../../src/platform/verification/hash-pool';
 import { FixedClock } from '../support/fixed-clock';
 import { changeData, deleteEntry, swapEntries } from '../support/tampering';
 import { DRIVERS, createTestDatabase, type TestDatabase } from '../support/test-database';
@@ -103,6 +104,42 @@ describe.each(DRIVERS)('the log as stored, on %s', (driver) => {
     expect(await fromStored(true)).toEqual(await rebuilt());
     expect((await fromStored(false)).break_count).toBe(0);
   });
+
+  it('verifies on a worker thread, without reading the log again, sales that name their rule entry', async () => {
+    const store = new SqlEventStore(db, clock, []);
+    const [rule] = await store.append(
+      'jurisdiction-AZ',
+      [{ type: 'JurisdictionRuleImported', data: { rule: { lookup_key: 'AZ' } }, metadata: { schemaVersion: 1 } }],
+      { expectedRevision: 'any' },
+    );
+    const ruleEntry = { position: rule.position, hash: rule.hash };
+    for (let i = 0; i < 5; i++)
+      await store.append(
+        `transaction-sale-${i}`,
+        [{ ...event(100 + i), type: 'TransactionRecorded', data: { cents: 1000 + i, rule_entry: ruleEntry } }],
+        { expectedRevision: 'any' },
+      );
+    // The thread's own answer: null would mean it wanted texts it did not read, and the caller read the log again.
+    const pool = HashPool.start(true, true, 1);
+    try {
+      const onThread = await pool.run('verify', {
+        url: (db as Database & { url: string }).url,
+        from: 1,
+        to: 100,
+        options: {},
+      });
+      expect(onThread).toMatchObject({ break_count: 0, verified_count: 46 });
+      expect(onThread).toEqual(await rebuilt());
+    } finally {
+      await pool.close();
+    }
+    // A sale whose rule entry was rewritten is a rule_reference break, on a thread as on this one.
+    await changeData(db, rule.position, ['rule', 'lookup_key'], 'CA');
+    const want = await rebuilt();
+    expect(want.breaks).toEqual(expect.arrayContaining([expect.objectContaining({ kind: 'rule_reference' })]));
+    expect(await fromStored(false)).toEqual(want);
+    expect(await fromStored(true)).toEqual(want);
+  }, 60_000);
 
   /** The tree of the chain's first `size` entries, as the service keeps it. */
   const treeOf = (chain: StoredEvent[], size: number) => {

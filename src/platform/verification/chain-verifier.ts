@@ -428,8 +428,13 @@ export class ChainVerifier {
     tip.unconfirmedShift = undefined;
   }
 
-  /** Why the rule and policy entries `e` names (or fails to name) do not hold, if they do not. */
+  /**
+   * Why the rule and policy entries `e` names (or fails to name) do not hold, if they do not. Only a
+   * sale names them: no other entry's data is read, which a verification from the database's
+   * hashes does not have (`readHashedRange`).
+   */
   private ruleReferenceProblem(e: VerifiableEntry): string | undefined {
+    if (e.type !== SALE_ENTRY_TYPE) return undefined;
     for (const { field, names } of ENTRY_REFERENCES) {
       const given = e.data[field];
       if (given === undefined) continue;
@@ -444,7 +449,7 @@ export class ChainVerifier {
       if (hash !== ref.hash)
         return `${named} with hash ${ref.hash}, but that entry's fields hash to ${hash}: the ${names} it was priced under was changed`;
     }
-    if (e.type === SALE_ENTRY_TYPE && e.data.rule_entry === undefined && this.rulesInLogFrom !== undefined)
+    if (e.data.rule_entry === undefined && this.rulesInLogFrom !== undefined)
       return `it names no rule entry, though the rules are in the log from position ${this.rulesInLogFrom}`;
     return undefined;
   }

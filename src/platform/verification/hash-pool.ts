@@ -12,6 +12,7 @@ import { LazyEntry, ObjectsNotReadError } from './lazy-entry';
 import { HASH_BYTES, MerkleFrontier, leafHash, runNodes } from '../event-store/merkle-tree';
 import type { Sql } from '../event-store/sql';
 import { readHashedRange, storedRanges } from './stored-entries';
+import { SALE_ENTRY_TYPE } from './rule-references';
 import { ChainVerifier, type ChainVerification, type VerifierOptions } from './chain-verifier';
 
 /**
@@ -189,7 +190,7 @@ async function verifyStored(
   try {
     await pool.each(
       storedRanges(db, from, to, RANGE),
-      (range) => readHashedRange(db, range.from, range.to, CHECKPOINT_EVENT_TYPE),
+      (range) => readHashedRange(db, range.from, range.to, TEXTS_READ),
       (_, entries) => entries.forEach((e) => verifier.push(e)),
       READ_AHEAD,
     );
@@ -199,6 +200,9 @@ async function verifyStored(
   }
   return verifier.result();
 }
+
+/** The entries whose data a verifier reads in a sound log: checkpoints, and sales for the rule entries they name. */
+const TEXTS_READ = [CHECKPOINT_EVENT_TYPE, SALE_ENTRY_TYPE];
 
 /** This thread's connection to the log, opened by the first task that reads it. */
 const connections = new Map<string, Promise<Sql>>();

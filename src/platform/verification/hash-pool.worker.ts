@@ -14,8 +14,8 @@ parentPort?.on(
 async function run(id: number, task: HashTask, input: never): Promise<void> {
   try {
     const output = await HASH_TASKS[task](input);
-    // A batch of lines goes back as it came: moved, not copied.
-    const bytes = (output as { bytes?: Uint8Array }).bytes;
+    // A batch of lines goes back as it came: moved, not copied. A `verify` answers null when it wants texts it did not read.
+    const bytes = (output as { bytes?: Uint8Array } | null)?.bytes;
     parentPort?.postMessage({ id, output }, bytes ? movable(bytes) : []);
   } catch (error) {
     parentPort?.postMessage({ id, error: error instanceof Error ? error.message : String(error) });

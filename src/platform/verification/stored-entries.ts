@@ -83,23 +83,24 @@ export async function* storedRanges(
  * was most of a verification's time. The SHA-256 is PostgreSQL's, over the very bytes the row
  * holds: the service trusts its server for the rows already, and a match still has to be the
  * row's own hash. Each entry comes with its `entryHash`; its texts only where its bytes do not
- * hash to its hash, or for an event of `textsOfType` (reading any other's objects throws
+ * hash to its hash, or for an event of one of `textsOfTypes` (reading any other's objects throws
  * `ObjectsNotReadError`).
  */
 export async function readHashedRange(
   db: Sql,
   from: number,
   to: number,
-  textsOfType: string,
+  textsOfTypes: readonly string[],
 ): Promise<VerifiableEntry[]> {
   const rows = await db.query<
     Omit<TextRow, 'data' | 'metadata'> & { hashed: boolean; data: string | null; metadata: string | null }
   >(
     `select position, entry_id, stream_id, stream_revision, event_type, ${RECORDED_AT} as recorded_at, prev_hash, hash, writer_mac, ` +
       `encode(pg_catalog.sha256(convert_to(${STORED_BYTES}, 'UTF8')), 'hex') = hash::text as hashed, ` +
-      'case when event_type = $3 then data::text end as data, case when event_type = $3 then metadata::text end as metadata ' +
+      'case when event_type = any($3::text[]) then data::text end as data, ' +
+      'case when event_type = any($3::text[]) then metadata::text end as metadata ' +
       'from events where position >= $1 and position <= $2 order by position',
-    [from, to, textsOfType],
+    [from, to, textsOfTypes],
   );
   // Rows that do not match are rare (edited, or older than canonical texts): their texts in one more query.
   const unmatched = rows.filter((row) => !row.hashed && row.data === null).map((row) => row.position);
