@@ -27,6 +27,31 @@ export default tseslint.config(
         'error',
         { argsIgnorePattern: '^_', varsIgnorePattern: '^_', ignoreRestSiblings: true },
       ],
+      // snake_case on the wire and in events, camelCase inside: names the code declares are camelCase (constants
+      // UPPER_CASE, classes and types PascalCase); the fields of wire and event shapes keep their wire names.
+      '@typescript-eslint/naming-convention': [
+        'error',
+        { selector: 'default', format: ['camelCase'], leadingUnderscore: 'allow' },
+        { selector: 'variable', format: ['camelCase', 'UPPER_CASE', 'PascalCase'], leadingUnderscore: 'allow' },
+        { selector: 'typeLike', format: ['PascalCase'] },
+        // Decorators are PascalCase functions (Nest's convention); a class taken from a module stays PascalCase.
+        { selector: 'function', format: ['camelCase', 'PascalCase'] },
+        { selector: 'parameter', modifiers: ['destructured'], format: ['camelCase', 'PascalCase'] },
+        { selector: 'enumMember', format: ['PascalCase', 'UPPER_CASE'] },
+        { selector: 'import', format: null },
+        {
+          selector: [
+            'objectLiteralProperty',
+            'typeProperty',
+            'classProperty',
+            'objectLiteralMethod',
+            'typeMethod',
+            'parameterProperty',
+            'accessor',
+          ],
+          format: null,
+        },
+      ],
       // Handlers implement promise-returning interfaces (Nest's `execute`, a store's `hit`): an `async`
       // method without `await` is how one of them throws as a rejection, as its callers expect.
       '@typescript-eslint/require-await': 'off',

@@ -363,15 +363,15 @@ function tlogProofIn(text: string, entry: string | undefined): TlogProofInput {
     tlog_proof?: unknown;
     receipt?: { auditHash?: unknown; chain_position?: unknown };
   };
-  const { auditHash, chain_position } = answer.receipt ?? {};
-  if (typeof answer.tlog_proof !== 'string' || typeof auditHash !== 'string' || typeof chain_position !== 'number') {
+  const { auditHash, chain_position: chainPosition } = answer.receipt ?? {};
+  if (typeof answer.tlog_proof !== 'string' || typeof auditHash !== 'string' || typeof chainPosition !== 'number') {
     throw new Error(
       'not an audit receipt with a tlog_proof (null until the entry is under a signed checkpoint: fetch the receipt again)',
     );
   }
   if (entry !== undefined && entry !== auditHash)
     throw new Error(`--entry ${entry} is not the receipt's auditHash ${auditHash}`);
-  return { proof: answer.tlog_proof, entry: auditHash, position: chain_position };
+  return { proof: answer.tlog_proof, entry: auditHash, position: chainPosition };
 }
 
 /** With a policy, the proof's checkpoint must also carry its witnesses' quorum. */
@@ -511,10 +511,10 @@ async function keptExport(file: string): Promise<ExportedHashes> {
       verifier.push(entry);
     },
   });
-  const { break_count } = verifier.result();
-  if (break_count > 0)
+  const { break_count: breakCount } = verifier.result();
+  if (breakCount > 0)
     throw new InputError(
-      `--export ${file} does not verify on its own (${break_count === 1 ? 'a break' : `${break_count} breaks`}): npm run verify-chain -- ${file} shows where`,
+      `--export ${file} does not verify on its own (${breakCount === 1 ? 'a break' : `${breakCount} breaks`}): npm run verify-chain -- ${file} shows where`,
     );
   return { first: first ?? 1, hashes: Buffer.concat(hashes) };
 }

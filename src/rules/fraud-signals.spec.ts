@@ -1,4 +1,4 @@
-import { assess, FRAUD_SIGNALS, riskLevelOf, signal } from './fraud-signals';
+import { assess, riskLevelOf, signal } from './fraud-signals';
 
 describe('fraud signals', () => {
   it.each([

@@ -189,7 +189,7 @@ describe('the audit log over HTTP', () => {
         checkpoints: { signatures_checked: true },
       });
       const pem = createPublicKey(signingKey).export({ format: 'pem', type: 'spki' }) as string;
-      const { from_position, to_position, ...result } = body;
+      const { from_position: fromPosition, to_position: toPosition, ...result } = body;
       expect(verifyExport(await exportLog(app), [pem], await app.app.get(Witness).heads())).toEqual(result);
     });
 

@@ -121,8 +121,8 @@ describe.each(DRIVERS)('the operator against the authentication boundary and the
     expect(health.body.chain.signer).toMatchObject({ state: 'refused', alarm });
   }
   async function onboard(): Promise<void> {
-    const { merchant_id } = await onboardMerchant(app!);
-    merchant = { key: (await issueKey(app!, { role: 'merchant', merchant_id })).key, id: merchant_id };
+    const { merchant_id: merchantId } = await onboardMerchant(app!);
+    merchant = { key: (await issueKey(app!, { role: 'merchant', merchant_id: merchantId })).key, id: merchantId };
   }
 
   beforeEach(async () => {

@@ -30,8 +30,8 @@ describe.each(DRIVERS)('chain alarms in the log, on %s', (driver) => {
     const signingKey = newSigningKey().export({ format: 'pem', type: 'pkcs8' }) as string;
     app = await startTestApp({ driver, env: { CHECKPOINT_SIGNING_KEY: signingKey, CHECKPOINT_INTERVAL: '5' } });
     db = app.app.get(DATABASE);
-    const { merchant_id } = await onboardMerchant(app);
-    merchant = { key: (await issueKey(app, { role: 'merchant', merchant_id })).key, id: merchant_id };
+    const { merchant_id: merchantId } = await onboardMerchant(app);
+    merchant = { key: (await issueKey(app, { role: 'merchant', merchant_id: merchantId })).key, id: merchantId };
     for (let i = 0; i < 6; i++) await recordSale(app, merchant.key, merchant.id, { subtotal_cents: 1000 + i });
     await app.app.get(ChainCheckpointer).idle();
   });
@@ -109,8 +109,8 @@ describe.each(DRIVERS)('a chain alarm the log refuses, on %s', (driver) => {
     await alarms.raise(alarm);
     await alarms.raise(alarm);
     expect(await alarmsIn(db)).toEqual([]);
-    const [{ last_value }] = await db.query<{ last_value: string }>('select last_value from refused_alarms');
-    expect(Number(last_value)).toBe(1);
+    const [{ last_value: lastValue }] = await db.query<{ last_value: string }>('select last_value from refused_alarms');
+    expect(Number(lastValue)).toBe(1);
     await db.query('drop trigger refuse_alarm on events');
     await waitFor('the alarm recorded on a retry', async () => ((await alarmsIn(db)).length > 0 ? true : undefined));
     await alarms.raise(alarm);

@@ -55,7 +55,7 @@ describe.each(DRIVERS)('tampering with the database of a running service, on %s'
     const exported = await exportLog(app);
     const { status, body } = await call(app, 'GET', '/admin/verify-hash-chain', { key: TEST_ADMIN_KEY });
     expect(status).toBe(200);
-    const { from_position, to_position, ...result } = body;
+    const { from_position: fromPosition, to_position: toPosition, ...result } = body;
     expect(verifyExport(exported, [publicKey], await app.app.get(Witness).heads(), signingKey)).toEqual(result);
     // The chain's own findings: what the witnessed heads add is tree-heads.int-spec.ts's subject.
     const breaks = result.breaks.filter(

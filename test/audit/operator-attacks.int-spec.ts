@@ -39,8 +39,8 @@ describe.each(DRIVERS)('an operator attacking the log with SQL, on %s', (driver)
     db = app.app.get(DATABASE);
     witness = app.app.get(Witness);
     signer = app.app.get(ChainCheckpointer);
-    const { merchant_id } = await onboardMerchant(app);
-    merchant = { key: (await issueKey(app, { role: 'merchant', merchant_id })).key, id: merchant_id };
+    const { merchant_id: merchantId } = await onboardMerchant(app);
+    merchant = { key: (await issueKey(app, { role: 'merchant', merchant_id: merchantId })).key, id: merchantId };
     await sell(12);
   });
 

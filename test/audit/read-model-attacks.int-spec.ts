@@ -26,8 +26,8 @@ describe('an operator editing the read models with SQL', () => {
     app = await startTestApp();
     db = app.app.get(DATABASE);
     dir = await mkdtemp(join(tmpdir(), 'crcs-read-models-'));
-    const { merchant_id } = await onboardMerchant(app);
-    merchant = { key: (await issueKey(app, { role: 'merchant', merchant_id })).key, id: merchant_id };
+    const { merchant_id: merchantId } = await onboardMerchant(app);
+    merchant = { key: (await issueKey(app, { role: 'merchant', merchant_id: merchantId })).key, id: merchantId };
     sales.length = 0;
     // $10.03 in Phoenix: $10.05 in cash.
     for (let i = 0; i < 4; i++)
@@ -125,12 +125,14 @@ describe('an operator editing the read models with SQL', () => {
     const { body } = await verify();
     expect(body.difference_count).toBe(4);
     expect(
-      body.differences.map(({ transaction_id, field, stored, from_log }: Record<string, unknown>) => [
-        transaction_id,
-        field,
-        stored === null ? null : 'stored',
-        from_log,
-      ]),
+      body.differences.map(
+        ({ transaction_id: transactionId, field, stored, from_log: fromLog }: Record<string, unknown>) => [
+          transactionId,
+          field,
+          stored === null ? null : 'stored',
+          fromLog,
+        ],
+      ),
     ).toEqual([
       [sales[0], 'row', null, expect.stringContaining(`"id":"${sales[0]}"`)],
       ['TXN-2026-11-21-FORGED00', 'row', 'stored', null],
@@ -196,12 +198,14 @@ describe('an operator editing the read models with SQL', () => {
       expect(status).toBe(1);
       const { differences } = JSON.parse(stdout);
       expect(
-        differences.map(({ transaction_id, field, exported, from_log }: Record<string, unknown>) => [
-          transaction_id,
-          field,
-          exported,
-          from_log,
-        ]),
+        differences.map(
+          ({ transaction_id: transactionId, field, exported, from_log: fromLog }: Record<string, unknown>) => [
+            transactionId,
+            field,
+            exported,
+            fromLog,
+          ],
+        ),
       ).toEqual([
         [sales[0], 'cash_total_cents', '1100', '1005'],
         [sales[0], 'cash_total_dollars', '11.00', '10.05'],

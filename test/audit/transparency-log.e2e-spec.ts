@@ -263,8 +263,8 @@ describe('checkpoints and tiles', () => {
   });
 
   it('is for auditor and admin keys only unless LOG_PUBLIC=true', async () => {
-    const { merchant_id } = await onboardMerchant(app);
-    const merchant = (await issueKey(app, { role: 'merchant', merchant_id })).key;
+    const { merchant_id: merchantId } = await onboardMerchant(app);
+    const merchant = (await issueKey(app, { role: 'merchant', merchant_id: merchantId })).key;
     const auditor = (await issueKey(app, { role: 'auditor' })).key;
     for (const path of ['checkpoint', 'vkey', 'tile/0/000']) {
       expect((await getLog(app, path, null)).status).toBe(401);

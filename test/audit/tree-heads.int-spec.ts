@@ -54,8 +54,8 @@ describe.each(DRIVERS)('signed tree heads and proofs, on %s', (driver) => {
       },
     });
     db = app.app.get(DATABASE);
-    const { merchant_id } = await onboardMerchant(app);
-    merchant = { key: (await issueKey(app, { role: 'merchant', merchant_id })).key, id: merchant_id };
+    const { merchant_id: merchantId } = await onboardMerchant(app);
+    merchant = { key: (await issueKey(app, { role: 'merchant', merchant_id: merchantId })).key, id: merchantId };
     await sell(12);
   });
 
@@ -81,7 +81,7 @@ describe.each(DRIVERS)('signed tree heads and proofs, on %s', (driver) => {
     const exported = await exportLog(app);
     const { status, body } = await get('/admin/verify-hash-chain');
     expect(status).toBe(200);
-    const { from_position, to_position, ...result } = body;
+    const { from_position: fromPosition, to_position: toPosition, ...result } = body;
     // Given the signing key as the service holds it, so that writer authenticators are checked alike.
     expect(
       verifyExport(exported, [await checkpointPublicKey(app)], await witnessed(), app.config.checkpointSigningKey),

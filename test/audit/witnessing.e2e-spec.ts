@@ -299,8 +299,12 @@ describe('independent witnesses (c2sp.org/tlog-witness) against the operator’s
 
   it('refuses history rewritten consistently (every later hash, writer authenticator and node recomputed, the checkpoints re-signed with the log’s own key) that the log’s own checks pass', async () => {
     let app = await rewritten.start();
-    const { merchant_id } = await onboardMerchant(app);
-    const sale = await recordSale(app, (await issueKey(app, { role: 'merchant', merchant_id })).key, merchant_id);
+    const { merchant_id: merchantId } = await onboardMerchant(app);
+    const sale = await recordSale(
+      app,
+      (await issueKey(app, { role: 'merchant', merchant_id: merchantId })).key,
+      merchantId,
+    );
     await appendEntries(app, 120);
     await rewritten.settle();
     const cosigned = await witnessed(rewritten);

@@ -40,8 +40,8 @@ describe('attacks by whoever runs the database, on what the service wrote', () =
     await writeFile(file('signing-key.pem'), pem);
     app = await startTestApp({ env: { CHECKPOINT_SIGNING_KEY: pem, CHECKPOINT_INTERVAL: '4' } });
     db = app.app.get(DATABASE);
-    const { merchant_id } = await onboardMerchant(app);
-    merchant = { key: (await issueKey(app, { role: 'merchant', merchant_id })).key, id: merchant_id };
+    const { merchant_id: merchantId } = await onboardMerchant(app);
+    merchant = { key: (await issueKey(app, { role: 'merchant', merchant_id: merchantId })).key, id: merchantId };
     await writeFile(file('key.pem'), await checkpointPublicKey(app));
   });
 
@@ -59,8 +59,8 @@ describe('attacks by whoever runs the database, on what the service wrote', () =
   /** A head over the log as it stands, signed with the log's key: what a signer fooled by the attack would sign. */
   async function signedHeadNow() {
     const size = (await call(app, 'GET', '/health')).body.chain.head_position as number;
-    const { root_hash } = (await get(`/admin/audit/inclusion-proof?position=1&tree_size=${size}`)).body;
-    return signTreeHead(signingKey, { tree_size: size, root_hash, timestamp: new Date().toISOString() });
+    const { root_hash: rootHash } = (await get(`/admin/audit/inclusion-proof?position=1&tree_size=${size}`)).body;
+    return signTreeHead(signingKey, { tree_size: size, root_hash: rootHash, timestamp: new Date().toISOString() });
   }
 
   it('every write answer carries a signed promise of its entry, the receipt the same one, and verify-chain holds it against a later head', async () => {

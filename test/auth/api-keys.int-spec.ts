@@ -92,10 +92,10 @@ describe.each(DRIVERS)('keys and merchants on %s', (driver) => {
     it('onboards one of two ids differing only in case sent at once', async () => {
       const id = uniqueId('m-race');
       const answers = await Promise.all(
-        [id, id.toUpperCase()].map((merchant_id) =>
+        [id, id.toUpperCase()].map((merchantId) =>
           call(testApp, 'POST', '/admin/merchants', {
             key: TEST_ADMIN_KEY,
-            body: { merchant_id, name: 'Race', environment: 'sandbox' },
+            body: { merchant_id: merchantId, name: 'Race', environment: 'sandbox' },
           }),
         ),
       );
@@ -164,9 +164,9 @@ describe.each(DRIVERS)('keys and merchants on %s', (driver) => {
         body: { role: 'merchant', merchant_id: merchant.merchant_id, name: 'Till 3' },
       });
       expect(answer.status).toBe(201);
-      const { key, api_key } = answer.body;
+      const { key, api_key: apiKey } = answer.body;
       expect(key).toMatch(/^svc_[0-9A-Za-z]{32}$/);
-      expect(api_key).toEqual({
+      expect(apiKey).toEqual({
         id: expect.stringMatching(/^key_[0-9A-Za-z]{20}$/),
         role: 'merchant',
         merchant_id: merchant.merchant_id,
@@ -177,10 +177,10 @@ describe.each(DRIVERS)('keys and merchants on %s', (driver) => {
         revoked_at: null,
       });
 
-      const [event] = await stream(`apiKey-${api_key.id}`);
+      const [event] = await stream(`apiKey-${apiKey.id}`);
       expect(event.type).toBe('ApiKeyIssued');
       expect(event.data).toMatchObject({
-        keyId: api_key.id,
+        keyId: apiKey.id,
         keyHash: sha256(key),
         role: 'merchant',
         merchantId: merchant.merchant_id,
@@ -195,7 +195,7 @@ describe.each(DRIVERS)('keys and merchants on %s', (driver) => {
       const me = await whoami(key);
       expect(me.status).toBe(200);
       expect(me.body).toEqual({
-        keyId: api_key.id,
+        keyId: apiKey.id,
         role: 'merchant',
         environment: 'sandbox',
         merchantId: merchant.merchant_id,
@@ -203,19 +203,19 @@ describe.each(DRIVERS)('keys and merchants on %s', (driver) => {
     });
 
     it('issues partner keys with the svc_partner_ prefix, as a partner of their own', async () => {
-      const { key, api_key } = await issueKey(testApp, { role: 'partner', environment: 'sandbox' });
+      const { key, api_key: apiKey } = await issueKey(testApp, { role: 'partner', environment: 'sandbox' });
       expect(key).toMatch(/^svc_partner_[0-9A-Za-z]{32}$/);
-      expect(api_key).toMatchObject({
+      expect(apiKey).toMatchObject({
         role: 'partner',
-        partner_id: api_key.id,
+        partner_id: apiKey.id,
         environment: 'sandbox',
         merchant_id: null,
       });
       expect((await whoami(key)).body).toEqual({
-        keyId: api_key.id,
+        keyId: apiKey.id,
         role: 'partner',
         environment: 'sandbox',
-        partnerId: api_key.id,
+        partnerId: apiKey.id,
       });
     });
 
@@ -289,7 +289,7 @@ describe.each(DRIVERS)('keys and merchants on %s', (driver) => {
       const { status, body } = await call(testApp, 'GET', '/admin/api-keys?limit=1000', { key: TEST_ADMIN_KEY });
       expect(status).toBe(200);
       const ids = body.api_keys.map((key: { id: string }) => key.id);
-      for (const { api_key } of issued) expect(ids).toContain(api_key.id);
+      for (const { api_key: apiKey } of issued) expect(ids).toContain(apiKey.id);
       for (const key of body.api_keys) {
         expect(Object.keys(key).sort()).toEqual([
           'created_at',
@@ -323,17 +323,17 @@ describe.each(DRIVERS)('keys and merchants on %s', (driver) => {
   describe('DELETE /admin/api-keys/{id}', () => {
     it('revokes at once: the next request with the key is a 401', async () => {
       const merchant = await onboardMerchant(testApp);
-      const { key, api_key } = await issueKey(testApp, { role: 'merchant', merchant_id: merchant.merchant_id });
+      const { key, api_key: apiKey } = await issueKey(testApp, { role: 'merchant', merchant_id: merchant.merchant_id });
       expect((await whoami(key)).status).toBe(200);
 
-      const answer = await revokeKey(testApp, api_key.id);
+      const answer = await revokeKey(testApp, apiKey.id);
       expect(answer.status).toBe(200);
-      expect(answer.body).toEqual({ api_key: { ...api_key, revoked_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) } });
+      expect(answer.body).toEqual({ api_key: { ...apiKey, revoked_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) } });
 
       const refused = await whoami(key);
       expect(refused.status).toBe(401);
       expect(refused.body).toEqual({ error: 'UNAUTHORIZED', message: 'Invalid or missing API key' });
-      const events = await stream(`apiKey-${api_key.id}`);
+      const events = await stream(`apiKey-${apiKey.id}`);
       expect(events.map((event) => event.type)).toEqual(['ApiKeyIssued', 'ApiKeyRevoked']);
       expect(events[1].metadata).toMatchObject({
         actor: { keyId: 'env:ADMIN_API_KEY', role: 'admin' },
@@ -342,12 +342,12 @@ describe.each(DRIVERS)('keys and merchants on %s', (driver) => {
     });
 
     it('answers a second revocation 200 with the first revocation time, recording nothing more', async () => {
-      const { api_key } = await issueKey(testApp, { role: 'auditor' });
-      const first = await revokeKey(testApp, api_key.id);
-      const second = await revokeKey(testApp, api_key.id);
+      const { api_key: apiKey } = await issueKey(testApp, { role: 'auditor' });
+      const first = await revokeKey(testApp, apiKey.id);
+      const second = await revokeKey(testApp, apiKey.id);
       expect(second.status).toBe(200);
       expect(second.body).toEqual(first.body);
-      expect(await stream(`apiKey-${api_key.id}`)).toHaveLength(2);
+      expect(await stream(`apiKey-${apiKey.id}`)).toHaveLength(2);
     });
 
     it('answers an unknown key with 404', async () => {
@@ -386,10 +386,10 @@ describe.each(DRIVERS)('keys and merchants on %s', (driver) => {
     );
     const found: string[] = [];
     let hashesSeen = 0;
-    for (const { table_name } of tables) {
-      const rows = await db.query<{ row: string }>(`select t::text as row from "${table_name}" t`);
+    for (const { table_name: tableName } of tables) {
+      const rows = await db.query<{ row: string }>(`select t::text as row from "${tableName}" t`);
       for (const { row } of rows) {
-        for (const secret of secrets) if (row.includes(secret)) found.push(`${table_name}: ${secret}`);
+        for (const secret of secrets) if (row.includes(secret)) found.push(`${tableName}: ${secret}`);
         hashesSeen += issued.filter(({ key }) => row.includes(sha256(key))).length;
       }
     }
@@ -399,15 +399,15 @@ describe.each(DRIVERS)('keys and merchants on %s', (driver) => {
   });
 
   it('keeps the read model in step with the log', async () => {
-    const { api_key } = await issueKey(testApp, { role: 'auditor' });
-    expect(await testApp.app.get(ApiKeyDirectory).findById(api_key.id)).toEqual({
-      id: api_key.id,
+    const { api_key: apiKey } = await issueKey(testApp, { role: 'auditor' });
+    expect(await testApp.app.get(ApiKeyDirectory).findById(apiKey.id)).toEqual({
+      id: apiKey.id,
       role: 'auditor',
       environment: 'production',
       merchantId: null,
       partnerId: null,
       name: null,
-      createdAt: api_key.created_at,
+      createdAt: apiKey.created_at,
       revokedAt: null,
     });
   });

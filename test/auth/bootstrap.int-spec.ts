@@ -135,9 +135,9 @@ describe('revocation across two instances on one PostgreSQL database', () => {
 
   it('refuses a key on the other instance from the very next request', async () => {
     const merchant = await onboardMerchant(first);
-    const { key, api_key } = await issueKey(first, { role: 'merchant', merchant_id: merchant.merchant_id });
+    const { key, api_key: apiKey } = await issueKey(first, { role: 'merchant', merchant_id: merchant.merchant_id });
     expect((await call(second, 'GET', '/test-only/whoami', { key })).status).toBe(200);
-    expect((await revokeKey(first, api_key.id, TEST_ADMIN_KEY)).status).toBe(200);
+    expect((await revokeKey(first, apiKey.id, TEST_ADMIN_KEY)).status).toBe(200);
     expect((await call(second, 'GET', '/test-only/whoami', { key })).status).toBe(401);
   });
 });

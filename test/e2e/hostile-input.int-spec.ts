@@ -52,12 +52,12 @@ describe.each(DRIVERS)('hostile input over HTTP on %s', (driver) => {
     ['U+0000', 'emp\u0000', /U\+0000/],
     ['a lone surrogate', '\ud800', /unpaired UTF-16 surrogate/],
     ['a lone low surrogate', 'a\udc00b', /unpaired UTF-16 surrogate/],
-  ])('refuses %s in cashier_id of a sale', async (_name, cashier_id, message) => {
+  ])('refuses %s in cashier_id of a sale', async (_name, cashierId, message) => {
     await refusedWith(
       'POST',
       '/transaction',
       merchant.key,
-      saleBody(merchant.merchantId, { cashier_id }),
+      saleBody(merchant.merchantId, { cashier_id: cashierId }),
       'cashier_id',
       message,
     );

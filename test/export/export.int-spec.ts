@@ -48,8 +48,8 @@ describe.each(DRIVERS)('POST /export on %s', (driver) => {
   const details: Record<string, any> = {};
 
   const newMerchant = async (): Promise<Merchant> => {
-    const { merchant_id } = await onboardMerchant(app);
-    return { merchantId: merchant_id, key: (await issueKey(app, { role: 'merchant', merchant_id })).key };
+    const { merchant_id: merchantId } = await onboardMerchant(app);
+    return { merchantId: merchantId, key: (await issueKey(app, { role: 'merchant', merchant_id: merchantId })).key };
   };
   const post = async (path: string, body: unknown) => {
     const answer = await call(app, 'POST', path, { key: shop.key, body });
@@ -492,7 +492,11 @@ describe.each(DRIVERS)('POST /export on %s', (driver) => {
     const read = async (batchSize: number) => {
       const seen: { id: string; created_at: string; chain_position: number }[] = [];
       for await (const batch of exportRows(db, { merchantId: shop.merchantId }, batchSize)) seen.push(...batch);
-      return seen.map(({ id, created_at, chain_position }) => ({ id, created_at, chain_position }));
+      return seen.map(({ id, created_at: createdAt, chain_position: chainPosition }) => ({
+        id,
+        created_at: createdAt,
+        chain_position: chainPosition,
+      }));
     };
     const whole = await read(1000);
     expect(await read(2)).toEqual(whole);

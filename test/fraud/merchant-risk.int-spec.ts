@@ -37,8 +37,8 @@ describe.each(DRIVERS)('merchant risk profiles and analytics over HTTP on %s', (
   const skimmerFailedRefunds: string[] = [];
 
   const newMerchant = async (name: string): Promise<Merchant> => {
-    const { merchant_id } = await onboardMerchant(app, { name });
-    return { merchantId: merchant_id, key: (await issueKey(app, { role: 'merchant', merchant_id })).key };
+    const { merchant_id: merchantId } = await onboardMerchant(app, { name });
+    return { merchantId: merchantId, key: (await issueKey(app, { role: 'merchant', merchant_id: merchantId })).key };
   };
   const setClock = (iso: string) => clock.advance(Date.parse(iso) - clock.now().getTime());
   const minuteLater = () => clock.advance(60_000);
@@ -61,12 +61,12 @@ describe.each(DRIVERS)('merchant risk profiles and analytics over HTTP on %s', (
       ...fields,
     });
   };
-  const voidSale = async (merchant: Merchant, saleId: string, voided_by: string) =>
+  const voidSale = async (merchant: Merchant, saleId: string, voidedBy: string) =>
     (
       await created(merchant, '/transaction/void', {
         original_transaction_id: saleId,
         void_reason: 'pricing_error',
-        voided_by,
+        voided_by: voidedBy,
       })
     ).transaction.id as string;
   const override = (
@@ -83,11 +83,11 @@ describe.each(DRIVERS)('merchant risk profiles and analytics over HTTP on %s', (
       reason,
       new_cash_total_cents: s.calculation.cash_total_cents + delta,
     });
-  const refund = async (merchant: Merchant, saleId: string, refund_amount: number) =>
+  const refund = async (merchant: Merchant, saleId: string, refundAmount: number) =>
     (
       await created(merchant, '/transaction/refund', {
         original_transaction_id: saleId,
-        refund_amount,
+        refund_amount: refundAmount,
         void_reason: 'defective_product',
         voided_by: 'e-9',
       })

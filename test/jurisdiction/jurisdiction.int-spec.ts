@@ -12,7 +12,6 @@ import { JurisdictionRuleStore } from '../../src/jurisdiction/rule-store';
 import { recordRule } from '../support/jurisdiction-rules';
 import { listRules } from '../../src/jurisdiction/rule-views';
 import type { JurisdictionRule } from '../../src/rules/jurisdiction-rule';
-import { RULE_POLL_MS } from '../../src/jurisdiction/jurisdiction-rule-sync';
 import { SEED_DATA } from '../../src/jurisdiction/jurisdiction.tokens';
 import { SEED_FILES, defaultSeedDir, loadSeeds } from '../../src/jurisdiction/seed-loader';
 import { FixedClock } from '../support/fixed-clock';

@@ -168,8 +168,8 @@ describe('rules in the log', () => {
     beforeEach(async () => {
       app = await startTestApp();
       db = app.app.get(DATABASE);
-      const { merchant_id } = await onboardMerchant(app);
-      merchant = { key: (await issueKey(app, { role: 'merchant', merchant_id })).key, id: merchant_id };
+      const { merchant_id: merchantId } = await onboardMerchant(app);
+      merchant = { key: (await issueKey(app, { role: 'merchant', merchant_id: merchantId })).key, id: merchantId };
     });
 
     afterEach(() => app?.close());
@@ -194,7 +194,7 @@ describe('rules in the log', () => {
       const sale = await recordSale(app, merchant.key, merchant.id, { zip_code: BIRMINGHAM });
       expect(sale.calculation.cash_total_cents).toBe(1000);
       const { data } = await saleEntry(sale.id);
-      const named = async ({ position, hash }: { position: number; hash: string }) =>
+      const named = async ({ position }: { position: number }) =>
         (
           await db.query<{ event_type: string; hash: string; data: Record<string, unknown> }>(
             'select event_type, hash, data from events where position = $1',
@@ -278,9 +278,9 @@ describe('rules in the log', () => {
       dir = await mkdtemp(join(tmpdir(), 'crcs-rule-edit-'));
       app = await startTestApp();
       db = app.app.get(DATABASE);
-      const { merchant_id } = await onboardMerchant(app);
-      const { key } = await issueKey(app, { role: 'merchant', merchant_id });
-      await recordSale(app, key, merchant_id, { zip_code: BIRMINGHAM });
+      const { merchant_id: merchantId } = await onboardMerchant(app);
+      const { key } = await issueKey(app, { role: 'merchant', merchant_id: merchantId });
+      await recordSale(app, key, merchantId, { zip_code: BIRMINGHAM });
       log = parseExport(await exportLog(app));
       sale = log.find((e) => e.type === 'TransactionRecorded')!;
       const { position } = sale.data.rule_entry as { position: number };

@@ -104,11 +104,11 @@ export function saleStream(
 const BOUNDS = { tolerance_cents: 4 };
 
 /** A refund of `refund_amount` cents, made CHANGED_AT. */
-export const refundCommand = (saleId: string, transactionId: string, refund_amount: number): TransactionCommand => ({
+export const refundCommand = (saleId: string, transactionId: string, refundAmount: number): TransactionCommand => ({
   kind: 'IssueRefund',
   transaction_id: transactionId,
   now: CHANGED_AT,
-  refund: { original_transaction_id: saleId, refund_amount, void_reason: 'wrong_item', voided_by: 'e-2' },
+  refund: { original_transaction_id: saleId, refund_amount: refundAmount, void_reason: 'wrong_item', voided_by: 'e-2' },
   bounds: BOUNDS,
 });
 
@@ -116,7 +116,7 @@ export const refundCommand = (saleId: string, transactionId: string, refund_amou
 export const overrideCommand = (
   saleId: string,
   overrideId: string,
-  new_cash_total_cents: number,
+  newCashTotalCents: number,
   fields: Partial<OverrideRequest> & { now?: string } = {},
 ): TransactionCommand => {
   const { now = CHANGED_AT, ...override } = fields;
@@ -129,7 +129,7 @@ export const overrideCommand = (
       employee_id: 'e-1',
       employee_name: 'Ann',
       reason: 'pricing-error',
-      new_cash_total_cents,
+      new_cash_total_cents: newCashTotalCents,
       ...override,
     },
     bounds: BOUNDS,

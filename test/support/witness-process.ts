@@ -45,9 +45,9 @@ export class WitnessProcess {
     );
     let out = '';
     let err = '';
-    child.stderr!.on('data', (chunk: Buffer) => (err += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
     return new Promise((resolve, reject) => {
-      child.stdout!.on('data', (chunk: Buffer) => {
+      child.stdout.on('data', (chunk: Buffer) => {
         out += chunk.toString();
         const url = /listening on (\S+)\n/.exec(out)?.[1];
         const vkey = /witness vkey: (\S+)\n/.exec(out)?.[1];

@@ -26,9 +26,9 @@ describe.each(DRIVERS)('tips over HTTP on %s', (driver) => {
   let saleId: string;
 
   const newMerchant = async (): Promise<Merchant> => {
-    const { merchant_id } = await onboardMerchant(app);
-    const issued = await issueKey(app, { role: 'merchant', merchant_id });
-    return { merchantId: merchant_id, key: issued.key, keyId: issued.api_key.id };
+    const { merchant_id: merchantId } = await onboardMerchant(app);
+    const issued = await issueKey(app, { role: 'merchant', merchant_id: merchantId });
+    return { merchantId: merchantId, key: issued.key, keyId: issued.api_key.id };
   };
   const post = (key: string, path: string, body: unknown, headers: Record<string, string> = {}) =>
     call(app, 'POST', path, { key, body, headers });
@@ -119,9 +119,9 @@ describe.each(DRIVERS)('tips over HTTP on %s', (driver) => {
       [100000, 10_000_000, true],
     ])(
       'converts a credit card tip of %p dollars to %p cents exactly, a fraction of a cent up (exceeds_sale: %p)',
-      async (tip_amount, cents, exceeds_sale) => {
-        const tip = await recordTip(app, shop.key, saleId, { tip_amount });
-        expect(tip).toMatchObject({ method: 'credit_card', amount_cents: cents, exceeds_sale });
+      async (tipAmount, cents, exceedsSale) => {
+        const tip = await recordTip(app, shop.key, saleId, { tip_amount: tipAmount });
+        expect(tip).toMatchObject({ method: 'credit_card', amount_cents: cents, exceeds_sale: exceedsSale });
         expect((await eventsOf(`tip-${tip.id}`))[0].data.amount_cents).toBe(cents);
       },
     );
@@ -198,8 +198,8 @@ describe.each(DRIVERS)('tips over HTTP on %s', (driver) => {
         void_reason: 'wrong_item',
         voided_by: 'm-1',
       });
-      const tipOn = (transaction_id: string) => ({
-        transaction_id,
+      const tipOn = (transactionId: string) => ({
+        transaction_id: transactionId,
         employee_id: 'e-1',
         employee_name: 'A',
         tip_amount: 1,
@@ -233,10 +233,10 @@ describe.each(DRIVERS)('tips over HTTP on %s', (driver) => {
 
     it("lets a partner key tip on its merchant's sale", async () => {
       const partner = await issueKey(app, { role: 'partner', environment: 'sandbox' });
-      const { merchant_id } = await onboardMerchant(app, {}, partner.key);
-      const sale = await recordSale(app, partner.key, merchant_id);
+      const { merchant_id: merchantId } = await onboardMerchant(app, {}, partner.key);
+      const sale = await recordSale(app, partner.key, merchantId);
       const tip = await recordTip(app, partner.key, sale.id);
-      expect(tip.merchant_id).toBe(merchant_id);
+      expect(tip.merchant_id).toBe(merchantId);
     });
   });
 
@@ -317,9 +317,13 @@ describe.each(DRIVERS)('tips over HTTP on %s', (driver) => {
         [tips[0], voided, 'a voided sale'],
         [tips[1], refunded, 'a refunded sale'],
       ] as const) {
-        for (const new_amount of [50, 0]) {
+        for (const newAmount of [50, 0]) {
           expect(
-            await refused(409, shop.key, '/tip/adjust', { tip_id: tip.id, new_amount, reason: 'after the fact' }),
+            await refused(409, shop.key, '/tip/adjust', {
+              tip_id: tip.id,
+              new_amount: newAmount,
+              reason: 'after the fact',
+            }),
           ).toEqual({
             error: 'NOT_A_COMPLETED_SALE',
             message: `Transaction ${id} is ${what}: tips attach to completed sales only`,
@@ -352,12 +356,12 @@ describe.each(DRIVERS)('tips over HTTP on %s', (driver) => {
   });
 
   describe('POST /tip/payout', () => {
-    it.each([['cash'], ['check'], ['direct_deposit']])('records a %s payout', async (payout_method) => {
+    it.each([['cash'], ['check'], ['direct_deposit']])('records a %s payout', async (payoutMethod) => {
       const { payout } = await created(shop, '/tip/payout', {
         employee_id: 'e-9',
         employee_name: 'Bo',
         payout_amount: 42.1,
-        payout_method,
+        payout_method: payoutMethod,
       });
       expect(payout).toEqual({
         id: expect.stringMatching(/^PAYOUT-2026-11-21-[0-9A-Z]{8}$/),
@@ -365,7 +369,7 @@ describe.each(DRIVERS)('tips over HTTP on %s', (driver) => {
         employee_id: 'e-9',
         employee_name: 'Bo',
         amount_cents: 4210,
-        payout_method,
+        payout_method: payoutMethod,
         paid_at: NOW,
         auditHash: HASH,
         chain_position: expect.any(Number),
@@ -374,7 +378,7 @@ describe.each(DRIVERS)('tips over HTTP on %s', (driver) => {
       expect(event).toMatchObject({
         event_type: 'TipPaidOut',
         hash: payout.auditHash,
-        data: { amount_cents: 4210, payout_method },
+        data: { amount_cents: 4210, payout_method: payoutMethod },
       });
     });
 
@@ -390,12 +394,12 @@ describe.each(DRIVERS)('tips over HTTP on %s', (driver) => {
 
     it('asks a partner key to name the merchant, and pays for it when it does', async () => {
       const partner = await issueKey(app, { role: 'partner', environment: 'sandbox' });
-      const { merchant_id } = await onboardMerchant(app, {}, partner.key);
+      const { merchant_id: merchantId } = await onboardMerchant(app, {}, partner.key);
       const body = { employee_id: 'e-1', employee_name: 'Ana', payout_amount: 5, payout_method: 'cash' };
       expect(fieldsOf(await refused(400, partner.key, '/tip/payout', body))).toEqual(['merchant_id']);
-      expect((await tipCreated(app, partner.key, '/tip/payout', { ...body, merchant_id })).payout.merchant_id).toBe(
-        merchant_id,
-      );
+      expect(
+        (await tipCreated(app, partner.key, '/tip/payout', { ...body, merchant_id: merchantId })).payout.merchant_id,
+      ).toBe(merchantId);
       expect((await refused(403, partner.key, '/tip/payout', { ...body, merchant_id: shop.merchantId })).error).toBe(
         'FORBIDDEN',
       );
@@ -407,23 +411,23 @@ describe.each(DRIVERS)('tips over HTTP on %s', (driver) => {
       Array.from({ length: n }, (_, i) => ({ employeeId: `p-${i}`, employeeName: `Person ${i}`, ...extra(i) }));
     const tipsOf = async (...dollars: number[]) => {
       const tips = [];
-      for (const [i, tip_amount] of dollars.entries())
-        tips.push(await recordTip(app, shop.key, saleId, { employee_id: `p-${i}`, tip_amount }));
+      for (const [i, tipAmount] of dollars.entries())
+        tips.push(await recordTip(app, shop.key, saleId, { employee_id: `p-${i}`, tip_amount: tipAmount }));
       return tips.map((tip) => tip.id as string);
     };
     const createPool = (fields: Record<string, unknown>) =>
       created(shop, '/tip/pool/create', { pool_name: 'Saturday', distribution_method: 'equal', ...fields });
 
     it('pools tips equally: every share rounded up to the cent, the adjustment reported, each payout in the log', async () => {
-      const tip_ids = await tipsOf(10, 5.01, 15);
-      const { pool } = await createPool({ tip_ids, participants: people(3) });
+      const tipIds = await tipsOf(10, 5.01, 15);
+      const { pool } = await createPool({ tip_ids: tipIds, participants: people(3) });
       expect(pool).toEqual({
         id: expect.stringMatching(/^POOL-2026-11-21-[0-9A-Z]{8}$/),
         merchant_id: shop.merchantId,
         pool_name: 'Saturday',
         distribution_method: 'equal',
         status: 'open',
-        tip_ids,
+        tip_ids: tipIds,
         total_cents: 3001,
         participants: people(3),
         contributors: ['p-0', 'p-1', 'p-2'],
@@ -470,9 +474,9 @@ describe.each(DRIVERS)('tips over HTTP on %s', (driver) => {
     });
 
     it('splits a weighted pool by weight', async () => {
-      const tip_ids = await tipsOf(30, 0.01);
+      const tipIds = await tipsOf(30, 0.01);
       const { pool } = await createPool({
-        tip_ids,
+        tip_ids: tipIds,
         distribution_method: 'weighted',
         participants: people(2, (i) => ({ weight: i === 0 ? 2 : 1 })),
       });
@@ -486,9 +490,9 @@ describe.each(DRIVERS)('tips over HTTP on %s', (driver) => {
     });
 
     it('splits an hours-based pool by hours', async () => {
-      const tip_ids = await tipsOf(100);
+      const tipIds = await tipsOf(100);
       const participants = people(3, (i) => ({ hours: [7.5, 4, 0.5][i] }));
-      const { pool } = await createPool({ tip_ids, distribution_method: 'hours_based', participants });
+      const { pool } = await createPool({ tip_ids: tipIds, distribution_method: 'hours_based', participants });
       expect(pool.participants).toEqual(participants);
       const { distribution } = await created(shop, '/tip/pool/distribute', { pool_id: pool.id });
       // 10000 cents × 7.5/12, 4/12 and 0.5/12 = 6250, 3333.33…, 416.66…
@@ -497,19 +501,19 @@ describe.each(DRIVERS)('tips over HTTP on %s', (driver) => {
     });
 
     it('refuses a tip that is already in a pool (409), and a pooled tip cannot be adjusted (409)', async () => {
-      const tip_ids = await tipsOf(4, 6);
-      const { pool } = await createPool({ tip_ids: [tip_ids[0]], participants: people(1) });
+      const tipIds = await tipsOf(4, 6);
+      const { pool } = await createPool({ tip_ids: [tipIds[0]], participants: people(1) });
       const error = await refused(409, shop.key, '/tip/pool/create', {
         pool_name: 'Again',
         distribution_method: 'equal',
-        tip_ids,
+        tip_ids: tipIds,
         participants: people(2),
       });
       expect(error).toEqual({
         error: 'TIP_ALREADY_POOLED',
-        message: `Already in a pool: ${tip_ids[0]} (pool ${pool.id})`,
+        message: `Already in a pool: ${tipIds[0]} (pool ${pool.id})`,
       });
-      const adjust = await refused(409, shop.key, '/tip/adjust', { tip_id: tip_ids[0], new_amount: 1, reason: 'x' });
+      const adjust = await refused(409, shop.key, '/tip/adjust', { tip_id: tipIds[0], new_amount: 1, reason: 'x' });
       expect(adjust.error).toBe('TIP_POOLED');
     });
 
@@ -591,8 +595,14 @@ describe.each(DRIVERS)('tips over HTTP on %s', (driver) => {
   });
 
   describe('POST /tip/validate-compliance', () => {
-    const validate = async (state: string, hourly_wage: number, average_tips_per_hour: number) =>
-      (await created(shop, '/tip/validate-compliance', { state, hourly_wage, average_tips_per_hour })).compliance;
+    const validate = async (state: string, hourlyWage: number, averageTipsPerHour: number) =>
+      (
+        await created(shop, '/tip/validate-compliance', {
+          state,
+          hourly_wage: hourlyWage,
+          average_tips_per_hour: averageTipsPerHour,
+        })
+      ).compliance;
 
     it('passes a compliant federal-default case, and records the check', async () => {
       const compliance = await validate('TX', 2.13, 5.12);
@@ -969,17 +979,17 @@ describe.each(DRIVERS)('tips over HTTP on %s', (driver) => {
         key: auditor.key,
       });
       expect(status).toBe(200);
-      const tipOf = (tip: { id: string; employee_id: string; auditHash: string }, amount_cents: number) => ({
+      const tipOf = (tip: { id: string; employee_id: string; auditHash: string }, amountCents: number) => ({
         tip_id: tip.id,
         employee_id: tip.employee_id,
-        amount_cents,
+        amount_cents: amountCents,
         audit_hash: tip.auditHash,
       });
-      const flagged = (transaction_id: string, tips_total_cents: number, tips: unknown[]) => ({
-        transaction_id,
+      const flagged = (transactionId: string, tipsTotalCents: number, tips: unknown[]) => ({
+        transaction_id: transactionId,
         merchant_id: diner.merchantId,
         sale_total_cents: 1102,
-        tips_total_cents,
+        tips_total_cents: tipsTotalCents,
         tips,
       });
       expect(body.tips_beyond_sale).toEqual({
@@ -1013,8 +1023,12 @@ describe.each(DRIVERS)('tips over HTTP on %s', (driver) => {
     it('flags a skimming pattern, each flag naming the records behind it', async () => {
       const diner = await newMerchant();
       const sale = await recordSale(app, diner.key, diner.merchantId);
-      const tip = (employee_id: string, tip_amount: number) =>
-        recordTip(app, diner.key, sale.id, { employee_id, employee_name: employee_id, tip_amount });
+      const tip = (employeeId: string, tipAmount: number) =>
+        recordTip(app, diner.key, sale.id, {
+          employee_id: employeeId,
+          employee_name: employeeId,
+          tip_amount: tipAmount,
+        });
       // Ana's card tips: $20 + $20 + $20, one cut to $5 after the fact; she is paid $30 of the $45.
       const ana = [await tip('ana', 20), await tip('ana', 20), await tip('ana', 20)];
       const { adjustment } = await created(diner, '/tip/adjust', {
@@ -1093,7 +1107,7 @@ describe.each(DRIVERS)('tips over HTTP on %s', (driver) => {
         const report = await flagsNow();
         expect(report).toMatchObject({ merchant_id: diner.merchantId, payout_grace_days: 14, flag_count: 5 });
         const byType = Object.fromEntries(report.flags.map((f: { type: string }) => [f.type, f]));
-        const rec = (type: string, id: string, audit_hash: string) => ({ type, id, audit_hash });
+        const rec = (type: string, id: string, auditHash: string) => ({ type, id, audit_hash: auditHash });
 
         expect(byType.DOWNWARD_TIP_ADJUSTMENT).toEqual({
           type: 'DOWNWARD_TIP_ADJUSTMENT',

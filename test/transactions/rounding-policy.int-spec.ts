@@ -16,8 +16,8 @@ describe.each(DRIVERS)("a merchant's rounding policy, and how sure the rule is, 
   let merchantId: string;
   let key: string;
 
-  const setPolicy = (rounding_policy: unknown, as = key, merchant = merchantId) =>
-    call(app, 'PUT', `/merchant/${merchant}/rounding-policy`, { key: as, body: { rounding_policy } });
+  const setPolicy = (roundingPolicy: unknown, as = key, merchant = merchantId) =>
+    call(app, 'PUT', `/merchant/${merchant}/rounding-policy`, { key: as, body: { rounding_policy: roundingPolicy } });
 
   beforeAll(async () => {
     app = await startTestApp({

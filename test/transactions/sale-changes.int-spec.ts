@@ -30,9 +30,9 @@ describe.each(DRIVERS)('overrides, voids and refunds over HTTP on %s', (driver) 
   let shop: Merchant;
 
   const newMerchant = async (): Promise<Merchant> => {
-    const { merchant_id } = await onboardMerchant(app);
-    const issued = await issueKey(app, { role: 'merchant', merchant_id });
-    return { merchantId: merchant_id, key: issued.key, keyId: issued.api_key.id };
+    const { merchant_id: merchantId } = await onboardMerchant(app);
+    const issued = await issueKey(app, { role: 'merchant', merchant_id: merchantId });
+    return { merchantId: merchantId, key: issued.key, keyId: issued.api_key.id };
   };
   const sale = async (fields: Record<string, unknown> = {}, merchant = shop): Promise<{ id: string }> =>
     recordSale(app, merchant.key, merchant.merchantId, { zip_code: PHOENIX, cashier_id: 'c-1', ...fields });
@@ -48,33 +48,25 @@ describe.each(DRIVERS)('overrides, voids and refunds over HTTP on %s', (driver) 
   const streamOf = (saleId: string) =>
     db.query<EventRow>('select * from events where stream_id = $1 order by stream_revision', [`transaction-${saleId}`]);
   const head = async () => (await app.app.get(EventStore).head()).position;
-  const voidBody = (original_transaction_id: string, fields: Record<string, unknown> = {}) => ({
-    original_transaction_id,
+  const voidBody = (originalTransactionId: string, fields: Record<string, unknown> = {}) => ({
+    original_transaction_id: originalTransactionId,
     void_reason: 'pricing_error',
     voided_by: 'manager-1',
     ...fields,
   });
-  const refundBody = (
-    original_transaction_id: string,
-    refund_amount: number,
-    fields: Record<string, unknown> = {},
-  ) => ({
-    original_transaction_id,
-    refund_amount,
+  const refundBody = (originalTransactionId: string, refundAmount: number, fields: Record<string, unknown> = {}) => ({
+    original_transaction_id: originalTransactionId,
+    refund_amount: refundAmount,
     void_reason: 'defective_product',
     voided_by: 'e-3',
     ...fields,
   });
-  const overrideBody = (
-    transaction_id: string,
-    new_cash_total_cents: number,
-    fields: Record<string, unknown> = {},
-  ) => ({
-    transaction_id,
+  const overrideBody = (transactionId: string, newCashTotalCents: number, fields: Record<string, unknown> = {}) => ({
+    transaction_id: transactionId,
     employee_id: 'e-9',
     employee_name: '  Zoë O’Brien-Ng ',
     reason: 'manager-discretion',
-    new_cash_total_cents,
+    new_cash_total_cents: newCashTotalCents,
     ...fields,
   });
   /** The error, and nothing appended to the log. */
@@ -564,8 +556,8 @@ describe.each(DRIVERS)('overrides, voids and refunds over HTTP on %s', (driver) 
 
     it.each(operations)("%s: a partner may act on its own merchant's sale", async (operation, body) => {
       const partner = await issueKey(app, { role: 'partner', environment: 'sandbox' });
-      const { merchant_id } = await onboardMerchant(app, {}, partner.key);
-      const original = await recordSale(app, partner.key, merchant_id);
+      const { merchant_id: merchantId } = await onboardMerchant(app, {}, partner.key);
+      const original = await recordSale(app, partner.key, merchantId);
       expect((await post(`/transaction/${operation}`, body(original.id), { key: partner.key })).status).toBe(201);
     });
 

@@ -18,13 +18,13 @@ describe.each(DRIVERS)("a sale's inputs read together with other sales' on %s", 
     reader = app.app.get(SaleInputsReader);
     const merchants: string[] = [];
     for (let m = 0; m < 3; m++) {
-      const { merchant_id } = await onboardMerchant(app);
-      const { key } = await issueKey(app, { role: 'merchant', merchant_id });
-      merchants.push(merchant_id);
+      const { merchant_id: merchantId } = await onboardMerchant(app);
+      const { key } = await issueKey(app, { role: 'merchant', merchant_id: merchantId });
+      merchants.push(merchantId);
       // Each merchant its own mix: cashiers, totals that round up or down, and one with a policy of its own.
       for (let i = 0; i < 4 + 3 * m; i++) {
         const sale = {
-          merchant_id,
+          merchant_id: merchantId,
           subtotal_cents: 1000 + 7 * i + m,
           tax_total_cents: 0,
           payment_method: 'cash',
@@ -36,7 +36,7 @@ describe.each(DRIVERS)("a sale's inputs read together with other sales' on %s", 
       if (m === 1)
         expect(
           (
-            await call(app, 'PUT', `/merchant/${merchant_id}/rounding-policy`, {
+            await call(app, 'PUT', `/merchant/${merchantId}/rounding-policy`, {
               key,
               body: { rounding_policy: 'favor_customer' },
             })
@@ -59,7 +59,7 @@ describe.each(DRIVERS)("a sale's inputs read together with other sales' on %s", 
 
   it('answers each sale as a read of its own would, in fewer statements', async () => {
     const db = app.app.get<Database>(DATABASE);
-    expect(alone.some(({ rounding_policy }) => rounding_policy === 'favor_customer')).toBe(true);
+    expect(alone.some(({ rounding_policy: roundingPolicy }) => roundingPolicy === 'favor_customer')).toBe(true);
     expect(alone.some(({ history }) => history.cashier_sales_in_window! > 1)).toBe(true);
     expect(alone.some(({ history }) => history.recent_symmetric_deltas.length > 4)).toBe(true);
     expect(alone.at(-1)!.history.cashier_sales_in_window).toBe(0);

@@ -87,11 +87,11 @@ describe.each(DRIVERS)('transaction-list read model on %s', (driver) => {
         `select id, type, cash_total_cents, rounding_delta_cents, history from rm_transactions where merchant_id = 'm-projected' and type <> 'SALE' order by id`,
       );
       expect(
-        rows.map(({ id, type, cash_total_cents, rounding_delta_cents }) => [
+        rows.map(({ id, type, cash_total_cents: cashTotalCents, rounding_delta_cents: roundingDeltaCents }) => [
           id,
           type,
-          cash_total_cents,
-          rounding_delta_cents,
+          cashTotalCents,
+          roundingDeltaCents,
         ]),
       ).toEqual([
         ['TXN-2026-11-21-HISTREF1', 'REFUND', '-505', '-2'],

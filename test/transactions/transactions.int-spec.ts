@@ -68,9 +68,9 @@ describe.each(DRIVERS)('transactions over HTTP on %s', (driver) => {
   let shop: Merchant;
 
   const newMerchant = async (environment: 'sandbox' | 'production' = 'sandbox'): Promise<Merchant> => {
-    const { merchant_id } = await onboardMerchant(app, { environment });
-    const issued = await issueKey(app, { role: 'merchant', merchant_id });
-    return { merchantId: merchant_id, key: issued.key, keyId: issued.api_key.id };
+    const { merchant_id: merchantId } = await onboardMerchant(app, { environment });
+    const issued = await issueKey(app, { role: 'merchant', merchant_id: merchantId });
+    return { merchantId: merchantId, key: issued.key, keyId: issued.api_key.id };
   };
   const sale = (merchant: Merchant, fields: Record<string, unknown> = {}) => ({
     merchant_id: merchant.merchantId,
@@ -101,12 +101,12 @@ describe.each(DRIVERS)('transactions over HTTP on %s', (driver) => {
       [merchantId],
     );
   const expected = (
-    payment_method: TenderType,
+    paymentMethod: TenderType,
     mode: RoundingMode,
     tenders?: { type: TenderType; amount_cents: number }[],
   ) =>
     roundTender({
-      payment_method,
+      payment_method: paymentMethod,
       subtotal_cents: 1000,
       tax_total_cents: 3,
       terms: { mode, rounds: 'total', exact_change_exempt: false, small_total: null },
@@ -481,13 +481,13 @@ describe.each(DRIVERS)('transactions over HTTP on %s', (driver) => {
 
       it('lets a partner record for its own merchant', async () => {
         const partner = await issueKey(app, { role: 'partner', environment: 'sandbox' });
-        const { merchant_id } = await onboardMerchant(app, { environment: 'sandbox' }, partner.key);
+        const { merchant_id: merchantId } = await onboardMerchant(app, { environment: 'sandbox' }, partner.key);
         const answer = await call(app, 'POST', '/transaction', {
           key: partner.key,
-          body: { ...sale(shop), merchant_id },
+          body: { ...sale(shop), merchant_id: merchantId },
         });
         expect(answer.status).toBe(201);
-        expect(answer.body.transaction.merchant_id).toBe(merchant_id);
+        expect(answer.body.transaction.merchant_id).toBe(merchantId);
       });
 
       it.each([['admin'], ['auditor']])('refuses an %s key (403)', async (role) => {

@@ -24,8 +24,8 @@ describe('signed webhooks', () => {
   let shop: { key: string; id: string };
 
   const post = (path: string, body: unknown, key = TEST_ADMIN_KEY) => call(app, 'POST', path, { key, body });
-  const subscribe = async (event_types: string[], key = TEST_ADMIN_KEY): Promise<{ id: string; secret: string }> => {
-    const { status, body } = await post('/webhooks/endpoints', { url: receiver.url, event_types }, key);
+  const subscribe = async (eventTypes: string[], key = TEST_ADMIN_KEY): Promise<{ id: string; secret: string }> => {
+    const { status, body } = await post('/webhooks/endpoints', { url: receiver.url, event_types: eventTypes }, key);
     expect(status).toBe(201);
     expect(body.secret).toMatch(/^whsec_/);
     return body;
@@ -63,8 +63,8 @@ describe('signed webhooks', () => {
       env: { WEBHOOK_ALLOW_PRIVATE: 'true', WEBHOOK_POLL_MS: '50' },
     });
     db = app.app.get(DATABASE);
-    const { merchant_id } = await onboardMerchant(app);
-    shop = { id: merchant_id, key: (await issueKey(app, { role: 'merchant', merchant_id })).key };
+    const { merchant_id: merchantId } = await onboardMerchant(app);
+    shop = { id: merchantId, key: (await issueKey(app, { role: 'merchant', merchant_id: merchantId })).key };
   });
 
   beforeEach(async () => {

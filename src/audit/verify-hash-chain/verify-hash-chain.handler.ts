@@ -45,8 +45,8 @@ export class VerifyHashChainHandler implements IQueryHandler<VerifyHashChainQuer
 
   /** It takes a verification's turn; a request for the range being verified shares its answer. */
   execute(query: VerifyHashChainQuery): Promise<VerifyHashChainResponse> {
-    const { from_position, to_position } = query.request;
-    return this.gate.run(JSON.stringify([from_position, to_position ?? null]), () => this.verify(query));
+    const { from_position: fromPosition, to_position: toPosition } = query.request;
+    return this.gate.run(JSON.stringify([fromPosition, toPosition ?? null]), () => this.verify(query));
   }
 
   private async verify(query: VerifyHashChainQuery): Promise<VerifyHashChainResponse> {

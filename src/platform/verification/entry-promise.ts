@@ -28,10 +28,10 @@ const STATEMENT = 'crcs entry promise v1';
 const promiseStatement = ({
   origin,
   position,
-  entry_hash,
+  entry_hash: entryHash,
   timestamp,
 }: Omit<EntryPromise, 'key_id' | 'signature'>): Buffer =>
-  Buffer.from(canonicalJson({ entry_hash, origin, position, statement: STATEMENT, timestamp }));
+  Buffer.from(canonicalJson({ entry_hash: entryHash, origin, position, statement: STATEMENT, timestamp }));
 
 export function signPromise(
   privateKey: KeyObject,

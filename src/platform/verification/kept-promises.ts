@@ -56,8 +56,8 @@ export function checkKeptPromises(
   let confirmed = 0;
   let pending = 0;
   for (const promise of promises) {
-    const { position, entry_hash, timestamp } = promise;
-    const fail = (problem: string) => broken.push({ position, entry_hash, timestamp, problem });
+    const { position, entry_hash: entryHash, timestamp } = promise;
+    const fail = (problem: string) => broken.push({ position, entry_hash: entryHash, timestamp, problem });
     const signature = checkPromise(promise, keys);
     if (signature !== 'valid') {
       fail(
@@ -69,7 +69,7 @@ export function checkKeptPromises(
       fail(`it names the log ${promise.origin}, not ${log.origin}`);
     } else if (position <= log.size) {
       const held = log.logHash(position);
-      if (held === entry_hash) confirmed += 1;
+      if (held === entryHash) confirmed += 1;
       else fail(`the log's entry at position ${position} has hash ${held}: the promised entry was deleted or changed`);
     } else if (now - Date.parse(timestamp) < graceS * 1000) {
       pending += 1;

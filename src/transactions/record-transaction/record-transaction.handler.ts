@@ -33,9 +33,19 @@ export class RecordTransactionHandler implements ICommandHandler<RecordTransacti
   async execute({ sale, context, idempotency }: RecordTransactionCommand): Promise<RecordTransactionResponse> {
     await this.scope.assertCanActFor(context.principal, sale.merchant_id);
     const now = this.clock.now();
-    const { zip_code, state, county, city } = sale;
-    const jurisdiction = this.resolver.resolve({ zip_code, state, county, city, date: now.toISOString().slice(0, 10) });
-    const { history, rounding_policy, policy_entry } = await this.inputs.read({
+    const { zip_code: zipCode, state, county, city } = sale;
+    const jurisdiction = this.resolver.resolve({
+      zip_code: zipCode,
+      state,
+      county,
+      city,
+      date: now.toISOString().slice(0, 10),
+    });
+    const {
+      history,
+      rounding_policy: roundingPolicy,
+      policy_entry: policyEntry,
+    } = await this.inputs.read({
       merchantId: sale.merchant_id,
       cashierId: sale.cashier_id ?? null,
       at: now,
@@ -54,9 +64,9 @@ export class RecordTransactionHandler implements ICommandHandler<RecordTransacti
           sale,
           jurisdiction,
           history,
-          rounding_policy,
+          rounding_policy: roundingPolicy,
           rule_entry: this.resolver.entryOf(jurisdiction.rule),
-          policy_entry,
+          policy_entry: policyEntry,
         };
         return {
           stream: transactionStream(transactionId),
