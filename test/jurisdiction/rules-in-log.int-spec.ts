@@ -104,7 +104,7 @@ describe('rules in the log', () => {
           {
             event_type: 'JurisdictionRuleImported',
             data: {
-              rule: rulesFile[arizona],
+              rule: { ...parseJurisdictionRule(rulesFile[arizona]) },
               seed_file: RULES_FILE,
               seed_sha256: sha256(await readFile(join(dir, RULES_FILE))),
             },
