@@ -5,7 +5,6 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { KeyObject } from 'node:crypto';
 import { ChainCheckpointer } from '../../src/audit/record-checkpoint/chain-checkpointer';
 import { Cosignatures } from '../../src/audit/cosignatures';
-import { EmbeddedPostgres } from '../../src/platform/event-store/embedded-postgres';
 import { PgDatabase } from '../../src/platform/event-store/pg-database';
 import { DATABASE, type Database } from '../../src/platform/event-store/sql';
 import { verifierKey } from '../../src/platform/verification/signed-note';
@@ -16,7 +15,7 @@ import { checkpointPublicKey, runVerifier } from '../support/audit';
 import { call, issueKey, onboardMerchant } from '../support/auth';
 import { newSigningKey } from '../support/chain';
 import { saleBody } from '../support/sales';
-import { appendForgedEntry, rebuildTree, rewriteTail } from '../support/tampering';
+import { appendForgedEntry, entryAt, rebuildTree, rewriteTail } from '../support/tampering';
 import { DRIVERS, createTestDatabase, type Driver, type TestDatabase } from '../support/test-database';
 import { startTestApp, TEST_ADMIN_KEY, type TestApp } from '../support/test-app';
 import { WitnessProcess } from '../support/witness-process';
@@ -38,7 +37,7 @@ jest.setTimeout(240_000);
 
 describe.each(DRIVERS)('the operator against the authentication boundary and the signer, on %s', (driver: Driver) => {
   let dir: string;
-  let testDb: TestDatabase | undefined;
+  let testDb: TestDatabase;
   let app: TestApp | undefined;
   let key: KeyObject;
   let merchant: { key: string; id: string };
@@ -50,7 +49,7 @@ describe.each(DRIVERS)('the operator against the authentication boundary and the
     app = await startTestApp({
       driver,
       env: {
-        ...(testDb ? { DATABASE_URL: testDb.url } : { DATA_DIR: file('data') }),
+        DATABASE_URL: testDb.url,
         ...(signing && { CHECKPOINT_SIGNING_KEY: key.export({ format: 'pem', type: 'pkcs8' }) as string }),
         CHECKPOINT_WITNESS_FILE: witnessFile(),
         CHECKPOINT_INTERVAL: String(INTERVAL),
@@ -70,19 +69,11 @@ describe.each(DRIVERS)('the operator against the authentication boundary and the
     await running.app.close();
   }
 
-  /** SQL as the operator's psql: on the running database, or on the stopped service's (its embedded server started alone). */
+  /** SQL as the operator's psql: on the running service's database, or on the stopped service's, which stays on its server. */
   async function sql<T>(work: (db: Database) => Promise<T>): Promise<T> {
     if (app) return work(app.app.get(DATABASE));
-    if (testDb) {
-      const db = new PgDatabase(testDb.url);
-      return work(db).finally(() => db.close());
-    }
-    const server = await EmbeddedPostgres.start(file('data'));
-    const db = new PgDatabase(server.url);
-    return work(db).finally(async () => {
-      await db.close();
-      await server.stop();
-    });
+    const db = new PgDatabase(testDb.url, { driver });
+    return work(db).finally(() => db.close());
   }
 
   const get = (path: string) => call(app!, 'GET', path, { key: TEST_ADMIN_KEY });
@@ -129,12 +120,14 @@ describe.each(DRIVERS)('the operator against the authentication boundary and the
     dir = await mkdtemp(join(tmpdir(), 'crcs-boundary-'));
     key = newSigningKey();
     await writeFile(file('signing-key.pem'), key.export({ format: 'pem', type: 'pkcs8' }) as string);
-    testDb = driver === 'postgres' ? await createTestDatabase('postgres') : undefined;
+    // The test's own database on the driver's server of this run (the e2e global set-up's embedded
+    // server, or DATABASE_URL's), kept across the test's restarts of the service and dropped after it.
+    testDb = await createTestDatabase(driver);
   });
 
   afterEach(async () => {
     if (app) await stop();
-    await testDb?.drop();
+    await testDb.drop();
     await rm(dir, { recursive: true, force: true });
   });
 
@@ -156,7 +149,14 @@ describe.each(DRIVERS)('the operator against the authentication boundary and the
 
     await sql((db) => db.query('update events set writer_mac = null'));
     const last = (await call(app!, 'GET', '/transactions?limit=1', { key: merchant.key })).body.transactions[0];
-    const forged = await sql((db) => appendForgedEntry(db, { ...last, transaction_id: 'TXN-2026-11-29-FORGED01' }));
+    // A careful forger copies the last sale's entry data, its reference to the rule entry it was
+    // priced under included, so that nothing but the missing authenticator gives it away.
+    const { data: lastSale } = await sql((db) => entryAt(db, last.chain_position));
+    expect(lastSale.rule_entry).toEqual({
+      position: expect.any(Number),
+      hash: expect.stringMatching(/^[0-9a-f]{64}$/),
+    });
+    const forged = await sql((db) => appendForgedEntry(db, { ...lastSale, transaction_id: 'TXN-2026-11-29-FORGED01' }));
 
     // The service's own verification: every entry from the boundary on, the forged one among them.
     const verified = await get('/admin/verify-hash-chain');
