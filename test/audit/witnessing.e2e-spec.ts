@@ -267,9 +267,15 @@ describe('independent witnesses (c2sp.org/tlog-witness) against the operator’s
     await history.stop();
     // The operator controls the data folder: the signer's refusal of the restore is deleted too. The witness still refuses.
     await unlink(`${history.operatorWitnessFile}.refused`);
-    // The operator cuts the log to 100 entries (the chain and tree made whole again, the operator witness file trimmed to match).
+    // The operator cuts the log to 50 entries past its first checkpoint (the chain and tree made whole again, the signer's
+    // cosignatures and operator witness file trimmed to match). The cut is counted from that checkpoint, not from the log's
+    // start: the rule entries imported at the first start come before it, and a cut among them would leave no checkpoint to
+    // trim the signer's state to, so the signer would still remember cosignatures of entries the operator deleted.
     const kept = await history.sql(async (sql) => {
-      await sql.query('delete from events where position > 100');
+      const [{ position: first }] = await sql.query<{ position: string }>(
+        "select min(position) as position from events where event_type = 'ChainCheckpointed'",
+      );
+      await sql.query('delete from events where position > $1', [Number(first) + 50]);
       await rebuildTree(sql);
       const [{ size }] = await sql.query<{ size: string }>(
         "select max((data->>'tree_size')::bigint) as size from events where event_type = 'ChainCheckpointed'",
@@ -281,6 +287,8 @@ describe('independent witnesses (c2sp.org/tlog-witness) against the operator’s
       .split('\n')
       .filter((line) => line && JSON.parse(line).tree_size <= kept);
     await writeFile(history.operatorWitnessFile, `${heads.join('\n')}\n`);
+    expect(kept).toBeGreaterThan(0);
+    expect(kept).toBeLessThan(cosignedBefore.size);
     const app = await history.start();
     await appendEntries(app, 60);
     await history.settle();
@@ -289,9 +297,24 @@ describe('independent witnesses (c2sp.org/tlog-witness) against the operator’s
     expect(size).toBeLessThan(cosignedBefore.size);
     const health = await call(app, 'GET', '/health');
     expect(health.status).toBe(503);
-    expect(health.body.chain.alarms).toContainEqual(
-      refusal(size, `400 the old size ${cosignedBefore.size} is beyond the checkpoint's tree size ${size}`),
+    // The signer, trimmed to the cut, asks from its own last cosigned size; the witness answers 409 with the size it
+    // cosigned, and refuses the checkpoint once the signer resends from it. The signer, told so, stops and says why.
+    const witnessRefusal = refusal(
+      size,
+      `400 the old size ${cosignedBefore.size} is beyond the checkpoint's tree size ${size}`,
     );
+    expect(health.body.chain.alarms).toEqual([
+      {
+        ...witnessRefusal,
+        source: 'signer',
+        detail:
+          `${witnessRefusal.detail}. The signer has stopped and signs nothing more: the log does not extend what the witness cosigned. ` +
+          `Compare the log with the witness's checkpoint (npm run verify-chain), restore the true history, then delete ` +
+          `${history.operatorWitnessFile}.refused and restart the service`,
+      },
+      witnessRefusal,
+    ]);
+    expect(health.body.chain.signer).toMatchObject({ state: 'refused', alarm: { kind: 'refused', position: size } });
     expect(await witnessed(history)).toEqual(cosignedBefore);
     const verified = await history.verifyWithPolicy(note);
     expect({ status: verified.status, stderr: verified.stderr }).toEqual({ status: 1, stderr: NOT_MET });

@@ -141,18 +141,27 @@ describe('the portal’s chain page, with a witness that cosigns and one that re
     expect(health.status).toBe(503);
     const size = (await call(suite.app, 'GET', '/admin/audit/witnessing', { key: TEST_ADMIN_KEY })).body.checkpoint
       .tree_size;
-    const [alarm] = health.body.chain.alarms;
-    expect(health.body.chain.alarms).toEqual([
-      {
-        source: 'witness',
-        kind: 'refused',
-        position: size,
-        detail:
-          `witness franchisor (${franchisor.url}) refused to cosign the checkpoint of tree size ${size}: 422 the consistency proof from tree size 1 to ${size} ` +
-          `does not verify against the root this witness cosigned at 1: the checkpoint of ${ORIGIN} does not extend what this witness cosigned before ` +
-          '(history rewritten, rolled back or forked)',
-      },
-    ]);
+    const alarm = {
+      source: 'witness',
+      kind: 'refused',
+      position: size,
+      detail:
+        `witness franchisor (${franchisor.url}) refused to cosign the checkpoint of tree size ${size}: 422 the consistency proof from tree size 1 to ${size} ` +
+        `does not verify against the root this witness cosigned at 1: the checkpoint of ${ORIGIN} does not extend what this witness cosigned before ` +
+        '(history rewritten, rolled back or forked)',
+    };
+    // The signer, told of the refusal, stops (it must never sign a fork) and raises its own alarm, which says what to do.
+    const stopped = {
+      ...alarm,
+      source: 'signer',
+      detail:
+        `${alarm.detail}. The signer has stopped and signs nothing more: the log does not extend what the witness cosigned. ` +
+        `Compare the log with the witness's checkpoint (npm run verify-chain), restore the true history, then delete ` +
+        `${join(suite.app.config.dataDir, 'checkpoint-witness.ndjson')}.refused and restart the service`,
+    };
+    expect(health.body.chain.alarms).toEqual([stopped, alarm]);
+    expect(health.body.chain.signer).toMatchObject({ state: 'refused', alarm: { kind: 'refused', position: size } });
+    // The page's table lists the witnessing alarms only; the banner above every page lists both.
     const alarms = page.getByRole('table', { name: /^Refusals and cosignatures that do not verify/ });
     await alarms.waitFor();
     expect(await alarms.locator(':scope > tbody > tr > td > .value').allInnerTexts()).toEqual([
@@ -161,7 +170,12 @@ describe('the portal’s chain page, with a witness that cosigns and one that re
       String(size),
       alarm.detail,
     ]);
-    await page.locator('#chain-alarm').getByText(`Chain alarm (witness): ${alarm.detail}`).waitFor();
+    const banner = page.locator('#chain-alarm');
+    await banner.getByText(`Chain alarm (witness): ${alarm.detail}`, { exact: true }).waitFor();
+    expect(await banner.locator(':scope > *').allInnerTexts()).toEqual([
+      `Chain alarm (signer): ${stopped.detail}`,
+      `Chain alarm (witness): ${alarm.detail}`,
+    ]);
 
     // For the README: the checkpoint, the witnesses and the alarm in view (the banner repeats the alarm above the page).
     await page
