@@ -291,6 +291,10 @@ const DATES = /(\d{4}-\d{2}-\d{2}(?:T[\d:.]+Z?)?)/;
 /** A run of letters and digits longer than this, with nowhere to break, is a token (a hash, a key id), not a word. */
 const LONGEST_WORD = 16;
 
+/** Where words() lets a word wrap: in an address or path, and in any other word. */
+const IN_ADDRESS = /(?<=[_/@?&=]|[.:,](?=\D))/;
+const IN_NAME = /(?<=[_/@?&=]|[:,](?=\D))/;
+
 /**
  * Text that may wrap only between words: at white space, and after the separators of names and
  * addresses (`symmetrical_|rounding`, `docs.example.org/|rules`), never inside a word. A token with
@@ -302,9 +306,17 @@ export function words(text) {
     return pieces.map((piece, i) => (i % 2 === 1 ? h('time', { datetime: piece }, piece) : piece && words(piece)));
   if (!/\s/.test(text) && text.split(/[-_/.:@?&=,]/).some((part) => part.length > LONGEST_WORD)) return copyable(text);
   // After _ / @ ? & =, and after : , unless a digit follows (12:30, 1,000 stay whole); a hyphen is a break already. After
-  // a dot only in an address or path: a dotted name (`transaction.voided`) is one word.
-  const parts = text.split(text.includes('/') ? /(?<=[_/@?&=]|[.:,](?=\D))/ : /(?<=[_/@?&=]|[:,](?=\D))/);
-  return parts.length === 1 ? text : parts.flatMap((part, i) => (i === 0 ? [part] : [h('wbr'), part]));
+  // a dot only inside an address or path (a word with a slash: `docs.example.org/rules`), judged word by word, as a
+  // note may hold a path and a dotted name apart: `transaction.voided`, `disclosure.kind` and `N.J.S.A.` stay whole.
+  const shown = [];
+  for (const word of text.split(/(\s+)/)) {
+    word.split(word.includes('/') ? IN_ADDRESS : IN_NAME).forEach((part, i) => {
+      if (i > 0) shown.push(h('wbr'));
+      if (typeof shown.at(-1) === 'string') shown[shown.length - 1] += part;
+      else shown.push(part);
+    });
+  }
+  return shown.length === 1 ? shown[0] : shown;
 }
 
 /** `voided_amount_cents` → `Voided amount ($)`: its value is shown in dollars. */
