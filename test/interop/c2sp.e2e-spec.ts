@@ -9,7 +9,7 @@ import { cosignatures, parseCosignerKey } from '../../src/platform/verification/
 import { openNote, parseCheckpoint, parseVerifierKey, verifierKey } from '../../src/platform/verification/signed-note';
 import { call, issueKey, onboardMerchant, uniqueId } from '../support/auth';
 import { recordSale } from '../support/sales';
-import { runVerifier } from '../support/audit';
+import { checkpointsWritten, runVerifier } from '../support/audit';
 import { newSigningKey } from '../support/chain';
 import { startTestApp, TEST_ADMIN_KEY, type TestApp } from '../support/test-app';
 import { appendEntries } from '../support/transparency-log';
@@ -95,6 +95,8 @@ suite("C2SP checkpoints and tiles, checked by Go's sumdb/note and sumdb/tlog", (
       env: {
         CHECKPOINT_SIGNING_KEY: key.export({ format: 'pem', type: 'pkcs8' }) as string,
         CHECKPOINT_INTERVAL: '100',
+        // Checkpoints by count only: the checkpoint Go checks and the one read after it must be the same.
+        CHECKPOINT_MAX_AGE_S: '3600',
         LOG_ORIGIN: 'crcs.example/interop',
         LOG_POLICY_FILE: join(work, 'policy'),
       },
@@ -103,6 +105,9 @@ suite("C2SP checkpoints and tiles, checked by Go's sumdb/note and sumdb/tlog", (
     // Checkpoints of several sizes, kept as an auditor keeps them, over two full level-0 tiles and into a third.
     for (const count of [110, 120, 200, 300]) {
       await appendEntries(app, count);
+      // /log/checkpoint serves the newest checkpoint the witness has cosigned: wait for it to be asked.
+      await checkpointsWritten(app);
+      await app.app.get(Cosignatures).idle();
       const note = (await call(app, 'GET', '/log/checkpoint', { key: TEST_ADMIN_KEY })).body as string;
       const file = join(work, `checkpoint-${older.length}`);
       await writeFile(file, note);
