@@ -1,0 +1,3 @@
+import { describeLayout } from './layout-suite';
+
+describeLayout('laptop');
