@@ -28,7 +28,12 @@ module.exports = {
   maxWorkers: 2,
   reporters: ['default', '<rootDir>/test/support/summary-reporter.js'],
   projects: [
-    { ...shared, displayName: 'unit', roots: ['<rootDir>/src'], testRegex: '\\.spec\\.ts$' },
+    {
+      ...shared,
+      displayName: 'unit',
+      roots: ['<rootDir>/src', '<rootDir>/packages/tlog/src'],
+      testRegex: '\\.spec\\.ts$',
+    },
     {
       ...shared,
       displayName: 'int',
