@@ -197,7 +197,7 @@ export class HashPool<T extends TaskTable = typeof HASH_TASKS> {
    * costs more than it saves (the service's tests verify small logs by the hundred). `background`:
    * a verification inside the service, beside its sales: a core is left to the event loop and the
    * threads run at the lowest priority, so a sale's request is scheduled before them. `threads`:
-   * fewer, for work that is one thread's (a whole verification, `verify`).
+   * fewer, for work that is one thread's (a whole verification, the service's `verify`).
    */
   static start<T extends TaskTable>(
     { tasks, workerFile }: PoolTasks<T>,

@@ -147,7 +147,7 @@ const connections = new Map<string, Promise<Sql>>();
 function connection(url: string): Promise<Sql> {
   let db = connections.get(url);
   if (!db) {
-    // Loaded here: the offline verifier's threads never reach a database.
+    // Loaded by the first `verify`: a thread that only hashes opens no connection.
     db = import('../event-store/pg-database').then(({ PgDatabase }) => new PgDatabase(url));
     connections.set(url, db);
   }
