@@ -132,6 +132,16 @@ describe('the log package, packed and installed alone', () => {
     );
   });
 
+  it("leaves the CSV export's check to the service: the installed verify-chain says where it is", async () => {
+    const { status, stderr } = await run(bin('verify-chain'), [
+      'export',
+      'transactions.csv',
+      '--log',
+      'audit-log.ndjson',
+    ]);
+    expect({ status, stderr }).toEqual({ status: 2, stderr: expect.stringContaining('npm run verify-export --') });
+  });
+
   it("the installed witness cosigned the log's checkpoint: verify-chain finds the policy's quorum", async () => {
     const note = (await call(app, 'GET', '/log/checkpoint', { key: TEST_ADMIN_KEY })).body as string;
     const vkey = (await call(app, 'GET', '/log/vkey', { key: TEST_ADMIN_KEY })).body.trim() as string;
