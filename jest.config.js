@@ -14,7 +14,7 @@ const shared = {
 /**
  * Three tiers, named by file (`npm run test:unit`, `test:int`, `test:e2e`; Jest runs a project's
  * global set-up only when one of its tests is selected):
- * - `unit`: `src/**\/*.spec.ts`, beside the code: no I/O, no network, no child process, so they start at once.
+ * - `unit`: `src/**\/*.spec.ts` and the log package's `packages/tlog/src/**\/*.spec.ts`, beside the code: no I/O, no network, no child process, so they start at once.
  * - `int`: `test/**\/*.int-spec.ts`: one PostgreSQL server per run (DATABASE_URL's, else an embedded one),
  *   a database per test cloned from a migrated template, the service in-process over real HTTP.
  * - `e2e`: `test/**\/*.e2e-spec.ts`: the service as a process (crashes, restarts, two processes), its
@@ -28,7 +28,12 @@ module.exports = {
   maxWorkers: 2,
   reporters: ['default', '<rootDir>/test/support/summary-reporter.js'],
   projects: [
-    { ...shared, displayName: 'unit', roots: ['<rootDir>/src'], testRegex: '\\.spec\\.ts$' },
+    {
+      ...shared,
+      displayName: 'unit',
+      roots: ['<rootDir>/src', '<rootDir>/packages/tlog/src'],
+      testRegex: '\\.spec\\.ts$',
+    },
     {
       ...shared,
       displayName: 'int',

@@ -6,7 +6,7 @@
  *   then `verifyStoredLog` (what `GET /admin/verify-hash-chain` runs, from the built service)
  *   reads and verifies them.
  * - The offline verifier: the same entries as an export file, checked by the built CLI
- *   (`dist/scripts/verify-chain.js`) in a process of its own, start-up included.
+ *   (`packages/tlog/dist/bin/verify-chain.js`) in a process of its own, start-up included.
  *
  * Entries are built a chunk at a time, with one stream per sale as in the service (bench/support/chain-entries.ts).
  * Run: npm run bench (builds first); alone, after `npm run build`:
@@ -24,8 +24,7 @@ import { insertEntries, saleEntries } from './support/chain-entries';
 import { replaceSection } from './support/report';
 
 // The built modules, as the service and the CLI run them (their hashing threads are built JavaScript too).
-const { exportLine } =
-  require('../dist/src/platform/verification/export-lines') as typeof import('../src/platform/verification/export-lines');
+const { exportLine } = require('@crcs/tlog') as typeof import('@crcs/tlog');
 const { migrate } =
   require('../dist/src/platform/event-store/migrations') as typeof import('../src/platform/event-store/migrations');
 const { verifyStoredLog } =
@@ -76,11 +75,15 @@ async function main(): Promise<void> {
 
     const cliStart = process.hrtime.bigint();
     // GNU time's last line on stderr: the CLI's peak resident memory, in kB.
-    const cli = spawnSync('/usr/bin/time', ['-f', '%M', process.execPath, 'dist/scripts/verify-chain.js', file], {
-      cwd: join(__dirname, '..'),
-      maxBuffer: 1 << 24,
-      encoding: 'utf8',
-    });
+    const cli = spawnSync(
+      '/usr/bin/time',
+      ['-f', '%M', process.execPath, 'packages/tlog/dist/bin/verify-chain.js', file],
+      {
+        cwd: join(__dirname, '..'),
+        maxBuffer: 1 << 24,
+        encoding: 'utf8',
+      },
+    );
     const offline = seconds(cliStart);
     if (cli.status !== 0 || JSON.parse(cli.stdout).verified_count !== ENTRIES)
       throw new Error(`the export did not verify: ${cli.stderr}`);

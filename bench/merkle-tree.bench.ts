@@ -26,7 +26,7 @@ import {
   verifyConsistency,
   verifyInclusion,
   type TreeNode,
-} from '../src/platform/event-store/merkle-tree';
+} from '@crcs/tlog';
 import type { Database } from '../src/platform/event-store/sql';
 import { createTestDatabase } from '../test/support/test-database';
 import { replaceSection } from './support/report';

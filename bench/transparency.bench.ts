@@ -50,20 +50,16 @@ const { PgDatabase } =
   require('../dist/src/platform/event-store/pg-database') as typeof import('../src/platform/event-store/pg-database');
 const { loadFrontier, writeNodes, fromStoredTree } =
   require('../dist/src/platform/event-store/merkle-store') as typeof import('../src/platform/event-store/merkle-store');
-const { leafHash, consistencyPath } =
-  require('../dist/src/platform/event-store/merkle-tree') as typeof import('../src/platform/event-store/merkle-tree');
-const { writerKey } =
-  require('../dist/src/platform/event-store/writer-mac') as typeof import('../src/platform/event-store/writer-mac');
+const { leafHash, consistencyPath } = require('@crcs/tlog') as typeof import('@crcs/tlog');
+const { writerKey } = require('@crcs/tlog') as typeof import('@crcs/tlog');
 const { SqlEventStore } =
   require('../dist/src/platform/event-store/sql-event-store') as typeof import('../src/platform/event-store/sql-event-store');
 const { LogOrigin } =
   require('../dist/src/platform/event-store/log-origin') as typeof import('../src/platform/event-store/log-origin');
 const { SystemClock } = require('../dist/src/platform/clock') as typeof import('../src/platform/clock');
 const { loadConfig } = require('../dist/src/platform/config/config') as typeof import('../src/platform/config/config');
-const { verifierKey } =
-  require('../dist/src/platform/verification/signed-note') as typeof import('../src/platform/verification/signed-note');
-const { TILE_WIDTH, tilePath, parseTilePath } =
-  require('../dist/src/platform/verification/tiles') as typeof import('../src/platform/verification/tiles');
+const { verifierKey } = require('@crcs/tlog') as typeof import('@crcs/tlog');
+const { TILE_WIDTH, tilePath, parseTilePath } = require('@crcs/tlog') as typeof import('@crcs/tlog');
 const { ChainAlarms } = require('../dist/src/audit/chain-alarms') as typeof import('../src/audit/chain-alarms');
 const { CheckpointNotes } =
   require('../dist/src/audit/checkpoint-notes') as typeof import('../src/audit/checkpoint-notes');

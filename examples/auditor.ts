@@ -23,16 +23,16 @@ import { Readable } from 'node:stream';
 import type { ReadableStream } from 'node:stream/web';
 import { pipeline } from 'node:stream/promises';
 // Only the shape of the verifier's JSON report; nothing of the service runs in this process.
-import type { ChainVerification } from '../src/platform/verification/chain-verifier';
+import type { ChainVerification } from '@crcs/tlog';
 import { ApiError, BASE_URL, describeFailure, request } from './service-client';
 
 const AUDIT_DIR = resolve(process.env.CRCS_AUDIT_DIR ?? 'audit');
 const EXPORT_FILE = join(AUDIT_DIR, 'audit-log.ndjson');
 const KEY_FILE = join(AUDIT_DIR, 'checkpoint-key.pem');
 
-/** The checkout this example lives in: the verifier is its `scripts/verify-chain.ts`, as `npm run build` built it. */
+/** The checkout this example lives in: the verifier is its log package's `packages/tlog/src/bin/verify-chain.ts`, as `npm run build` built it. */
 const ROOT = resolve(__dirname, '..');
-const VERIFIER = join(ROOT, 'dist', 'scripts', 'verify-chain.js');
+const VERIFIER = join(ROOT, 'packages', 'tlog', 'dist', 'bin', 'verify-chain.js');
 
 const json = async <T>(response: Promise<Response>): Promise<T> => (await (await response).json()) as T;
 

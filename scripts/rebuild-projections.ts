@@ -4,9 +4,8 @@ import { rebuildProjections } from '../src/platform/projections/runner';
 import { loadConfig } from '../src/platform/config/config';
 import { withEmbeddedSigningKey } from '../src/platform/config/embedded-signing-key';
 import { openDatabase } from '../src/platform/event-store/event-store.module';
-import { writerKey } from '../src/platform/event-store/writer-mac';
+import { writerKey, keyRing } from '@crcs/tlog';
 import type { Database } from '../src/platform/event-store/sql';
-import { keyRing } from '../src/platform/verification/checkpoint';
 import { verifyStoredLog } from '../src/platform/verification/stored-verification';
 
 /**

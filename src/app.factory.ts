@@ -20,7 +20,7 @@ import { buildOpenApiDocument } from './platform/openapi/openapi-document';
 import { withWebhookEvents } from './webhooks';
 import { OpenApiDocument } from './platform/openapi/openapi-document.provider';
 import { servePortal } from './portal/portal';
-import { requestTaken } from './platform/request-activity';
+import { requestTaken } from '@crcs/tlog';
 
 /** "100 kB" in decimal bytes: a body of 101 kB is over the limit in either reading of the unit. */
 export const BODY_LIMIT_BYTES = 100_000;

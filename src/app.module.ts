@@ -20,7 +20,7 @@ import { OpenApiModule } from './platform/openapi/openapi.module';
 import { ENFORCED_ROUNDING_RULES } from './rules/rounding-engine';
 import { TipsModule } from './tips/tips.module';
 import { TransactionsModule } from './transactions/transactions.module';
-import { writerKey } from './platform/event-store/writer-mac';
+import { writerKey } from '@crcs/tlog';
 import { WebhooksModule } from './webhooks';
 
 /** Every feature of the service; add a new feature module here. */

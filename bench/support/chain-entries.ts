@@ -2,10 +2,8 @@ import { createHash } from 'node:crypto';
 import type { Sql } from '../../src/platform/event-store/sql';
 
 // The built modules, as the service runs them.
-const { GENESIS_HASH, canonicalJson, entryBytes } =
-  require('../../dist/src/platform/event-store/entry-hash') as typeof import('../../src/platform/event-store/entry-hash');
-const { writerMac } =
-  require('../../dist/src/platform/event-store/writer-mac') as typeof import('../../src/platform/event-store/writer-mac');
+const { GENESIS_HASH, canonicalJson, entryBytes } = require('@crcs/tlog') as typeof import('@crcs/tlog');
+const { writerMac } = require('@crcs/tlog') as typeof import('@crcs/tlog');
 
 /** The data of a recorded cash sale, shaped as TransactionRecorded's (about 1.6 kB of canonical JSON per entry). */
 function saleData(i: number, createdAt: string): Record<string, unknown> {

@@ -4,7 +4,7 @@ import { Clock } from '../platform/clock';
 import { RevisionConflictError } from '../platform/event-store/event-store.errors';
 import { EventStore } from '../platform/event-store/event-store.port';
 import { EVENT_SCHEMA_VERSION } from '../platform/identity/command-context';
-import { sha256Hex } from '../platform/sha256';
+import { sha256Hex } from '@crcs/tlog';
 import { CHAIN_ALARM_RAISED, chainAlarmStream, type ChainAlarm } from './chain-alarm.events';
 
 /** A failed recording is tried again after this, doubling up to LAST_RETRY_MS. */

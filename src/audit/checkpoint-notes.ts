@@ -11,8 +11,9 @@ import {
   keyRing,
   type CheckpointData,
   type TreeHead,
-} from '../platform/verification/checkpoint';
-import { checkpointText, signNote } from '../platform/verification/signed-note';
+  checkpointText,
+  signNote,
+} from '@crcs/tlog';
 import { ChainAlarms } from './chain-alarms';
 import { chainTampered } from './chain-tampered';
 import { signingKey } from './signing-key';

@@ -10,13 +10,20 @@ import { AppConfig } from '../platform/config/config';
 import { DomainError } from '../platform/errors/domain-error';
 import { LogOrigin } from '../platform/event-store/log-origin';
 import { fromStoredTree } from '../platform/event-store/merkle-store';
-import { consistencyPath } from '../platform/event-store/merkle-tree';
+import {
+  consistencyPath,
+  cosignatures,
+  cosignerKey,
+  NoteError,
+  verifierKey,
+  policyCosignatures,
+  type PolicyWitness,
+  CHECKPOINT_EVENT_TYPE,
+  type CheckpointData,
+  TLOG_SIZE,
+  addCheckpointBody,
+} from '@crcs/tlog';
 import { DATABASE, type Database } from '../platform/event-store/sql';
-import { cosignatures, cosignerKey } from '../platform/verification/cosignature';
-import { NoteError, verifierKey } from '../platform/verification/signed-note';
-import { policyCosignatures, type PolicyWitness } from '../platform/verification/tlog-policy';
-import { CHECKPOINT_EVENT_TYPE, type CheckpointData } from '../platform/verification/checkpoint';
-import { TLOG_SIZE, addCheckpointBody } from '../platform/verification/tlog-witness';
 import { ChainAlarms } from './chain-alarms';
 import { CheckpointNotes, type LoggedHead } from './checkpoint-notes';
 

@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import type { EntryPromise } from '../platform/verification/entry-promise';
+import type { EntryPromise } from '@crcs/tlog';
 
 /** The answer's signed promise of its entry: keep it, and check it later with `npm run verify-chain -- promise`. */
 export class EntryPromiseResponse implements EntryPromise {

@@ -2,8 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { AppConfig } from '../platform/config/config';
 import { LogOrigin } from '../platform/event-store/log-origin';
 import type { StoredEvent } from '../platform/event-store/event-store.port';
-import { signPromise, type EntryPromise } from '../platform/verification/entry-promise';
-import { writerKey, writerMac } from '../platform/event-store/writer-mac';
+import { signPromise, type EntryPromise, writerKey, writerMac } from '@crcs/tlog';
 
 /**
  * Signs the promise of an entry a write just appended, with the log's checkpoint key, in the

@@ -1,4 +1,4 @@
-import type { ChainHead } from '../platform/event-store/event-store.port';
+import type { ChainHead } from '@crcs/tlog';
 import type { Sql } from '../platform/event-store/sql';
 
 /** The media type the log's NDJSON answers are sent as (before `; charset=utf-8`): the export and the witness file. */

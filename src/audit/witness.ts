@@ -3,7 +3,7 @@ import { constants } from 'node:fs';
 import { mkdir, open, readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { AppConfig } from '../platform/config/config';
-import { parseWitness, type SignedTreeHead } from '../platform/verification/checkpoint';
+import { parseWitness, type SignedTreeHead } from '@crcs/tlog';
 
 /** How much of the file's end `last` reads: many lines' worth; a line longer than this is corrupt. */
 const TAIL_BYTES = 4096;

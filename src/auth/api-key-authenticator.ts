@@ -2,7 +2,7 @@ import { timingSafeEqual } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { AppConfig } from '../platform/config/config';
 import type { Authenticator } from '../platform/identity/authenticator';
-import { sha256 } from '../platform/sha256';
+import { sha256 } from '@crcs/tlog';
 import { ApiKeyDirectory } from './api-key-directory';
 import { ApiKeyRevocationFeed } from './api-key-revocation-feed';
 import { ISSUED_KEY_FORMAT, hashApiKey } from './api-key-secret';

@@ -1,5 +1,5 @@
 import type { Sql } from '../platform/event-store/sql';
-import type { EntryRef } from '../platform/verification/rule-references';
+import type { EntryRef } from '@crcs/tlog';
 import { ROUNDING_RULE_EVENT_TYPES } from './jurisdiction.events';
 
 /** A rule as a log entry holds it, and the entry. */

@@ -8,7 +8,7 @@ import {
   type LocationQuery,
   type PlaceQuery,
 } from '../rules/jurisdiction-resolver';
-import type { EntryRef } from '../platform/verification/rule-references';
+import type { EntryRef } from '@crcs/tlog';
 import type { SeedData } from '../rules/seed-data';
 
 /**

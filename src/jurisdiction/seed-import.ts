@@ -1,11 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { canonicalJson } from '../platform/event-store/entry-hash';
+import { canonicalJson, sha256Hex } from '@crcs/tlog';
 import { RevisionConflictError } from '../platform/event-store/event-store.errors';
 import type { EventStore } from '../platform/event-store/event-store.port';
 import type { Sql } from '../platform/event-store/sql';
 import { EVENT_SCHEMA_VERSION } from '../platform/identity/command-context';
-import { sha256Hex } from '../platform/sha256';
 import { ruleVersionKey, upgradeRecordedRule, type JurisdictionRule } from '../rules/jurisdiction-rule';
 import { tipCreditKeysOf, type SeedData, type TipCreditRule } from '../rules/seed-data';
 import {

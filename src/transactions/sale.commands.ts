@@ -5,7 +5,7 @@ import type { JurisdictionResolution } from '../rules/jurisdiction-resolver';
 import type { RoundingMode, TenderType } from '../rules/rounding-engine';
 import type { RoundingPolicy } from '../rules/rounding-policy';
 import type { KeyEnvironment, OverrideReason, RefundReason, TenderLine, VoidReason } from './transaction.events';
-import type { EntryRef } from '../platform/verification/rule-references';
+import type { EntryRef } from '@crcs/tlog';
 
 /** A sale as the caller sent it, after its fields have been validated one by one. */
 export interface SaleRequest {

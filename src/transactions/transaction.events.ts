@@ -5,7 +5,7 @@ import type { JurisdictionRule } from '../rules/jurisdiction-rule';
 import type { RoundingExemption, TenderExemption } from '../rules/cash-settlement';
 import type { RoundingMode, TenderType } from '../rules/rounding-engine';
 import type { AppliedPolicy } from '../rules/rounding-policy';
-import type { EntryRef } from '../platform/verification/rule-references';
+import type { EntryRef } from '@crcs/tlog';
 
 export const transactionStream = (transactionId: string) => `transaction-${transactionId}`;
 

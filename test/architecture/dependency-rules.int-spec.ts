@@ -3,7 +3,7 @@ import { join } from 'node:path';
 
 /**
  * Each of the layout's rules (.dependency-cruiser.cjs) fails on a deliberate violation: violations/src
- * holds one file per broken rule, and one import that is allowed. That the rules hold over src/ is
+ * and violations/packages/tlog/src hold one file per broken rule, and one import that is allowed. That the rules hold over src/ is
  * `npm run lint:deps`, the same cruiser as a command.
  */
 const ROOT = join(__dirname, '../..');
@@ -17,7 +17,7 @@ interface Violation {
 }
 
 function cruise(cwd: string): Violation[] {
-  const args = [CLI, 'src', '--config', CONFIG, '--output-type', 'json'];
+  const args = [CLI, 'src', 'packages/tlog/src', '--config', CONFIG, '--output-type', 'json'];
   const out = execFileSync(process.execPath, args, { cwd, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
   return (JSON.parse(out) as { summary: { violations: Violation[] } }).summary.violations;
 }
@@ -39,6 +39,9 @@ describe('dependency rules', () => {
         'rules-import-only-rules-and-platform: src/rules/imports-a-feature.ts -> src/beta/index.ts',
         'rules-stay-pure: src/rules/imports-nest.ts -> node_modules/@nestjs/common/index.js',
         'rules-stay-pure: src/rules/reaches-swagger.ts -> node_modules/@nestjs/swagger/dist/index.js',
+        'log-package-stands-alone: packages/tlog/src/reads-the-service.ts -> src/alpha/alpha.ts',
+        'log-package-stands-alone: packages/tlog/src/imports-nest.ts -> node_modules/@nestjs/common/index.js',
+        'service-imports-the-log-package-by-name: src/alpha/reads-the-log-sources.ts -> packages/tlog/src/leaf.ts',
       ].sort(),
     );
   });

@@ -1,7 +1,7 @@
 import { createHash, createPublicKey } from 'node:crypto';
 import { Witness } from '../../src/audit/witness';
 import { Clock } from '../../src/platform/clock';
-import { keyId } from '../../src/platform/verification/checkpoint';
+import { keyId } from '@crcs/tlog';
 import type { AuditEntry } from '../../src/audit/list-audit-logs/list-audit-logs.response.dto';
 import { checkpointsWritten, exportLog, parseExport, verifyExport } from '../support/audit';
 import { call, issueKey, onboardMerchant, type IssuedKey } from '../support/auth';

@@ -7,10 +7,8 @@ import { ChainCheckpointer } from '../../src/audit/record-checkpoint/chain-check
 import { Cosignatures } from '../../src/audit/cosignatures';
 import { PgDatabase } from '../../src/platform/event-store/pg-database';
 import { DATABASE, type Database } from '../../src/platform/event-store/sql';
-import { verifierKey } from '../../src/platform/verification/signed-note';
-import { signTreeHead } from '../../src/platform/verification/checkpoint';
+import { verifierKey, signTreeHead, EMPTY_ROOT } from '@crcs/tlog';
 import { loadFrontier } from '../../src/platform/event-store/merkle-store';
-import { EMPTY_ROOT } from '../../src/platform/event-store/merkle-tree';
 import { checkpointPublicKey, runVerifier } from '../support/audit';
 import { call, issueKey, onboardMerchant } from '../support/auth';
 import { newSigningKey } from '../support/chain';

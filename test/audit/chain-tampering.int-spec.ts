@@ -1,7 +1,7 @@
 import type { KeyObject } from 'node:crypto';
 import { Witness } from '../../src/audit/witness';
 import { DATABASE, type Database } from '../../src/platform/event-store/sql';
-import type { ChainVerification } from '../../src/platform/verification/chain-verifier';
+import type { ChainVerification } from '@crcs/tlog';
 import type { StoredEvent } from '../../src/platform/event-store/event-store.port';
 import { checkpointPublicKey, checkpointsWritten, exportLog, parseExport, verifyExport } from '../support/audit';
 import { call, issueKey, onboardMerchant } from '../support/auth';

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse, unparse } from 'papaparse';
 import { DATABASE, type Database } from '../../src/platform/event-store/sql';
-import { exportLog, runVerifier } from '../support/audit';
+import { exportLog, runExportCheck } from '../support/audit';
 import { call, issueKey, onboardMerchant } from '../support/auth';
 import { recordSale } from '../support/sales';
 import { startTestApp, TEST_ADMIN_KEY, type TestApp } from '../support/test-app';
@@ -12,7 +12,7 @@ import { startTestApp, TEST_ADMIN_KEY, type TestApp } from '../support/test-app'
  * The operator of the database edits the read models, from which `GET /transaction`, receipts and
  * the regulatory CSV export answer, and leaves the log alone (issue 33, "Read models answer to the
  * log"): `GET /admin/verify-transactions` finds the edit in rm_transactions and raises the chain
- * alarm, and `verify-chain export` finds an edited CSV row from the log's export alone.
+ * alarm, and `verify-export` finds an edited CSV row from the log's export alone.
  */
 describe('an operator editing the read models with SQL', () => {
   let app: TestApp;
@@ -143,11 +143,11 @@ describe('an operator editing the read models with SQL', () => {
     expect(body.differences[2].position).toBe(voided);
   });
 
-  describe('verify-chain export, with the CSV export and the log export alone', () => {
+  describe('verify-export, with the CSV export and the log export alone', () => {
     const files = async (csv: string) => {
       await writeFile(join(dir, 'audit.ndjson'), await exportLog(app));
       await writeFile(join(dir, 'export.csv'), csv);
-      return ['export', join(dir, 'export.csv'), '--log', join(dir, 'audit.ndjson')];
+      return [join(dir, 'export.csv'), '--log', join(dir, 'audit.ndjson')];
     };
     const exportCsv = async (mode: string) => {
       const answer = await call(app, 'POST', '/export', { key: merchant.key, body: { export_mode: mode } });
@@ -158,7 +158,7 @@ describe('an operator editing the read models with SQL', () => {
     it.each(['standard', 'full', 'summary'])(
       'passes an untouched %s export: every row recomputed from the events',
       async (mode) => {
-        const { status, stdout, stderr } = await runVerifier(await files(await exportCsv(mode)));
+        const { status, stdout, stderr } = await runExportCheck(await files(await exportCsv(mode)));
         expect({ status, stderr }).toEqual({
           status: 0,
           stderr: `OK: ${records} rows, every cell as the log's ${records} transactions give it\n`,
@@ -174,7 +174,7 @@ describe('an operator editing the read models with SQL', () => {
       const column = rows[0].indexOf('cash_total_cents');
       expect(rows[row][column]).toBe('1005');
       rows[row][column] = '1000';
-      const { status, stdout, stderr } = await runVerifier(await files(unparse(rows, { newline: '\r\n' })));
+      const { status, stdout, stderr } = await runExportCheck(await files(unparse(rows, { newline: '\r\n' })));
       expect(status).toBe(1);
       expect(JSON.parse(stdout).differences).toEqual([
         { row: row + 1, transaction_id: sales[0], field: 'cash_total_cents', exported: '1000', from_log: '1005' },
@@ -194,7 +194,7 @@ describe('an operator editing the read models with SQL', () => {
         .split('\r\n')
         .find((line) => line.startsWith(`${sales[0]},`))!
         .replace(sales[0], 'TXN-2026-11-21-FORGED00');
-      const { status, stdout } = await runVerifier(await files(`${csv}${forged}\r\n`));
+      const { status, stdout } = await runExportCheck(await files(`${csv}${forged}\r\n`));
       expect(status).toBe(1);
       const { differences } = JSON.parse(stdout);
       expect(
@@ -231,8 +231,8 @@ describe('an operator editing the read models with SQL', () => {
         ).status,
       ).toBe(201);
       const args = await files(csv);
-      expect((await runVerifier(args)).status).toBe(1);
-      expect(await runVerifier([...args, '--as-of', madeAt])).toMatchObject({ status: 0 });
+      expect((await runExportCheck(args)).status).toBe(1);
+      expect(await runExportCheck([...args, '--as-of', madeAt])).toMatchObject({ status: 0 });
     });
   });
 });

@@ -4,9 +4,17 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { LogOriginMismatchError } from '../../src/platform/event-store/log-origin';
 import { DATABASE, type Database } from '../../src/platform/event-store/sql';
-import { CHECKPOINT_EVENT_TYPE, type CheckpointData } from '../../src/platform/verification/checkpoint';
-import { openNote, parseCheckpoint, parseVerifierKey, signNote } from '../../src/platform/verification/signed-note';
-import { TILE_WIDTH, parseEntryBundle, tilePath } from '../../src/platform/verification/tiles';
+import {
+  CHECKPOINT_EVENT_TYPE,
+  type CheckpointData,
+  openNote,
+  parseCheckpoint,
+  parseVerifierKey,
+  signNote,
+  TILE_WIDTH,
+  parseEntryBundle,
+  tilePath,
+} from '@crcs/tlog';
 import { call, issueKey, onboardMerchant } from '../support/auth';
 import { newSigningKey } from '../support/chain';
 import { rfc9162 } from '../support/rfc9162';

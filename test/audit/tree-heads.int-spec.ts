@@ -6,7 +6,7 @@ import canonicalize from 'canonicalize';
 import { ChainCheckpointer } from '../../src/audit/record-checkpoint/chain-checkpointer';
 import { Witness } from '../../src/audit/witness';
 import { Clock } from '../../src/platform/clock';
-import { parseWitness, type SignedTreeHead } from '../../src/platform/verification/checkpoint';
+import { parseWitness, type SignedTreeHead } from '@crcs/tlog';
 import { EventStore } from '../../src/platform/event-store/event-store.port';
 import { DATABASE, type Database } from '../../src/platform/event-store/sql';
 import {

@@ -2,10 +2,8 @@ import { createPublicKey } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CHECKPOINT_EVENT_TYPE, type CheckpointData } from '../../src/platform/verification/checkpoint';
-import { MerkleFrontier, leafHash } from '../../src/platform/event-store/merkle-tree';
+import { CHECKPOINT_EVENT_TYPE, type CheckpointData, MerkleFrontier, leafHash, entryHash } from '@crcs/tlog';
 import type { StoredEvent } from '../../src/platform/event-store/event-store.port';
-import { entryHash } from '../../src/platform/event-store/entry-hash';
 import {
   checkpointPublicKey,
   checkpointsWritten,

@@ -7,18 +7,21 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Client } from 'pg';
 import { Cosignatures } from '../../src/audit/cosignatures';
 import { PgDatabase } from '../../src/platform/event-store/pg-database';
-import { MerkleFrontier } from '../../src/platform/event-store/merkle-tree';
-import { CHECKPOINT_EVENT_TYPE, type CheckpointData } from '../../src/platform/verification/checkpoint';
-import { cosignatures, cosignerKey, parseCosignerKey } from '../../src/platform/verification/cosignature';
 import {
+  MerkleFrontier,
+  CHECKPOINT_EVENT_TYPE,
+  type CheckpointData,
+  cosignatures,
+  cosignerKey,
+  parseCosignerKey,
   checkpointText,
   openNote,
   parseCheckpoint,
   parseVerifierKey,
   signNote,
   verifierKey,
-} from '../../src/platform/verification/signed-note';
-import { addCheckpointBody } from '../../src/platform/verification/tlog-witness';
+  addCheckpointBody,
+} from '@crcs/tlog';
 import { checkpointsWritten, runVerifier } from '../support/audit';
 import { call, issueKey, onboardMerchant } from '../support/auth';
 import { newSigningKey } from '../support/chain';

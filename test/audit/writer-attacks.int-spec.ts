@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import canonicalize from 'canonicalize';
 import { DATABASE, type Database } from '../../src/platform/event-store/sql';
-import { signTreeHead } from '../../src/platform/verification/checkpoint';
+import { signTreeHead } from '@crcs/tlog';
 import { checkpointPublicKey, checkpointsWritten, runVerifier } from '../support/audit';
 import { call, issueKey, onboardMerchant } from '../support/auth';
 import { newSigningKey } from '../support/chain';

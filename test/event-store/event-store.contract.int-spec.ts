@@ -1,11 +1,17 @@
 import { createPublicKey, type KeyObject } from 'node:crypto';
-import { CHECKPOINT_EVENT_TYPE, checkpointStream, keyRing } from '../../src/platform/verification/checkpoint';
-import { ChainVerifier } from '../../src/platform/verification/chain-verifier';
+import {
+  CHECKPOINT_EVENT_TYPE,
+  checkpointStream,
+  keyRing,
+  ChainVerifier,
+  type ChainHead,
+  GENESIS_HASH,
+  entryHash,
+  treeRoot,
+} from '@crcs/tlog';
 import { RevisionConflictError, UnstorableValueError } from '../../src/platform/event-store/event-store.errors';
-import type { BatchWriter, ChainHead, NewEvent, StoredEvent } from '../../src/platform/event-store/event-store.port';
-import { GENESIS_HASH, entryHash } from '../../src/platform/event-store/entry-hash';
+import type { BatchWriter, NewEvent, StoredEvent } from '../../src/platform/event-store/event-store.port';
 import { fromStoredTree } from '../../src/platform/event-store/merkle-store';
-import { treeRoot } from '../../src/platform/event-store/merkle-tree';
 import { MIGRATIONS, migrate } from '../../src/platform/event-store/migrations';
 import { SqlEventStore } from '../../src/platform/event-store/sql-event-store';
 import type { Database } from '../../src/platform/event-store/sql';

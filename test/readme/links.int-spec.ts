@@ -52,7 +52,7 @@ function textFiles(dir = ROOT): string[] {
  * not paths of the repository.
  */
 const NAMED_PATH =
-  /(?<![\w./-])((?:src|test|docs|scripts|bench|seeds|portal|examples|\.ci)\/[\w./-]*\.(?:ts|js|md|json|csv|css|html|png|cjs))\b/g;
+  /(?<![\w./-])((?:src|test|docs|scripts|bench|seeds|portal|examples|packages|\.ci)\/[\w./-]*\.(?:ts|js|md|json|csv|css|html|png|cjs))\b/g;
 
 /** What a file says to its reader: a document whole; of a program or script, its comments (its code and strings are data, not references). */
 function namedIn(file: string): string {

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { PROJECTORS } from '../../src/projectors';
 import { rebuildProjections } from '../../src/platform/projections/runner';
 import { SystemClock } from '../../src/platform/clock';
-import { ChainVerifier, type ChainVerification } from '../../src/platform/verification/chain-verifier';
+import { ChainVerifier, type ChainVerification } from '@crcs/tlog';
 import { openDatabase, type EventStoreOptions } from '../../src/platform/event-store/event-store.module';
 import { SqlEventStore } from '../../src/platform/event-store/sql-event-store';
 import { dumpReadModels } from '../support/read-models';

@@ -9,7 +9,7 @@ import { Pool } from 'pg';
 import { embeddedServerPid, inspectLog, loadUntil, onboard, post, recordSale, serviceEnv } from './support';
 import { newSigningKey } from '../support/chain';
 import { PgDatabase } from '../../src/platform/event-store/pg-database';
-import { writerKey } from '../../src/platform/event-store/writer-mac';
+import { writerKey } from '@crcs/tlog';
 import { verifyStoredLog } from '../../src/platform/verification/stored-verification';
 import { childEnv } from '../support/child-env';
 

@@ -1,11 +1,17 @@
 import { execFile } from 'node:child_process';
 import type { KeyObject } from 'node:crypto';
-import { writerKey } from '../../src/platform/event-store/writer-mac';
+import {
+  writerKey,
+  keyRing,
+  parsePublicKey,
+  type SignedTreeHead,
+  fromExportLine,
+  toExportLine,
+  ChainVerifier,
+  type ChainVerification,
+} from '@crcs/tlog';
 import { join } from 'node:path';
 import { ChainCheckpointer } from '../../src/audit/record-checkpoint/chain-checkpointer';
-import { keyRing, parsePublicKey, type SignedTreeHead } from '../../src/platform/verification/checkpoint';
-import { fromExportLine, toExportLine } from '../../src/platform/verification/export-lines';
-import { ChainVerifier, type ChainVerification } from '../../src/platform/verification/chain-verifier';
 import type { StoredEvent } from '../../src/platform/event-store/event-store.port';
 import { call } from './auth';
 import { TEST_ADMIN_KEY, type TestApp } from './test-app';
@@ -18,7 +24,11 @@ export async function exportLog(app: TestApp, key = TEST_ADMIN_KEY): Promise<str
   return answer.body as string;
 }
 
-export const parseExport = (ndjson: string): StoredEvent[] => ndjson.split('\n').filter(Boolean).map(fromExportLine);
+export const parseExport = (ndjson: string): StoredEvent[] =>
+  ndjson
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => fromExportLine(line) as StoredEvent);
 export const toExport = (entries: StoredEvent[]): string => entries.map(toExportLine).join('');
 
 /** What `npm run verify-chain` does with an export, in-process; `signingKey` as `--signing-key` gives it. */
@@ -46,15 +56,25 @@ export const checkpointsWritten = (app: TestApp): Promise<void> => app.app.get(C
 
 const ROOT = join(__dirname, '../..');
 
-/** `npm run verify-chain -- <args>` as its own process (the built script), without the test runner's Node options. */
-export function runVerifier(
+/**
+ * `npm run verify-chain -- <args>` as its own process (the log package's built bin, as an auditor's
+ * `npx verify-chain` runs it), without the test runner's Node options.
+ */
+export const runVerifier = (args: string[], env: Record<string, string> = {}) =>
+  runTool('packages/tlog/dist/bin/verify-chain.js', args, env);
+
+/** `npm run verify-export -- <args>`: the service's check of a CSV export against the log's. */
+export const runExportCheck = (args: string[]) => runTool('dist/scripts/verify-export.js', args, {});
+
+function runTool(
+  script: string,
   args: string[],
-  env: Record<string, string> = {},
+  env: Record<string, string>,
 ): Promise<{ status: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     execFile(
       process.execPath,
-      ['dist/scripts/verify-chain.js', ...args],
+      [script, ...args],
       { cwd: ROOT, env: { ...process.env, NODE_OPTIONS: '', ...env } },
       (error, stdout, stderr) => resolve({ status: error ? Number(error.code) : 0, stdout, stderr }),
     );

@@ -6,10 +6,15 @@ import {
   keyId,
   signTreeHead,
   type CheckpointData,
-} from '../../src/platform/verification/checkpoint';
-import type { ChainHead, StoredEvent } from '../../src/platform/event-store/event-store.port';
-import { GENESIS_HASH, canonicalJson, entryHash } from '../../src/platform/event-store/entry-hash';
-import { MerkleFrontier, leafHash } from '../../src/platform/event-store/merkle-tree';
+  type ChainHead,
+  type LogEntry,
+  GENESIS_HASH,
+  canonicalJson,
+  entryHash,
+  MerkleFrontier,
+  leafHash,
+} from '@crcs/tlog';
+import type { StoredEvent } from '../../src/platform/event-store/event-store.port';
 
 export const newSigningKey = (): KeyObject => generateKeyPairSync('ed25519').privateKey;
 
@@ -89,7 +94,7 @@ export function buildChain(
 }
 
 /** Recomputes every hash from `position` on, relinking each entry to the one before: a careful forger's rewrite. */
-export function rehashFrom(chain: StoredEvent[], position: number): StoredEvent[] {
+export function rehashFrom<E extends LogEntry>(chain: E[], position: number): E[] {
   const out = chain.map((e) => ({ ...e }));
   for (let i = position - 1; i < out.length; i++) {
     if (i > 0) out[i].prevHash = out[i - 1].hash;
@@ -99,4 +104,4 @@ export function rehashFrom(chain: StoredEvent[], position: number): StoredEvent[
 }
 
 /** Storage order, as the database reads it. */
-export const byPosition = (chain: StoredEvent[]) => [...chain].sort((a, b) => a.position - b.position);
+export const byPosition = <E extends LogEntry>(chain: E[]) => [...chain].sort((a, b) => a.position - b.position);

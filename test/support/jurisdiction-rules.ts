@@ -1,6 +1,6 @@
 import { JurisdictionRuleStore } from '../../src/jurisdiction/rule-store';
 import { loadSeeds } from '../../src/jurisdiction/seed-loader';
-import { sha256Hex } from '../../src/platform/sha256';
+import { sha256Hex } from '@crcs/tlog';
 import type { JurisdictionRule } from '../../src/rules/jurisdiction-rule';
 import type { SeedData } from '../../src/rules/seed-data';
 

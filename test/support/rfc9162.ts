@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 
 /*
  * RFC 9162 (Certificate Transparency 2.0), section 2.1, written from the RFC's text for the tests
- * and sharing nothing with src/platform/event-store/merkle-tree.ts: MTH by its recursive definition, and
+ * and sharing nothing with packages/tlog/src/merkle-tree.ts: MTH by its recursive definition, and
  * the verification algorithms of 2.1.3.2 and 2.1.4.2 step by step, with the RFC's variable names.
  */
 

@@ -1,12 +1,19 @@
 import type { KeyObject } from 'node:crypto';
-import { CHECKPOINT_EVENT_TYPE, signTreeHead } from '../../src/platform/verification/checkpoint';
+import {
+  CHECKPOINT_EVENT_TYPE,
+  signTreeHead,
+  type EventRow,
+  entryHash,
+  MerkleFrontier,
+  leafHash,
+  type TreeNode,
+  writerKey,
+  writerMac,
+} from '@crcs/tlog';
 import type { StoredEvent } from '../../src/platform/event-store/event-store.port';
-import { EVENT_COLUMNS, toStoredEvent, type EventRow } from '../../src/platform/event-store/event-rows';
-import { entryHash } from '../../src/platform/event-store/entry-hash';
-import { MerkleFrontier, leafHash, type TreeNode } from '../../src/platform/event-store/merkle-tree';
+import { EVENT_COLUMNS, toStoredEvent } from '../../src/platform/event-store/event-rows';
 import type { Sql } from '../../src/platform/event-store/sql';
 import { writeNodes } from '../../src/platform/event-store/merkle-store';
-import { writerKey, writerMac } from '../../src/platform/event-store/writer-mac';
 
 /**
  * What an attacker with write access to the database can do to the log, in SQL, on the embedded

@@ -1,5 +1,5 @@
 import { EventStore } from '../../src/platform/event-store/event-store.port';
-import { CHECKPOINT_EVENT_TYPE } from '../../src/platform/verification/checkpoint';
+import { CHECKPOINT_EVENT_TYPE } from '@crcs/tlog';
 import { DATABASE, type Database } from '../../src/platform/event-store/sql';
 import { uniqueId } from './auth';
 import { checkpointsWritten } from './audit';

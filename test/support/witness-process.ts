@@ -21,26 +21,19 @@ export class WitnessProcess {
   /**
    * Starts it on `listen` (by default a free port of loopback; a witness started again where it
    * listened before comes back at the URL a policy names); one that refuses to start rejects with
-   * its exit code and output.
+   * its exit code and output. `script`: the witness to run, by default the log package's built bin
+   * in this checkout (`npm run witness`); another is one installed elsewhere.
    */
   static start(
     state: string,
     logVkeys: string[],
     name = 'witness.example/w1',
     listen = '127.0.0.1:0',
+    script = 'packages/tlog/dist/bin/witness.js',
   ): Promise<WitnessProcess> {
     const child = spawn(
       process.execPath,
-      [
-        'dist/scripts/witness.js',
-        '--state',
-        state,
-        '--name',
-        name,
-        '--listen',
-        listen,
-        ...logVkeys.flatMap((vkey) => ['--log', vkey]),
-      ],
+      [script, '--state', state, '--name', name, '--listen', listen, ...logVkeys.flatMap((vkey) => ['--log', vkey])],
       { cwd: ROOT, env: childEnv({ NODE_OPTIONS: '' }), stdio: ['ignore', 'pipe', 'pipe'] },
     );
     let out = '';

@@ -1,7 +1,7 @@
 import { Clock } from '../../src/platform/clock';
-import { toStoredEvent, type EventRow } from '../../src/platform/event-store/event-rows';
+import { toStoredEvent } from '../../src/platform/event-store/event-rows';
+import { type EventRow, entryHash } from '@crcs/tlog';
 import { EventStore } from '../../src/platform/event-store/event-store.port';
-import { entryHash } from '../../src/platform/event-store/entry-hash';
 import { DATABASE, type Database } from '../../src/platform/event-store/sql';
 import { call, issueKey, onboardMerchant, type Answer } from '../support/auth';
 import { FixedClock } from '../support/fixed-clock';

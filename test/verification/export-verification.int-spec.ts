@@ -2,13 +2,21 @@ import { Readable } from 'node:stream';
 import { createPublicKey } from 'node:crypto';
 import fc from 'fast-check';
 import { buildChain, byPosition, newSigningKey, rehashFrom } from '../support/chain';
-import { keyRing } from '../../src/platform/verification/checkpoint';
-import { checkExportLine, checkExportLineBytes, toExportLine } from '../../src/platform/verification/export-lines';
-import { sha256Hex } from '../../src/platform/sha256';
-import { ChainVerifier, type VerifierOptions } from '../../src/platform/verification/chain-verifier';
+import {
+  keyRing,
+  checkExportLine,
+  checkExportLineBytes,
+  toExportLine,
+  sha256Hex,
+  ChainVerifier,
+  type VerifierOptions,
+  UnreadableLineError,
+  verifyExport,
+  WRITER_AUTHENTICATION_EVENT_TYPE,
+  writerKey,
+  writerMac,
+} from '@crcs/tlog';
 import type { StoredEvent } from '../../src/platform/event-store/event-store.port';
-import { UnreadableLineError, verifyExport } from '../../src/platform/verification/export-verification';
-import { WRITER_AUTHENTICATION_EVENT_TYPE, writerKey, writerMac } from '../../src/platform/event-store/writer-mac';
 
 const key = newSigningKey();
 const options: VerifierOptions = { checkpointKeys: keyRing([createPublicKey(key)]) };

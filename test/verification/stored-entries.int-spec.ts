@@ -1,19 +1,25 @@
 import { createPublicKey, type KeyObject } from 'node:crypto';
-import { keyRing, signTreeHead } from '../../src/platform/verification/checkpoint';
-import { ChainVerifier, type VerifierOptions } from '../../src/platform/verification/chain-verifier';
-import { MerkleFrontier, leafHash } from '../../src/platform/event-store/merkle-tree';
-import { writerKey, writerMac } from '../../src/platform/event-store/writer-mac';
-import { canonicalJson } from '../../src/platform/event-store/entry-hash';
+import {
+  keyRing,
+  signTreeHead,
+  ChainVerifier,
+  type VerifierOptions,
+  MerkleFrontier,
+  leafHash,
+  writerKey,
+  writerMac,
+  canonicalJson,
+  sha256Hex,
+  HashPool,
+} from '@crcs/tlog';
 import { JsonText, insertRows } from '../../src/platform/event-store/sql';
 import { buildChain, newSigningKey } from '../support/chain';
 import type { NewEvent, StoredEvent } from '../../src/platform/event-store/event-store.port';
-import { sha256Hex } from '../../src/platform/sha256';
 import { migrate } from '../../src/platform/event-store/migrations';
 import { SqlEventStore } from '../../src/platform/event-store/sql-event-store';
 import type { Database } from '../../src/platform/event-store/sql';
 import { readStoredEntries } from '../../src/platform/verification/stored-entries';
-import { verifyStoredLog } from '../../src/platform/verification/stored-verification';
-import { HashPool } from '../../src/platform/verification/hash-pool';
+import { STORED_POOL, verifyStoredLog } from '../../src/platform/verification/stored-verification';
 import { FixedClock } from '../support/fixed-clock';
 import { changeData, deleteEntry, swapEntries } from '../support/tampering';
 import { DRIVERS, createTestDatabase, type TestDatabase } from '../support/test-database';
@@ -120,7 +126,7 @@ describe.each(DRIVERS)('the log as stored, on %s', (driver) => {
         { expectedRevision: 'any' },
       );
     // The thread's own answer: null would mean it wanted texts it did not read, and the caller read the log again.
-    const pool = HashPool.start(true, true, 1);
+    const pool = HashPool.start(STORED_POOL, true, true, 1);
     try {
       const onThread = await pool.run('verify', {
         url: (db as Database & { url: string }).url,

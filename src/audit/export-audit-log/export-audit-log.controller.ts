@@ -5,9 +5,8 @@ import { ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagg
 import type { FastifyReply } from 'fastify';
 import { Roles } from '../../platform/identity/roles.decorator';
 import { NDJSON } from '../read-log';
-import { toExportLine } from '../../platform/verification/export-lines';
+import { toExportLine, entryHash, GENESIS_HASH } from '@crcs/tlog';
 import type { StoredEvent } from '../../platform/event-store/event-store.port';
-import { entryHash, GENESIS_HASH } from '../../platform/event-store/entry-hash';
 import { ExportAuditLogQuery } from './export-audit-log.query';
 
 /** The first entry of a log, as an export writes it: its hash is the real one, so the example verifies. */

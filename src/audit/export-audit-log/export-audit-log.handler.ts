@@ -1,7 +1,7 @@
 import { Inject } from '@nestjs/common';
 import { QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import { DATABASE, type Database } from '../../platform/event-store/sql';
-import { exportLine } from '../../platform/verification/export-lines';
+import { exportLine } from '@crcs/tlog';
 import { readStoredEntries } from '../../platform/verification/stored-entries';
 import { logExtent } from '../read-log';
 import { ExportAuditLogQuery, type AuditLogFile } from './export-audit-log.query';

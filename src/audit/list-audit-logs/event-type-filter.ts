@@ -1,4 +1,4 @@
-import { CHECKPOINT_EVENT_TYPE } from '../../platform/verification/checkpoint';
+import { CHECKPOINT_EVENT_TYPE } from '@crcs/tlog';
 import { CHAIN_ALARM_RAISED } from '../chain-alarm.events';
 
 /**

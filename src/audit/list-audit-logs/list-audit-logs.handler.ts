@@ -1,6 +1,7 @@
 import { QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import { instantRange } from '../../platform/instant-range';
-import { EVENT_COLUMNS, toStoredEvent, type EventRow } from '../../platform/event-store/event-rows';
+import { EVENT_COLUMNS, toStoredEvent } from '../../platform/event-store/event-rows';
+import { type EventRow } from '@crcs/tlog';
 import { QueryDatabases } from '../../platform/read-replica/query-databases';
 import { toAuditEntry } from './audit-entry';
 import { eventTypesFor } from './event-type-filter';

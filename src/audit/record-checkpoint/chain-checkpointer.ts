@@ -23,12 +23,7 @@ import {
   signTreeHead,
   type CheckpointData,
   type SignedTreeHead,
-} from '../../platform/verification/checkpoint';
-import { RevisionConflictError } from '../../platform/event-store/event-store.errors';
-import { EventStore } from '../../platform/event-store/event-store.port';
-import { GENESIS_HASH } from '../../platform/event-store/entry-hash';
-import { fromStoredTree, loadFrontier } from '../../platform/event-store/merkle-store';
-import {
+  GENESIS_HASH,
   EMPTY_ROOT,
   MerkleFrontier,
   consistencyPath,
@@ -37,10 +32,14 @@ import {
   treeRoot,
   verifyConsistency,
   verifyInclusion,
-} from '../../platform/event-store/merkle-tree';
+  WriterCheck,
+  writerKey,
+} from '@crcs/tlog';
+import { RevisionConflictError } from '../../platform/event-store/event-store.errors';
+import { EventStore } from '../../platform/event-store/event-store.port';
+import { fromStoredTree, loadFrontier } from '../../platform/event-store/merkle-store';
 import { DATABASE, type Database, type Sql } from '../../platform/event-store/sql';
 import { matchesStoredHash, readStoredEntries } from '../../platform/verification/stored-entries';
-import { WriterCheck, writerKey } from '../../platform/event-store/writer-mac';
 import { writersRequiredFrom } from '../../platform/event-store/writer-authentication';
 import { ChainAlarms } from '../chain-alarms';
 import { Cosignatures } from '../cosignatures';

@@ -1,8 +1,7 @@
 import { createPublicKey } from 'node:crypto';
 import { QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import { AppConfig } from '../../platform/config/config';
-import { keyId } from '../../platform/verification/checkpoint';
-import { verifierKey } from '../../platform/verification/signed-note';
+import { keyId, verifierKey } from '@crcs/tlog';
 import { LogOrigin } from '../../platform/event-store/log-origin';
 import { signingKey } from '../signing-key';
 import { CheckpointKeyQuery } from './checkpoint-key.query';

@@ -3,15 +3,7 @@ import { QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import { AppConfig } from '../../platform/config/config';
 import { DomainError } from '../../platform/errors/domain-error';
 import { DATABASE, type Database } from '../../platform/event-store/sql';
-import { verifierKey } from '../../platform/verification/signed-note';
-import {
-  TILE_HEIGHT,
-  TILE_WIDTH,
-  entryBundle,
-  parseTilePath,
-  tileWithin,
-  type TileRef,
-} from '../../platform/verification/tiles';
+import { verifierKey, TILE_HEIGHT, TILE_WIDTH, entryBundle, parseTilePath, tileWithin, type TileRef } from '@crcs/tlog';
 import { ChainAlarms } from '../chain-alarms';
 import { chainTampered } from '../chain-tampered';
 import { Cosignatures } from '../cosignatures';

@@ -8,11 +8,11 @@ import {
   type CheckpointSummary as VerifierCheckpoints,
   MAX_LISTED_BREAKS,
   type TreeSummary as VerifierTree,
-} from '../../platform/verification/chain-verifier';
+} from '@crcs/tlog';
 
 /*
- * The verifier's result (src/platform/verification/chain-verifier.ts) as the route documents it. The verifier
- * keeps plain interfaces, as the offline verifier (scripts/verify-chain.ts) loads it with nothing of
+ * The verifier's result (packages/tlog/src/chain-verifier.ts) as the route documents it. The verifier
+ * keeps plain interfaces, as the offline verifier (packages/tlog/src/bin/verify-chain.ts) loads it with nothing of
  * the service; these classes implement them, so a field added there and not here does not compile.
  */
 

@@ -1,9 +1,7 @@
 import { QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import { AppConfig } from '../../platform/config/config';
 import { LogOrigin } from '../../platform/event-store/log-origin';
-import { cosignerKey } from '../../platform/verification/cosignature';
-import { verifierKey } from '../../platform/verification/signed-note';
-import { policyCosignatures, type PolicyWitness, type TlogPolicy } from '../../platform/verification/tlog-policy';
+import { cosignerKey, verifierKey, policyCosignatures, type PolicyWitness, type TlogPolicy } from '@crcs/tlog';
 import { CheckpointNotes } from '../checkpoint-notes';
 import { Cosignatures } from '../cosignatures';
 import { signingKey } from '../signing-key';

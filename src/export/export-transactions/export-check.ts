@@ -1,4 +1,4 @@
-import { canonicalJson } from '../../platform/event-store/entry-hash';
+import { canonicalJson } from '@crcs/tlog';
 import type { TransactionDetail } from '../../transactions';
 import { csvCell } from './csv';
 import { columnNamed } from './export-columns';

@@ -1,9 +1,7 @@
 import type { KeyObject } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { isIP } from 'node:net';
-import { parsePrivateKey } from '../verification/checkpoint';
-import { isValidKeyName } from '../verification/signed-note';
-import { parseTlogPolicy, type TlogPolicy } from '../verification/tlog-policy';
+import { parsePrivateKey, isValidKeyName, parseTlogPolicy, type TlogPolicy } from '@crcs/tlog';
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];

@@ -1,7 +1,7 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { parsePrivateKey } from '../verification/checkpoint';
+import { parsePrivateKey } from '@crcs/tlog';
 import { AppConfig } from './config';
 
 const KEY_FILE = 'checkpoint-signing-key.pem';

@@ -34,7 +34,7 @@ export interface EventStoreOptions {
   dataDir?: string;
   /** The read models, handed in by the app: the store knows no feature. */
   projectors: readonly Projector[];
-  /** Authenticates every entry written (verification/writer-mac.ts); derived from the checkpoint signing key. */
+  /** Authenticates every entry written (packages/tlog/src/writer-mac.ts); derived from the checkpoint signing key. */
   writerKey?: Buffer;
   /** LOG_ORIGIN: the log's name, stored at the first start, then required to match (log-origin.ts). */
   logOrigin?: string;

@@ -1,3 +1,4 @@
+import type { ChainHead, LogEntry } from '@crcs/tlog';
 import type { ChainHeadProblem } from './event-store.errors';
 import type { Sql } from './sql';
 
@@ -17,18 +18,9 @@ export interface EventMetadata {
   [key: string]: unknown;
 }
 
-/** An event as it reads back from the log; every field here is covered by `hash`. */
-export interface StoredEvent {
-  position: number;
-  entryId: string;
-  streamId: string;
-  streamRevision: number;
-  type: string;
-  data: Record<string, unknown>;
+/** An event as it reads back from the log: a log entry (`@crcs/tlog`) with the service's metadata. */
+export interface StoredEvent extends LogEntry {
   metadata: EventMetadata;
-  recordedAt: string;
-  prevHash: string;
-  hash: string;
 }
 
 /**
@@ -58,11 +50,6 @@ export interface BatchWriter<T> {
 export interface AppendTx extends Sql {
   /** Hands `row` to `writer`, which writes it with the batch's other rows after every append's step. */
   writeLater<T>(writer: BatchWriter<T>, row: T): void;
-}
-
-export interface ChainHead {
-  position: number;
-  hash: string;
 }
 
 /**

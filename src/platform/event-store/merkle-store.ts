@@ -1,4 +1,4 @@
-import { MerkleFrontier, leafHash, withNodes, type NodeKey, type NodeLookup, type TreeNode } from './merkle-tree';
+import { MerkleFrontier, leafHash, withNodes, type NodeKey, type NodeLookup, type TreeNode } from '@crcs/tlog';
 import { prepared, type Database, type Sql } from './sql';
 
 /**

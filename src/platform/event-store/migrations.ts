@@ -67,7 +67,7 @@ export const MIGRATIONS: { version: number; name: string; statements: string[] }
     version: 4,
     name: 'merkle tree',
     statements: [
-      // Node (level, idx) is the root of the 2^level leaves from idx * 2^level (src/platform/event-store/merkle-tree.ts).
+      // Node (level, idx) is the root of the 2^level leaves from idx * 2^level (packages/tlog/src/merkle-tree.ts).
       `create table merkle_nodes (
         level smallint not null,
         idx bigint not null,
@@ -136,7 +136,7 @@ export const MIGRATIONS: { version: number; name: string; statements: string[] }
     version: 7,
     name: 'events carry their writer authenticator',
     statements: [
-      // HMAC of the entry's hash under a key outside the database (event-store/writer-mac.ts); null
+      // HMAC of the entry's hash under a key outside the database (packages/tlog/src/writer-mac.ts); null
       // on rows written before, or by a service with no signing key. Not part of the hash: it vouches for it.
       'alter table events add column writer_mac text',
     ],

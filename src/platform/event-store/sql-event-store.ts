@@ -1,6 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import type { Clock } from '../clock';
-import { sha256Hex } from '../sha256';
+import {
+  sha256Hex,
+  type ChainHead,
+  type EventRow,
+  canonicalJson,
+  entryBytes,
+  leafHash,
+  type MerkleFrontier,
+  writerMac,
+} from '@crcs/tlog';
 import type { Projector } from '../projections/projector';
 import { ADVANCE_CHECKPOINTS, applyBatch } from '../projections/runner';
 import {
@@ -8,15 +17,12 @@ import {
   type AppendOptions,
   type AppendTx,
   type BatchWriter,
-  type ChainHead,
   type EventsAfterHead,
   type NewEvent,
   type StoredEvent,
 } from './event-store.port';
-import { EVENT_COLUMNS, toStoredEvent, type EventRow } from './event-rows';
-import { canonicalJson, entryBytes } from './entry-hash';
+import { EVENT_COLUMNS, toStoredEvent } from './event-rows';
 import { insertNodes, loadFrontier, nodeParams } from './merkle-store';
-import { leafHash, type MerkleFrontier } from './merkle-tree';
 import { JsonText, insertRows, prepared, type Database, type Sql } from './sql';
 import {
   ChainHeadError,
@@ -24,7 +30,6 @@ import {
   UnstorableValueError,
   type ChainHeadProblem,
 } from './event-store.errors';
-import { writerMac } from './writer-mac';
 
 interface PendingAppend {
   streamId: string;
@@ -81,7 +86,7 @@ export class SqlEventStore extends EventStore {
   /** The tree's right edge as of the last commit here; reloaded when another process appended since. */
   private tree: MerkleFrontier | undefined;
 
-  /** `writerKey`: each entry is written with its authenticator under it (verification/writer-mac.ts); without it, none. */
+  /** `writerKey`: each entry is written with its authenticator under it (packages/tlog/src/writer-mac.ts); without it, none. */
   constructor(
     private readonly db: Database,
     private readonly clock: Clock,

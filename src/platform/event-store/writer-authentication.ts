@@ -7,7 +7,7 @@ import {
   WRITER_AUTHENTICATION_EVENT_TYPE,
   WRITER_AUTHENTICATION_SCHEME,
   WRITER_AUTHENTICATION_STREAM,
-} from './writer-mac';
+} from '@crcs/tlog';
 
 /** The position of the authentication boundary (writer-mac.ts) when the log has one below `before`. */
 export async function writersRequiredFrom(sql: Sql, before = Number.MAX_SAFE_INTEGER): Promise<number | undefined> {

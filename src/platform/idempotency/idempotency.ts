@@ -1,4 +1,4 @@
-import { sha256Hex } from '../sha256';
+import { sha256Hex } from '@crcs/tlog';
 import { HttpStatus, Inject, Injectable } from '@nestjs/common';
 import canonicalize from 'canonicalize';
 import { DATABASE, insertRows, prepared, type Database } from '../event-store/sql';

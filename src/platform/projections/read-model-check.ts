@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { EVENT_COLUMNS, toStoredEvent, type EventRow } from '../event-store/event-rows';
+import { EVENT_COLUMNS, toStoredEvent } from '../event-store/event-rows';
+import { type EventRow } from '@crcs/tlog';
 import type { Database, Sql } from '../event-store/sql';
 import type { Projector } from './projector';
 

@@ -1,5 +1,6 @@
 import type { StoredEvent } from '../event-store/event-store.port';
-import { EVENT_COLUMNS, toStoredEvent, type EventRow } from '../event-store/event-rows';
+import { EVENT_COLUMNS, toStoredEvent } from '../event-store/event-rows';
+import { type EventRow } from '@crcs/tlog';
 import { prepared, type Database, type Sql } from '../event-store/sql';
 import type { Projector } from './projector';
 

@@ -1,8 +1,4 @@
-import { sha256Hex } from '../sha256';
-import type { VerifiableEntry } from './chain-verifier';
-import { entryBytes, entryHash } from '../event-store/entry-hash';
-import { entryOf, type EventRow } from '../event-store/event-rows';
-import { LazyEntry } from './lazy-entry';
+import { sha256Hex, type VerifiableEntry, entryBytes, entryHash, entryOf, type EventRow, LazyEntry } from '@crcs/tlog';
 import type { Sql } from '../event-store/sql';
 
 /** An entry as the log stores it, for verification and export. */

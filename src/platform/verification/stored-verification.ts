@@ -1,7 +1,20 @@
-import { HashPool } from './hash-pool';
-import { ChainVerifier, type ChainVerification, type VerifierOptions } from './chain-verifier';
+import { extname, join, relative } from 'node:path';
+import {
+  CHECKPOINT_EVENT_TYPE,
+  ChainVerifier,
+  HASH_POOL,
+  HASH_TASKS,
+  HashPool,
+  MerkleFrontier,
+  ObjectsNotReadError,
+  SALE_ENTRY_TYPE,
+  type ChainVerification,
+  type PoolTasks,
+  type VerifierOptions,
+} from '@crcs/tlog';
+import { projectRoot } from '../project-root';
 import type { Database, Sql } from '../event-store/sql';
-import { readStoredEntries } from './stored-entries';
+import { readHashedRange, readStoredEntries, storedRanges } from './stored-entries';
 
 /** From this many entries the verification runs on worker threads. */
 const PARALLEL_FROM = 20_000;
@@ -24,7 +37,7 @@ export async function verifyStoredLog(
   parallel = to - from + 1 >= PARALLEL_FROM,
 ): Promise<ChainVerification> {
   if (parallel && 'url' in db) {
-    const pool = HashPool.start(true, true, 1);
+    const pool = HashPool.start(STORED_POOL, true, true, 1);
     try {
       const { treeBefore, ...rest } = options;
       const verified = await pool.run('verify', {
@@ -49,7 +62,7 @@ async function withTexts(
   verifier: ChainVerifier,
   parallel: boolean,
 ): Promise<ChainVerification> {
-  const pool = HashPool.start(parallel, true);
+  const pool = HashPool.start(HASH_POOL, parallel, true);
   try {
     await pool.each(
       readStoredEntries(db, from, to),
@@ -70,3 +83,96 @@ async function withTexts(
   }
   return verifier.result();
 }
+
+/**
+ * Positions per range a verification reads: one query's worth. 500 rather than 2,000: a quarter of
+ * the query and of the batch checked at once halved a concurrent sale's p99 (docs/benchmarks.md).
+ */
+const RANGE = 500;
+
+/** Ranges in flight while the service takes no requests: READ_AHEAD - 1 read by database backends while this thread checks one. */
+const READ_AHEAD = 3;
+
+/**
+ * A verification as a worker thread is given it: the options as they cross threads (a KeyObject
+ * does; a Buffer arrives as a Uint8Array, and a frontier is sent as its state).
+ */
+export interface ThreadVerification {
+  url: string;
+  from: number;
+  to: number;
+  options: Omit<VerifierOptions, 'treeBefore' | 'writerKey'> & {
+    treeBefore?: ReturnType<MerkleFrontier['state']>;
+    writerKey?: Uint8Array;
+  };
+}
+
+/**
+ * The `verify` task of a worker thread: has the database read and hash range after range
+ * (`readHashedRange`), and checks each in turn, on this thread: the entries need not cross to
+ * another. Null when the verifier wants an entry's texts that were not read (around a break): the
+ * caller then verifies with every entry's texts.
+ */
+async function verifyStored(
+  db: Sql,
+  { from, to, options: { treeBefore, writerKey, ...options } }: ThreadVerification,
+): Promise<ChainVerification | null> {
+  const verifier = new ChainVerifier({
+    ...options,
+    treeBefore: treeBefore && MerkleFrontier.of(treeBefore.size, (level) => Buffer.from(treeBefore.peaks[level]!)),
+    writerKey: writerKey && Buffer.from(writerKey),
+  });
+  // Inline on this thread, it still rests while the service takes requests (HashPool.taken).
+  const pool = HashPool.start(HASH_POOL, false, true);
+  try {
+    await pool.each(
+      storedRanges(db, from, to, RANGE),
+      (range) => readHashedRange(db, range.from, range.to, TEXTS_READ),
+      (_, entries) => entries.forEach((e) => verifier.push(e)),
+      READ_AHEAD,
+    );
+  } catch (error) {
+    if (error instanceof ObjectsNotReadError) return null;
+    throw error;
+  }
+  return verifier.result();
+}
+
+/** The entries whose data a verifier reads in a sound log: checkpoints, and sales for the rule entries they name. */
+const TEXTS_READ = [CHECKPOINT_EVENT_TYPE, SALE_ENTRY_TYPE];
+
+/** This thread's connection to the log, opened by the first task that reads it. */
+const connections = new Map<string, Promise<Sql>>();
+
+function connection(url: string): Promise<Sql> {
+  let db = connections.get(url);
+  if (!db) {
+    // Loaded by the first `verify`: a thread that only hashes opens no connection.
+    db = import('../event-store/pg-database').then(({ PgDatabase }) => new PgDatabase(url));
+    connections.set(url, db);
+  }
+  return db;
+}
+
+/**
+ * The package's hashing tasks and the whole check of the log from `from` to `to`, range after
+ * range: only its answer goes back to the caller's thread.
+ */
+export const STORED_TASKS = {
+  ...HASH_TASKS,
+  verify: async (input: ThreadVerification) => verifyStored(await connection(input.url), input),
+};
+
+/**
+ * Run by this module's built sibling, stored-verification.worker.ts: from sources (ts-jest), the one
+ * in dist/, which `npm run build` made.
+ */
+export const STORED_POOL: PoolTasks<typeof STORED_TASKS> = {
+  tasks: STORED_TASKS,
+  workerFile: join(
+    extname(__filename) === '.ts'
+      ? join(projectRoot(__dirname), 'dist', relative(projectRoot(__dirname), __dirname))
+      : __dirname,
+    'stored-verification.worker.js',
+  ),
+};

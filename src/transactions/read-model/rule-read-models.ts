@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import { ChainAlarms } from '../../audit';
 import { DATABASE, type Database, type Sql } from '../../platform/event-store/sql';
-import { RULE_ENTRY_TYPES } from '../../platform/verification/rule-references';
+import { RULE_ENTRY_TYPES } from '@crcs/tlog';
 
 /** How often the rule and policy read models are checked against the log: as often as rule changes are read. */
 export const RULE_CHECK_MS = 2000;

@@ -3,7 +3,7 @@ import { DATABASE, prepared, type Database } from '../../platform/event-store/sq
 import { BIAS_WINDOW, VELOCITY_WINDOW_MS, type MerchantHistory } from '../../rules/fraud-score';
 import type { RoundingPolicy } from '../../rules/rounding-policy';
 import { SYMMETRIC_MODES } from '../record-sale';
-import type { EntryRef } from '../../platform/verification/rule-references';
+import type { EntryRef } from '@crcs/tlog';
 import { roundingPolicyStream } from '../rounding-policy.events';
 
 export interface SaleInputsQuery {

@@ -1,7 +1,8 @@
 import { QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import { setImmediate as yieldToRequests } from 'node:timers/promises';
 import { ChainAlarms, VerificationGate } from '../../audit';
-import { EVENT_COLUMNS, toStoredEvent, type EventRow } from '../../platform/event-store/event-rows';
+import { EVENT_COLUMNS, toStoredEvent } from '../../platform/event-store/event-rows';
+import { type EventRow } from '@crcs/tlog';
 import type { Sql } from '../../platform/event-store/sql';
 import { QueryDatabases } from '../../platform/read-replica/query-databases';
 import { rowDifferences, type RowDifference, type StoredRow } from '../read-model/row-differences';

@@ -1,4 +1,4 @@
-import { HASH_BYTES, leafHash, verifyInclusion } from '../event-store/merkle-tree';
+import { HASH_BYTES, leafHash, verifyInclusion } from './merkle-tree';
 import { NoteError, openNote, parseCheckpoint, type Checkpoint, type NoteVerifier } from './signed-note';
 
 /*

@@ -1,6 +1,6 @@
 import { createHash, generateKeyPairSync } from 'node:crypto';
 import fc from 'fast-check';
-import { MerkleFrontier, inclusionPath, leafHash, treeRoot, type NodeLookup } from '../event-store/merkle-tree';
+import { MerkleFrontier, inclusionPath, leafHash, treeRoot, type NodeLookup } from './merkle-tree';
 import { checkpointText, parseVerifierKey, signNote, verifierKey } from './signed-note';
 import { formatTlogProof, parseTlogProof, verifyTlogProof } from './tlog-proof';
 

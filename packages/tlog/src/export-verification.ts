@@ -1,5 +1,5 @@
 import type { Readable } from 'node:stream';
-import { HashPool, entriesOf, movable } from './hash-pool';
+import { HASH_POOL, HashPool, entriesOf, movable } from './hash-pool';
 import type { ChainVerifier } from './chain-verifier';
 
 /** A line that cannot be read as an entry; `line` counts from 1. */
@@ -25,7 +25,7 @@ export async function verifyExport(
   verifier: Pick<ChainVerifier, 'push'>,
   parallel: boolean,
 ): Promise<void> {
-  const pool = HashPool.start(parallel);
+  const pool = HashPool.start(HASH_POOL, parallel);
   let linesBefore = 0;
   try {
     await pool.each(

@@ -6,11 +6,11 @@ import {
   type CheckpointData,
   type SignedTreeHead,
 } from './checkpoint';
-import type { StoredEvent } from '../event-store/event-store.port';
-import { GENESIS_HASH, entryHash, entryHashAt } from '../event-store/entry-hash';
-import { MerkleFrontier, leafHash } from '../event-store/merkle-tree';
+import type { LogEntry } from './log-entry';
+import { GENESIS_HASH, entryHash, entryHashAt } from './entry-hash';
+import { MerkleFrontier, leafHash } from './merkle-tree';
 import { StreamRevisions } from './stream-revisions';
-import { WriterCheck } from '../event-store/writer-mac';
+import { WriterCheck } from './writer-mac';
 import { ENTRY_REFERENCES, RULES_IN_LOG_TYPE, RULE_ENTRY_TYPES, SALE_ENTRY_TYPE, asEntryRef } from './rule-references';
 
 /**
@@ -20,7 +20,7 @@ import { ENTRY_REFERENCES, RULES_IN_LOG_TYPE, RULE_ENTRY_TYPES, SALE_ENTRY_TYPE,
  * the subtrees over its leaf and the leaves of the entries before it in its batch, as `runNodes`
  * gives them: only for entries of a batch pushed whole, in order, and nothing between.
  */
-export type VerifiableEntry = StoredEvent & {
+export type VerifiableEntry = LogEntry & {
   entryHash?: string;
   leafHash?: Buffer;
   treeNodes?: Buffer;
@@ -99,7 +99,7 @@ export interface VerifierOptions {
    */
   witness?: readonly SignedTreeHead[];
   /**
-   * The writer authentication key (event-store/writer-mac.ts): given it, an entry without a valid
+   * The writer authentication key (writer-mac.ts): given it, an entry without a valid
    * authenticator from the authentication boundary on is `unauthenticated`: no service process wrote it.
    */
   writerKey?: Buffer;
@@ -198,7 +198,7 @@ export class ChainVerifier {
   private readonly witness: SignedTreeHead[];
   private witnessed = 0;
   private witnessMismatch = false;
-  private lastPushed: StoredEvent | undefined;
+  private lastPushed: LogEntry | undefined;
   private readonly writers: WriterCheck | undefined;
   /** Rule entries by position: the hash of their fields as stored, which a sale's reference must name. */
   private readonly ruleEntries = new Map<number, string>();

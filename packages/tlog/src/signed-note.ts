@@ -1,5 +1,5 @@
 import { createPublicKey, sign, verify, type KeyObject } from 'node:crypto';
-import { sha256 } from '../sha256';
+import { sha256 } from './sha256';
 
 /*
  * C2SP signed notes (c2sp.org/signed-note) with Ed25519 signatures, and the checkpoints of

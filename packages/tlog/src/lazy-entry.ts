@@ -1,7 +1,7 @@
 import type { VerifiableEntry } from './chain-verifier';
-import type { StoredEvent } from '../event-store/event-store.port';
+import type { LogEntry } from './log-entry';
 
-type Objects = Pick<StoredEvent, 'data' | 'metadata'>;
+type Objects = Pick<LogEntry, 'data' | 'metadata'>;
 type Fields = Omit<VerifiableEntry, 'data' | 'metadata'>;
 
 /**
@@ -54,11 +54,11 @@ export class LazyEntry implements VerifiableEntry {
     this.writerMac = fields.writerMac;
   }
 
-  get data(): StoredEvent['data'] {
+  get data(): LogEntry['data'] {
     return this.objects().data;
   }
 
-  get metadata(): StoredEvent['metadata'] {
+  get metadata(): LogEntry['metadata'] {
     return this.objects().metadata;
   }
 

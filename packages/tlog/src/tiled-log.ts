@@ -1,4 +1,4 @@
-import { HASH_BYTES, MerkleFrontier, leafHash } from '../event-store/merkle-tree';
+import { HASH_BYTES, MerkleFrontier, leafHash } from './merkle-tree';
 import { openNote, parseCheckpoint, type Checkpoint, type NoteVerifier } from './signed-note';
 import { TILE_HEIGHT, TILE_WIDTH, parseEntryBundle, tilePath } from './tiles';
 

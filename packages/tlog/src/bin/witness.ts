@@ -3,10 +3,10 @@ import { createPrivateKey, generateKeyPairSync, sign, verify, type KeyObject } f
 import { access, mkdir, open, readFile, rename } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { join, resolve } from 'node:path';
-import { canonicalJson } from '../src/platform/event-store/entry-hash';
-import { cosign, cosignerKey } from '../src/platform/verification/cosignature';
-import { isValidKeyName, parseVerifierKey, type NoteVerifier } from '../src/platform/verification/signed-note';
-import { TLOG_SIZE, judgeCheckpoint, type WitnessedTree } from '../src/platform/verification/tlog-witness';
+import { canonicalJson } from '../entry-hash';
+import { cosign, cosignerKey } from '../cosignature';
+import { isValidKeyName, parseVerifierKey, type NoteVerifier } from '../signed-note';
+import { TLOG_SIZE, judgeCheckpoint, type WitnessedTree } from '../tlog-witness';
 
 /*
  * `npm run witness`: a transparency-log witness (c2sp.org/tlog-witness) for any number of logs,

@@ -1,23 +1,18 @@
 import { availableParallelism } from 'node:os';
 import { existsSync } from 'node:fs';
-import { extname, join, relative } from 'node:path';
+import { extname, join } from 'node:path';
 import { setTimeout as pause, setImmediate as yieldToRequests } from 'node:timers/promises';
 import { Worker, isMainThread } from 'node:worker_threads';
-import { projectRoot } from '../project-root';
-import { requestCount, requestsTaken } from '../request-activity';
-import { sha256Hex } from '../sha256';
-import { CHECKPOINT_EVENT_TYPE } from './checkpoint';
+import { requestCount, requestsTaken } from './request-activity';
+import { sha256Hex } from './sha256';
 import { checkExportLineBytes, type CheckedLine } from './export-lines';
-import { LazyEntry, ObjectsNotReadError } from './lazy-entry';
-import { HASH_BYTES, MerkleFrontier, leafHash, runNodes } from '../event-store/merkle-tree';
-import type { Sql } from '../event-store/sql';
-import { readHashedRange, storedRanges } from './stored-entries';
-import { SALE_ENTRY_TYPE } from './rule-references';
-import { ChainVerifier, type ChainVerification, type VerifierOptions } from './chain-verifier';
+import { LazyEntry } from './lazy-entry';
+import { HASH_BYTES, leafHash, runNodes } from './merkle-tree';
 
 /**
  * The per-entry work of a verification, batch by batch: plain functions of their input, so a
- * worker thread and the caller's own thread give the same answer.
+ * worker thread and the caller's own thread give the same answer. A host adds tasks of its own
+ * (the service: a whole verification of its stored log) with a worker file of its own (`serveTasks`).
  */
 export const HASH_TASKS = {
   /** SHA-256 (hex) of each entry's stored bytes. */
@@ -27,8 +22,6 @@ export const HASH_TASKS = {
     ...checkLines(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)),
     bytes,
   }),
-  /** The whole check of the log from `from` to `to`, range after range: only its answer goes back to the caller's thread. */
-  verify: async (input: ThreadVerification) => verifyStored(await connection(input.url), input),
 };
 
 /**
@@ -147,87 +140,33 @@ function checkLines(bytes: Buffer): Omit<CheckedLines, 'bytes'> {
   return finish<Omit<CheckedLines, 'bytes'>>(into, { lineCount, ranges, error });
 }
 
-/**
- * Positions per range a verification reads: one query's worth. 500 rather than 2,000: a quarter of
- * the query and of the batch checked at once halved a concurrent sale's p99 (docs/benchmarks.md).
- */
-const RANGE = 500;
+/** Tasks a pool's threads run, by name: each a plain function of its input, which crosses threads. */
+export type TaskTable = Record<string, (input: never) => unknown>;
+type Input<T extends TaskTable, K extends keyof T> = Parameters<T[K]>[0];
+type Output<T extends TaskTable, K extends keyof T> = Awaited<ReturnType<T[K]>>;
 
-/** Ranges in flight while the service takes no requests: READ_AHEAD - 1 read by database backends while this thread checks one. */
-const READ_AHEAD = 3;
-
-/**
- * A verification as a worker thread is given it: the options as they cross threads (a KeyObject
- * does; a Buffer arrives as a Uint8Array, and a frontier is sent as its state).
- */
-export interface ThreadVerification {
-  url: string;
-  from: number;
-  to: number;
-  options: Omit<VerifierOptions, 'treeBefore' | 'writerKey'> & {
-    treeBefore?: ReturnType<MerkleFrontier['state']>;
-    writerKey?: Uint8Array;
-  };
+/** A pool's tasks and the built file its threads run them in, a module that calls `serveTasks` with the same tasks. */
+export interface PoolTasks<T extends TaskTable> {
+  tasks: T;
+  workerFile: string;
 }
 
 /**
- * The `verify` task of a worker thread: has the database read and hash range after range
- * (`readHashedRange`), and checks each in turn, on this thread: the entries need not cross to
- * another. Null when the verifier wants an entry's texts that were not read (around a break): the
- * caller then verifies with every entry's texts.
+ * The package's own tasks. The worker is this module's built sibling: run from sources (ts-jest),
+ * the one in dist/, which the build made: a worker compiling TypeScript as it starts took seconds of
+ * CPU per thread.
  */
-async function verifyStored(
-  db: Sql,
-  { from, to, options: { treeBefore, writerKey, ...options } }: ThreadVerification,
-): Promise<ChainVerification | null> {
-  const verifier = new ChainVerifier({
-    ...options,
-    treeBefore: treeBefore && MerkleFrontier.of(treeBefore.size, (level) => Buffer.from(treeBefore.peaks[level]!)),
-    writerKey: writerKey && Buffer.from(writerKey),
-  });
-  // Inline on this thread, it still rests while the service takes requests (HashPool.taken).
-  const pool = HashPool.start(false, true);
-  try {
-    await pool.each(
-      storedRanges(db, from, to, RANGE),
-      (range) => readHashedRange(db, range.from, range.to, TEXTS_READ),
-      (_, entries) => entries.forEach((e) => verifier.push(e)),
-      READ_AHEAD,
-    );
-  } catch (error) {
-    if (error instanceof ObjectsNotReadError) return null;
-    throw error;
-  }
-  return verifier.result();
-}
-
-/** The entries whose data a verifier reads in a sound log: checkpoints, and sales for the rule entries they name. */
-const TEXTS_READ = [CHECKPOINT_EVENT_TYPE, SALE_ENTRY_TYPE];
-
-/** This thread's connection to the log, opened by the first task that reads it. */
-const connections = new Map<string, Promise<Sql>>();
-
-function connection(url: string): Promise<Sql> {
-  let db = connections.get(url);
-  if (!db) {
-    // Loaded here: the offline verifier's threads never reach a database.
-    db = import('../event-store/pg-database').then(({ PgDatabase }) => new PgDatabase(url));
-    connections.set(url, db);
-  }
-  return db;
-}
-
-type Tasks = typeof HASH_TASKS;
-export type HashTask = keyof Tasks;
-type Input<K extends HashTask> = Parameters<Tasks[K]>[0];
-type Output<K extends HashTask> = Awaited<ReturnType<Tasks[K]>>;
+export const HASH_POOL: PoolTasks<typeof HASH_TASKS> = {
+  tasks: HASH_TASKS,
+  workerFile: join(extname(__filename) === '.ts' ? join(__dirname, '..', 'dist') : __dirname, 'hash-pool.worker.js'),
+};
 
 /**
  * Worker threads for the hashing, one per core: the chain's order is checked on the caller's
  * thread, but the SHA-256 of each entry (the bulk of the work) is independent of the others.
  * With no threads, the tasks run inline.
  */
-export class HashPool {
+export class HashPool<T extends TaskTable = typeof HASH_TASKS> {
   private readonly pending = new Map<number, { resolve: (output: unknown) => void; reject: (error: Error) => void }>();
   private nextId = 0;
   private turn = 0;
@@ -238,6 +177,7 @@ export class HashPool {
   private lastRequestsSeen = -Infinity;
 
   private constructor(
+    private readonly tasks: T,
     private readonly workers: Worker[],
     private readonly background: boolean,
   ) {
@@ -257,20 +197,22 @@ export class HashPool {
    * costs more than it saves (the service's tests verify small logs by the hundred). `background`:
    * a verification inside the service, beside its sales: a core is left to the event loop and the
    * threads run at the lowest priority, so a sale's request is scheduled before them. `threads`:
-   * fewer, for work that is one thread's (a whole verification, `verify`).
+   * fewer, for work that is one thread's (a whole verification, the service's `verify`).
    */
-  static start(
+  static start<T extends TaskTable>(
+    { tasks, workerFile }: PoolTasks<T>,
     parallel: boolean,
     background = false,
     threads = background ? Math.max(1, availableParallelism() - 1) : availableParallelism(),
-  ): HashPool {
-    return new HashPool(parallel ? Array.from({ length: threads }, () => startWorker(background)) : [], background);
+  ): HashPool<T> {
+    const workers = parallel ? Array.from({ length: threads }, () => startWorker(workerFile, background)) : [];
+    return new HashPool(tasks, workers, background);
   }
 
   /** `move`: buffers of the input given to the thread rather than copied (see `movable`); unusable here afterwards. */
-  run<K extends HashTask>(task: K, input: Input<K>, move: ArrayBuffer[] = []): Promise<Output<K>> {
+  run<K extends keyof T & string>(task: K, input: Input<T, K>, move: ArrayBuffer[] = []): Promise<Output<T, K>> {
     if (this.workers.length === 0)
-      return Promise.resolve((HASH_TASKS[task] as (input: Input<K>) => Output<K> | Promise<Output<K>>)(input));
+      return Promise.resolve((this.tasks[task] as (input: Input<T, K>) => Output<T, K> | Promise<Output<T, K>>)(input));
     const id = this.nextId++;
     const worker = this.workers[this.turn++ % this.workers.length];
     return new Promise((resolve, reject) => {
@@ -357,15 +299,7 @@ export function movable(bytes: Uint8Array): ArrayBuffer[] {
 /** How long a background pool waits after the service's last request before it reads ahead. */
 const QUIET_MS = 1000;
 
-/**
- * The worker is this module's built sibling. Run from sources (ts-node, ts-jest), it is the one in
- * dist/, which `npm run build` made: a worker compiling TypeScript as it starts took seconds of CPU
- * per thread.
- */
-function startWorker(background: boolean): Worker {
-  const root = projectRoot(__dirname);
-  const dir = extname(__filename) === '.ts' ? join(root, 'dist', relative(root, __dirname)) : __dirname;
-  const file = join(dir, 'hash-pool.worker.js');
+function startWorker(file: string, background: boolean): Worker {
   if (!existsSync(file)) throw new Error(`${file} is missing: run \`npm run build\` first`);
   return new Worker(file, { workerData: { background, requests: requestCount } });
 }

@@ -1,5 +1,5 @@
 import { createPublicKey, sign, verify, type KeyObject } from 'node:crypto';
-import { canonicalJson } from '../event-store/entry-hash';
+import { canonicalJson } from './entry-hash';
 import { keyId, type CheckpointSignature } from './checkpoint';
 
 /**

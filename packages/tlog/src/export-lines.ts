@@ -1,9 +1,9 @@
 import { isUtf8 } from 'node:buffer';
 import { hash as hashHex } from 'node:crypto';
-import { sha256Hex } from '../sha256';
-import { entryOf, type EventRow } from '../event-store/event-rows';
-import { canonicalEntry, entryHash } from '../event-store/entry-hash';
-import type { StoredEvent } from '../event-store/event-store.port';
+import { sha256Hex } from './sha256';
+import { entryOf, type EventRow } from './log-entry';
+import { canonicalEntry, entryHash } from './entry-hash';
+import type { LogEntry } from './log-entry';
 
 /**
  * One line of the NDJSON export (`GET /admin/audit-logs/export`): an entry with exactly the fields
@@ -22,7 +22,7 @@ export function exportLine(bytes: string, hash: string, writerMac?: string | nul
   return `${bytes.slice(0, -1)},"hash":${JSON.stringify(hash)}${mac}}\n`;
 }
 
-export const toExportLine = (e: StoredEvent & { writerMac?: string | null }): string =>
+export const toExportLine = (e: LogEntry & { writerMac?: string | null }): string =>
   exportLine(canonicalEntry(e), e.hash, e.writerMac);
 
 /** `,"hash":"<64 hex digits>"}` */
@@ -34,7 +34,7 @@ function hashedBytes(line: string): string {
 }
 
 /** An export line's fields but its objects, and the hash of the entry it holds at its stored position. */
-export type CheckedLine = Omit<StoredEvent, 'data' | 'metadata'> & { entryHash: string; writerMac?: string };
+export type CheckedLine = Omit<LogEntry, 'data' | 'metadata'> & { entryHash: string; writerMac?: string };
 
 /** `,"writer_mac":"<64 hex digits>"` before the closing brace, as `exportLine` writes it. */
 const WRITER_MAC_KEY = Buffer.from(',"writer_mac":"');
@@ -326,7 +326,7 @@ const FIELD_CHECKS: Record<keyof ExportedEntry, (v: unknown) => boolean> = {
 };
 
 /** Throws a message naming the first field that is missing or of the wrong type. */
-export function fromExportLine(line: string): StoredEvent {
+export function fromExportLine(line: string): LogEntry {
   const value: unknown = JSON.parse(line);
   if (!isObject(value)) throw new Error('not a JSON object');
   for (const [name, ok] of Object.entries(FIELD_CHECKS)) {
@@ -334,7 +334,7 @@ export function fromExportLine(line: string): StoredEvent {
   }
   const entry = value as unknown as ExportedEntry & { writer_mac?: unknown };
   const writerMac = typeof entry.writer_mac === 'string' ? { writerMac: entry.writer_mac } : {};
-  return { ...entryOf(entry, entry.recorded_at), ...writerMac } as StoredEvent;
+  return { ...entryOf(entry, entry.recorded_at), ...writerMac };
 }
 
 function isObject(v: unknown): v is Record<string, unknown> {

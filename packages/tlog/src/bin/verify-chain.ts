@@ -8,13 +8,13 @@ import {
   parsePublicKey,
   parseWitness,
   type SignedTreeHead,
-} from '../src/platform/verification/checkpoint';
-import { writerKey } from '../src/platform/event-store/writer-mac';
-import { checkPromise, isEntryPromise, type EntryPromise } from '../src/platform/verification/entry-promise';
-import { checkKeptPromises, parseKeptPromises, type BrokenPromise } from '../src/platform/verification/kept-promises';
-import { ChainVerifier, type ChainVerification } from '../src/platform/verification/chain-verifier';
-import { UnreadableLineError, verifyExport } from '../src/platform/verification/export-verification';
-import { leafHash, verifyConsistency, verifyInclusion } from '../src/platform/event-store/merkle-tree';
+} from '../checkpoint';
+import { writerKey } from '../writer-mac';
+import { checkPromise, isEntryPromise, type EntryPromise } from '../entry-promise';
+import { checkKeptPromises, parseKeptPromises, type BrokenPromise } from '../kept-promises';
+import { ChainVerifier, type ChainVerification } from '../chain-verifier';
+import { UnreadableLineError, verifyExport } from '../export-verification';
+import { leafHash, verifyConsistency, verifyInclusion } from '../merkle-tree';
 import {
   NoteError,
   openNote,
@@ -22,18 +22,10 @@ import {
   parseVerifierKey,
   type Checkpoint,
   type NoteVerifier,
-} from '../src/platform/verification/signed-note';
-import { parseTlogProof, verifyTlogProof } from '../src/platform/verification/tlog-proof';
-import { TiledLogError, verifyTiledLog, type ExportedHashes } from '../src/platform/verification/tiled-log';
-import { parseTlogPolicy, policyCosignatures, type TlogPolicy } from '../src/platform/verification/tlog-policy';
-import { createInterface } from 'node:readline';
-import Papa from 'papaparse';
-import type { StoredEvent } from '../src/platform/event-store/event-store.port';
-import { fromExportLine } from '../src/platform/verification/export-lines';
-// The projector's own module, not the transactions module's index: that loads NestJS, a third of a second of start-up.
-import { transactionListProjector } from '../src/transactions/read-model/transaction-list.projector';
-import { foldTransactions } from '../src/transactions/read-model/transaction-view';
-import { checkExport, type ExportCheck } from '../src/export/export-transactions/export-check';
+} from '../signed-note';
+import { parseTlogProof, verifyTlogProof } from '../tlog-proof';
+import { TiledLogError, verifyTiledLog, type ExportedHashes } from '../tiled-log';
+import { parseTlogPolicy, policyCosignatures, type TlogPolicy } from '../tlog-policy';
 
 const USAGE = [
   'usage: verify-chain <export.ndjson | -> [--public-key <key.pem>]... [--witness <witness.ndjson>] [--signing-key <private-key.pem>]',
@@ -44,7 +36,6 @@ const USAGE = [
   '       verify-chain checkpoint <checkpoint-note> --vkey <vkey-file> | --policy <tlog-policy-file>',
   '       verify-chain tlog-proof <audit-receipt.json | proof.tlog-proof --entry <audit hash>> --vkey <vkey-file> | --policy <tlog-policy-file>',
   '       verify-chain tiles <log URL, e.g. https://host/api/v1/log> --vkey <vkey-file> [--checkpoint <kept-checkpoint-note>]... [--export <kept audit-log export>]   (key in CRCS_API_KEY unless the log is public)',
-  '       verify-chain export <transactions.csv> --log <export.ndjson> [--as-of <instant>]',
   '       verify-chain promises <kept-answers.ndjson> --log <log URL> --vkey <vkey-file> | --policy <tlog-policy-file> [--grace <seconds>]   (key in CRCS_API_KEY unless the log is public)',
 ].join('\n');
 
@@ -76,10 +67,8 @@ const fromCaller = (path: string): string => resolve(process.env.INIT_CWD ?? '.'
  * the promised hash and lead to the head's root, so an entry deleted or changed since fails.
  * `tlog-proof` checks a c2sp.org/tlog-proof (an audit receipt's `tlog_proof`, or the receipt itself,
  * which also gives the entry and its position) against the log's verifier key (`GET /log/vkey`).
- * `export` recomputes every row of a CSV export (`GET /export/transactions`, any mode) from the
- * transaction events of an export of the log and names each cell that differs; `--as-of` (the
- * instant the CSV was made) leaves out the entries recorded after it, so a sale refunded since
- * is compared as it then stood. The log itself is checked by verifying its export as above.
+ * A CSV export of transactions is checked by the service's own `npm run verify-export`
+ * (scripts/verify-export.ts): its rows are the service's transaction rules applied to the log.
  * `promises` checks a file of kept write answers (one a line: what a POS back office keeps of each
  * write) in bulk against the log's tiles under its latest checkpoint (with `--policy`, one that
  * meets its quorum): each promise's signature and origin, and its hash at its position; a promise
@@ -91,7 +80,10 @@ const fromCaller = (path: string): string => resolve(process.env.INIT_CWD ?? '.'
 async function main(args: string[]): Promise<number> {
   if (args[0] === 'checkpoint' || args[0] === 'tiles' || args[0] === 'tlog-proof')
     return checkC2sp(args[0], args.slice(1));
-  if (args[0] === 'export') return verifyCsvExport(args.slice(1));
+  if (args[0] === 'export')
+    throw new InputError(
+      "a CSV export is checked against the service's own transaction rules, which this package does not hold: run `npm run verify-export -- <transactions.csv> --log <export.ndjson>` in the service's folder",
+    );
   if (args[0] === 'promises') return verifyKeptPromises(args.slice(1));
   const { file, keyFiles, witnessFile, signingKeyFile, heads, proofKind, proofFile } = parseArgs(args);
   const keys = keyFiles.length > 0 ? keyRing(keyFiles.map(readPublicKey)) : undefined;
@@ -432,67 +424,6 @@ function reader(prefix: string): (path: string) => Promise<Buffer> {
       throw new TiledLogError(`${url} answered ${response.status}: ${(await response.text()).slice(0, 200)}`);
     return Buffer.from(await response.arrayBuffer());
   };
-}
-
-async function verifyCsvExport(args: string[]): Promise<number> {
-  let logFile: string | undefined;
-  let asOf: number | undefined;
-  const files: string[] = [];
-  for (let i = 0; i < args.length; i++) {
-    if (args[i] === '--log' && i + 1 < args.length) logFile = fromCaller(args[++i]);
-    else if (args[i] === '--as-of' && i + 1 < args.length) {
-      asOf = Date.parse(args[++i]);
-      if (Number.isNaN(asOf)) throw new InputError(`--as-of ${args[i]}: not an instant (say 2026-11-21T18:00:00Z)`);
-    } else if (!args[i].startsWith('-')) files.push(fromCaller(args[i]));
-    else throw new InputError(`unknown option ${args[i]}\n${USAGE}`);
-  }
-  if (files.length !== 1 || logFile === undefined) throw new InputError(USAGE);
-  const events = await transactionEvents(logFile, asOf);
-  const transactions = new Map(
-    [...foldTransactions(events)].map(([id, row]) => [id, { ...row.detail, history: row.history }]),
-  );
-  const csv = readJson(files[0], (text) => Papa.parse<string[]>(text, { skipEmptyLines: true }));
-  if (csv.errors.length > 0)
-    throw new InputError(`${files[0]}: row ${(csv.errors[0].row ?? 0) + 1}: ${csv.errors[0].message}`);
-  let result: ExportCheck;
-  try {
-    result = checkExport(csv.data, transactions);
-  } catch (error) {
-    throw new InputError(`${files[0]}: ${(error as Error).message}`);
-  }
-  process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
-  const shown = result.differences
-    .slice(0, 20)
-    .map((d) =>
-      d.from_log === null && d.field === 'transaction_id'
-        ? `  row ${d.row}: transaction ${d.transaction_id} is not in the log`
-        : `  row ${d.row} (${d.transaction_id}), ${d.field}: exported ${JSON.stringify(d.exported)}, from the log ${d.from_log === null ? 'no such column' : JSON.stringify(d.from_log)}`,
-    );
-  process.stderr.write(
-    result.difference_count === 0
-      ? `OK: ${result.row_count} rows, every cell as the log's ${transactions.size} transactions give it\n`
-      : `DIFFERENT: ${result.difference_count} cells in ${result.row_count} rows are not what the log says\n${shown.join('\n')}\n`,
-  );
-  return result.difference_count === 0 ? 0 : 1;
-}
-
-/** The transaction events of an export of the log, recorded at or before `asOf`, in the log's order. */
-async function transactionEvents(file: string, asOf: number | undefined): Promise<StoredEvent[]> {
-  const handled = new Set(transactionListProjector.handles);
-  const events: StoredEvent[] = [];
-  const input = createReadStream(file);
-  let line = 0;
-  try {
-    for await (const text of createInterface({ input, crlfDelay: Infinity })) {
-      line += 1;
-      if (text.trim() === '') continue;
-      const event = fromExportLine(text);
-      if (handled.has(event.type) && (asOf === undefined || Date.parse(event.recordedAt) <= asOf)) events.push(event);
-    }
-  } catch (error) {
-    throw new InputError(`${file}: ${line > 0 ? `line ${line}: ` : ''}${(error as Error).message}`);
-  }
-  return events.sort((a, b) => a.position - b.position);
 }
 
 /**

@@ -1,4 +1,4 @@
-import { EMPTY_ROOT, verifyConsistency } from '../event-store/merkle-tree';
+import { EMPTY_ROOT, verifyConsistency } from './merkle-tree';
 import { openNote, parseCheckpoint, splitNote, type Checkpoint, type NoteVerifier } from './signed-note';
 
 /*

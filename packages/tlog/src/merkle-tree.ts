@@ -1,4 +1,4 @@
-import { sha256 } from '../sha256';
+import { sha256 } from './sha256';
 
 /*
  * The Merkle tree of RFC 9162 (section 2.1) over the hash chain: leaf i is the entry at position

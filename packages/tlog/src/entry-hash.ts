@@ -1,9 +1,9 @@
-import { sha256Hex } from '../sha256';
-import type { StoredEvent } from './event-store.port';
+import { sha256Hex } from './sha256';
+import type { LogEntry } from './log-entry';
 
 export const GENESIS_HASH = '0'.repeat(64);
 
-export type HashedFields = Omit<StoredEvent, 'hash'>;
+export type HashedFields = Omit<LogEntry, 'hash'>;
 
 /**
  * SHA-256 over the RFC 8785 canonical JSON of the entry, keyed as docs/design.md names the fields.

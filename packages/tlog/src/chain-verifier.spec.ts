@@ -3,30 +3,26 @@ import fc from 'fast-check';
 import { buildChain, byPosition, newSigningKey, rehashFrom } from '../../../test/support/chain';
 import { keyRing } from './checkpoint';
 import { ChainVerifier, MAX_LISTED_BREAKS, type VerifierOptions } from './chain-verifier';
-import type { StoredEvent } from '../event-store/event-store.port';
-import { entryHash } from '../event-store/entry-hash';
-import { MerkleFrontier, leafHash } from '../event-store/merkle-tree';
+import type { LogEntry } from './log-entry';
+import { entryHash } from './entry-hash';
+import { MerkleFrontier, leafHash } from './merkle-tree';
 
-const verify = (entries: StoredEvent[], options?: VerifierOptions) => {
+const verify = (entries: LogEntry[], options?: VerifierOptions) => {
   const verifier = new ChainVerifier(options);
   entries.forEach((e) => verifier.push(e));
   return verifier.result();
 };
 
 // Tampering as SQL would do it to the events table, read back in position order.
-const changeAmount = (chain: StoredEvent[], position: number) =>
+const changeAmount = (chain: LogEntry[], position: number) =>
   chain.map((e) => (e.position === position ? { ...e, data: { cents: 1 } } : e));
-const deleteAt = (chain: StoredEvent[], position: number) => chain.filter((e) => e.position !== position);
-const swap = (chain: StoredEvent[], a: number, b: number) =>
+const deleteAt = (chain: LogEntry[], position: number) => chain.filter((e) => e.position !== position);
+const swap = (chain: LogEntry[], a: number, b: number) =>
   byPosition(
     chain.map((e) => (e.position === a ? { ...e, position: b } : e.position === b ? { ...e, position: a } : e)),
   );
 /** Moves every entry from `position` up by one and puts a forged entry, correctly hashed and linked, in the gap. */
-function insertForged(
-  chain: StoredEvent[],
-  position: number,
-  linked = true,
-): { chain: StoredEvent[]; forged: StoredEvent } {
+function insertForged(chain: LogEntry[], position: number, linked = true): { chain: LogEntry[]; forged: LogEntry } {
   const before = chain[position - 2];
   const entry = {
     ...chain[position - 1],

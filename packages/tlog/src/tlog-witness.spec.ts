@@ -1,6 +1,6 @@
 import { generateKeyPairSync } from 'node:crypto';
 import fc from 'fast-check';
-import { MerkleFrontier, consistencyPath, leafHash, type NodeLookup } from '../event-store/merkle-tree';
+import { MerkleFrontier, consistencyPath, leafHash, type NodeLookup } from './merkle-tree';
 import { cosign, cosignatures, cosignerKey, parseCosignerKey } from './cosignature';
 import { checkpointText, parseVerifierKey, signNote, verifierKey } from './signed-note';
 import { parseTlogPolicy, policyCosignatures, quorumMet } from './tlog-policy';

@@ -1,7 +1,7 @@
 import { createPrivateKey, createPublicKey, sign, verify, type KeyObject } from 'node:crypto';
-import type { ChainHead } from '../event-store/event-store.port';
-import { canonicalJson } from '../event-store/entry-hash';
-import { sha256Hex } from '../sha256';
+import type { ChainHead } from './log-entry';
+import { canonicalJson } from './entry-hash';
+import { sha256Hex } from './sha256';
 
 /**
  * Signed checkpoints: every so often the service appends an entry vouching, with an Ed25519

@@ -1,0 +1,2 @@
+// Breaks log-package-stands-alone: the log package loads a framework.
+export { Injectable } from '@nestjs/common';
