@@ -1,7 +1,7 @@
 /** What other features may use of this one: everything else in the folder is its own. */
 export { AuditModule } from './audit.module';
 export { ChainCheckpointer } from './record-checkpoint/chain-checkpointer';
-export type { SignerAlarm } from './record-checkpoint/chain-checkpointer';
+export type { SignerAlarm } from './record-checkpoint/signing-refused';
 export { TreeProofs } from './tree-proofs/tree-proofs';
 export { EntryPromises } from './entry-promises';
 export { EntryPromiseResponse } from './entry-promise.response.dto';

@@ -6,6 +6,11 @@ export class WebhookEndpointNotFoundError extends DomainError {
   }
 }
 
+/** For the documentation of the routes that name an endpoint. */
+export const WEBHOOK_ENDPOINT_NOT_FOUND_DOC = {
+  404: { NOT_FOUND: 'No endpoint has this id, or it belongs to another owner' },
+};
+
 /** SSRF: checked when the endpoint is made, and again before every delivery. */
 export class WebhookUrlRefusedError extends DomainError {
   constructor(reason: string) {

@@ -1,4 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { CoalescingQueue } from '../../platform/coalescing-queue';
 import { DATABASE, prepared, type Database } from '../../platform/event-store/sql';
 import { BIAS_WINDOW, VELOCITY_WINDOW_MS, type MerchantHistory } from '../../rules/fraud-score';
 import type { RoundingPolicy } from '../../rules/rounding-policy';
@@ -18,12 +19,6 @@ export interface SaleInputs {
   rounding_policy: RoundingPolicy;
   /** The entry that set the policy; null when the merchant never set one (the rule's). */
   policy_entry: EntryRef | null;
-}
-
-interface Waiting {
-  query: SaleInputsQuery;
-  resolve: (inputs: SaleInputs) => void;
-  reject: (error: unknown) => void;
 }
 
 /**
@@ -46,57 +41,44 @@ const READ = prepared(`select
  order by q.n`);
 
 /**
- * Reads every sale's inputs, one statement at a time: the sales that arrive while a read is out
- * wait for it and are then read together, in one statement. Alone, a sale is read at once; under
- * load a round trip serves many (it was one per sale, the most frequent statement the service sent).
- * Each sale still sees what was committed when its statement ran, as it would have after waiting
- * for a pooled connection.
+ * Reads every sale's inputs, one statement at a time (a CoalescingQueue): the sales that arrive
+ * while a read is out wait for it and are then read together, in one statement. Alone, a sale is
+ * read at once; under load a round trip serves many (it was one per sale, the most frequent
+ * statement the service sent). Each sale still sees what was committed when its statement ran, as
+ * it would have after waiting for a pooled connection.
  */
 @Injectable()
 export class SaleInputsReader {
-  private waiting: Waiting[] = [];
-  private reading = false;
+  private readonly queue = new CoalescingQueue((queries: SaleInputsQuery[]) => this.readAll(queries));
 
   constructor(@Inject(DATABASE) private readonly db: Database) {}
 
   read(query: SaleInputsQuery): Promise<SaleInputs> {
-    return new Promise((resolve, reject) => {
-      this.waiting.push({ query, resolve, reject });
-      if (!this.reading) void this.readWaiting();
-    });
+    return this.queue.push(query);
   }
 
-  private async readWaiting(): Promise<void> {
-    this.reading = true;
-    while (this.waiting.length > 0) {
-      const batch = this.waiting.splice(0);
-      try {
-        const rows = await this.db.query<{
-          deltas: string[] | null;
-          cashier_sales: number;
-          policy: { rounding_policy: RoundingPolicy; position: number; hash: string } | null;
-        }>(READ, [
-          batch.map(({ query }) => query.merchantId),
-          batch.map(({ query }) => query.cashierId),
-          batch.map(({ query }) => new Date(query.at.getTime() - VELOCITY_WINDOW_MS).toISOString()),
-          SYMMETRIC_MODES,
-          roundingPolicyStream(''),
-        ]);
-        batch.forEach(({ query, resolve }, i) => {
-          const { policy } = rows[i];
-          resolve({
-            history: {
-              recent_symmetric_deltas: (rows[i].deltas ?? []).map(Number),
-              cashier_sales_in_window: query.cashierId === null ? null : rows[i].cashier_sales,
-            },
-            rounding_policy: policy?.rounding_policy ?? 'rule',
-            policy_entry: policy && { position: policy.position, hash: policy.hash },
-          });
-        });
-      } catch (error) {
-        for (const { reject } of batch) reject(error);
-      }
-    }
-    this.reading = false;
+  private async readAll(queries: SaleInputsQuery[]): Promise<SaleInputs[]> {
+    const rows = await this.db.query<{
+      deltas: string[] | null;
+      cashier_sales: number;
+      policy: { rounding_policy: RoundingPolicy; position: number; hash: string } | null;
+    }>(READ, [
+      queries.map((query) => query.merchantId),
+      queries.map((query) => query.cashierId),
+      queries.map((query) => new Date(query.at.getTime() - VELOCITY_WINDOW_MS).toISOString()),
+      SYMMETRIC_MODES,
+      roundingPolicyStream(''),
+    ]);
+    return queries.map((query, i) => {
+      const { policy } = rows[i];
+      return {
+        history: {
+          recent_symmetric_deltas: (rows[i].deltas ?? []).map(Number),
+          cashier_sales_in_window: query.cashierId === null ? null : rows[i].cashier_sales,
+        },
+        rounding_policy: policy?.rounding_policy ?? 'rule',
+        policy_entry: policy && { position: policy.position, hash: policy.hash },
+      };
+    });
   }
 }
