@@ -19,7 +19,8 @@ const shared = {
  *   a database per test cloned from a migrated template, the service in-process over real HTTP.
  * - `e2e`: `test/**\/*.e2e-spec.ts`: the service as a process (crashes, restarts, two processes), its
  *   embedded server's own behaviour, the replica, the browser, the Go interop, the README's tour, on
- *   the run's embedded server and DATABASE_URL's when it is set.
+ *   the run's embedded server and DATABASE_URL's when it is set; and the log package's own system test,
+ *   `packages/tlog/test/*.e2e-spec.ts` (its formats checked by Go's, no service).
  */
 module.exports = {
   // A ceiling for a loaded machine, not a budget: the tests wait on conditions.
@@ -45,7 +46,7 @@ module.exports = {
     {
       ...shared,
       displayName: 'e2e',
-      roots: ['<rootDir>/test'],
+      roots: ['<rootDir>/test', '<rootDir>/packages/tlog/test'],
       testRegex: '\\.e2e-spec\\.ts$',
       globalSetup: '<rootDir>/test/support/e2e-global-setup.ts',
       globalTeardown: '<rootDir>/test/support/global-teardown.ts',

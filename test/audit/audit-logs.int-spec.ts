@@ -5,7 +5,7 @@ import { keyId } from '@crcs/tlog';
 import type { AuditEntry } from '../../src/audit/list-audit-logs/list-audit-logs.response.dto';
 import { checkpointsWritten, exportLog, parseExport, verifyExport } from '../support/audit';
 import { call, issueKey, onboardMerchant, type IssuedKey } from '../support/auth';
-import { newSigningKey } from '../support/chain';
+import { newSigningKey } from '../../packages/tlog/test/chain';
 import { FixedClock } from '../support/fixed-clock';
 import { recordSale } from '../support/sales';
 import { startTestApp, TEST_ADMIN_KEY, type TestApp } from '../support/test-app';

@@ -11,7 +11,7 @@ import { verifierKey, signTreeHead, EMPTY_ROOT } from '@crcs/tlog';
 import { loadFrontier } from '../../src/platform/event-store/merkle-store';
 import { checkpointPublicKey, runVerifier } from '../support/audit';
 import { call, issueKey, onboardMerchant } from '../support/auth';
-import { newSigningKey } from '../support/chain';
+import { newSigningKey } from '../../packages/tlog/test/chain';
 import { saleBody } from '../support/sales';
 import { appendForgedEntry, entryAt, rebuildTree, rewriteTail } from '../support/tampering';
 import { DRIVERS, createTestDatabase, type Driver, type TestDatabase } from '../support/test-database';

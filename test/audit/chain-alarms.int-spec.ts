@@ -5,7 +5,7 @@ import { migrate } from '../../src/platform/event-store/migrations';
 import { SqlEventStore } from '../../src/platform/event-store/sql-event-store';
 import { DATABASE, type Database } from '../../src/platform/event-store/sql';
 import { call, issueKey, onboardMerchant } from '../support/auth';
-import { newSigningKey } from '../support/chain';
+import { newSigningKey } from '../../packages/tlog/test/chain';
 import { FixedClock } from '../support/fixed-clock';
 import { recordSale } from '../support/sales';
 import { changeData, rewriteTail } from '../support/tampering';

@@ -10,7 +10,7 @@ import type { StoredEvent } from '../../src/platform/event-store/event-store.por
 import { migrate } from '../../src/platform/event-store/migrations';
 import { SqlEventStore } from '../../src/platform/event-store/sql-event-store';
 import type { Database } from '../../src/platform/event-store/sql';
-import { newSigningKey } from '../support/chain';
+import { newSigningKey } from '../../packages/tlog/test/chain';
 import { FixedClock } from '../support/fixed-clock';
 import { DRIVERS, createTestDatabase, type TestDatabase } from '../support/test-database';
 import { waitFor } from '../support/wait';

@@ -5,7 +5,7 @@ import type { ChainVerification } from '@crcs/tlog';
 import type { StoredEvent } from '../../src/platform/event-store/event-store.port';
 import { checkpointPublicKey, checkpointsWritten, exportLog, parseExport, verifyExport } from '../support/audit';
 import { call, issueKey, onboardMerchant } from '../support/auth';
-import { newSigningKey } from '../support/chain';
+import { newSigningKey } from '../../packages/tlog/test/chain';
 import { recordSale } from '../support/sales';
 import { changeData, deleteEntry, entryAt, insertForgedEntry, rewriteTail, swapEntries } from '../support/tampering';
 import { DRIVERS } from '../support/test-database';

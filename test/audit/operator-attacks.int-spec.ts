@@ -7,7 +7,7 @@ import { writeNodes } from '../../src/platform/event-store/merkle-store';
 import { MerkleFrontier, leafHash, parseWitness } from '@crcs/tlog';
 import { DATABASE, type Database } from '../../src/platform/event-store/sql';
 import { call, issueKey, onboardMerchant } from '../support/auth';
-import { newSigningKey } from '../support/chain';
+import { newSigningKey } from '../../packages/tlog/test/chain';
 import { recordSale, saleBody } from '../support/sales';
 import { changeData, entryAt, rewriteTail } from '../support/tampering';
 import { DRIVERS } from '../support/test-database';

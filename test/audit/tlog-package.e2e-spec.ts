@@ -7,7 +7,7 @@ import { cosignatures, parseCosignerKey, verifierKey } from '@crcs/tlog';
 import { Cosignatures } from '../../src/audit/cosignatures';
 import { checkpointsWritten, exportLog, parseExport, toExport } from '../support/audit';
 import { call, issueKey, onboardMerchant, uniqueId } from '../support/auth';
-import { newSigningKey } from '../support/chain';
+import { newSigningKey } from '../../packages/tlog/test/chain';
 import { childEnv } from '../support/child-env';
 import { recordSale } from '../support/sales';
 import { startTestApp, TEST_ADMIN_KEY, type TestApp } from '../support/test-app';

@@ -16,8 +16,8 @@ import {
   tilePath,
 } from '@crcs/tlog';
 import { call, issueKey, onboardMerchant } from '../support/auth';
-import { newSigningKey } from '../support/chain';
-import { rfc9162 } from '../support/rfc9162';
+import { newSigningKey } from '../../packages/tlog/test/chain';
+import { rfc9162 } from '../../packages/tlog/test/rfc9162';
 import { createTestDatabase, type TestDatabase } from '../support/test-database';
 import { startTestApp, TEST_ADMIN_KEY, type TestApp } from '../support/test-app';
 import { appendEntries, getLog, publishedSizes } from '../support/transparency-log';

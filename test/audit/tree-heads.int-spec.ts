@@ -18,8 +18,8 @@ import {
   verifyExport,
 } from '../support/audit';
 import { call, issueKey, onboardMerchant } from '../support/auth';
-import { newSigningKey } from '../support/chain';
-import { rfc9162 } from '../support/rfc9162';
+import { newSigningKey } from '../../packages/tlog/test/chain';
+import { rfc9162 } from '../../packages/tlog/test/rfc9162';
 import { recordSale, saleBody } from '../support/sales';
 import { entryAt, rewriteTail } from '../support/tampering';
 import { DRIVERS } from '../support/test-database';
@@ -31,7 +31,7 @@ const hex = (h: string) => Buffer.from(h, 'hex');
 
 /**
  * docs/design.md "Verifiable log": tree heads and proofs over real HTTP, checked by the RFC 9162
- * algorithms of test/support/rfc9162.ts and an independent RFC 8785 library; and a signer that
+ * algorithms of packages/tlog/test/rfc9162.ts and an independent RFC 8785 library; and a signer that
  * will not sign a log it cannot verify, against SQL tampering and with a witness file outside the database.
  */
 describe.each(DRIVERS)('signed tree heads and proofs, on %s', (driver) => {

@@ -14,7 +14,7 @@ import {
   verifyExport,
 } from '../support/audit';
 import { issueKey, onboardMerchant } from '../support/auth';
-import { newSigningKey, rehashFrom, treeHeadCheckpoint } from '../support/chain';
+import { newSigningKey, rehashFrom, treeHeadCheckpoint } from '../../packages/tlog/test/chain';
 import { recordSale } from '../support/sales';
 import { startTestApp } from '../support/test-app';
 

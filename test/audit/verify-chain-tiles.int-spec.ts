@@ -3,11 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DATABASE, type Database } from '../../src/platform/event-store/sql';
 import { CHECKPOINT_EVENT_TYPE, openNote, parseCheckpoint, parseVerifierKey } from '@crcs/tlog';
-import { rfc9162 } from '../support/rfc9162';
+import { rfc9162 } from '../../packages/tlog/test/rfc9162';
 import { rebuildTree, rewriteTail } from '../support/tampering';
 import { call } from '../support/auth';
 import { exportLog, runVerifier } from '../support/audit';
-import { newSigningKey } from '../support/chain';
+import { newSigningKey } from '../../packages/tlog/test/chain';
 import { startTestApp, TEST_ADMIN_KEY, type TestApp } from '../support/test-app';
 import { appendEntries } from '../support/transparency-log';
 

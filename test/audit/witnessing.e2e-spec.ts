@@ -24,7 +24,7 @@ import {
 } from '@crcs/tlog';
 import { checkpointsWritten, runVerifier } from '../support/audit';
 import { call, issueKey, onboardMerchant } from '../support/auth';
-import { newSigningKey } from '../support/chain';
+import { newSigningKey } from '../../packages/tlog/test/chain';
 import { recordSale } from '../support/sales';
 import { rebuildTree, rewriteTail } from '../support/tampering';
 import { ServiceProcess } from '../support/service-process';

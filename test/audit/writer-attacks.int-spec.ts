@@ -7,7 +7,7 @@ import { DATABASE, type Database } from '../../src/platform/event-store/sql';
 import { signTreeHead } from '@crcs/tlog';
 import { checkpointPublicKey, checkpointsWritten, runVerifier } from '../support/audit';
 import { call, issueKey, onboardMerchant } from '../support/auth';
-import { newSigningKey } from '../support/chain';
+import { newSigningKey } from '../../packages/tlog/test/chain';
 import { recordSale } from '../support/sales';
 import { appendForgedEntry, cutEntry, entryAt } from '../support/tampering';
 import { startTestApp, TEST_ADMIN_KEY, type TestApp } from '../support/test-app';

@@ -17,7 +17,7 @@ import { SqlEventStore } from '../../src/platform/event-store/sql-event-store';
 import type { Database } from '../../src/platform/event-store/sql';
 import type { Projector } from '../../src/platform/projections/projector';
 import { FixedClock } from '../support/fixed-clock';
-import { newSigningKey, treeHeadCheckpoint } from '../support/chain';
+import { newSigningKey, treeHeadCheckpoint } from '../../packages/tlog/test/chain';
 import { changeData, deleteEntry, entryAt, insertForgedEntry, rewriteTail, swapEntries } from '../support/tampering';
 import { DRIVERS, createTestDatabase, type TestDatabase } from '../support/test-database';
 

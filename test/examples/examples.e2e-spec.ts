@@ -6,7 +6,7 @@ import type { StoredEvent } from '../../src/platform/event-store/event-store.por
 import { DATABASE, type Database } from '../../src/platform/event-store/sql';
 import { checkpointPublicKey, checkpointsWritten, parseExport } from '../support/audit';
 import { call, issueKey } from '../support/auth';
-import { newSigningKey } from '../support/chain';
+import { newSigningKey } from '../../packages/tlog/test/chain';
 import { changeData } from '../support/tampering';
 import { startTestApp, TEST_ADMIN_KEY, type TestApp } from '../support/test-app';
 import { childEnv } from '../support/child-env';

@@ -1,5 +1,3 @@
-import { execFile, spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,82 +7,27 @@ import { cosignatures, parseCosignerKey, openNote, parseCheckpoint, parseVerifie
 import { call, issueKey, onboardMerchant, uniqueId } from '../support/auth';
 import { recordSale } from '../support/sales';
 import { checkpointsWritten, runVerifier } from '../support/audit';
-import { newSigningKey } from '../support/chain';
+import { newSigningKey } from '../../packages/tlog/test/chain';
+import { buildGoChecker, goSuite, type GoChecker } from '../../packages/tlog/test/go-checker';
 import { startTestApp, TEST_ADMIN_KEY, type TestApp } from '../support/test-app';
 import { appendEntries } from '../support/transparency-log';
 import { WitnessProcess } from '../support/witness-process';
 
-/*
- * Interop with an independent implementation of the C2SP formats: Go's golang.org/x/mod/sumdb/note
- * and sumdb/tlog, from Debian's golang-golang-x-mod-dev, built here by `go` from Debian's
- * golang-go into a temporary folder (GOPATH mode, nothing downloaded). Without them the suite is
- * skipped, loudly; with CRCS_REQUIRE_INTEROP=1 (.ci/run sets it) it fails instead.
- */
-
-const X_MOD = '/usr/share/gocode/src/golang.org/x/mod/sumdb';
-const PROGRAM = join(__dirname, 'go/c2sp-check');
-
-function missing(): string | undefined {
-  if (spawnSync('go', ['version']).status !== 0) return 'no `go` on the PATH (Debian: golang-go)';
-  if (!existsSync(join(X_MOD, 'note')) || !existsSync(join(X_MOD, 'tlog')))
-    return `no ${X_MOD}/{note,tlog} (Debian: golang-golang-x-mod-dev)`;
-  return undefined;
-}
-
-const absent = missing();
-if (absent && process.env.CRCS_REQUIRE_INTEROP !== '1') {
-  process.stderr.write(
-    `\n${'!'.repeat(100)}\n!! C2SP INTEROP TESTS SKIPPED: ${absent}.\n!! The checkpoints and tiles are NOT checked against Go's implementation in this run; CRCS_REQUIRE_INTEROP=1 makes this a failure.\n${'!'.repeat(100)}\n\n`,
-  );
-}
-const suite = absent && process.env.CRCS_REQUIRE_INTEROP !== '1' ? describe.skip : describe;
-
-interface Run {
-  status: number;
-  stdout: string;
-  stderr: string;
-}
-
-suite("C2SP checkpoints and tiles, checked by Go's sumdb/note and sumdb/tlog", () => {
+/** The service's log as it serves it, checked by Go's own implementation of the formats (packages/tlog/test/go-checker.ts). */
+goSuite("C2SP checkpoints and tiles, checked by Go's sumdb/note and sumdb/tlog", () => {
   let work: string;
-  let program: string;
+  let run: GoChecker;
   let app: TestApp;
   let vkey: string;
   let witness: WitnessProcess;
   const older: string[] = [];
   let receipt: { tlog_proof: string | null; receipt: { auditHash: string; chain_position: number } };
 
-  const run = (args: string[], stdin = ''): Promise<Run> =>
-    new Promise((resolve) => {
-      const child = execFile(program, args, { timeout: 60_000 }, (error, stdout, stderr) =>
-        resolve({ status: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
-      );
-      // A command that reads no input can exit before its input is written, closing the pipe: its
-      // exit status and output say how it went, not the write (CI failed once on this EPIPE).
-      child.stdin!.on('error', (error: NodeJS.ErrnoException) => {
-        if (error.code !== 'EPIPE') throw error;
-      });
-      child.stdin!.end(stdin);
-    });
   const checkLog = () => run(['log', `${app.baseUrl}/log`, TEST_ADMIN_KEY, vkey, ...older]);
 
   beforeAll(async () => {
-    if (absent) throw new Error(`CRCS_REQUIRE_INTEROP=1, but ${absent}`);
     work = await mkdtemp(join(tmpdir(), 'crcs-go-'));
-    program = join(work, 'c2sp-check');
-    // GOPATH mode from Debian's sources; the build cache and Go's own temporary files in this run's folder, removed after.
-    const env = {
-      ...process.env,
-      GO111MODULE: 'off',
-      GOPATH: '/usr/share/gocode',
-      GOCACHE: join(work, 'cache'),
-      GOTMPDIR: work,
-      GOFLAGS: '',
-      GOPROXY: 'off',
-      GOENV: 'off',
-    };
-    const built = spawnSync('go', ['build', '-o', program, '.'], { cwd: PROGRAM, env, encoding: 'utf8' });
-    if (built.status !== 0) throw new Error(`go build failed: ${built.stderr}`);
+    run = buildGoChecker(work);
 
     // A witness of our own (npm run witness) cosigns every checkpoint, for Go to check its cosignatures too.
     const key = newSigningKey();

@@ -10,7 +10,7 @@ import { rebuildProjections } from '../../src/platform/projections/runner';
 import { PROJECTORS } from '../../src/projectors';
 import { exportLog, parseExport, runVerifier, toExport } from '../support/audit';
 import { call, issueKey, onboardMerchant } from '../support/auth';
-import { rehashFrom } from '../support/chain';
+import { rehashFrom } from '../../packages/tlog/test/chain';
 import { ruleAt } from '../support/jurisdiction-rules';
 import { changeData } from '../support/tampering';
 import { recordSale } from '../support/sales';

@@ -5,7 +5,7 @@ import { Cosignatures } from '../../src/audit/cosignatures';
 import { cosignatures, parseCosignerKey, checkpointText, signNote, verifierKey, addCheckpointBody } from '@crcs/tlog';
 import { runVerifier } from '../support/audit';
 import { call, issueKey } from '../support/auth';
-import { newSigningKey } from '../support/chain';
+import { newSigningKey } from '../../packages/tlog/test/chain';
 import { TEST_ADMIN_KEY } from '../support/test-app';
 import { appendEntries } from '../support/transparency-log';
 import { WitnessProcess } from '../support/witness-process';

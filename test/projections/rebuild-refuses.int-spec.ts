@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { DATABASE, type Database } from '../../src/platform/event-store/sql';
 import { issueKey, onboardMerchant } from '../support/auth';
-import { newSigningKey } from '../support/chain';
+import { newSigningKey } from '../../packages/tlog/test/chain';
 import { childEnv } from '../support/child-env';
 import { recordSale } from '../support/sales';
 import { appendForgedEntry, changeData } from '../support/tampering';

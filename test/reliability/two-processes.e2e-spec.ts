@@ -7,7 +7,7 @@ import { BUILT_MAIN, freePort, ServiceProcess } from '../support/service-process
 import { createTestDatabase, type TestDatabase } from '../support/test-database';
 import { Pool } from 'pg';
 import { embeddedServerPid, inspectLog, loadUntil, onboard, post, recordSale, serviceEnv } from './support';
-import { newSigningKey } from '../support/chain';
+import { newSigningKey } from '../../packages/tlog/test/chain';
 import { PgDatabase } from '../../src/platform/event-store/pg-database';
 import { writerKey } from '@crcs/tlog';
 import { verifyStoredLog } from '../../src/platform/verification/stored-verification';

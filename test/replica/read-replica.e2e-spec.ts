@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Client } from 'pg';
-import { newSigningKey } from '../support/chain';
+import { newSigningKey } from '../../packages/tlog/test/chain';
 import { READ_REPLICA_EXTENSION } from '../../src/platform/read-replica/api-data-as-of.decorator';
 import { checkpointsWritten } from '../support/audit';
 import { call, issueKey, onboardMerchant, revokeKey, type Answer } from '../support/auth';

@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import { createPublicKey } from 'node:crypto';
 import fc from 'fast-check';
-import { buildChain, byPosition, newSigningKey, rehashFrom } from '../support/chain';
+import { buildChain, byPosition, newSigningKey, rehashFrom } from '../../packages/tlog/test/chain';
 import {
   keyRing,
   checkExportLine,

@@ -13,7 +13,7 @@ import {
   HashPool,
 } from '@crcs/tlog';
 import { JsonText, insertRows } from '../../src/platform/event-store/sql';
-import { buildChain, newSigningKey } from '../support/chain';
+import { buildChain, newSigningKey } from '../../packages/tlog/test/chain';
 import type { NewEvent, StoredEvent } from '../../src/platform/event-store/event-store.port';
 import { migrate } from '../../src/platform/event-store/migrations';
 import { SqlEventStore } from '../../src/platform/event-store/sql-event-store';

@@ -1,6 +1,6 @@
 import { createPublicKey } from 'node:crypto';
 import fc from 'fast-check';
-import { buildChain, byPosition, newSigningKey, rehashFrom } from '../../../test/support/chain';
+import { buildChain, byPosition, newSigningKey, rehashFrom } from '../test/chain';
 import { keyRing } from './checkpoint';
 import { ChainVerifier, MAX_LISTED_BREAKS, type VerifierOptions } from './chain-verifier';
 import type { LogEntry } from './log-entry';

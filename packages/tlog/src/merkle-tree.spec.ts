@@ -11,7 +11,7 @@ import {
   verifyInclusion,
   type NodeLookup,
 } from './merkle-tree';
-import { rfc9162 } from '../../../test/support/rfc9162';
+import { rfc9162 } from '../test/rfc9162';
 
 /** A tree of `size` leaves built by appending, its nodes kept as the service stores them. */
 function grow(size: number): { chainHashes: string[]; node: NodeLookup; frontier: MerkleFrontier } {
@@ -39,7 +39,7 @@ const mthOf = Array.from({ length: 65 }, (_, n) => rfc9162.mth(leafInputs.slice(
 /** At i: MTH of the first i leaves and a forged one after them, the first tree of i + 1 leaves a rewritten log would claim. */
 const forgedMthOf = Array.from({ length: 64 }, (_, i) => rfc9162.mth([...leafInputs.slice(0, i), Buffer.alloc(32, 7)]));
 
-describe('Merkle tree (RFC 9162 2.1), checked by the RFC’s own algorithms written in test/support/rfc9162.ts', () => {
+describe('Merkle tree (RFC 9162 2.1), checked by the RFC’s own algorithms written in packages/tlog/test/rfc9162.ts', () => {
   it('the empty tree’s root is the hash of nothing', () => {
     expect(treeRoot(0, full.node).toString('hex')).toBe(
       'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855',

@@ -14,7 +14,11 @@ import {
   MerkleFrontier,
   leafHash,
 } from '@crcs/tlog';
-import type { StoredEvent } from '../../src/platform/event-store/event-store.port';
+
+/** A log entry with the metadata a service writes: a schema version and the acting key. */
+export interface TestEntry extends LogEntry {
+  metadata: { schemaVersion: number; actor: { keyId: string; role: string } };
+}
 
 export const newSigningKey = (): KeyObject => generateKeyPairSync('ed25519').privateKey;
 
@@ -52,8 +56,8 @@ export function legacyCheckpoint(key: KeyObject, checkpoint: number, { position,
 export function buildChain(
   count: number,
   options: { checkpointEvery?: number; signingKey?: KeyObject } = {},
-): StoredEvent[] {
-  const chain: StoredEvent[] = [];
+): TestEntry[] {
+  const chain: TestEntry[] = [];
   const revisions = new Map<string, number>();
   let checkpoints = 0;
   let covered = 0;

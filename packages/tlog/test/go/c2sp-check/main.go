@@ -1,6 +1,6 @@
 // Command c2sp-check checks a transparency log served in the C2SP formats with Go's own
 // implementation of them (golang.org/x/mod/sumdb/note and sumdb/tlog), sharing no code with the
-// service it checks. Built by test/interop/c2sp.e2e-spec.ts from Debian's sources, nothing downloaded.
+// service it checks. Built by packages/tlog/test/c2sp-interop.e2e-spec.ts and test/interop/c2sp.e2e-spec.ts from Debian's sources, nothing downloaded.
 //
 //	c2sp-check log <prefix> <api key or ""> <vkey> [<older checkpoint file>...]
 //	    verifies the checkpoint at <prefix>/checkpoint with the verifier key, reads the tree from
