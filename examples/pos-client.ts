@@ -275,8 +275,9 @@ async function main(): Promise<void> {
   );
 
   // 5. The day's records as the service lists them (its read model), in the order they were made,
-  // and each one's receipt with the rounding disclosure the state requires.
-  const day = await listAll(key);
+  // and each one's receipt with the rounding disclosure the state requires. The list follows the
+  // log a moment behind the writes: min_position, the last write's chain position, waits for it.
+  const day = await listAll(key, refundRecord.chain_position);
   console.log(`\n5. Receipts (${day.length})`);
   for (const t of day) {
     const { body } = await call<{ receipt: { text: string } }>(
@@ -304,13 +305,13 @@ async function main(): Promise<void> {
   );
 }
 
-/** Every record of the merchant, a page at a time (a merchant key sees its own merchant only). */
-async function listAll(key: string): Promise<Transaction[]> {
+/** Every record of the merchant up to `minPosition` at least, a page at a time (a merchant key sees its own merchant only). */
+async function listAll(key: string, minPosition: number): Promise<Transaction[]> {
   const all: Transaction[] = [];
   for (;;) {
     const { body } = await call<{ transactions: Transaction[]; total: number }>(
       'GET',
-      `/transactions?limit=1000&offset=${all.length}`,
+      `/transactions?limit=1000&offset=${all.length}&min_position=${minPosition}`,
       { key },
     );
     all.push(...body.transactions);

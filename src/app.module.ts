@@ -1,6 +1,7 @@
 import { Module, RequestMethod, type DynamicModule } from '@nestjs/common';
 import { CqrsModule } from '@nestjs/cqrs';
-import { APP_GUARD } from '@nestjs/core';
+import { APP_GUARD, APP_INTERCEPTOR } from '@nestjs/core';
+import { AnswerContextInterceptor } from './platform/answer-context';
 import { LoggerModule } from 'nestjs-pino';
 import { AuditModule } from './audit/audit.module';
 import { AuthGuard } from './platform/identity/auth.guard';
@@ -81,6 +82,8 @@ export class AppModule {
         { provide: AppConfig, useValue: config },
         // Every route of every module passes the guard: a route without @Roles or @Public is closed.
         { provide: APP_GUARD, useExisting: AuthGuard },
+        // Reads say on their answer how current they are (X-Data-As-Of, X-Log-Position).
+        { provide: APP_INTERCEPTOR, useClass: AnswerContextInterceptor },
         { provide: ENFORCED_RULES, useValue: ENFORCED_ROUNDING_RULES },
       ],
       exports: [AppConfig, ENFORCED_RULES],

@@ -12,6 +12,7 @@ export const PROJECTORS: readonly Projector[] = [
   jurisdictionRulesProjector,
   apiKeysProjector,
   merchantsProjector,
+  // Async, and before the webhook fan-out, which reads its rows in the same batch to find a rule change's audience.
   transactionListProjector,
   roundingPoliciesProjector,
   tipsProjector,

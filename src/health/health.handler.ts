@@ -4,6 +4,9 @@ import { ChainAlarms, ChainCheckpointer } from '../audit';
 import { JurisdictionRuleStore, dataSummary } from '../jurisdiction';
 import { EventStore } from '../platform/event-store/event-store.port';
 import { DATABASE, type Database } from '../platform/event-store/sql';
+import { READ_MODELS } from '../platform/event-store/event-store.module';
+import { projectionLag, type ProjectionLag } from '../platform/projections/log-position';
+import type { Projector } from '../platform/projections/projector';
 import { ReadReplica } from '../platform/read-replica/read-replica';
 import type { EnforcedRule } from '../rules/rounding-engine';
 import { ENFORCED_RULES } from './enforced-rules';
@@ -25,6 +28,7 @@ export class HealthHandler implements IQueryHandler<HealthQuery, HealthReport> {
     private readonly signer: ChainCheckpointer,
     private readonly alarms: ChainAlarms,
     private readonly replica: ReadReplica,
+    @Inject(READ_MODELS) private readonly projectors: readonly Projector[],
   ) {}
 
   async execute(): Promise<HealthReport> {
@@ -40,6 +44,7 @@ export class HealthHandler implements IQueryHandler<HealthQuery, HealthReport> {
       database: { driver: this.db.driver, ...database },
       chain: { head_position: headPosition, signer, alarms },
       read_replica: await this.replicaHealth(),
+      projections: database.reachable ? await this.projections() : [],
       uptime_seconds: Math.floor(process.uptime()),
       enforced_rules: this.enforcedRules,
       jurisdiction_data: dataSummary(this.jurisdictions, this.clock.now().toISOString().slice(0, 10)),
@@ -65,6 +70,15 @@ export class HealthHandler implements IQueryHandler<HealthQuery, HealthReport> {
       data_as_of: dataAsOf?.toISOString() ?? null,
       max_lag_ms: state === 'off' ? null : this.replica.maxLagMs,
     };
+  }
+
+  /** Reported, and degrades nothing: a read that needs a read model further on waits for it, or answers 503 (min_position). */
+  private async projections(): Promise<ProjectionLag[]> {
+    try {
+      return await withTimeout(projectionLag(this.db, this.projectors), DATABASE_PROBE_TIMEOUT_MS);
+    } catch {
+      return [];
+    }
   }
 
   private async headPosition(): Promise<number | null> {

@@ -3,6 +3,7 @@ import { MissingPositions, type ChainAlarm, type SignerAlarm } from '../audit';
 import type { Database } from '../platform/event-store/sql';
 import { DataSummaryDto } from '../jurisdiction';
 import type { ReplicaState } from '../platform/read-replica/read-replica';
+import type { ProjectionLag } from '../platform/projections/log-position';
 import type { EnforcedRule } from '../rules/rounding-engine';
 import { EnforcedRuleDto } from '../transactions';
 
@@ -133,6 +134,30 @@ export class ReadReplicaHealth {
   max_lag_ms: number | null;
 }
 
+export class ProjectionHealth implements ProjectionLag {
+  @ApiProperty({ example: 'transaction-list' })
+  name: string;
+
+  @ApiProperty({
+    enum: ['inline', 'async'],
+    description: '`inline`: written in the append transaction; `async`: from its checkpoint after the append',
+  })
+  mode: ProjectionLag['mode'];
+
+  @ApiProperty({ type: 'integer', description: 'The last log position it has applied', example: 1204 })
+  position: number;
+
+  @ApiProperty({ type: 'integer', description: 'Entries of the log it has not applied yet', example: 0 })
+  lag_entries: number;
+
+  @ApiProperty({
+    type: 'integer',
+    description: 'How long the oldest entry it has not applied has been in the log, in milliseconds; 0 when none',
+    example: 0,
+  })
+  lag_ms: number;
+}
+
 export class HealthReport {
   @ApiProperty({
     enum: ['ok', 'degraded'],
@@ -149,6 +174,13 @@ export class HealthReport {
 
   @ApiProperty()
   read_replica: ReadReplicaHealth;
+
+  @ApiProperty({
+    type: [ProjectionHealth],
+    description:
+      'Each read model and how far it is behind the log (empty when the database cannot be read). Lists, analytics and exports answer as of their position; `min_position` waits for it',
+  })
+  projections: ProjectionHealth[];
 
   @ApiProperty({ type: 'integer', example: 3600 })
   uptime_seconds: number;

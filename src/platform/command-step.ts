@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { decideAndAppend, type Decider, type DomainEvent } from './decider';
-import { EventStore, type EventMetadata, type StoredEvent } from './event-store/event-store.port';
-import type { Sql } from './event-store/sql';
+import { EventStore, type AppendTx, type EventMetadata, type StoredEvent } from './event-store/event-store.port';
 import { IdempotencyStore, type IdempotentRequest } from './idempotency/idempotency';
 import { withNewRecordId } from './ids';
 
@@ -25,13 +24,13 @@ export class CommandStep {
   ) {}
 
   /**
-   * `answer` runs inside the append transaction, after the inline projectors, so it reads the read
-   * models as a GET would and may check what other streams did meanwhile (throwing rolls the append
-   * back); its result is saved there for the Idempotency-Key.
+   * `answer` runs inside the append transaction, under the chain-head lock, where the log holds its
+   * entries (and the inline read models their rows): it may read them, and check what other streams did meanwhile (throwing rolls the
+   * append back); its result is saved there for the Idempotency-Key.
    */
   async run<Command, State, Event extends DomainEvent, Response>(
     { stream, decider, command, metadata, idempotency, fresh }: Step<Command, State, Event>,
-    answer: (tx: Sql, stored: StoredEvent[]) => Promise<Response> | Response,
+    answer: (tx: AppendTx, stored: StoredEvent[]) => Promise<Response> | Response,
   ): Promise<Response> {
     let response: Response | undefined;
     await decideAndAppend(this.store, stream, decider, command, metadata, {
@@ -47,14 +46,14 @@ export class CommandStep {
   /**
    * A write that makes a new record: `build` gets a newly drawn id (`PREFIX-YYYY-MM-DD-XXXXXXXX`,
    * the date `at`'s) and gives the step on that id's stream. The stream is fresh (nothing to read,
-   * expected revision 0), and when the id turns out to be taken, by a stream or by a record in a
-   * read model, another is drawn.
+   * expected revision 0), and when the id turns out to be taken, by a stream or by a record
+   * without a stream of its own (RecordIdTakenError), another is drawn.
    */
   runNew<Command, State, Event extends DomainEvent, Response>(
     prefix: string,
     at: Date,
     build: (id: string) => Step<Command, State, Event>,
-    answer: (tx: Sql, stored: StoredEvent[], id: string) => Promise<Response> | Response,
+    answer: (tx: AppendTx, stored: StoredEvent[], id: string) => Promise<Response> | Response,
   ): Promise<Response> {
     return withNewRecordId(prefix, at, (id) =>
       this.run({ ...build(id), fresh: true }, (tx, stored) => answer(tx, stored, id)),

@@ -15,8 +15,8 @@ export function newRecordId(prefix: string, at: Date): string {
 export const recordIdPattern = (prefix: string) => new RegExp(`^${prefix}-\\d{4}-\\d{2}-\\d{2}-[0-9A-Z]{8}$`);
 
 /**
- * A read model already holds another record under a freshly drawn id. A record with no stream of
- * its own (a VOID or REFUND, appended to its sale's) can only be told apart there.
+ * The log already holds another record under a freshly drawn id: for a record with no stream of its
+ * own (a VOID or REFUND, appended to its sale's), found by the append's own check.
  */
 export class RecordIdTakenError extends Error {
   constructor(readonly recordId: string) {
@@ -29,7 +29,7 @@ const ATTEMPTS = 3;
 
 /**
  * Runs `record` with a new id, and again with another when the id turned out to be taken: by a
- * stream (a revision conflict on a fresh stream's expected revision 0) or by a record in a read model.
+ * stream (a revision conflict on a fresh stream's expected revision 0) or by a record without a stream of its own.
  */
 export async function withNewRecordId<T>(prefix: string, at: Date, record: (id: string) => Promise<T>): Promise<T> {
   for (let attempt = 1; ; attempt++) {

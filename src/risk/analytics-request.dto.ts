@@ -2,6 +2,7 @@ import { applyDecorators } from '@nestjs/common';
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsOptional, IsString, Matches } from 'class-validator';
 import { PageRequest } from '../platform/page.request.dto';
+import { MinPosition, MinPositionRequest } from '../platform/as-of-position';
 import { MERCHANT_ID_PATTERN, MERCHANT_ID_RULE } from '../merchants';
 
 /** The analytics are platform views (admin, auditor): every merchant, or the one `merchant_id` names (none matching: empty). */
@@ -17,13 +18,19 @@ const OptionalMerchantId = () =>
     Matches(MERCHANT_ID_PATTERN, { message: MERCHANT_ID_RULE }),
   );
 
-export class MerchantFilterRequest {
+export class MerchantFilterRequest extends MinPositionRequest {
   @OptionalMerchantId()
   merchant_id?: string;
 }
 
+/** A list of the analytics paged by `limit` (default 100, at most 1,000) and `offset`. */
+export class AnalyticsPageRequest extends PageRequest {
+  @MinPosition()
+  min_position?: number;
+}
+
 /** A merchant filter on a list paged by `limit` (default 100, at most 1,000) and `offset`. */
-export class PagedMerchantFilterRequest extends PageRequest {
+export class PagedMerchantFilterRequest extends AnalyticsPageRequest {
   @OptionalMerchantId()
   merchant_id?: string;
 }

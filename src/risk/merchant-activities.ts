@@ -3,7 +3,7 @@ import { AppConfig } from '../platform/config/config';
 import type { Database } from '../platform/event-store/sql';
 import { merchantRiskProjector, roundingActivity } from './read-model/merchant-risk/merchant-risk.projector';
 import { overrideActivity, overrideReportProjector } from './read-model/override-report/override-report.projector';
-import { readAsOf } from '../platform/projections/runner';
+import { readAsOf } from '../platform/projections/log-position';
 import { voidActivity, voidAnalyticsProjector } from './read-model/void-analytics/void-analytics.projector';
 import type { MerchantActivity } from './merchant-score';
 import { NO_OVERRIDES } from './override-analysis';
@@ -17,10 +17,14 @@ export const NO_ACTIVITY: MerchantActivity = { rounding: NO_ROUNDING, overrides:
 export class MerchantActivities {
   constructor(private readonly config: AppConfig) {}
 
-  /** One merchant's activity, or every merchant's (`null`), by merchant id, and the log position it is current as of, from `db` (the primary or the replica). */
+  /**
+   * One merchant's activity, or every merchant's (`null`), by merchant id, and the log position it is
+   * current as of, from `db` (the primary or the replica), once at `minPosition` (readAsOf).
+   */
   async read(
     db: Database,
     merchantId: string | null,
+    minPosition?: number,
   ): Promise<{ activities: Map<string, MerchantActivity>; as_of_position: number }> {
     const { result, as_of_position: asOfPosition } = await readAsOf(
       db,
@@ -41,6 +45,7 @@ export class MerchantActivities {
           ]),
         );
       },
+      minPosition,
     );
     return { activities: result, as_of_position: asOfPosition };
   }

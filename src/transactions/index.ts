@@ -1,5 +1,5 @@
 /** What other features may use of this one: everything else in the folder is its own. */
-export { findTransaction } from './read-model/transaction-list.projector';
+export { readTransaction } from './read-model/transaction-reads';
 export { TRANSACTION_ID_PATTERN } from './transaction-id';
 export { historyEntry } from './read-model/transaction-view';
 export type { HistoryEntry, OverrideView, TransactionDetail, TransactionView } from './transaction.response.dto';

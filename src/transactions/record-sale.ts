@@ -152,5 +152,6 @@ export function recordSale(command: RecordTransaction): TransactionRecordedData 
     fraud,
     rule_entry: command.rule_entry,
     ...(command.policy_entry && { policy_entry: command.policy_entry }),
+    history_position: command.history_position,
   };
 }

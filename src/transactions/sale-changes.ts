@@ -3,8 +3,8 @@ import { eventMetadata, type CommandContext } from '../platform/identity/command
 import { Clock } from '../platform/clock';
 import { CommandStep } from '../platform/command-step';
 import type { IdempotentRequest } from '../platform/idempotency/idempotency';
-import type { Sql } from '../platform/event-store/sql';
-import { findTransaction } from './read-model/transaction-list.projector';
+import type { AppendTx, StoredEvent } from '../platform/event-store/event-store.port';
+import { claimRecordId, readTransaction } from './read-model/transaction-reads';
 import { transactionDecider } from './transaction.decider';
 import type { IssueRefund, TransactionCommand, VoidTransaction } from './sale.commands';
 import { transactionStream } from './transaction.events';
@@ -13,7 +13,7 @@ import { withNewTransactionId } from './transaction-id';
 import { ReversalResponse } from './reversal.response.dto';
 import { EntryPromises, type EntryPromiseResponse } from '../audit';
 
-/** Overrides, voids and refunds: each is decided on the sale's own stream and answered from the read model. */
+/** Overrides, voids and refunds: each is decided on the sale's own stream and answered from the log. */
 @Injectable()
 export class SaleChanges {
   constructor(
@@ -25,8 +25,8 @@ export class SaleChanges {
 
   /**
    * Appends what the decider makes of the command to the stream of the sale, once the key is shown
-   * to see it (else 404). `answer` reads the read model inside the append transaction, after the
-   * inline projector wrote it, so the response is what a GET will show; the idempotency record is
+   * to see it (else 404). `answer` reads the sale's stream inside the append transaction, where the
+   * entry is already in the log, so the response is what a GET will show; the idempotency record is
    * saved with it, with the signed promise of the appended entry.
    */
   async change<R>(
@@ -34,14 +34,14 @@ export class SaleChanges {
     context: CommandContext,
     idempotency: IdempotentRequest | undefined,
     command: TransactionCommand,
-    answer: (tx: Sql) => Promise<R>,
+    answer: (tx: AppendTx, entry: StoredEvent) => Promise<R>,
   ): Promise<R & { promise: EntryPromiseResponse | null }> {
     const sale = await this.transactions.findSale(context.principal, saleId);
     const metadata = eventMetadata(context, sale.merchant_id);
     return this.step.run(
       { stream: transactionStream(sale.id), decider: transactionDecider, command, metadata, idempotency },
       async (tx, [entry]) => ({
-        ...(await answer(tx)),
+        ...(await answer(tx, entry)),
         promise: this.promises.of(entry),
       }),
     );
@@ -56,11 +56,14 @@ export class SaleChanges {
   ): Promise<ReversalResponse> {
     const now = this.clock.now();
     return withNewTransactionId(now, (transactionId) =>
-      this.change(saleId, context, idempotency, command(transactionId, now.toISOString()), async (tx) => ({
-        success: true as const,
-        transaction: (await findTransaction(tx, transactionId))!,
-        original: (await findTransaction(tx, saleId))!,
-      })),
+      this.change(saleId, context, idempotency, command(transactionId, now.toISOString()), async (tx, entry) => {
+        claimRecordId(tx, transactionId, entry.position);
+        return {
+          success: true as const,
+          transaction: (await readTransaction(tx, transactionId))!,
+          original: (await readTransaction(tx, saleId))!,
+        };
+      }),
     );
   }
 }

@@ -37,6 +37,8 @@ export interface RecordTransaction {
   sale: SaleRequest;
   jurisdiction: JurisdictionResolution;
   history: MerchantHistory;
+  /** The log position the history was read as of (the transaction-list read model's checkpoint). */
+  history_position: number;
   /** The merchant's rounding policy when the sale was made. */
   rounding_policy: RoundingPolicy;
   /** The log entries of the resolved rule and of the merchant's policy (none: never set), which the sale names. */

@@ -3,11 +3,11 @@ import { ChainAlarms } from '../audit';
 import { MerchantScope } from '../auth';
 import type { Principal } from '../platform/identity/principal';
 import { DATABASE, type Database } from '../platform/event-store/sql';
-import { findTransaction } from './read-model/transaction-list.projector';
+import { readTransaction } from './read-model/transaction-reads';
 import { NotASaleError, TransactionNotFoundError } from './transaction.errors';
 import type { TransactionDetail } from './transaction.response.dto';
 
-/** Transactions as a key may see them, from the inline transaction-list read model. */
+/** Transactions as a key may see them: from the transaction-list read model once it has caught up with them, else from the log. */
 @Injectable()
 export class TransactionDirectory {
   constructor(
@@ -22,7 +22,7 @@ export class TransactionDirectory {
    * chain alarm: someone added the row, or took its entry out of the log.
    */
   async find(principal: Principal, transactionId: string): Promise<TransactionDetail> {
-    const transaction = await findTransaction(this.db, transactionId);
+    const transaction = await readTransaction(this.db, transactionId);
     if (!transaction) await this.alarmOnRowWithoutEntry(transactionId);
     if (!transaction || !(await this.scope.canSee(principal, transaction.merchant_id)))
       throw new TransactionNotFoundError(transactionId);

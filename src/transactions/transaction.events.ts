@@ -121,6 +121,11 @@ export type TransactionRecord<T extends TransactionType> = {
    */
   rule_entry?: EntryRef;
   policy_entry?: EntryRef;
+  /**
+   * A sale's only, added when the transaction list came to follow the log after the append: the log
+   * position the merchant's history (`fraud`'s inputs) was read as of. Sales recorded before have none.
+   */
+  history_position?: number;
 };
 
 export type TransactionRecordedData = TransactionRecord<'SALE'>;

@@ -53,6 +53,9 @@ describe('an operator editing the read models with SQL', () => {
       voided_by: 'e-2',
     });
     records = sales.length + 2;
+    // The transaction list follows the log after the append: read once it holds every entry.
+    const [{ position }] = await db.query<{ position: string }>('select position from event_store_head');
+    expect((await call(app, 'GET', `/transactions?min_position=${position}`, { key: merchant.key })).status).toBe(200);
   });
 
   afterEach(async () => {

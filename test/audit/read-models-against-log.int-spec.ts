@@ -128,6 +128,8 @@ describe('GET /admin/verify-read-models against an operator editing the read mod
 
     it('answers 404 for a sale cut from the log, its row left behind, and raises the chain alarm', async () => {
       const sale = await recordSale(app, merchant.key, merchant.id);
+      // Its row written: the transaction list follows the log after the append.
+      expect((await get(`/transactions?min_position=${sale.chain_position}`)).status).toBe(200);
       await cutEntry(db, sale.chain_position);
       expect(await get(`/transaction/${sale.id}`)).toMatchObject(notFound(sale.id));
       expect(await get(`/transaction/${sale.id}/receipt`)).toMatchObject(notFound(sale.id));
@@ -145,6 +147,7 @@ describe('GET /admin/verify-read-models against an operator editing the read mod
 
     it('answers 404 for a row copied from a real sale under another id, and refuses to void it', async () => {
       const sale = await recordSale(app, merchant.key, merchant.id);
+      expect((await get(`/transactions?min_position=${sale.chain_position}`)).status).toBe(200);
       const forged = 'TXN-2026-11-21-FORGED02';
       await db.query(
         `insert into rm_transactions select $2, merchant_id, type, state, jurisdiction_id, payment_method, cashier_id,

@@ -104,6 +104,16 @@ describe('foundation over HTTP', () => {
           alarms: [],
         },
         read_replica: { state: 'off', lag_ms: null, data_as_of: null, max_lag_ms: null },
+        projections: expect.arrayContaining([
+          {
+            name: 'transaction-list',
+            mode: 'async',
+            position: expect.any(Number),
+            lag_entries: expect.any(Number),
+            lag_ms: expect.any(Number),
+          },
+          expect.objectContaining({ name: 'merchants', mode: 'inline' }),
+        ]),
         uptime_seconds: expect.any(Number),
         enforced_rules: expect.any(Array),
         jurisdiction_data: expect.any(Object),
@@ -117,7 +127,7 @@ describe('foundation over HTTP', () => {
       const { status, body } = await get('/version');
       const packageJson = JSON.parse(readFileSync(join(__dirname, '../../package.json'), 'utf8'));
       expect(status).toBe(200);
-      expect(body.api_version).toBe('4.0.0');
+      expect(body.api_version).toBe('4.1.0');
       expect(body.engine_version).toBe(packageJson.version);
       expect(body.endpoints).toEqual(
         expect.arrayContaining([

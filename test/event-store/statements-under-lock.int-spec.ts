@@ -7,6 +7,7 @@ import { IdempotencyStore } from '../../src/platform/idempotency/idempotency';
 import { prepareProjections } from '../../src/platform/projections/runner';
 import { PROJECTORS } from '../../src/projectors';
 import { transactionDecider } from '../../src/transactions/transaction.decider';
+import { claimRecordId } from '../../src/transactions/read-model/transaction-reads';
 import { FixedClock } from '../support/fixed-clock';
 import { recordCommand } from '../support/sale-commands';
 import { DRIVERS, createTestDatabase, type TestDatabase } from '../support/test-database';
@@ -77,20 +78,23 @@ describe.each(DRIVERS)('statements under the chain-head lock on %s', (driver) =>
           idempotency: request,
           fresh: true,
         },
-        (_tx, [stored]: StoredEvent[]) => ({ id, position: stored.position }),
+        (tx, [stored]: StoredEvent[]) => {
+          claimRecordId(tx, id, stored.position);
+          return { id, position: stored.position };
+        },
       );
     });
     open();
     await holder;
     const answers = await Promise.all(sales);
-    // Every sale landed in the one transaction after the holder's, with its read-model row and its
-    // idempotency record, and the inline read models' checkpoints moved to the head with it.
+    // Every sale landed in the one transaction after the holder's, with its idempotency record, and
+    // the inline read models' checkpoints moved to the head with it; rm_transactions follows after the append.
     expect(transactions).toHaveLength(2);
     const positions = answers.map((answer) => answer.position);
     expect(new Set(positions).size).toBe(size);
     const inline = PROJECTORS.filter((p) => p.mode === 'inline').map((p) => p.name);
     const [rows] = await db.query<{ sales: number; records: number; current: number }>(
-      `select (select count(*)::int from rm_transactions where id = any($1)) as sales,
+      `select (select count(*)::int from events where data->>'transaction_id' = any($1)) as sales,
               (select count(*)::int from idempotency_keys where idempotency_key = any($1)) as records,
               (select count(*)::int from projection_checkpoints where name = any($2) and position = $3) as current`,
       [answers.map((answer) => answer.id), inline, Math.max(...positions)],
@@ -101,7 +105,8 @@ describe.each(DRIVERS)('statements under the chain-head lock on %s', (driver) =>
 
   it('does not grow with the number of appends in the batch', async () => {
     const [one, eight, sixtyFour] = [await batchOf(1), await batchOf(8), await batchOf(64)];
-    // The head lock with the log's last position and the revisions, the events, rm_transactions, the idempotency records, and the Merkle nodes with the checkpoints and the head.
+    // The head lock with the log's last position and the revisions, the events, the idempotency records, the check of the new
+    // records' ids against the log, and the Merkle nodes with the checkpoints and the head.
     expect(one).toHaveLength(5);
     expect(eight).toHaveLength(one.length);
     expect(sixtyFour).toHaveLength(one.length);

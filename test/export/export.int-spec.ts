@@ -1,3 +1,4 @@
+import { EventStore } from '../../src/platform/event-store/event-store.port';
 import { parse } from 'papaparse';
 import { Clock } from '../../src/platform/clock';
 import { DATABASE, type Database } from '../../src/platform/event-store/sql';
@@ -68,8 +69,11 @@ describe.each(DRIVERS)('POST /export on %s', (driver) => {
       })
     ).id;
 
+  /** The export of every write answered so far: the transaction list follows the log, min_position waits for it. */
   const exportCsv = async (body: Record<string, unknown> = {}, key = shop.key): Promise<Csv> => {
-    const answer = await call(app, 'POST', '/export', { key, body });
+    const { position } = await app.app.get(EventStore).head();
+    const answer = await call(app, 'POST', `/export?min_position=${position}`, { key, body });
+    expect(Number(answer.headers.get('x-log-position'))).toBeGreaterThanOrEqual(position);
     expect({ status: answer.status, type: answer.headers.get('content-type') }).toEqual({
       status: 200,
       type: 'text/csv; charset=utf-8',

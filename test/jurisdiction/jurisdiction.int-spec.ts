@@ -2,7 +2,7 @@ import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from '
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { rebuildProjections } from '../../src/platform/projections/runner';
+import { AsyncProjectionRunner, rebuildProjections } from '../../src/platform/projections/runner';
 import { PROJECTORS } from '../../src/projectors';
 import { readRecordedRules } from '../../src/jurisdiction/read-model/jurisdiction-rules.projector';
 import { Clock } from '../../src/platform/clock';
@@ -561,6 +561,8 @@ describe('jurisdiction over HTTP', () => {
 
     it('rebuilds the read model to the same rows, and a fresh resolver loads them as at start', async () => {
       const db = testApp.app.get<Database>(DATABASE);
+      // The read model follows the log after the append.
+      await testApp.app.get(AsyncProjectionRunner).drain();
       const live = await readRecordedRules(db, 0);
       await rebuildProjections(db, PROJECTORS);
       expect(await readRecordedRules(db, 0)).toEqual(live);

@@ -6,7 +6,7 @@ import { defaultSeedDir } from '../../src/jurisdiction/seed-loader';
 import { parseJurisdictionRule } from '../../src/rules/jurisdiction-rule';
 import { DATABASE, type Database } from '../../src/platform/event-store/sql';
 import type { StoredEvent } from '../../src/platform/event-store/event-store.port';
-import { rebuildProjections } from '../../src/platform/projections/runner';
+import { AsyncProjectionRunner, rebuildProjections } from '../../src/platform/projections/runner';
 import { PROJECTORS } from '../../src/projectors';
 import { exportLog, parseExport, runVerifier, toExport } from '../support/audit';
 import { call, issueKey, onboardMerchant } from '../support/auth';
@@ -258,6 +258,8 @@ describe('rules in the log', () => {
         rules: await db.query('select * from rm_jurisdiction_rules order by version_key'),
         policies: await db.query('select * from rm_rounding_policies order by merchant_id'),
       });
+      // The policy read model follows the log after the append.
+      await app.app.get(AsyncProjectionRunner).drain();
       const live = await rows();
       expect(live.rules.length).toBeGreaterThan(60);
       expect(live.policies).toHaveLength(1);

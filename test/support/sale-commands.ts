@@ -52,6 +52,7 @@ export function recordCommand(
     sale: full,
     jurisdiction,
     history: options.history ?? QUIET,
+    history_position: 0,
     rounding_policy: options.roundingPolicy ?? 'rule',
     rule_entry: resolver.entryOf(jurisdiction.rule),
     policy_entry: null,

@@ -145,8 +145,11 @@ describe.each(DRIVERS)('overrides, voids and refunds over HTTP on %s', (driver) 
         'TransactionRecorded',
         'OverrideApplied',
       ]);
-      const listed = (await call(app, 'GET', '/transactions?type=SALE&limit=1000', { key: shop.key })).body
-        .transactions;
+      const listed = (
+        await call(app, 'GET', `/transactions?type=SALE&limit=1000&min_position=${body.override.chain_position}`, {
+          key: shop.key,
+        })
+      ).body.transactions;
       expect(listed.find((t: { id: string }) => t.id === original.id).calculation.cash_total_cents).toBe(1000);
     });
 
@@ -266,7 +269,11 @@ describe.each(DRIVERS)('overrides, voids and refunds over HTTP on %s', (driver) 
         history: [expect.objectContaining({ event: 'TransactionVoided', audit_hash: record.auditHash })],
       });
       expect((await detail(original.id)).state).toBe('voided');
-      const voids = (await call(app, 'GET', '/transactions?type=VOID&limit=1000', { key: shop.key })).body.transactions;
+      const voids = (
+        await call(app, 'GET', `/transactions?type=VOID&limit=1000&min_position=${record.chain_position}`, {
+          key: shop.key,
+        })
+      ).body.transactions;
       expect(voids.map((t: { id: string }) => t.id)).toContain(record.id);
     });
 
@@ -425,8 +432,11 @@ describe.each(DRIVERS)('overrides, voids and refunds over HTTP on %s', (driver) 
       );
       expect(rest.original).toMatchObject({ state: 'refunded', refunded_cents: 1005, refundable_cents: 0 });
       expect(rest.original.refund_transaction_ids).toEqual([first.transaction.id, rest.transaction.id]);
-      const refunds = (await call(app, 'GET', '/transactions?type=REFUND&limit=1000', { key: shop.key })).body
-        .transactions;
+      const refunds = (
+        await call(app, 'GET', `/transactions?type=REFUND&limit=1000&min_position=${rest.transaction.chain_position}`, {
+          key: shop.key,
+        })
+      ).body.transactions;
       expect(
         refunds.filter((t: { original_transaction_id: string }) => t.original_transaction_id === original.id),
       ).toHaveLength(2);

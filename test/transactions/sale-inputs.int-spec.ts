@@ -1,4 +1,5 @@
 import { DATABASE, type Database } from '../../src/platform/event-store/sql';
+import { AsyncProjectionRunner } from '../../src/platform/projections/runner';
 import { SaleInputsReader, type SaleInputs, type SaleInputsQuery } from '../../src/transactions/read-model/sale-inputs';
 import { call, issueKey, onboardMerchant } from '../support/auth';
 import { DRIVERS } from '../support/test-database';
@@ -43,6 +44,8 @@ describe.each(DRIVERS)("a sale's inputs read together with other sales' on %s", 
           ).status,
         ).toBe(200);
     }
+    // The history is read from the transaction list, which follows the log after the append.
+    await app.app.get(AsyncProjectionRunner).drain();
     const at = new Date();
     queries = [
       ...merchants.flatMap((merchantId) =>
@@ -63,6 +66,9 @@ describe.each(DRIVERS)("a sale's inputs read together with other sales' on %s", 
     expect(alone.some(({ history }) => history.cashier_sales_in_window! > 1)).toBe(true);
     expect(alone.some(({ history }) => history.recent_symmetric_deltas.length > 4)).toBe(true);
     expect(alone.at(-1)!.history.cashier_sales_in_window).toBe(0);
+    // What the history reflected: the log up to its head, once the read model caught up.
+    const head = (await db.query<{ position: string }>('select position from event_store_head'))[0].position;
+    expect(alone.map((inputs) => inputs.history_position)).toEqual(alone.map(() => Number(head)));
 
     const sent = jest.spyOn(db, 'query');
     try {

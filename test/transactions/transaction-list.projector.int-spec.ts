@@ -1,5 +1,6 @@
 import { AsyncProjectionRunner, rebuildProjections } from '../../src/platform/projections/runner';
 import { transactionListProjector } from '../../src/transactions/read-model/transaction-list.projector';
+import { claimRecordId } from '../../src/transactions/read-model/transaction-reads';
 import { EventStore } from '../../src/platform/event-store/event-store.port';
 import { DATABASE, type Database } from '../../src/platform/event-store/sql';
 import { RecordIdTakenError } from '../../src/platform/ids';
@@ -43,6 +44,8 @@ describe.each(DRIVERS)('transaction-list read model on %s', (driver) => {
       expect(status).toBe(201);
       ids.push(body.transaction.id);
     }
+    // The read model follows the log after the append.
+    await app.app.get(AsyncProjectionRunner).drain();
   });
 
   afterAll(() => app?.close());
@@ -55,6 +58,7 @@ describe.each(DRIVERS)('transaction-list read model on %s', (driver) => {
     beforeAll(async () => {
       const store = app.app.get(EventStore);
       for (const { streamId, events } of history) await store.append(streamId, events, { expectedRevision: 0 });
+      await app.app.get(AsyncProjectionRunner).drain();
     });
 
     it("fold into the sale's row: its state, settlement and history", async () => {
@@ -105,12 +109,23 @@ describe.each(DRIVERS)('transaction-list read model on %s', (driver) => {
       ]);
     });
 
-    it('refuses a second record under an id already taken, so that the append is retried with another', async () => {
-      const [recorded] = await app.app.get(EventStore).readStream(history[0].streamId);
-      const clash = { ...recorded, position: recorded.position + 1000 };
-      await expect(db.transaction((tx) => transactionListProjector.apply([clash], tx))).rejects.toBeInstanceOf(
-        RecordIdTakenError,
+    it('refuses, at its append, a second record under an id the log holds, so that it is retried with another', async () => {
+      const store = app.app.get(EventStore);
+      const [recorded] = await store.readStream(history[0].streamId);
+      const head = (await store.head()).position;
+      const clash = store.append(
+        'transaction-TXN-2026-11-21-CLASH001',
+        [{ type: recorded.type, data: recorded.data, metadata: recorded.metadata }],
+        {
+          expectedRevision: 0,
+          inTransaction: (tx, [stored]) => {
+            claimRecordId(tx, recorded.data.transaction_id as string, stored.position);
+            return Promise.resolve();
+          },
+        },
       );
+      await expect(clash).rejects.toBeInstanceOf(RecordIdTakenError);
+      expect((await store.head()).position).toBe(head);
     });
   });
 

@@ -380,11 +380,20 @@ describe.each(DRIVERS)('transactions over HTTP on %s', (driver) => {
       });
     });
 
-    it("scores round-up bias from the merchant's history in the read model", async () => {
+    it("scores round-up bias from the merchant's history in the read model, and records the position it reflected", async () => {
       const biased = await newMerchant();
       // Totals ending in 3 always round up under symmetrical rounding.
-      for (let i = 0; i < 19; i++) await created(post(biased, sale(biased, { zip_code: BIRMINGHAM })));
+      let nineteenth = { chain_position: 0 };
+      for (let i = 0; i < 19; i++) nineteenth = await created(post(biased, sale(biased, { zip_code: BIRMINGHAM })));
+      // The history is the read model's, which follows the log: once it holds the 19 sales, the 20th is scored on them.
+      const listed = await call(app, 'GET', `/transactions?min_position=${nineteenth.chain_position}`, {
+        key: biased.key,
+      });
+      expect(listed.body.total).toBe(19);
       const twentieth = await created(post(biased, sale(biased, { zip_code: BIRMINGHAM })));
+      const [entry] = await app.app.get(EventStore).readStream(`transaction-${twentieth.id}`);
+      expect(entry.data.history_position).toBeGreaterThanOrEqual(nineteenth.chain_position);
+      expect(entry.data.history_position).toBeLessThan(twentieth.chain_position);
       expect(twentieth.fraud_signals).toEqual([expect.objectContaining({ code: 'ROUND_UP_BIAS', points: 40 })]);
       expect(twentieth).toMatchObject({ fraud_score: 40, risk_level: 'MEDIUM' });
       expect(twentieth.compliance.reasons).toEqual([
@@ -651,6 +660,7 @@ describe.each(DRIVERS)('transactions over HTTP on %s', (driver) => {
   describe('GET /transactions', () => {
     let lister: Merchant;
     let recorded: { id: string; state: string }[];
+    let lastPosition = 0;
 
     beforeAll(async () => {
       lister = await newMerchant();
@@ -664,7 +674,12 @@ describe.each(DRIVERS)('transactions over HTTP on %s', (driver) => {
       ]) {
         const transaction = await created(post(lister, sale(lister, { zip_code: zip })));
         recorded.push({ id: transaction.id, state });
+        lastPosition = transaction.chain_position;
       }
+      // The list follows the log: this read waits until it holds the five sales, and every read after sees them.
+      const { status, headers } = await list(`?min_position=${lastPosition}`);
+      expect(status).toBe(200);
+      expect(Number(headers.get('x-log-position'))).toBeGreaterThanOrEqual(lastPosition);
     });
 
     const list = (query: string, key = lister.key) => call(app, 'GET', `/transactions${query}`, { key });
@@ -699,6 +714,10 @@ describe.each(DRIVERS)('transactions over HTTP on %s', (driver) => {
       ['type=SALES'],
       ['state=Arizona'],
       ['colour=red'],
+      ['min_position=-1'],
+      ['min_position=1.5'],
+      ['min_position=1e3'],
+      ['min_position=abc'],
     ])('refuses %s (400)', async (query) => {
       const { status, body } = await list(`?${query}`);
       expect(status).toBe(400);

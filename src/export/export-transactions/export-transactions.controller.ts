@@ -1,8 +1,9 @@
 import { Readable } from 'node:stream';
-import { Body, Controller, HttpCode, HttpStatus, Post, Res } from '@nestjs/common';
+import { Body, Controller, HttpCode, HttpStatus, Post, Query, Res } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { ApiBody, ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
+import { MinPositionRequest } from '../../platform/as-of-position';
 import { CurrentPrincipal } from '../../platform/identity/current-principal.decorator';
 import type { Principal } from '../../platform/identity/principal';
 import { ReadsOnly } from '../../platform/identity/reads-only.decorator';
@@ -71,10 +72,11 @@ export class ExportTransactionsController {
   })
   async export(
     @Body() request: ExportTransactionsRequest,
+    @Query() { min_position: minPosition }: MinPositionRequest,
     @CurrentPrincipal() principal: Principal,
     @Res() reply: FastifyReply,
   ): Promise<void> {
-    const file = await this.queries.execute(new ExportTransactionsQuery(request, principal));
+    const file = await this.queries.execute(new ExportTransactionsQuery(request, principal, minPosition));
     // @Res(): Nest hands the reply over and buffers nothing; the stream pulls one chunk at a time,
     // only as fast as the client reads.
     void reply

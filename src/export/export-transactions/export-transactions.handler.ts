@@ -7,7 +7,8 @@ import { instantRange } from '../../platform/instant-range';
 import { QueryDatabases } from '../../platform/read-replica/query-databases';
 import { csvChunks } from './csv';
 import { EXPORT_COLUMNS } from './export-columns';
-import { exportRows } from '../../transactions';
+import { exportRows, transactionListProjector } from '../../transactions';
+import { readAsOf } from '../../platform/projections/log-position';
 import { ExportTransactionsQuery, type ExportFile } from './export-transactions.query';
 import { readAhead } from './read-ahead';
 
@@ -30,7 +31,15 @@ export class ExportTransactionsHandler implements IQueryHandler<ExportTransactio
     const now = this.clock.now();
     const cutOff = new Date(now.getTime() + 1);
     const { db, dataAsOf } = await this.databases.for(query);
+    // The file holds the records up to the position the read model had reached (X-Log-Position) when asked.
+    const { as_of_position: upTo } = await readAsOf(
+      db,
+      [transactionListProjector],
+      () => Promise.resolve(undefined),
+      query.minPosition,
+    );
     const rows = exportRows(db, {
+      upTo,
       merchantId,
       from,
       before: before && before < cutOff ? before : cutOff,

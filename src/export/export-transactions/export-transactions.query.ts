@@ -12,6 +12,7 @@ export class ExportTransactionsQuery extends Query<ExportFile> {
   constructor(
     readonly request: ExportTransactionsRequest,
     readonly principal: Principal,
+    readonly minPosition?: number,
   ) {
     super();
   }

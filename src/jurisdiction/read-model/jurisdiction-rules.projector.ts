@@ -13,14 +13,14 @@ export interface RecordedRule {
 
 /**
  * The current version of every rule the log holds (imported from the seed files or recorded by an
- * administrator), one row per rule version, with the position of its entry. For reading only: the
- * service prices from the entries themselves (JurisdictionRuleSync), and the rule read-model check
- * raises the alarm over a row that no entry backs.
+ * administrator), one row per rule version, with the position of its entry, built after the append.
+ * For reading only: the service prices from the entries themselves (JurisdictionRuleSync), and the
+ * rule read-model check raises the alarm over a row that no entry backs.
  */
 export const jurisdictionRulesProjector: Projector = {
   name: 'jurisdiction-rules',
   version: 2,
-  mode: 'inline',
+  mode: 'async',
   handles: [...ROUNDING_RULE_EVENT_TYPES],
 
   async reset(tx: Sql): Promise<void> {

@@ -9,6 +9,8 @@ export interface ErrorBody {
   error: string;
   message: string;
   details?: FieldError[];
+  /** With LOG_POSITION_NOT_REACHED only: the log position the read models had reached. */
+  log_position?: number;
 }
 
 /**
@@ -24,5 +26,11 @@ export class DomainError extends Error {
   ) {
     super(message);
     this.name = 'DomainError';
+  }
+
+  /** The response's body; an error that says more adds its fields here. */
+  body(): ErrorBody {
+    const { code, message, details } = this;
+    return details ? { error: code, message, details } : { error: code, message };
   }
 }

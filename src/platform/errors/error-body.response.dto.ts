@@ -20,4 +20,12 @@ export class ErrorBodyDto implements ErrorBody {
 
   @ApiPropertyOptional({ type: [FieldErrorDto], description: 'Validation errors only: one entry per rejected field.' })
   details?: FieldErrorDto[];
+
+  @ApiPropertyOptional({
+    type: 'integer',
+    minimum: 0,
+    description: '`LOG_POSITION_NOT_REACHED` only: the log position the read models had reached when the wait ended.',
+    example: 18_204,
+  })
+  log_position?: number;
 }

@@ -37,8 +37,7 @@ export class HttpErrorFilter implements ExceptionFilter {
 
 function toErrorResponse(exception: unknown): ErrorResponse {
   if (exception instanceof DomainError) {
-    const { status, code, message, details } = exception;
-    return { status, body: details ? { error: code, message, details } : { error: code, message } };
+    return { status: exception.status, body: exception.body() };
   }
   if (exception instanceof HttpException && exception.getStatus() !== Number(HttpStatus.INTERNAL_SERVER_ERROR)) {
     const status = exception.getStatus();

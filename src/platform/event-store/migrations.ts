@@ -182,6 +182,16 @@ export const MIGRATIONS: { version: number; name: string; statements: string[] }
       'alter table webhook_deliveries add column in_flight_until timestamptz',
     ],
   },
+  {
+    version: 11,
+    name: 'a transaction record found in the log by its id',
+    statements: [
+      // Read models follow the log after the append: a transaction read by id before they caught up
+      // is folded from its stream, found here (a VOID or REFUND lives in its sale's stream), and a
+      // newly drawn record id is checked against the log, not a read model (src/transactions/read-model/transaction-reads.ts).
+      `create index events_transaction_id_idx on events ((data->>'transaction_id'), position)`,
+    ],
+  },
 ];
 
 /** A fixed key: two service processes starting on one database apply each migration once. */

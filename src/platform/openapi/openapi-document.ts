@@ -9,10 +9,11 @@ import type {
 import { API_KEY_SCHEME, ROLES_EXTENSION } from '../identity/roles.decorator';
 import { READ_REPLICA_EXTENSION } from '../read-replica/api-data-as-of.decorator';
 import { ErrorBodyDto } from '../errors/error-body.response.dto';
+import { LOG_POSITION_HEADER, MIN_POSITION_WAIT_MS } from '../projections/log-position';
 import { errorDescription, errorExamples, errorResponse, type ErrorCodes } from './api-errors.decorator';
 
 /** The version of the API clients program against (its major number moves on a breaking change), distinct from the engine's own release version. */
-export const API_VERSION = '4.0.0';
+export const API_VERSION = '4.1.0';
 
 /** The groups of operations, in the order the docs page shows them; every operation carries one of these tags. */
 export const API_TAGS = [
@@ -88,6 +89,12 @@ const BODYLESS_ROUTE_ERRORS: Record<number, ErrorCodes> = {
       'The request carried a body: a GET or DELETE takes none (send parameters in the path and query string)',
   },
 };
+/** A read that takes `min_position` (src/platform/as-of-position.ts): its read models did not reach it in time. */
+const MIN_POSITION_ERRORS: Record<number, ErrorCodes> = {
+  503: {
+    LOG_POSITION_NOT_REACHED: `The read models of the answer did not reach min_position within ${MIN_POSITION_WAIT_MS / 1000} s; \`log_position\` says where they were. Retry after Retry-After`,
+  },
+};
 const INPUT_ERRORS: Record<number, ErrorCodes> = {
   400: { VALIDATION_ERROR: 'A path, query, header or body value is invalid; `details` names each field' },
 };
@@ -141,6 +148,7 @@ export function buildOpenApiDocument(app: INestApplication, prefix: string): Ope
     if (operation.parameters?.some((parameter) => 'in' in parameter && parameter.in === 'path'))
       addErrors(operation, PATH_PARAMETER_ERRORS);
     if (operation.requestBody) addErrors(operation, BODY_ERRORS);
+    if (takesMinPosition(operation)) addErrors(operation, MIN_POSITION_ERRORS);
     addHeaders(operation, { keyed: roles !== undefined });
   }
   closeRequestBodies(document);
@@ -183,6 +191,14 @@ const HEADERS = {
       schema: { type: 'string', format: 'date-time' },
     },
   },
+  logPosition: {
+    [LOG_POSITION_HEADER]: integer(
+      'The log position the read models of this answer reflect: every entry up to it, none after. A write answers with its `chain_position`; `min_position` waits for it',
+    ),
+  },
+  retryLogPosition: {
+    'Retry-After': integer('With `LOG_POSITION_NOT_REACHED` only: seconds to wait before reading again'),
+  },
   replayed: {
     'Idempotent-Replayed': {
       description:
@@ -197,13 +213,15 @@ const HEADERS = {
  * rate limit on every keyed answer once the key is known (not 401; a 503 has them when the database went
  * away after the key was looked up, as a lost commit's does); Retry-After with 429, and with an idempotent
  * route's 409; the replay mark on the success of an idempotent route; X-Data-As-Of on the success of a
- * route whose answer may be read from the replica.
+ * route whose answer may be read from the replica; X-Log-Position on the success of a route that
+ * takes `min_position`, and Retry-After on its 503.
  */
 function addHeaders(operation: OperationObject, { keyed }: { keyed: boolean }): void {
   const idempotent = operation.parameters?.some(
     (parameter) => 'name' in parameter && parameter.name === 'Idempotency-Key',
   );
   const fromReplica = (operation as { [READ_REPLICA_EXTENSION]?: boolean })[READ_REPLICA_EXTENSION] === true;
+  const minPosition = takesMinPosition(operation);
   for (const [status, response] of Object.entries(operation.responses) as Array<[string, ResponseObject]>) {
     // Written on the socket before Fastify has a request: no header but the status line's.
     if (status === '431') continue;
@@ -215,6 +233,8 @@ function addHeaders(operation: OperationObject, { keyed }: { keyed: boolean }): 
       ...(idempotent && /^2\d\d$/.test(status) && HEADERS.replayed),
       ...(fromReplica && /^2\d\d$/.test(status) && HEADERS.dataAsOf),
       ...(idempotent && status === '409' && HEADERS.retryInProgress),
+      ...(minPosition && /^2\d\d$/.test(status) && HEADERS.logPosition),
+      ...(minPosition && status === '503' && HEADERS.retryLogPosition),
     };
   }
 }
@@ -267,6 +287,10 @@ function enumerateErrorCodes(document: OpenAPIObject): void {
   }
   const errorBody = document.components!.schemas![getSchemaPath(ErrorBodyDto).split('/').pop()!] as SchemaObject;
   errorBody.properties!.error = { ...errorBody.properties!.error, enum: [...codes].sort() };
+}
+
+function takesMinPosition(operation: OperationObject): boolean {
+  return operation.parameters?.some((parameter) => 'name' in parameter && parameter.name === 'min_position') ?? false;
 }
 
 /** Adds each code to the operation's response of its status, keeping what the route itself says. */

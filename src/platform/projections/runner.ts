@@ -193,23 +193,3 @@ export class AsyncProjectionRunner {
     }
   }
 }
-
-/**
- * Runs `read` in one repeatable-read transaction, so that a projector batch committed halfway through
- * cannot mix two states, and says which log position these read models are current as of: async
- * ones lag the log by a moment.
- */
-export function readAsOf<T>(
-  db: Database,
-  projectors: readonly Projector[],
-  read: (tx: Sql) => Promise<T>,
-): Promise<{ result: T; as_of_position: number }> {
-  return db.transaction(async (tx) => {
-    await tx.query('set transaction isolation level repeatable read');
-    const [row] = await tx.query<{ position: string | null }>(
-      'select min(position) as position from projection_checkpoints where name = any($1)',
-      [projectors.map((p) => p.name)],
-    );
-    return { result: await read(tx), as_of_position: Number(row.position ?? 0) };
-  });
-}

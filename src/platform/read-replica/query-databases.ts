@@ -1,8 +1,6 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
-import { Inject, Injectable, type CallHandler, type ExecutionContext, type NestInterceptor } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import type { IQuery } from '@nestjs/cqrs';
-import type { FastifyReply } from 'fastify';
-import { Observable } from 'rxjs';
+import { setAnswerHeader } from '../answer-context';
 import { DATABASE, type Database } from '../event-store/sql';
 import { ReadReplica } from './read-replica';
 
@@ -18,9 +16,6 @@ export interface QueryDatabase {
   /** Set when `db` is the replica: how current its data is. */
   dataAsOf?: Date;
 }
-
-/** The answer of the request being served, so that a read from the replica can say so on it. */
-const answers = new AsyncLocalStorage<FastifyReply>();
 
 /**
  * The one place that decides which database a query handler reads. A query of the app's replica list
@@ -40,16 +35,7 @@ export class QueryDatabases {
     if (!this.onReplica.has(query.constructor as QueryClass) || !this.replica.database) return { db: this.primary };
     const { state, dataAsOf } = await this.replica.status();
     if (state !== 'serving' || !dataAsOf) return { db: this.primary };
-    answers.getStore()?.header(DATA_AS_OF_HEADER, dataAsOf.toISOString());
+    setAnswerHeader(DATA_AS_OF_HEADER, dataAsOf.toISOString());
     return { db: this.replica.database, dataAsOf };
-  }
-}
-
-/** Runs each request with its answer at hand for QueryDatabases. */
-@Injectable()
-export class AnswerContextInterceptor implements NestInterceptor {
-  intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
-    const reply = context.switchToHttp().getResponse<FastifyReply>();
-    return new Observable((subscriber) => answers.run(reply, () => next.handle().subscribe(subscriber)));
   }
 }

@@ -1,8 +1,7 @@
 import { Global, Module, type DynamicModule, type OnApplicationShutdown } from '@nestjs/common';
-import { APP_INTERCEPTOR } from '@nestjs/core';
 import { PgDatabase } from '../event-store/pg-database';
 import { DATABASE, type Database } from '../event-store/sql';
-import { AnswerContextInterceptor, QueryDatabases, REPLICA_QUERIES, type QueryClass } from './query-databases';
+import { QueryDatabases, REPLICA_QUERIES, type QueryClass } from './query-databases';
 import { ReadReplica } from './read-replica';
 
 export interface ReadReplicaOptions {
@@ -34,8 +33,6 @@ export class ReadReplicaModule implements OnApplicationShutdown {
         },
         { provide: REPLICA_QUERIES, useValue: new Set(options.queries) },
         QueryDatabases,
-        // Only a service with a replica has answers to mark.
-        ...(options.url ? [{ provide: APP_INTERCEPTOR, useClass: AnswerContextInterceptor }] : []),
       ],
       exports: [ReadReplica, QueryDatabases],
     };

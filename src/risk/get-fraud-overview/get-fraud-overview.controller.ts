@@ -3,7 +3,7 @@ import { QueryBus } from '@nestjs/cqrs';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Roles } from '../../platform/identity/roles.decorator';
 import { ApiDataAsOf } from '../../platform/read-replica/api-data-as-of.decorator';
-import { PageRequest } from '../../platform/page.request.dto';
+import { AnalyticsPageRequest } from '../analytics-request.dto';
 import { GetFraudOverviewQuery } from './get-fraud-overview.query';
 import { GetFraudOverviewResponse } from './get-fraud-overview.response.dto';
 
@@ -28,7 +28,7 @@ export class GetFraudOverviewController {
     type: GetFraudOverviewResponse,
     description: 'Every merchant ranked by score, with the platform summary',
   })
-  get(@Query() page: PageRequest): Promise<GetFraudOverviewResponse> {
+  get(@Query() page: AnalyticsPageRequest): Promise<GetFraudOverviewResponse> {
     return this.queries.execute(new GetFraudOverviewQuery(page));
   }
 }

@@ -27,6 +27,7 @@ export class GetFraudOverviewHandler implements IQueryHandler<GetFraudOverviewQu
     const { activities, as_of_position: asOfPosition } = await this.activities.read(
       (await this.databases.for(query)).db,
       null,
+      page.min_position,
     );
     const scored = (await this.merchants.all()).map((merchant) => {
       const profile = riskProfile(

@@ -1,9 +1,9 @@
 import { Query } from '@nestjs/cqrs';
-import type { PageRequest } from '../../platform/page.request.dto';
+import type { AnalyticsPageRequest } from '../analytics-request.dto';
 import { GetFraudOverviewResponse } from './get-fraud-overview.response.dto';
 
 export class GetFraudOverviewQuery extends Query<GetFraudOverviewResponse> {
-  constructor(readonly page: PageRequest) {
+  constructor(readonly page: AnalyticsPageRequest) {
     super();
   }
 }

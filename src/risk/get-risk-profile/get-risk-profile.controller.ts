@@ -1,4 +1,5 @@
-import { Controller, Get, Param } from '@nestjs/common';
+import { Controller, Get, Param, Query } from '@nestjs/common';
+import { MinPositionRequest } from '../../platform/as-of-position';
 import { QueryBus } from '@nestjs/cqrs';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal } from '../../platform/identity/current-principal.decorator';
@@ -35,8 +36,9 @@ export class GetRiskProfileController {
   @ApiErrors({ 404: { NOT_FOUND: 'No merchant has this id' } })
   get(
     @Param() { merchant_id: merchantId }: GetRiskProfileParams,
+    @Query() { min_position: minPosition }: MinPositionRequest,
     @CurrentPrincipal() principal: Principal,
   ): Promise<GetRiskProfileResponse> {
-    return this.queries.execute(new GetRiskProfileQuery(merchantId, principal));
+    return this.queries.execute(new GetRiskProfileQuery(merchantId, principal, minPosition));
   }
 }

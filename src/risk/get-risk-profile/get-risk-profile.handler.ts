@@ -20,12 +20,13 @@ export class GetRiskProfileHandler implements IQueryHandler<GetRiskProfileQuery,
 
   /** An unknown merchant is a 404; so is one the key may not see, should the route ever admit such keys. */
   async execute(query: GetRiskProfileQuery): Promise<GetRiskProfileResponse> {
-    const { merchantId, principal } = query;
+    const { merchantId, principal, minPosition } = query;
     const merchant = await this.merchants.find(merchantId);
     if (!merchant || !(await this.scope.canSee(principal, merchantId))) throw new MerchantNotFoundError(merchantId);
     const { activities, as_of_position: asOfPosition } = await this.activities.read(
       (await this.databases.for(query)).db,
       merchantId,
+      minPosition,
     );
     const profile = riskProfile(merchantId, activities.get(merchantId) ?? NO_ACTIVITY, this.config.shiftChanges);
     return { ...profile, name: merchant.name, as_of_position: asOfPosition };

@@ -6,6 +6,7 @@ export class GetRiskProfileQuery extends Query<GetRiskProfileResponse> {
   constructor(
     readonly merchantId: string,
     readonly principal: Principal,
+    readonly minPosition?: number,
   ) {
     super();
   }

@@ -3,7 +3,7 @@ import { instantRange } from '../../platform/instant-range';
 import { QueryDatabases } from '../../platform/read-replica/query-databases';
 import { averageCents } from '../override-analysis';
 import { overrideReport, overrideReportProjector } from '../read-model/override-report/override-report.projector';
-import { readAsOf } from '../../platform/projections/runner';
+import { readAsOf } from '../../platform/projections/log-position';
 import { OverrideReportQuery } from './override-report.query';
 import type { OverrideReportResponse } from './override-report.response.dto';
 
@@ -19,11 +19,15 @@ export class OverrideReportHandler implements IQueryHandler<OverrideReportQuery,
       end_date: endDate = null,
       limit,
       offset,
+      min_position: minPosition,
     } = query.request;
     const { db } = await this.databases.for(query);
     const range = instantRange(startDate, endDate);
-    const { result, as_of_position: asOfPosition } = await readAsOf(db, [overrideReportProjector], (tx) =>
-      overrideReport(tx, { merchantId: merchantId, ...range, limit, offset }),
+    const { result, as_of_position: asOfPosition } = await readAsOf(
+      db,
+      [overrideReportProjector],
+      (tx) => overrideReport(tx, { merchantId: merchantId, ...range, limit, offset }),
+      minPosition,
     );
     return {
       filters: { merchant_id: merchantId, start_date: startDate, end_date: endDate },

@@ -25,7 +25,9 @@ export class VoidAbuseController {
       'asynchronously (`as_of_position`).',
   })
   @ApiOkResponse({ type: VoidAbuseResponse, description: 'Each merchant with void-abuse flags, with the evidence' })
-  get(@Query() { merchant_id: merchantId }: MerchantFilterRequest): Promise<VoidAbuseResponse> {
-    return this.queries.execute(new VoidAbuseQuery(merchantId ?? null));
+  get(
+    @Query() { merchant_id: merchantId, min_position: minPosition }: MerchantFilterRequest,
+  ): Promise<VoidAbuseResponse> {
+    return this.queries.execute(new VoidAbuseQuery(merchantId ?? null, minPosition));
   }
 }

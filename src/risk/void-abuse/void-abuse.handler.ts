@@ -3,7 +3,7 @@ import { AppConfig, type ShiftChanges } from '../../platform/config/config';
 import type { Sql } from '../../platform/event-store/sql';
 import { QueryDatabases } from '../../platform/read-replica/query-databases';
 import { voidRates, voidSignals, type VoidActivity, type VoidSignalCode } from '../void-analysis';
-import { readAsOf } from '../../platform/projections/runner';
+import { readAsOf } from '../../platform/projections/log-position';
 import {
   voidActivity,
   voidAnalyticsProjector,
@@ -30,11 +30,14 @@ export class VoidAbuseHandler implements IQueryHandler<VoidAbuseQuery, VoidAbuse
   ) {}
 
   async execute(query: VoidAbuseQuery): Promise<VoidAbuseResponse> {
-    const { merchantId } = query;
+    const { merchantId, minPosition } = query;
     const { db } = await this.databases.for(query);
     const shift = this.config.shiftChanges;
-    const { result: flags, as_of_position: asOfPosition } = await readAsOf(db, [voidAnalyticsProjector], (tx) =>
-      this.flags(tx, merchantId, shift),
+    const { result: flags, as_of_position: asOfPosition } = await readAsOf(
+      db,
+      [voidAnalyticsProjector],
+      (tx) => this.flags(tx, merchantId, shift),
+      minPosition,
     );
     return {
       merchant_id: merchantId,

@@ -2,7 +2,7 @@ import { QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import { AppConfig } from '../../platform/config/config';
 import { QueryDatabases } from '../../platform/read-replica/query-databases';
 import { addVoidActivities, voidRates } from '../void-analysis';
-import { readAsOf } from '../../platform/projections/runner';
+import { readAsOf } from '../../platform/projections/log-position';
 import { voidActivity, voidAnalyticsProjector } from '../read-model/void-analytics/void-analytics.projector';
 import { VoidAnalyticsQuery } from './void-analytics.query';
 import type { MerchantVoidRates, VoidAnalyticsResponse } from './void-analytics.response.dto';
@@ -20,8 +20,11 @@ export class VoidAnalyticsHandler implements IQueryHandler<VoidAnalyticsQuery, V
     const { db } = await this.databases.for(query);
     const shift = this.config.shiftChanges;
     const merchantId = request.merchant_id ?? null;
-    const { result: activities, as_of_position: asOfPosition } = await readAsOf(db, [voidAnalyticsProjector], (tx) =>
-      voidActivity(tx, merchantId, shift),
+    const { result: activities, as_of_position: asOfPosition } = await readAsOf(
+      db,
+      [voidAnalyticsProjector],
+      (tx) => voidActivity(tx, merchantId, shift),
+      request.min_position,
     );
     const merchants: MerchantVoidRates[] = [...activities].map(([id, activity]) => {
       const {

@@ -8,7 +8,7 @@ import { newRecordId } from '../../platform/ids';
 import { dollarsToCents } from '../../rules/money';
 import { DATABASE, type Database } from '../../platform/event-store/sql';
 import { findTip } from '../read-model/tips.projector';
-import { findTransaction } from '../../transactions';
+import { readTransaction } from '../../transactions';
 import { assertTippable, tipDecider } from '../tip.decider';
 import { TipPooledError, TipRecordNotFoundError } from '../tip.errors';
 import { tipStream, type TipAdjustedData } from '../tip.events';
@@ -37,7 +37,7 @@ export class AdjustTipHandler implements ICommandHandler<AdjustTipCommand, Adjus
       () => new TipRecordNotFoundError('Tip', request.tip_id),
     );
     // ownerOf found the tip, or refused; its sale is there for as long as the tip is.
-    const sale = (await findTransaction(this.db, tip!.transaction_id))!;
+    const sale = (await readTransaction(this.db, tip!.transaction_id))!;
     const now = this.clock.now();
     const command = {
       kind: 'AdjustTip' as const,
@@ -54,9 +54,9 @@ export class AdjustTipHandler implements ICommandHandler<AdjustTipCommand, Adjus
       { stream, decider: tipDecider, command, metadata: eventMetadata(context, merchantId), idempotency },
       async (tx, [adjusted]) => {
         const current = (await findTip(tx, request.tip_id))!;
-        // A pool may have taken the tip, or a void or refund its sale, since they were read; under the chain-head lock the read models are current.
+        // A pool may have taken the tip, or a void or refund its sale, since they were read; under the chain-head lock the log and the inline read models are current.
         if (current.pool_id !== null) throw new TipPooledError(current.id, current.pool_id);
-        assertTippable(current.transaction_id, (await findTransaction(tx, current.transaction_id))!);
+        assertTippable(current.transaction_id, (await readTransaction(tx, current.transaction_id))!);
         return {
           success: true,
           adjustment: adjustmentView(adjusted.data as TipAdjustedData, adjusted),

@@ -7,7 +7,7 @@ import { Clock } from '../../platform/clock';
 import { dollarsToCents } from '../../rules/money';
 import { DATABASE, type Database } from '../../platform/event-store/sql';
 import { findTip } from '../read-model/tips.projector';
-import { findTransaction } from '../../transactions';
+import { readTransaction } from '../../transactions';
 import { assertTippable, tipDecider } from '../tip.decider';
 import { TipRecordNotFoundError } from '../tip.errors';
 import { tipStream } from '../tip.events';
@@ -28,7 +28,7 @@ export class RecordTipHandler implements ICommandHandler<RecordTipCommand, Recor
   ) {}
 
   async execute({ method, request, context, idempotency }: RecordTipCommand): Promise<RecordTipResponse> {
-    const sale = await findTransaction(this.db, request.transaction_id);
+    const sale = await readTransaction(this.db, request.transaction_id);
     const merchantId = await this.merchants.ownerOf(
       context.principal,
       request.merchant_id,
@@ -62,8 +62,8 @@ export class RecordTipHandler implements ICommandHandler<RecordTipCommand, Recor
         };
       },
       async (tx, [recorded], tipId) => {
-        // A void or refund may have taken the sale since it was read; under the chain-head lock the read model is current.
-        assertTippable(request.transaction_id, (await findTransaction(tx, request.transaction_id))!);
+        // A void or refund may have taken the sale since it was read; under the chain-head lock the log is current.
+        assertTippable(request.transaction_id, (await readTransaction(tx, request.transaction_id))!);
         return { success: true, tip: (await findTip(tx, tipId))!, promise: this.promises.of(recorded) };
       },
     );

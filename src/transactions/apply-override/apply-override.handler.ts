@@ -1,7 +1,7 @@
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { Clock } from '../../platform/clock';
 import { AppConfig } from '../../platform/config/config';
-import { findTransaction } from '../read-model/transaction-list.projector';
+import { readTransaction } from '../read-model/transaction-reads';
 import { SaleChanges } from '../sale-changes';
 import { newOverrideId } from '../transaction-id';
 import { ApplyOverrideCommand } from './apply-override.command';
@@ -27,7 +27,7 @@ export class ApplyOverrideHandler implements ICommandHandler<ApplyOverrideComman
       bounds,
     };
     return this.changes.change(override.transaction_id, context, idempotency, command, async (tx) => {
-      const original = (await findTransaction(tx, override.transaction_id))!;
+      const original = (await readTransaction(tx, override.transaction_id))!;
       return { success: true, override: original.overrides.find((applied) => applied.id === overrideId)!, original };
     });
   }

@@ -5,7 +5,8 @@ import { MerchantScope } from '../../auth';
 import type { Principal } from '../../platform/identity/principal';
 import { validationError } from '../../platform/errors/validation.pipe';
 import { DATABASE, type Database } from '../../platform/event-store/sql';
-import { listTransactions } from '../read-model/transaction-list.projector';
+import { listTransactions, transactionListProjector } from '../read-model/transaction-list.projector';
+import { readAsOf } from '../../platform/projections/log-position';
 import { ListTransactionsQuery } from './list-transactions.query';
 import type { ListTransactionsResponse } from './list-transactions.response.dto';
 
@@ -18,14 +19,15 @@ export class ListTransactionsHandler implements IQueryHandler<ListTransactionsQu
 
   async execute({ request, principal }: ListTransactionsQuery): Promise<ListTransactionsResponse> {
     const { limit, offset } = request;
-    const { transactions, total } = await listTransactions(this.db, {
-      merchantIds: await this.merchantsToList(principal, request.merchant_id),
-      state: request.state?.toUpperCase(),
-      type: request.type,
-      limit,
-      offset,
-    });
-    return { transactions, total, limit, offset };
+    const merchantIds = await this.merchantsToList(principal, request.merchant_id);
+    const { result } = await readAsOf(
+      this.db,
+      [transactionListProjector],
+      (tx) =>
+        listTransactions(tx, { merchantIds, state: request.state?.toUpperCase(), type: request.type, limit, offset }),
+      request.min_position,
+    );
+    return { ...result, limit, offset };
   }
 
   /** The spec: merchant_id "is required when the key has access to several merchants". */

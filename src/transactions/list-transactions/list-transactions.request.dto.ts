@@ -1,6 +1,7 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional, IsString, Matches } from 'class-validator';
 import { PageRequest } from '../../platform/page.request.dto';
+import { MinPosition } from '../../platform/as-of-position';
 import { MERCHANT_ID_PATTERN, MERCHANT_ID_RULE } from '../../merchants';
 import { STATE_CODE_PATTERN } from '../transaction.request.dto';
 import { TRANSACTION_TYPES, type TransactionType } from '../transaction.events';
@@ -45,4 +46,7 @@ export class ListTransactionsRequest extends PageRequest {
     example: DEFAULT_LIMIT,
   })
   override limit: number = DEFAULT_LIMIT;
+
+  @MinPosition()
+  min_position?: number;
 }

@@ -1,18 +1,17 @@
 import type { StoredEvent } from '../../platform/event-store/event-store.port';
 import { insertRows, type Sql } from '../../platform/event-store/sql';
 import type { Projector } from '../../platform/projections/projector';
-import type { RoundingPolicy } from '../../rules/rounding-policy';
 import type { RoundingPolicyEvent } from '../rounding-policy.events';
 
 /**
- * `rm_rounding_policies`: each merchant's rounding policy, for the PUT's answer. A sale reads its
- * merchant's policy from the log (sale-inputs.ts), and the rule read-model check raises the alarm over
- * a row that no entry backs.
+ * `rm_rounding_policies`: each merchant's rounding policy, built after the append. Nothing decides or
+ * answers from it: a sale reads its merchant's policy from the log (sale-inputs.ts), and so does the
+ * PUT's answer; the rule read-model check raises the alarm over a row that no entry backs.
  */
 export const roundingPoliciesProjector: Projector = {
   name: 'rounding-policies',
   version: 1,
-  mode: 'inline',
+  mode: 'async',
   handles: ['RoundingPolicySet'],
 
   async reset(tx: Sql) {
@@ -46,17 +45,3 @@ export const roundingPoliciesProjector: Projector = {
     );
   },
 };
-
-/** The merchant's policy as of `set_at` (null: never set, so the rule's). */
-export async function roundingPolicyOf(
-  sql: Sql,
-  merchantId: string,
-): Promise<{ rounding_policy: RoundingPolicy; set_at: string | null }> {
-  const [row] = await sql.query<{ rounding_policy: RoundingPolicy; set_at: Date }>(
-    'select rounding_policy, set_at from rm_rounding_policies where merchant_id = $1',
-    [merchantId],
-  );
-  return row
-    ? { rounding_policy: row.rounding_policy, set_at: row.set_at.toISOString() }
-    : { rounding_policy: 'rule', set_at: null };
-}

@@ -11,6 +11,8 @@ export interface ExportFilter extends InstantRange {
   merchantId?: string;
   paymentMethod?: TenderType;
   complianceStatus?: ComplianceStatus;
+  /** Only records at log positions up to this one: those the read model reflected when the export began. */
+  upTo?: number;
 }
 
 interface Row {
@@ -67,6 +69,7 @@ export function batchQuery(filter: ExportFilter, batchSize: number): { text: str
   if (filter.before !== undefined) condition((p) => `created_at < ${p}`, filter.before.toISOString());
   if (filter.paymentMethod !== undefined) condition((p) => `payment_method = ${p}`, filter.paymentMethod);
   if (filter.complianceStatus !== undefined) condition((p) => `compliance_status = ${p}`, filter.complianceStatus);
+  if (filter.upTo !== undefined) condition((p) => `position <= ${p}`, filter.upTo);
   const after = params.length + 1;
   where.push(`(created_at, position) > ($${after}::timestamptz, $${after + 1}::bigint)`);
   // The text column has a name of its own: `order by created_at` would otherwise sort by it, not by the index.

@@ -1,22 +1,22 @@
 import type { StoredEvent } from '../../platform/event-store/event-store.port';
 import { insertRows, prepared, type Sql } from '../../platform/event-store/sql';
 import type { TransactionType } from '../transaction.events';
-import { RecordIdTakenError } from '../../platform/ids';
 import { effectOf, historyEntry, type TransactionEffect, type TransactionRow } from './transaction-view';
 import type { HistoryEntry, TransactionDetail, TransactionView } from '../transaction.response.dto';
 import type { Projector } from '../../platform/projections/projector';
 
 /**
  * One row per transaction (SALE, VOID, REFUND): the columns lists filter and sort on, the API view
- * as `detail`, and the transaction's entries in the chain as `history`. Inline, so a GET right after
- * the POST sees it, and so fraud scoring reads a merchant's history from here rather than scanning
- * the log. The columns are the sale as calculated, for filters and fraud history; an override, a
- * void or a refund changes the sale's `detail` (its state and settlement) and `history` only.
+ * as `detail`, and the transaction's entries in the chain as `history`. Async, from its checkpoint
+ * after the append: a read by id that finds it behind the transaction's entries folds the stream
+ * instead (transaction-reads.ts), and fraud scoring reads a merchant's history from here, recording
+ * the position it reflected. The columns are the sale as calculated, for filters and fraud history;
+ * an override, a void or a refund changes the sale's `detail` (its state and settlement) and `history` only.
  */
 export const transactionListProjector: Projector = {
   name: 'transaction-list',
   version: 4,
-  mode: 'inline',
+  mode: 'async',
   handles: ['TransactionRecorded', 'OverrideApplied', 'TransactionVoided', 'RefundIssued'],
 
   async reset(tx: Sql): Promise<void> {
@@ -83,18 +83,9 @@ type SaleChange = NonNullable<TransactionEffect['change']> & { event: StoredEven
 async function insertRecords(tx: Sql, rows: TransactionRow[]): Promise<void> {
   if (rows.length === 0) return;
   const params: unknown[] = [];
-  // A replay of the record's own event changes nothing; another record under the same id is a clash
-  // of random ids, refused so that the append rolls back and is retried with a new id.
-  const inserted = await tx.query<{ id: string }>(
-    prepared(`${insertRows('rm_transactions', rows, params)}
-     on conflict (id) do update set id = excluded.id where rm_transactions.position = excluded.position
-     returning id`),
-    params,
-  );
-  if (inserted.length < rows.length) {
-    const written = new Set(inserted.map((row) => row.id));
-    throw new RecordIdTakenError(rows.map((row) => row.id).find((id) => !written.has(id))!);
-  }
+  // A replay of the record's own event changes nothing. A record id is unique in the log: the
+  // append that drew it checked (transaction-reads.ts, assertRecordIdFree).
+  await tx.query(prepared(`${insertRows('rm_transactions', rows, params)} on conflict (id) do nothing`), params);
 }
 
 /**

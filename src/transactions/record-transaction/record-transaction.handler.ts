@@ -10,12 +10,13 @@ import { transactionDecider } from '../transaction.decider';
 import { transactionStream, type TransactionRecordedData } from '../transaction.events';
 import { TRANSACTION_ID_PREFIX } from '../transaction-id';
 import { recordedSaleView } from '../read-model/transaction-view';
+import { claimRecordId } from '../read-model/transaction-reads';
 import { RecordTransactionCommand } from './record-transaction.command';
 import type { RecordTransactionResponse } from './record-transaction.response.dto';
 
 /**
  * Resolves the rule in force on the sale's date, reads the merchant's recent history for the fraud
- * score and its rounding policy (in one statement with the sales read beside it), lets the decider
+ * score from the transaction list (the sale records the log position it reflected) and its rounding policy (in one statement with the sales read beside it), lets the decider
  * record the sale, naming the log entries of the rule and policy, and appends it. The answer is built from the stored event inside the append
  * transaction, where the idempotency record is saved with it.
  */
@@ -43,6 +44,7 @@ export class RecordTransactionHandler implements ICommandHandler<RecordTransacti
     });
     const {
       history,
+      history_position: historyPosition,
       rounding_policy: roundingPolicy,
       policy_entry: policyEntry,
     } = await this.inputs.read({
@@ -64,6 +66,7 @@ export class RecordTransactionHandler implements ICommandHandler<RecordTransacti
           sale,
           jurisdiction,
           history,
+          history_position: historyPosition,
           rounding_policy: roundingPolicy,
           rule_entry: this.resolver.entryOf(jurisdiction.rule),
           policy_entry: policyEntry,
@@ -76,11 +79,14 @@ export class RecordTransactionHandler implements ICommandHandler<RecordTransacti
           idempotency,
         };
       },
-      (_tx, [stored]) => ({
-        success: true as const,
-        transaction: recordedSaleView(stored.data as TransactionRecordedData, stored),
-        promise: this.promises.of(stored),
-      }),
+      (tx, [stored], transactionId) => {
+        claimRecordId(tx, transactionId, stored.position);
+        return {
+          success: true as const,
+          transaction: recordedSaleView(stored.data as TransactionRecordedData, stored),
+          promise: this.promises.of(stored),
+        };
+      },
     );
   }
 }

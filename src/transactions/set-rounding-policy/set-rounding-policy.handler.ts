@@ -4,15 +4,15 @@ import { MerchantScope } from '../../auth';
 import { MerchantDirectory, MerchantNotFoundError } from '../../merchants';
 import { Clock } from '../../platform/clock';
 import { CommandStep } from '../../platform/command-step';
-import { DATABASE, type Database } from '../../platform/event-store/sql';
+import { DATABASE, prepared, type Database, type Sql } from '../../platform/event-store/sql';
 import { eventMetadata } from '../../platform/identity/command-context';
-import { roundingPolicyOf } from '../read-model/rounding-policies.projector';
 import { roundingPolicyDecider } from '../rounding-policy.decider';
-import { roundingPolicyStream } from '../rounding-policy.events';
+import { roundingPolicyStream, type RoundingPolicySet } from '../rounding-policy.events';
+import type { RoundingPolicy } from '../../rules/rounding-policy';
 import { SetRoundingPolicyCommand } from './set-rounding-policy.command';
 import type { RoundingPolicyAnswer } from './set-rounding-policy.response.dto';
 
-/** Recorded in the log; the answer is read back from `rm_rounding_policies`, inside the same transaction when something was recorded. */
+/** Recorded in the log; the answer is read back from the log, inside the same transaction when something was recorded. */
 @CommandHandler(SetRoundingPolicyCommand)
 export class SetRoundingPolicyHandler implements ICommandHandler<SetRoundingPolicyCommand, RoundingPolicyAnswer> {
   constructor(
@@ -44,4 +44,17 @@ export class SetRoundingPolicyHandler implements ICommandHandler<SetRoundingPoli
     // The policy the merchant already had appends nothing, so nothing was answered inside a transaction.
     return recorded ?? { merchant_id: merchantId, ...(await roundingPolicyOf(this.db, merchantId)) };
   }
+}
+
+const LAST_SET = prepared('select data from events where stream_id = $1 order by stream_revision desc limit 1');
+
+/** The merchant's policy as the last entry of its stream sets it (none: never set, so the rule's). */
+async function roundingPolicyOf(
+  sql: Sql,
+  merchantId: string,
+): Promise<{ rounding_policy: RoundingPolicy; set_at: string | null }> {
+  const [last] = await sql.query<{ data: RoundingPolicySet['data'] }>(LAST_SET, [roundingPolicyStream(merchantId)]);
+  return last
+    ? { rounding_policy: last.data.rounding_policy, set_at: last.data.set_at }
+    : { rounding_policy: 'rule', set_at: null };
 }
