@@ -2,7 +2,7 @@ import { applyDecorators } from '@nestjs/common';
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsOptional, IsString, Matches } from 'class-validator';
 import { PageRequest } from '../platform/page.request.dto';
-import { MERCHANT_ID_PATTERN, MERCHANT_ID_RULE } from '../merchants';
+import { MERCHANT_ID_PATTERN, MERCHANT_ID_RULE } from '../merchants/merchant-id';
 
 /** The analytics are platform views (admin, auditor): every merchant, or the one `merchant_id` names (none matching: empty). */
 const OptionalMerchantId = () =>

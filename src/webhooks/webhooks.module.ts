@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { AuditModule } from '../audit';
+import { AuditModule } from '../audit/audit.module';
 import { WebhookDeliverer } from './deliver/webhook-deliverer';
 import { WebhookEndpoints } from './webhook-endpoints';
 import {
