@@ -8,6 +8,12 @@ const FEATURE = '^src/([^/]+)/';
 const BELOW_FEATURES = '^src/(platform|rules)/';
 /** A file in a folder of a feature's: `$1` the feature, `$2` the folder (a use case, or read-model/). */
 const USE_CASE = '^src/([^/]+)/([^/]+)/';
+/** Files other features use that still sit in a use case's folder (feature-reaches-no-other-features-use-case). */
+const SHARED_FROM_A_USE_CASE = [
+  '^src/audit/record-checkpoint/(chain-checkpointer|signing-refused)[.]ts$',
+  '^src/audit/tree-proofs/tree-proofs([.]response[.]dto)?[.]ts$',
+  '^src/audit/verify-hash-chain/verify-hash-chain[.]response[.]dto[.]ts$',
+];
 
 module.exports = {
   forbidden: [
@@ -59,10 +65,10 @@ module.exports = {
     {
       name: 'projectors-write-the-primary',
       comment:
-        'No projector, nor the runner that feeds them, imports the read replica: read models are written on the primary and reach a standby as WAL.',
+        'Nothing a projector or the runner that feeds them imports, directly or through other files, is the read replica: read models are written on the primary and reach a standby as WAL.',
       severity: 'error',
       from: { path: ['[.]projector[.]ts$', '^src/platform/projections/'] },
-      to: { path: '^src/platform/read-replica/' },
+      to: { path: '^src/platform/read-replica/', reachable: true },
     },
     {
       name: 'rules-import-only-rules-and-platform',
@@ -98,11 +104,15 @@ module.exports = {
       to: { path: '^src/$1/[^/]+/', pathNot: ['^src/$1/$2/', '^src/$1/read-model/'] },
     },
     {
-      name: 'feature-uses-other-features-through-their-index',
-      comment: "A feature reaches another only through that feature's index.ts, never its internals.",
+      name: 'feature-reaches-no-other-features-use-case',
+      comment:
+        "A feature's use-case folders are its own: another feature imports only the files its own use cases may share (those at its root, its module, events, errors, services and shared DTOs, and read-model/), each from the file that defines it. The listed files are shared from a use case's folder until they move to their feature's root.",
       severity: 'error',
       from: { path: FEATURE, pathNot: BELOW_FEATURES },
-      to: { path: FEATURE, pathNot: ['^src/$1/', BELOW_FEATURES, '^src/[^/]+/index[.]ts$'] },
+      to: {
+        path: USE_CASE,
+        pathNot: ['^src/$1/', BELOW_FEATURES, '^src/[^/]+/read-model/', ...SHARED_FROM_A_USE_CASE],
+      },
     },
   ],
   options: {

@@ -17,7 +17,7 @@ import type { AppConfig } from './platform/config/config';
 import { API_PREFIX } from './platform/api-prefix';
 import { RouteCatalog } from './health/route-catalog';
 import { buildOpenApiDocument } from './platform/openapi/openapi-document';
-import { withWebhookEvents } from './webhooks';
+import { withWebhookEvents } from './webhooks/webhook-events.openapi';
 import { OpenApiDocument } from './platform/openapi/openapi-document.provider';
 import { servePortal } from './portal/portal';
 import { requestTaken } from '@crcs/tlog';

@@ -22,7 +22,7 @@ import { ENFORCED_ROUNDING_RULES } from './rules/rounding-engine';
 import { TipsModule } from './tips/tips.module';
 import { TransactionsModule } from './transactions/transactions.module';
 import { writerKey } from '@crcs/tlog';
-import { WebhooksModule } from './webhooks';
+import { WebhooksModule } from './webhooks/webhooks.module';
 
 /** Every feature of the service; add a new feature module here. */
 const FEATURE_MODULES = [

@@ -1,11 +1,14 @@
-import { apiKeysProjector } from './auth';
-import { jurisdictionRulesProjector } from './jurisdiction';
-import { merchantsProjector } from './merchants';
+import { apiKeysProjector } from './auth/read-model/api-keys.projector';
+import { jurisdictionRulesProjector } from './jurisdiction/read-model/jurisdiction-rules.projector';
+import { merchantsProjector } from './merchants/read-model/merchants.projector';
 import type { Projector } from './platform/projections/projector';
-import { merchantRiskProjector, overrideReportProjector, voidAnalyticsProjector } from './risk';
-import { tipsProjector } from './tips';
-import { roundingPoliciesProjector, transactionListProjector } from './transactions';
-import { webhookFanOutProjector } from './webhooks';
+import { merchantRiskProjector } from './risk/read-model/merchant-risk/merchant-risk.projector';
+import { overrideReportProjector } from './risk/read-model/override-report/override-report.projector';
+import { voidAnalyticsProjector } from './risk/read-model/void-analytics/void-analytics.projector';
+import { tipsProjector } from './tips/read-model/tips.projector';
+import { roundingPoliciesProjector } from './transactions/read-model/rounding-policies.projector';
+import { transactionListProjector } from './transactions/read-model/transaction-list.projector';
+import { webhookFanOutProjector } from './webhooks/fan-out/webhook-fan-out.projector';
 
 /** Every read model of the service, each exported by its feature: the store, the async runner and the rebuild script read this list. */
 export const PROJECTORS: readonly Projector[] = [

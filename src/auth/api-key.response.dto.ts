@@ -1,6 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { PageAnswer } from '../platform/page.request.dto';
-import { MERCHANT_ID_PROPERTY } from '../merchants';
+import { MERCHANT_ID_PROPERTY } from '../merchants/merchant-id';
 import type { ApiKeyRecord } from './api-key-directory';
 import { ISSUED_KEY_FORMAT } from './api-key-secret';
 import { ENVIRONMENTS, type Environment, ROLES, type Role } from '../platform/identity/principal';

@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { CommandModule } from '../platform/command.module';
-import { MerchantsModule } from '../merchants';
+import { MerchantsModule } from '../merchants/merchants.module';
 import { AuthGuard } from '../platform/identity/auth.guard';
 import { Authenticator } from '../platform/identity/authenticator';
 import { RateLimitModule } from '../platform/rate-limit/rate-limit.module';

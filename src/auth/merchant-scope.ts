@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { MerchantDirectory } from '../merchants';
+import { MerchantDirectory } from '../merchants/merchant-directory';
 import { ForbiddenError } from '../platform/errors/request.errors';
 import type { Principal } from '../platform/identity/principal';
 

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { AuthModule } from '../auth';
+import { AuthModule } from '../auth/auth.module';
 import { ExportTransactionsController } from './export-transactions/export-transactions.controller';
 import { ExportTransactionsHandler } from './export-transactions/export-transactions.handler';
 

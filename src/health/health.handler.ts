@@ -1,7 +1,9 @@
 import { Inject } from '@nestjs/common';
 import { QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
-import { ChainAlarms, ChainCheckpointer } from '../audit';
-import { JurisdictionRuleStore, dataSummary } from '../jurisdiction';
+import { ChainAlarms } from '../audit/chain-alarms';
+import { ChainCheckpointer } from '../audit/record-checkpoint/chain-checkpointer';
+import { JurisdictionRuleStore } from '../jurisdiction/rule-store';
+import { dataSummary } from '../jurisdiction/rule-views';
 import { EventStore } from '../platform/event-store/event-store.port';
 import { DATABASE, type Database } from '../platform/event-store/sql';
 import { READ_MODELS } from '../platform/event-store/event-store.module';

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { AuditModule } from '../audit';
+import { AuditModule } from '../audit/audit.module';
 import { HealthController } from './health.controller';
 import { HealthHandler } from './health.handler';
 import { RouteCatalog } from './route-catalog';

@@ -1,11 +1,13 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { MissingPositions, type ChainAlarm, type SignerAlarm } from '../audit';
+import { MissingPositions } from '../audit/verify-hash-chain/verify-hash-chain.response.dto';
+import type { ChainAlarm } from '../audit/chain-alarm.events';
+import type { SignerAlarm } from '../audit/record-checkpoint/signing-refused';
 import type { Database } from '../platform/event-store/sql';
-import { DataSummaryDto } from '../jurisdiction';
+import { DataSummaryDto } from '../jurisdiction/jurisdiction.response.dto';
 import type { ReplicaState } from '../platform/read-replica/read-replica';
 import type { ProjectionLag } from '../platform/projections/log-position';
 import type { EnforcedRule } from '../rules/rounding-engine';
-import { EnforcedRuleDto } from '../transactions';
+import { EnforcedRuleDto } from '../transactions/enforced-rule.response.dto';
 
 export class DatabaseHealth {
   @ApiProperty({

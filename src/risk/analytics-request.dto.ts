@@ -3,7 +3,7 @@ import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsOptional, IsString, Matches } from 'class-validator';
 import { PageRequest } from '../platform/page.request.dto';
 import { MinPosition, MinPositionRequest } from '../platform/as-of-position';
-import { MERCHANT_ID_PATTERN, MERCHANT_ID_RULE } from '../merchants';
+import { MERCHANT_ID_PATTERN, MERCHANT_ID_RULE } from '../merchants/merchant-id';
 
 /** The analytics are platform views (admin, auditor): every merchant, or the one `merchant_id` names (none matching: empty). */
 const OptionalMerchantId = () =>

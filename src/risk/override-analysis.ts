@@ -3,7 +3,7 @@
  * the override signals. Pure, from the per-merchant totals of the override-report read model.
  */
 
-import { OVERRIDE_REASONS, type OverrideReason } from '../transactions';
+import { OVERRIDE_REASONS, type OverrideReason } from '../transactions/transaction.events';
 import { fired, RATE_MIN_SALES, signal, type FraudSignal } from '../rules/fraud-signals';
 import { ratio } from '../rules/statistics';
 

@@ -1,11 +1,11 @@
 import { ApiProperty, ApiSchema } from '@nestjs/swagger';
+import { FraudAssessmentDto } from '../transactions/fraud-signal.response.dto';
 import {
-  FraudAssessmentDto,
   OVERRIDE_REASONS,
   VOID_REASONS,
   type OverrideReason,
   type VoidReason,
-} from '../transactions';
+} from '../transactions/transaction.events';
 import { countsBy } from '../platform/openapi/counts-by';
 import {
   PENNY_ENDINGS,

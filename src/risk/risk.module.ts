@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
-import { AuthModule } from '../auth';
-import { MerchantsModule } from '../merchants';
+import { AuthModule } from '../auth/auth.module';
+import { MerchantsModule } from '../merchants/merchants.module';
 import { GetFraudOverviewController } from './get-fraud-overview/get-fraud-overview.controller';
 import { GetFraudOverviewHandler } from './get-fraud-overview/get-fraud-overview.handler';
 import { GetRiskProfileController } from './get-risk-profile/get-risk-profile.controller';

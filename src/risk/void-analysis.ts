@@ -3,7 +3,7 @@
  * Pure, from the per-merchant counts of the void-analytics read model.
  */
 
-import { VOID_REASONS, type VoidReason } from '../transactions';
+import { VOID_REASONS, type VoidReason } from '../transactions/transaction.events';
 import { fired, RATE_MIN_SALES, signal, type FraudSignal, type FraudSignalCode } from '../rules/fraud-signals';
 import { ratio, round, zScore } from '../rules/statistics';
 import type { ShiftChanges } from '../platform/config/config';

@@ -1,7 +1,7 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional, type ApiPropertyOptions } from '@nestjs/swagger';
 import { IsNumber, IsOptional, IsString, Length, Matches, Max, Min, type ValidationOptions } from 'class-validator';
-import { MERCHANT_ID_PATTERN, MERCHANT_ID_PROPERTY, MERCHANT_ID_RULE } from '../merchants';
+import { MERCHANT_ID_PATTERN, MERCHANT_ID_PROPERTY, MERCHANT_ID_RULE } from '../merchants/merchant-id';
 
 /** $100,000: far above any tip or payout a point of sale makes, and an obvious typo above it. */
 export const MAX_TIP_DOLLARS = 100_000;

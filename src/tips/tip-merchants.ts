@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { MerchantScope } from '../auth';
+import { MerchantScope } from '../auth/merchant-scope';
 import type { Principal } from '../platform/identity/principal';
 import type { DomainError } from '../platform/errors/domain-error';
 import { validationError } from '../platform/errors/validation.pipe';

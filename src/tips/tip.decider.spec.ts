@@ -1,5 +1,5 @@
 import { given } from '../../test/support/decider';
-import { loadSeeds } from '../jurisdiction';
+import { loadSeeds } from '../jurisdiction/seed-loader';
 import { tipCreditRuleOn } from '../rules/tip-credit';
 import {
   tipCreditCheckDecider,

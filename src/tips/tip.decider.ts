@@ -1,5 +1,5 @@
 import type { Decider, DomainEvent } from '../platform/decider';
-import type { TransactionStatus, TransactionType } from '../transactions';
+import type { TransactionStatus, TransactionType } from '../transactions/transaction.events';
 import { checkTipCreditAt } from '../rules/tip-credit';
 import {
   NotATippableSaleError,

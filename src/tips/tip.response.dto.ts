@@ -11,7 +11,7 @@ import {
   type TipCreditUnknown,
   type TipCreditUnknownReason,
 } from '../rules/tip-credit';
-import type { HistoryEntry } from '../transactions';
+import type { HistoryEntry } from '../transactions/transaction.response.dto';
 import { TipCreditRuleDto } from './tip-credit-rule.response.dto';
 import { POOL_ID_EXAMPLE, TIP_ID_EXAMPLE, TipDoc } from './tip-doc';
 import {

@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
-import { AuthModule } from '../auth';
-import { AuditModule } from '../audit';
+import { AuthModule } from '../auth/auth.module';
+import { AuditModule } from '../audit/audit.module';
 import { CommandModule } from '../platform/command.module';
 import { RecordTipController } from './record-tip/record-tip.controller';
 import { AdjustTipController } from './adjust-tip/adjust-tip.controller';

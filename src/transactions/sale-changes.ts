@@ -11,7 +11,8 @@ import { transactionStream } from './transaction.events';
 import { TransactionDirectory } from './transaction-directory';
 import { withNewTransactionId } from './transaction-id';
 import { ReversalResponse } from './reversal.response.dto';
-import { EntryPromises, type EntryPromiseResponse } from '../audit';
+import { EntryPromises } from '../audit/entry-promises';
+import type { EntryPromiseResponse } from '../audit/entry-promise.response.dto';
 
 /** Overrides, voids and refunds: each is decided on the sale's own stream and answered from the log. */
 @Injectable()

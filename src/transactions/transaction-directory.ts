@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { ChainAlarms } from '../audit';
-import { MerchantScope } from '../auth';
+import { ChainAlarms } from '../audit/chain-alarms';
+import { MerchantScope } from '../auth/merchant-scope';
 import type { Principal } from '../platform/identity/principal';
 import { DATABASE, type Database } from '../platform/event-store/sql';
 import { readTransaction } from './read-model/transaction-reads';

@@ -7,7 +7,7 @@ import { FraudSignalDto } from './fraud-signal.response.dto';
 import { EnforcedRuleDto } from './enforced-rule.response.dto';
 import { HashProperty } from '../platform/openapi/hash-property';
 import type { ResolvedLocation } from '../rules/jurisdiction-resolver';
-import { JurisdictionRuleDto, ResolvedLocationDto } from '../jurisdiction';
+import { JurisdictionRuleDto, ResolvedLocationDto } from '../jurisdiction/jurisdiction.response.dto';
 import {
   CONFIDENCES,
   ENFORCEMENTS,

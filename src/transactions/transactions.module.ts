@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
-import { AuditModule } from '../audit';
-import { AuthModule } from '../auth';
-import { MerchantsModule } from '../merchants';
+import { AuditModule } from '../audit/audit.module';
+import { AuthModule } from '../auth/auth.module';
+import { MerchantsModule } from '../merchants/merchants.module';
 import { CommandModule } from '../platform/command.module';
 import { ApplyOverrideController } from './apply-override/apply-override.controller';
 import { ApplyOverrideHandler } from './apply-override/apply-override.handler';

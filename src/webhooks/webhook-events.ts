@@ -4,16 +4,16 @@
  * receiver that wants the record asks the API for it). Pure: the fan-out projector feeds it entries.
  */
 
-import type { ChainAlarmRaisedData } from '../audit';
+import type { ChainAlarmRaisedData } from '../audit/chain-alarm.events';
 import type { StoredEvent } from '../platform/event-store/event-store.port';
-import type { JurisdictionRuleChanged } from '../jurisdiction';
-import type { TipAdjustedData } from '../tips';
+import type { JurisdictionRuleChanged } from '../jurisdiction/jurisdiction.events';
+import type { TipAdjustedData } from '../tips/tip.events';
 import type {
   OverrideAppliedData,
   RefundIssuedData,
   TransactionRecordedData,
   TransactionVoidedData,
-} from '../transactions';
+} from '../transactions/transaction.events';
 
 export const WEBHOOK_EVENT_TYPES = [
   'jurisdiction.rule.scheduled',

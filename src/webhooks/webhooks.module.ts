@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { AuditModule } from '../audit';
+import { AuditModule } from '../audit/audit.module';
 import { CreateWebhookEndpointController } from './create-webhook-endpoint/create-webhook-endpoint.controller';
 import { CreateWebhookEndpointHandler } from './create-webhook-endpoint/create-webhook-endpoint.handler';
 import { DeleteWebhookEndpointController } from './delete-webhook-endpoint/delete-webhook-endpoint.controller';

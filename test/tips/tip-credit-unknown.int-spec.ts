@@ -1,7 +1,7 @@
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { SEED_DATA } from '../../src/jurisdiction';
+import { SEED_DATA } from '../../src/jurisdiction/jurisdiction.tokens';
 import { defaultSeedDir, loadSeeds, SEED_FILES } from '../../src/jurisdiction/seed-loader';
 import { Clock } from '../../src/platform/clock';
 import { DATABASE, type Database } from '../../src/platform/event-store/sql';

@@ -1,6 +1,7 @@
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { Clock } from '../../platform/clock';
-import { MerchantNotFoundError, MerchantDirectory } from '../../merchants';
+import { MerchantNotFoundError } from '../../merchants/merchant.errors';
+import { MerchantDirectory } from '../../merchants/merchant-directory';
 import { ApiKeyDirectory } from '../api-key-directory';
 import { apiKeyDecider } from '../api-key.decider';
 import { apiKeyStream } from '../api-key.events';

@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional, IsString, Length, Matches } from 'class-validator';
-import { MERCHANT_ID_PATTERN, MERCHANT_ID_PROPERTY, MERCHANT_ID_RULE } from '../../merchants';
+import { MERCHANT_ID_PATTERN, MERCHANT_ID_PROPERTY, MERCHANT_ID_RULE } from '../../merchants/merchant-id';
 import { ENVIRONMENTS, type Environment, ROLES, type Role } from '../../platform/identity/principal';
 
 const NAME_LENGTH = { min: 1, max: 100 } as const;

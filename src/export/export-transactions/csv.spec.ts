@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { parse, unparse } from 'papaparse';
 import { csvChunks, FORMULA_START } from './csv';
 import type { Cell, Column } from './export-columns';
-import type { TransactionDetail } from '../../transactions';
+import type { TransactionDetail } from '../../transactions/transaction.response.dto';
 
 describe('CSV injection guard', () => {
   it.each(['=1+1', '+1', '-1+1', '@SUM(A1)', '\t=1', '\r=1', '-', '--5', '-5e3', '-1,5', '-0.05 ', '- 5'])(

@@ -1,4 +1,4 @@
-import type { TransactionDetail } from '../../transactions';
+import type { TransactionDetail } from '../../transactions/transaction.response.dto';
 import type { Cell, Column } from './export-columns';
 
 /**

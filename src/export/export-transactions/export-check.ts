@@ -1,5 +1,5 @@
 import { canonicalJson } from '@crcs/tlog';
-import type { TransactionDetail } from '../../transactions';
+import type { TransactionDetail } from '../../transactions/transaction.response.dto';
 import { csvCell } from './csv';
 import { columnNamed } from './export-columns';
 

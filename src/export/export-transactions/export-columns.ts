@@ -1,5 +1,5 @@
 import { centsToDollarsString } from '../../rules/money';
-import type { OverrideView, TransactionDetail } from '../../transactions';
+import type { OverrideView, TransactionDetail } from '../../transactions/transaction.response.dto';
 
 export const EXPORT_MODES = ['standard', 'full', 'summary'] as const;
 export type ExportMode = (typeof EXPORT_MODES)[number];

@@ -1,4 +1,4 @@
-import type { TransactionDetail } from '../../transactions';
+import type { TransactionDetail } from '../../transactions/transaction.response.dto';
 import { csvText } from './csv';
 import { EXPORT_COLUMNS, EXPORT_MODES, type ExportMode } from './export-columns';
 

@@ -1,13 +1,14 @@
 import { QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import { ForbiddenError } from '../../platform/errors/request.errors';
-import { MerchantScope } from '../../auth';
+import { MerchantScope } from '../../auth/merchant-scope';
 import type { Principal } from '../../platform/identity/principal';
 import { Clock } from '../../platform/clock';
 import { instantRange } from '../../platform/instant-range';
 import { QueryDatabases } from '../../platform/read-replica/query-databases';
 import { csvChunks } from './csv';
 import { EXPORT_COLUMNS } from './export-columns';
-import { exportRows, transactionListProjector } from '../../transactions';
+import { exportRows } from '../../transactions/read-model/transaction-batches';
+import { transactionListProjector } from '../../transactions/read-model/transaction-list.projector';
 import { readAsOf } from '../../platform/projections/log-position';
 import { ExportTransactionsQuery, type ExportFile } from './export-transactions.query';
 import { readAhead } from './read-ahead';

@@ -1,9 +1,9 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional, IsString, Matches } from 'class-validator';
 import { IsInstant } from '../../platform/instant-range';
-import { MERCHANT_ID_PATTERN, MERCHANT_ID_RULE } from '../../merchants';
+import { MERCHANT_ID_PATTERN, MERCHANT_ID_RULE } from '../../merchants/merchant-id';
 import { TENDER_TYPES, type TenderType } from '../../rules/rounding-engine';
-import { COMPLIANCE_STATUSES, type ComplianceStatus } from '../../transactions';
+import { COMPLIANCE_STATUSES, type ComplianceStatus } from '../../transactions/transaction.events';
 import { EXPORT_COLUMNS, EXPORT_MODES, type ExportMode } from './export-columns';
 
 const columnCounts = EXPORT_MODES.map((mode) => `\`${mode}\` ${EXPORT_COLUMNS[mode].length}`).join(', ');

@@ -1,7 +1,7 @@
 import { QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import { AppConfig } from '../../platform/config/config';
 import { QueryDatabases } from '../../platform/read-replica/query-databases';
-import { MerchantDirectory } from '../../merchants';
+import { MerchantDirectory } from '../../merchants/merchant-directory';
 import { RISK_LEVELS, type RiskLevel } from '../../rules/fraud-signals';
 import { MerchantActivities, NO_ACTIVITY } from '../merchant-activities';
 import { riskProfile } from '../merchant-score';

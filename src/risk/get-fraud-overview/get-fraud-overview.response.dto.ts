@@ -4,7 +4,7 @@ import { type Environment, ENVIRONMENTS } from '../../platform/identity/principa
 import { countsBy } from '../../platform/openapi/counts-by';
 import { PageAnswer } from '../../platform/page.request.dto';
 import { RISK_LEVELS, type RiskLevel } from '../../rules/fraud-signals';
-import { FraudSignalDto } from '../../transactions';
+import { FraudSignalDto } from '../../transactions/fraud-signal.response.dto';
 
 /** Merchants by risk level, every level listed. */
 export const RiskLevelCounts = countsBy('RiskLevelCounts', RISK_LEVELS, {

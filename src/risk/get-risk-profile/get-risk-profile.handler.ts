@@ -1,8 +1,9 @@
 import { QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import { AppConfig } from '../../platform/config/config';
 import { QueryDatabases } from '../../platform/read-replica/query-databases';
-import { MerchantScope } from '../../auth';
-import { MerchantDirectory, MerchantNotFoundError } from '../../merchants';
+import { MerchantScope } from '../../auth/merchant-scope';
+import { MerchantDirectory } from '../../merchants/merchant-directory';
+import { MerchantNotFoundError } from '../../merchants/merchant.errors';
 import { MerchantActivities, NO_ACTIVITY } from '../merchant-activities';
 import { riskProfile } from '../merchant-score';
 import { GetRiskProfileQuery } from './get-risk-profile.query';

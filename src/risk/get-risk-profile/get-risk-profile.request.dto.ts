@@ -1,6 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { IsString, Matches } from 'class-validator';
-import { MERCHANT_ID_PATTERN, MERCHANT_ID_RULE } from '../../merchants';
+import { MERCHANT_ID_PATTERN, MERCHANT_ID_RULE } from '../../merchants/merchant-id';
 
 export class GetRiskProfileParams {
   @ApiProperty({

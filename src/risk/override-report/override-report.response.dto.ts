@@ -4,7 +4,7 @@ import { HashProperty } from '../../platform/openapi/hash-property';
 import { PageAnswer } from '../../platform/page.request.dto';
 import type { OverrideReportRow, OverrideReportSummary } from '../read-model/override-report/override-report.projector';
 import { OverrideReasonCounts } from '../risk-analysis.response.dto';
-import { OVERRIDE_REASONS, type OverrideReason } from '../../transactions';
+import { OVERRIDE_REASONS, type OverrideReason } from '../../transactions/transaction.events';
 
 @ApiSchema({ name: 'OverrideReportRow' })
 export class OverrideReportRowDto implements OverrideReportRow {

@@ -1,4 +1,4 @@
-import { EntryPromiseResponse } from '../../audit';
+import { EntryPromiseResponse } from '../../audit/entry-promise.response.dto';
 import { ApiProperty, ApiSchema } from '@nestjs/swagger';
 import { TipSuccess } from '../tip-doc';
 import { TipAdjustmentView, TipView } from '../tip.response.dto';

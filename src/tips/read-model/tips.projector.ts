@@ -11,7 +11,8 @@ import type {
   TipRecordedData,
 } from '../tip.events';
 import { tipCreditStatusOf } from '../tip.events';
-import { historyEntry, type HistoryEntry } from '../../transactions';
+import { historyEntry } from '../../transactions/read-model/transaction-view';
+import type { HistoryEntry } from '../../transactions/transaction.response.dto';
 import { TIPS_BEYOND_SALE_FLOOR_CENTS } from './tip-summary';
 import type { Projector } from '../../platform/projections/projector';
 

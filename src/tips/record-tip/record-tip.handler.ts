@@ -1,4 +1,4 @@
-import { EntryPromises } from '../../audit';
+import { EntryPromises } from '../../audit/entry-promises';
 import { Inject } from '@nestjs/common';
 import { CommandStep } from '../../platform/command-step';
 import { eventMetadata } from '../../platform/identity/command-context';
@@ -7,7 +7,7 @@ import { Clock } from '../../platform/clock';
 import { dollarsToCents } from '../../rules/money';
 import { DATABASE, type Database } from '../../platform/event-store/sql';
 import { findTip } from '../read-model/tips.projector';
-import { readTransaction } from '../../transactions';
+import { readTransaction } from '../../transactions/read-model/transaction-reads';
 import { assertTippable, tipDecider } from '../tip.decider';
 import { TipRecordNotFoundError } from '../tip.errors';
 import { tipStream } from '../tip.events';

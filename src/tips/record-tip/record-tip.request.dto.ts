@@ -1,6 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { IsString, Matches } from 'class-validator';
-import { TRANSACTION_ID_PATTERN } from '../../transactions';
+import { TRANSACTION_ID_PATTERN } from '../../transactions/transaction-id';
 import { Dollars, EmployeeId, EmployeeName, MAX_TIP_DOLLARS, OptionalMerchantId, RECORD_MERCHANT } from '../tip-fields';
 
 /** `POST /tip/cash` and `POST /tip/credit-card`. */

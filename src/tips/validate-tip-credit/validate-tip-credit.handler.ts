@@ -5,7 +5,7 @@ import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { InvalidFieldError } from '../../platform/errors/request.errors';
 import { Clock } from '../../platform/clock';
 import { dollarsToCents } from '../../rules/money';
-import { SEED_DATA } from '../../jurisdiction';
+import { SEED_DATA } from '../../jurisdiction/jurisdiction.tokens';
 import type { SeedData } from '../../rules/seed-data';
 import { FEDERAL, tipCreditRuleOn, tipCreditRulesAt, type TipPlace } from '../../rules/tip-credit';
 import { tipCreditCheckDecider } from '../tip.decider';

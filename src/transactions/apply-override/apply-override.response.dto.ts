@@ -1,4 +1,4 @@
-import { EntryPromiseResponse } from '../../audit';
+import { EntryPromiseResponse } from '../../audit/entry-promise.response.dto';
 import { ApiProperty } from '@nestjs/swagger';
 import { OverrideView, TransactionDetail } from '../transaction.response.dto';
 

@@ -6,7 +6,7 @@ import type { Principal } from '../../platform/identity/principal';
 import { Roles } from '../../platform/identity/roles.decorator';
 import { ApiErrors } from '../../platform/openapi/api-errors.decorator';
 import { TransactionIdParams } from '../transaction.request.dto';
-import { CHAIN_TAMPERED_DOC } from '../../audit';
+import { CHAIN_TAMPERED_DOC } from '../../audit/chain-tampered';
 import { TRANSACTION_NOT_FOUND_DOC } from '../transaction.errors';
 import { GetReceiptQuery, type GetReceiptResponse } from './get-receipt.query';
 import { AuditReceiptResponse, MerchantReceiptResponse, PosReceiptResponse } from './get-receipt.response.dto';

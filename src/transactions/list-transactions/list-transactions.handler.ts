@@ -1,7 +1,7 @@
 import { Inject } from '@nestjs/common';
 import { QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import { ForbiddenError } from '../../platform/errors/request.errors';
-import { MerchantScope } from '../../auth';
+import { MerchantScope } from '../../auth/merchant-scope';
 import type { Principal } from '../../platform/identity/principal';
 import { validationError } from '../../platform/errors/validation.pipe';
 import { DATABASE, type Database } from '../../platform/event-store/sql';

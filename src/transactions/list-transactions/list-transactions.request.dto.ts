@@ -2,7 +2,7 @@ import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional, IsString, Matches } from 'class-validator';
 import { PageRequest } from '../../platform/page.request.dto';
 import { MinPosition } from '../../platform/as-of-position';
-import { MERCHANT_ID_PATTERN, MERCHANT_ID_RULE } from '../../merchants';
+import { MERCHANT_ID_PATTERN, MERCHANT_ID_RULE } from '../../merchants/merchant-id';
 import { STATE_CODE_PATTERN } from '../transaction.request.dto';
 import { TRANSACTION_TYPES, type TransactionType } from '../transaction.events';
 

@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
-import { ChainAlarms } from '../../audit';
+import { ChainAlarms } from '../../audit/chain-alarms';
 import { DATABASE, type Database, type Sql } from '../../platform/event-store/sql';
 import { RULE_ENTRY_TYPES } from '@crcs/tlog';
 

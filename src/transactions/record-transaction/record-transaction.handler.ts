@@ -1,10 +1,10 @@
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { eventMetadata } from '../../platform/identity/command-context';
-import { MerchantScope } from '../../auth';
-import { EntryPromises } from '../../audit';
+import { MerchantScope } from '../../auth/merchant-scope';
+import { EntryPromises } from '../../audit/entry-promises';
 import { Clock } from '../../platform/clock';
 import { CommandStep } from '../../platform/command-step';
-import { JurisdictionRuleStore } from '../../jurisdiction';
+import { JurisdictionRuleStore } from '../../jurisdiction/rule-store';
 import { SaleInputsReader } from '../read-model/sale-inputs';
 import { transactionDecider } from '../transaction.decider';
 import { transactionStream, type TransactionRecordedData } from '../transaction.events';

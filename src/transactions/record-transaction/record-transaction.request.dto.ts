@@ -11,7 +11,7 @@ import {
   Matches,
   ValidateNested,
 } from 'class-validator';
-import { MERCHANT_ID_PATTERN, MERCHANT_ID_RULE } from '../../merchants';
+import { MERCHANT_ID_PATTERN, MERCHANT_ID_RULE } from '../../merchants/merchant-id';
 import { TENDER_TYPES, type RoundingMode, type TenderType } from '../../rules/rounding-engine';
 import { Cents, RecordedId, STATE_CODE_PATTERN, type FieldDoc } from '../transaction.request.dto';
 

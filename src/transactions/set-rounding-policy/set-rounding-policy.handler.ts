@@ -1,7 +1,8 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { MerchantScope } from '../../auth';
-import { MerchantDirectory, MerchantNotFoundError } from '../../merchants';
+import { MerchantScope } from '../../auth/merchant-scope';
+import { MerchantDirectory } from '../../merchants/merchant-directory';
+import { MerchantNotFoundError } from '../../merchants/merchant.errors';
 import { Clock } from '../../platform/clock';
 import { CommandStep } from '../../platform/command-step';
 import { DATABASE, prepared, type Database, type Sql } from '../../platform/event-store/sql';

@@ -1,6 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { IsIn, IsString, Matches } from 'class-validator';
-import { MERCHANT_ID_PATTERN, MERCHANT_ID_RULE } from '../../merchants';
+import { MERCHANT_ID_PATTERN, MERCHANT_ID_RULE } from '../../merchants/merchant-id';
 import { ROUNDING_POLICIES, type RoundingPolicy } from '../../rules/rounding-policy';
 
 export class RoundingPolicyParams {

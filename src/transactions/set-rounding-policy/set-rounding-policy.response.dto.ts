@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { MERCHANT_ID_PROPERTY } from '../../merchants';
+import { MERCHANT_ID_PROPERTY } from '../../merchants/merchant-id';
 import { ROUNDING_POLICIES, type RoundingPolicy } from '../../rules/rounding-policy';
 
 export class RoundingPolicyAnswer {

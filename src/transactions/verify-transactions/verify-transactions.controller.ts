@@ -2,7 +2,7 @@ import { Controller, Get, Header, Res } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
-import { RETRY_AFTER_SECONDS, VerificationInProgressError } from '../../audit';
+import { RETRY_AFTER_SECONDS, VerificationInProgressError } from '../../audit/verification-gate';
 import { ApiErrors } from '../../platform/openapi/api-errors.decorator';
 import { Roles } from '../../platform/identity/roles.decorator';
 import { ApiDataAsOf } from '../../platform/read-replica/api-data-as-of.decorator';

@@ -1,6 +1,7 @@
 import { QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import { setImmediate as yieldToRequests } from 'node:timers/promises';
-import { ChainAlarms, VerificationGate } from '../../audit';
+import { ChainAlarms } from '../../audit/chain-alarms';
+import { VerificationGate } from '../../audit/verification-gate';
 import { EVENT_COLUMNS, toStoredEvent } from '../../platform/event-store/event-rows';
 import { type EventRow } from '@crcs/tlog';
 import type { Sql } from '../../platform/event-store/sql';

@@ -5,7 +5,7 @@ import type { LookupFunction } from 'node:net';
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { AppConfig } from '../../platform/config/config';
 import { Clock } from '../../platform/clock';
-import { ChainAlarms } from '../../audit';
+import { ChainAlarms } from '../../audit/chain-alarms';
 import { DATABASE, prepared, type Database } from '../../platform/event-store/sql';
 import { EventStore, type StoredEvent } from '../../platform/event-store/event-store.port';
 import { outboundEvents, webhookBody, type RiskLevels } from '../webhook-events';

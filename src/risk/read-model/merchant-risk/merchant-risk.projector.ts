@@ -2,7 +2,7 @@ import type { StoredEvent } from '../../../platform/event-store/event-store.port
 import type { Sql } from '../../../platform/event-store/sql';
 import { directionOf, type RoundingActivity, type RoundingCell } from '../../rounding-analysis';
 import { roundCents } from '../../../rules/rounding-engine';
-import type { TransactionRecordedData } from '../../../transactions';
+import type { TransactionRecordedData } from '../../../transactions/transaction.events';
 import { addToRows, type CounterChange } from '../../../platform/projections/counters';
 import type { Projector } from '../../../platform/projections/projector';
 

@@ -1,7 +1,7 @@
 import type { StoredEvent } from '../../../platform/event-store/event-store.port';
 import { insertRows, prepared, type Sql } from '../../../platform/event-store/sql';
 import { NO_OVERRIDES, TOP_EMPLOYEES, type OverrideActivity, type OverrideEmployee } from '../../override-analysis';
-import type { OverrideAppliedData, OverrideReason } from '../../../transactions';
+import type { OverrideAppliedData, OverrideReason } from '../../../transactions/transaction.events';
 import { addToRows } from '../../../platform/projections/counters';
 import type { Projector } from '../../../platform/projections/projector';
 

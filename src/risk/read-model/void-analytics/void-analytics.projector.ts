@@ -8,7 +8,7 @@ import type {
   TransactionEvent,
   TransactionVoidedData,
   VoidReason,
-} from '../../../transactions';
+} from '../../../transactions/transaction.events';
 import { addToRows, type CounterChange } from '../../../platform/projections/counters';
 import type { Projector } from '../../../platform/projections/projector';
 

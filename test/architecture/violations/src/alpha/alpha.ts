@@ -1,3 +1,3 @@
-import { BETA } from '../beta';
+import { BETA } from '../beta/beta.events';
 
 export const ALPHA = BETA;

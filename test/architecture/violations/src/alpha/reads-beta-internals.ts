@@ -1,3 +1,3 @@
-import { INTERNAL } from '../beta/internal';
+import { DO_IT } from '../beta/do-it/do-it.handler';
 
-export const ALPHA_INTERNAL = INTERNAL;
+export const ALPHA_INTERNAL = DO_IT;

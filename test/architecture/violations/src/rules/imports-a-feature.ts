@@ -1,3 +1,3 @@
-import { BETA } from '../beta';
+import { BETA } from '../beta/beta.events';
 
 export const RULE_OF_A_FEATURE = BETA;

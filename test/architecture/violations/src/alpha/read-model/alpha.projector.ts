@@ -1,3 +1,3 @@
-import { REPLICA } from '../../platform/read-replica/replica';
+import { LAG } from '../alpha-lag';
 
-export const WRITES_TO = REPLICA;
+export const WRITES_TO = LAG;

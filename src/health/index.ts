@@ -1,2 +1,0 @@
-/** What other features may use of this one: nothing; /health only reads the others. */
-export {};

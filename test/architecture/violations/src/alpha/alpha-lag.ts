@@ -1,0 +1,3 @@
+import { REPLICA } from '../platform/read-replica/replica';
+
+export const LAG = REPLICA;

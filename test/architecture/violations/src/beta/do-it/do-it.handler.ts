@@ -1,0 +1,1 @@
+export const DO_IT = 'beta use case';

@@ -1,1 +1,0 @@
-export const INTERNAL = 'beta internal';
