@@ -11,6 +11,7 @@ import {
   writerMac,
 } from '@crcs/tlog';
 import type { Projector } from '../projections/projector';
+import { CoalescingQueue } from '../coalescing-queue';
 import { ADVANCE_CHECKPOINTS, applyBatch } from '../projections/runner';
 import {
   EventStore,
@@ -35,12 +36,16 @@ interface PendingAppend {
   streamId: string;
   events: NewEvent[] | EventsAfterHead;
   options: AppendOptions;
-  resolve: (events: StoredEvent[]) => void;
-  reject: (err: unknown) => void;
 }
 
 /** Appends that wait while a batch commits are written together in the next one. */
 const MAX_BATCH = 200;
+
+/** Appends up to the next one whose events depend on the log: that one goes alone, so that it reads every entry before it. */
+function nextBatch(waiting: PendingAppend[]): number {
+  const dependent = waiting.findIndex((pending) => !Array.isArray(pending.events));
+  return dependent === 0 ? 1 : dependent > 0 ? Math.min(dependent, MAX_BATCH) : MAX_BATCH;
+}
 
 /**
  * The streams' revisions ($1: their ids), per stream the index's last entry: a prepared
@@ -76,8 +81,8 @@ const CLOSE_BATCH = prepared(`with nodes as (${insertNodes(4)}), checkpoints as 
  * written in the same transaction, from a frontier kept in memory between batches.
  */
 export class SqlEventStore extends EventStore {
-  private queue: PendingAppend[] = [];
-  private flushing = false;
+  /** Group commit: the appends that arrive while a batch commits are the next batch (`nextBatch` says how many). */
+  private readonly queue = new CoalescingQueue<PendingAppend, Outcome>((batch) => this.commitBatch(batch), nextBatch);
   private readonly listeners = new Set<(events: StoredEvent[]) => void>();
   private readonly headWatchers = new Set<(problem: ChainHeadProblem) => void>();
   /** The last position this process committed: the head of a log never goes back below it. */
@@ -98,10 +103,9 @@ export class SqlEventStore extends EventStore {
   }
 
   async append(streamId: string, events: NewEvent[] | EventsAfterHead, options: AppendOptions): Promise<StoredEvent[]> {
-    return new Promise((resolve, reject) => {
-      this.queue.push({ streamId, events, options, resolve, reject });
-      if (!this.flushing) void this.flush();
-    });
+    const outcome = await this.queue.push({ streamId, events, options });
+    if (!Array.isArray(outcome)) throw outcome.error;
+    return outcome;
   }
 
   async readStream(streamId: string): Promise<StoredEvent[]> {
@@ -137,60 +141,35 @@ export class SqlEventStore extends EventStore {
     return { position: Number(row.position), hash: row.hash };
   }
 
-  private async flush(): Promise<void> {
-    this.flushing = true;
-    try {
-      while (this.queue.length > 0) await this.commitBatch(this.nextBatch());
-    } finally {
-      this.flushing = false;
-    }
-  }
-
-  /** Appends up to the next one whose events depend on the log: that one goes alone, so that it reads every entry before it. */
-  private nextBatch(): PendingAppend[] {
-    const dependent = this.queue.findIndex((pending) => !Array.isArray(pending.events));
-    return this.queue.splice(0, dependent === 0 ? 1 : dependent > 0 ? Math.min(dependent, MAX_BATCH) : MAX_BATCH);
-  }
-
   /**
    * One transaction for the whole batch. First optimistically: every append's events in one
    * INSERT, the checkpoints and the head written once. If anything in that fails (an inline
    * projector, an `inTransaction` step such as a duplicate idempotency key), the batch is written
    * again append by append, each in its own savepoint, so that only the failing append fails.
    */
-  private async commitBatch(batch: PendingAppend[]): Promise<void> {
+  private async commitBatch(batch: PendingAppend[]): Promise<Outcome[]> {
     let written: { outcomes: Outcomes; tree: MerkleFrontier };
     try {
       written = await this.db.transaction((tx) => this.writeBatch(tx, batch, false));
     } catch (error) {
       this.tree = undefined;
       if (error instanceof ChainHeadError) for (const watcher of this.headWatchers) watcher(error.problem);
-      if (batch.length === 1 || !(error instanceof BatchFailed)) {
-        for (const pending of batch) pending.reject(error instanceof BatchFailed ? error.cause : error);
-        return;
-      }
+      if (batch.length === 1 || !(error instanceof BatchFailed))
+        throw error instanceof BatchFailed ? error.cause : error;
       try {
         written = await this.db.transaction((tx) => this.writeBatch(tx, batch, true));
       } catch (retryError) {
         this.tree = undefined;
-        for (const pending of batch) pending.reject(retryError);
-        return;
+        throw retryError;
       }
     }
     const { outcomes } = written;
     this.tree = written.tree;
     this.committedUpTo = written.tree.size;
-    const committed: StoredEvent[] = [];
-    for (const pending of batch) {
-      const outcome = outcomes.get(pending)!;
-      if (Array.isArray(outcome)) {
-        committed.push(...outcome);
-        pending.resolve(outcome);
-      } else {
-        pending.reject(outcome.error);
-      }
-    }
+    const results = batch.map((pending) => outcomes.get(pending)!);
+    const committed = results.flatMap((outcome) => (Array.isArray(outcome) ? outcome : []));
     if (committed.length > 0) for (const listener of this.listeners) listener(committed);
+    return results;
   }
 
   /**
@@ -366,7 +345,9 @@ export class SqlEventStore extends EventStore {
   }
 }
 
-type Outcomes = Map<PendingAppend, StoredEvent[] | { error: unknown }>;
+/** An append's events as committed, or the error it alone failed with (the batch's others committed). */
+type Outcome = StoredEvent[] | { error: unknown };
+type Outcomes = Map<PendingAppend, Outcome>;
 
 /** An append's events as chained, and their data and metadata as the canonical texts they were hashed over. */
 interface Chained {
