@@ -303,22 +303,35 @@ describe('independent witnesses (c2sp.org/tlog-witness) against the operator’s
     expect(health.status).toBe(503);
     // The signer, trimmed to the cut, asks from its own last cosigned size; the witness answers 409 with the size it
     // cosigned, and refuses the checkpoint once the signer resends from it. The signer, told so, stops and says why.
-    const witnessRefusal = refusal(
-      size,
-      `400 the old size ${cosignedBefore.size} is beyond the checkpoint's tree size ${size}`,
-    );
-    expect(health.body.chain.alarms).toEqual([
-      {
-        ...witnessRefusal,
-        source: 'signer',
-        detail:
-          `${witnessRefusal.detail}. The signer has stopped and signs nothing more: the log does not extend what the witness cosigned. ` +
-          `Compare the log with the witness's checkpoint (npm run verify-chain), restore the true history, then delete ` +
-          `${history.operatorWitnessFile}.refused and restart the service`,
-      },
-      witnessRefusal,
-    ]);
-    expect(health.body.chain.signer).toMatchObject({ state: 'refused', alarm: { kind: 'refused', position: size } });
+    // On a busy machine it may have signed the next checkpoint by count while its first request was out: the witness
+    // then refuses that one too, and the signer's alarm names the first refusal it heard of.
+    const alarms = health.body.chain.alarms as ReturnType<typeof refusal>[];
+    const refusals = alarms.filter((alarm) => alarm.source === 'witness');
+    expect(refusals.length).toBeGreaterThan(0);
+    for (const alarm of refusals) {
+      expect(alarm.position).toBeLessThanOrEqual(size);
+      expect(alarm).toEqual(
+        refusal(
+          alarm.position,
+          `400 the old size ${cosignedBefore.size} is beyond the checkpoint's tree size ${alarm.position}`,
+        ),
+      );
+    }
+    const [stopped, ...more] = alarms.filter((alarm) => alarm.source === 'signer');
+    expect(more).toEqual([]);
+    const first = refusals.find((alarm) => alarm.position === stopped.position)!;
+    expect(stopped).toEqual({
+      ...first,
+      source: 'signer',
+      detail:
+        `${first.detail}. The signer has stopped and signs nothing more: the log does not extend what the witness cosigned. ` +
+        `Compare the log with the witness's checkpoint (npm run verify-chain), restore the true history, then delete ` +
+        `${history.operatorWitnessFile}.refused and restart the service`,
+    });
+    expect(health.body.chain.signer).toMatchObject({
+      state: 'refused',
+      alarm: { kind: 'refused', position: stopped.position },
+    });
     expect(await witnessed(history)).toEqual(cosignedBefore);
     const verified = await history.verifyWithPolicy(note);
     expect({ status: verified.status, stderr: verified.stderr }).toEqual({ status: 1, stderr: NOT_MET });

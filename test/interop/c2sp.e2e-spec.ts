@@ -87,7 +87,7 @@ goSuite("C2SP checkpoints and tiles, checked by Go's sumdb/note and sumdb/tlog",
     expect(latest.size).toBeGreaterThan(512);
     expect(summary.consistent_with).toHaveLength(4);
     expect(new Set(summary.consistent_with).size).toBe(4);
-  });
+  }, 600_000); // Go reads every tile over HTTP, one to three times: minutes on a loaded machine.
 
   it('has Go refuse the tiles once a stored tree node or an entry’s chain hash is rewritten by SQL', async () => {
     const db = app.app.get<Database>(DATABASE);
@@ -108,7 +108,7 @@ goSuite("C2SP checkpoints and tiles, checked by Go's sumdb/note and sumdb/tlog",
     expect(forgedEntry.status).toBe(1);
     expect(forgedEntry.stderr).toContain('entry 41 is not in the tree');
     expect((await checkLog()).status).toBe(0);
-  });
+  }, 600_000); // Go reads every tile over HTTP, one to three times: minutes on a loaded machine.
 
   it('has Go check the tlog-proof of an audit receipt (note.Open, tlog.CheckRecord), and refuse it for another entry or with a path hash changed', async () => {
     const { tlog_proof: tlogProof, receipt: record } = receipt;

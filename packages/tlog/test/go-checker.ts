@@ -57,8 +57,14 @@ export function buildGoChecker(work: string): GoChecker {
   if (built.status !== 0) throw new Error(`go build failed: ${built.stderr}`);
   return (args, stdin = '') =>
     new Promise((resolve) => {
-      const child = execFile(program, args, { timeout: 60_000 }, (error, stdout, stderr) =>
-        resolve({ status: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
+      // A ceiling for a loaded machine, not a budget: the log check reads every tile over HTTP.
+      const child = execFile(program, args, { timeout: 300_000 }, (error, stdout, stderr) =>
+        resolve({
+          status: error ? Number(error.code ?? 1) : 0,
+          stdout,
+          // Killed at the ceiling, it says nothing itself: the status alone would not say why it failed.
+          stderr: error?.signal ? `${stderr}[killed by ${error.signal}]` : stderr,
+        }),
       );
       // A command that reads no input can exit before its input is written, closing the pipe: its
       // exit status and output say how it went, not the write (CI failed once on this EPIPE).
