@@ -32,7 +32,11 @@ async function main(): Promise<void> {
     counts.set(kind, labels.set(label, (labels.get(label) ?? 0) + 1));
   };
   const kindOf = (statements: string[]): Kind =>
-    statements.some((text) => text.includes('from event_store_head') && text.includes('for update'))
+    statements.some(
+      (text) =>
+        text.includes('update event_store_head') ||
+        (text.includes('from event_store_head') && text.includes('for update')),
+    )
       ? 'append transactions (chain-head lock)'
       : statements.some((text) => text.includes('projection_checkpoints'))
         ? 'async projector catch-up'

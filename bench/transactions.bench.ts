@@ -7,7 +7,10 @@
  * (bench/peer-server.ts). Every target is started first and warmed up; then, for each connection
  * count, each round loads them one after another, the order turning each round, so that the
  * figures side by side met about the same load from the rest of the machine. A row is a target's
- * median over the rounds. Writes the table into docs/benchmarks.md between the bench:transactions markers.
+ * median over the rounds. Each measurement also takes, for the service targets, the read models'
+ * lag (p99 of /health's, sampled every 100 ms during it), and for every target the CPU it cost per
+ * sale: its own process's and PostgreSQL's (see `cpuMs`). Writes the table into docs/benchmarks.md
+ * between the bench:transactions markers.
  *
  * Run: npm run bench (builds first). BENCH_SECONDS (default 20) sets each measurement's length,
  * BENCH_ROUNDS (default 1) the rounds; BENCH_ONLY=<text> runs only the targets whose name
@@ -17,9 +20,11 @@
  */
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { availableParallelism, cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { ServiceProcess } from '../test/support/service-process';
 import { createTestDatabase, type TestDatabase } from '../test/support/test-database';
 import { benchSales, type BenchSale } from './support/sales';
@@ -45,12 +50,17 @@ interface Row {
   sent: number;
   failed: number;
   peakRssMb: number;
+  /** The p99 of the read models' lag sampled during the measurement; undefined for a target without read models. */
+  lagP99Ms: number | undefined;
+  /** CPU ms per sale, of the target's process and of the PostgreSQL processes serving it, together. */
+  cpuMsPerSale: number;
 }
 
 /** A row of the table: a target's median round, and its ratios to the baseline and the peer, each the median of the rounds' own. */
 interface Summary extends Row {
   vsBaseline: number;
   vsPeer: number;
+  cpuVsPeer: number;
 }
 
 interface Target {
@@ -62,6 +72,10 @@ interface Running {
   service: ServiceProcess;
   path: string;
   keys: string[];
+  /** The PostgreSQL processes that serve it now (see `cpuMs`). */
+  postgresPids: () => number[];
+  /** Whether it answers /health with its read models' lag (the service does, the baseline and the peer have none). */
+  readModels: boolean;
   cleanUp(): Promise<void>;
 }
 
@@ -82,7 +96,14 @@ const TARGETS: Target[] = [
         entry: { tsFile: 'bench/baseline-server.ts' },
         env: { DATABASE_URL: db.url },
       });
-      return { service, path: '/api/v1/baseline', keys: [''], cleanUp: () => db.drop() };
+      return {
+        service,
+        path: '/api/v1/baseline',
+        keys: [''],
+        postgresPids: () => backendsOf(db),
+        readModels: false,
+        cleanUp: () => db.drop(),
+      };
     },
   },
   {
@@ -93,7 +114,14 @@ const TARGETS: Target[] = [
         entry: { tsFile: 'bench/peer-server.ts' },
         env: { DATABASE_URL: db.url },
       });
-      return { service, path: '/api/v1/peer', keys: [''], cleanUp: () => db.drop() };
+      return {
+        service,
+        path: '/api/v1/peer',
+        keys: [''],
+        postgresPids: () => backendsOf(db),
+        readModels: false,
+        cleanUp: () => db.drop(),
+      };
     },
   },
   ...(process.env.BENCH_BEFORE
@@ -105,9 +133,8 @@ const TARGETS: Target[] = [
             return startService(
               { DATABASE_URL: db.url, REDIS_KEY_PREFIX: `bench-${randomBytes(4).toString('hex')}:` },
               db,
-              {
-                builtIn: process.env.BENCH_BEFORE!,
-              },
+              () => backendsOf(db),
+              { builtIn: process.env.BENCH_BEFORE! },
             );
           },
         },
@@ -117,7 +144,11 @@ const TARGETS: Target[] = [
     name: 'service on PostgreSQL',
     async start() {
       const db = await createTestDatabase('postgres');
-      return startService({ DATABASE_URL: db.url, REDIS_KEY_PREFIX: `bench-${randomBytes(4).toString('hex')}:` }, db);
+      return startService(
+        { DATABASE_URL: db.url, REDIS_KEY_PREFIX: `bench-${randomBytes(4).toString('hex')}:` },
+        db,
+        () => backendsOf(db),
+      );
     },
   },
   {
@@ -126,9 +157,8 @@ const TARGETS: Target[] = [
       const dataDir = await mkdtemp(join(tmpdir(), 'crcs-bench-'));
       return startService(
         { DATA_DIR: dataDir, REDIS_KEY_PREFIX: `bench-${randomBytes(4).toString('hex')}:` },
-        {
-          drop: () => rm(dataDir, { recursive: true, force: true }),
-        },
+        { drop: () => rm(dataDir, { recursive: true, force: true }) },
+        embeddedServer,
       );
     },
   },
@@ -137,20 +167,112 @@ const TARGETS: Target[] = [
 async function startService(
   env: Record<string, string>,
   db: Pick<TestDatabase, 'drop'>,
+  postgresPids: (service: ServiceProcess) => number[],
   entry: 'built' | { builtIn: string } = 'built',
-) {
+): Promise<Running> {
   const service = await ServiceProcess.start({ entry, nodeArgs, env: { ...serviceEnv, ...env } });
   const keys = await onboardMerchants(service.baseUrl, ADMIN_KEY, benchMerchantIds(MERCHANTS));
-  return { service, path: '/api/v1/transaction', keys, cleanUp: () => db.drop() };
+  return {
+    service,
+    path: '/api/v1/transaction',
+    keys,
+    postgresPids: () => postgresPids(service),
+    readModels: true,
+    cleanUp: () => db.drop(),
+  };
 }
 
-async function measure(
-  name: string,
-  { service, path, keys }: Running,
-  sales: BenchSale[],
-  connections: number,
-): Promise<Row> {
-  const result = await loadSales(service.port, path, keys, sales, connections, SECONDS);
+/** The CPU a process has spent so far, user and system, in ms (clock ticks of 10 ms); 0 once it has ended. */
+function processCpuMs(pid: number): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return 0;
+  }
+}
+
+const childrenOf = (pid: number): number[] => {
+  try {
+    return execFileSync('pgrep', ['-P', String(pid)])
+      .toString()
+      .trim()
+      .split('\n')
+      .map(Number);
+  } catch {
+    return []; // pgrep exits 1 when there are none
+  }
+};
+
+/**
+ * The backends of a database of the shared PostgreSQL server: its postmaster's children whose
+ * process title names the database. The server's own processes (WAL writer, checkpointer) serve
+ * every database on it, the other targets' too, and are left out.
+ */
+function backendsOf(db: TestDatabase): number[] {
+  const name = new URL(db.url).pathname.slice(1);
+  const postmaster = Number(execFileSync('pgrep', ['-o', '-x', 'postgres']).toString().trim());
+  return childrenOf(postmaster).filter((pid) => {
+    try {
+      return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(` ${name} `);
+    } catch {
+      return false;
+    }
+  });
+}
+
+/** The embedded server the service started (its child `postgres`) and every process under it: the whole server is the service's. */
+function embeddedServer(service: ServiceProcess): number[] {
+  const postmaster = childrenOf(service.child.pid!).filter((pid) => {
+    try {
+      return readFileSync(`/proc/${pid}/comm`, 'utf8').trim() === 'postgres';
+    } catch {
+      return false;
+    }
+  });
+  return postmaster.flatMap((pid) => [pid, ...childrenOf(pid)]);
+}
+
+/**
+ * The CPU ms a target spends until `done` settles: its own process's and its PostgreSQL processes'
+ * (`postgresPids`), read from /proc (Linux) at the start and at the end. A backend that ends in
+ * between takes its time with it; the service's pool keeps its connections under load.
+ */
+async function cpuMs({ service, postgresPids }: Running, done: Promise<unknown>): Promise<number> {
+  const pid = service.child.pid!;
+  const before = new Map([pid, ...postgresPids()].map((p) => [p, processCpuMs(p)]));
+  await done.catch(() => undefined);
+  return [pid, ...postgresPids()].reduce((sum, p) => sum + processCpuMs(p) - (before.get(p) ?? 0), 0);
+}
+
+/**
+ * The read models' lag while `done` is pending: every 100 ms, the largest `lag_ms` of /health's
+ * `projections` (how long the oldest entry a read model has not applied has been in the log), so
+ * a sample is the worst read model's lag at that moment. Returns their p99. /health costs a statement
+ * per sample, ten a second, beside the hundreds of sales.
+ */
+async function lagP99(service: ServiceProcess, done: Promise<unknown>): Promise<number> {
+  let finished = false;
+  void done.finally(() => (finished = true)).catch(() => undefined);
+  const samples: number[] = [];
+  while (!finished) {
+    const started = Date.now();
+    const health = (await (await fetch(`${service.baseUrl}/health`)).json()) as { projections: { lag_ms: number }[] };
+    samples.push(Math.max(0, ...health.projections.map((p) => p.lag_ms)));
+    await sleep(Math.max(0, 100 - (Date.now() - started)));
+  }
+  const sorted = samples.sort((a, b) => a - b);
+  return sorted[Math.max(0, Math.ceil(sorted.length * 0.99) - 1)] ?? 0;
+}
+
+async function measure(name: string, running: Running, sales: BenchSale[], connections: number): Promise<Row> {
+  const { service, path, keys } = running;
+  const loading = loadSales(service.port, path, keys, sales, connections, SECONDS);
+  const [result, cpu, lag] = await Promise.all([
+    loading,
+    cpuMs(running, loading),
+    running.readModels ? lagP99(service, loading) : undefined,
+  ]);
   const failed = result.non2xx + result.errors + result.timeouts;
   const row = {
     target: name,
@@ -161,6 +283,8 @@ async function measure(
     sent: result.requests.total,
     failed,
     peakRssMb: service.peakRssBytes() / 2 ** 20,
+    lagP99Ms: lag,
+    cpuMsPerSale: cpu / result.requests.total,
   };
   console.log(JSON.stringify({ ...row, load: loadavg()[0] }));
   if (failed > 0) console.error(`${name}: ${failed} requests failed\n${service.output.slice(-3000)}`);
@@ -172,15 +296,17 @@ async function measure(
  * baseline (target 0) and to the peer (target 1) taken round by round, where they met the same load.
  */
 function summarize(rounds: Row[][]): Summary[] {
-  const ratio = (i: number, to: number) =>
+  const ratio = (i: number, to: number, value: (row: Row) => number) =>
     median(
-      rounds[i].map((row, round) => row.requestsPerSecond / rounds[to][round].requestsPerSecond),
+      rounds[i].map((row, round) => value(row) / value(rounds[to][round])),
       (x) => x,
     );
+  const rate = (row: Row) => row.requestsPerSecond;
   return rounds.map((rows, i) => ({
-    ...median(rows, (row) => row.requestsPerSecond),
-    vsBaseline: ratio(i, 0),
-    vsPeer: ratio(i, 1),
+    ...median(rows, rate),
+    vsBaseline: ratio(i, 0, rate),
+    vsPeer: ratio(i, 1, rate),
+    cpuVsPeer: ratio(i, 1, (row) => row.cpuMsPerSale),
   }));
 }
 
@@ -193,12 +319,13 @@ function table(rows: Summary[], loads: number[]): string {
       `${ROUNDS > 1 ? `${ROUNDS} rounds (per row the median round, and the median of the rounds' ratios)` : 'one round'}, ` +
       `load generator in the same machine, load average ${loads.map((load) => fmt(load, 1)).join(' at the start, ')} at the end.`,
     '',
-    '| target | connections | req/s | p50 ms | p99 ms | vs baseline | vs peer | requests | failed | peak RSS MB |',
-    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+    '| target | connections | req/s | p50 ms | p99 ms | vs baseline | vs peer | read-model lag p99 ms | CPU ms per sale | CPU vs peer | requests | failed | peak RSS MB |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
     ...rows.map(
       (row) =>
         `| ${row.target} | ${row.connections} | ${fmt(row.requestsPerSecond)} | ${fmt(row.p50)} | ${fmt(row.p99)} | ` +
-        `${fmt(100 * row.vsBaseline)}% | ${fmt(row.vsPeer, 2)}× | ` +
+        `${fmt(100 * row.vsBaseline)}% | ${fmt(row.vsPeer, 2)}× | ${row.lagP99Ms === undefined ? '–' : fmt(row.lagP99Ms)} | ` +
+        `${fmt(row.cpuMsPerSale, 2)} | ${fmt(row.cpuVsPeer, 2)}× | ` +
         `${fmt(row.sent)} | ${fmt(row.failed)} | ${fmt(row.peakRssMb)} |`,
     ),
   ];

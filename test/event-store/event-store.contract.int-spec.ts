@@ -138,7 +138,12 @@ describe.each(DRIVERS)('event store contract on %s', (driver) => {
   it('writes the rows a batch gathers once, and when that fails only the append that gave the bad row fails', async () => {
     const calls: string[][] = [];
     const writer: BatchWriter<string> = {
-      write: async (_tx, rows) => {
+      statement: (rows, params, when) => {
+        params.push(rows);
+        return `select unnest($${params.length}::text[]) as row where ${when}`;
+      },
+      check: (_rows, returned) => {
+        const rows = (returned as { row: string }[]).map(({ row }) => row);
         calls.push(rows);
         if (rows.includes('bad')) throw new Error('bad row');
       },

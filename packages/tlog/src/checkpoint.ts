@@ -47,7 +47,7 @@ const chainHeadStatement = ({ checkpoint, position, hash }: CheckpointData): Buf
 
 export function signTreeHead(privateKey: KeyObject, head: TreeHead): SignedTreeHead {
   const signature = sign(null, treeHeadStatement(head), privateKey).toString('base64');
-  return { ...head, key_id: keyId(createPublicKey(privateKey)), signature };
+  return { ...head, key_id: signerKeyId(privateKey), signature };
 }
 
 export function checkpointData(checkpoint: number, chainHead: ChainHead, head: SignedTreeHead): CheckpointData {
@@ -78,6 +78,19 @@ export function checkSignature(
 /** The first 16 hex digits of the SHA-256 of the public key (SubjectPublicKeyInfo, DER). */
 export function keyId(publicKey: KeyObject): string {
   return sha256Hex(publicKey.export({ format: 'der', type: 'spki' })).slice(0, 16);
+}
+
+const signerKeyIds = new WeakMap<KeyObject, string>();
+
+/**
+ * The key id of a private key's public half, derived once per key object and kept: a process signs
+ * with one key, its configuration's, and every write's entry promise carries the id, so deriving the
+ * public key and its DER again for each sale was work per sale for a constant.
+ */
+export function signerKeyId(privateKey: KeyObject): string {
+  let id = signerKeyIds.get(privateKey);
+  if (id === undefined) signerKeyIds.set(privateKey, (id = keyId(createPublicKey(privateKey))));
+  return id;
 }
 
 /** Keys by id, the shape `checkCheckpointSignature` takes. */

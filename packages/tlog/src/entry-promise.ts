@@ -1,6 +1,6 @@
-import { createPublicKey, sign, verify, type KeyObject } from 'node:crypto';
+import { sign, verify, type KeyObject } from 'node:crypto';
 import { canonicalJson } from './entry-hash';
-import { keyId, type CheckpointSignature } from './checkpoint';
+import { signerKeyId, type CheckpointSignature } from './checkpoint';
 
 /**
  * A signed promise of an entry (docs/design.md "Tamper evidence against whoever runs the database"),
@@ -38,7 +38,6 @@ export function signPromise(
   origin: string,
   entry: { position: number; hash: string; recordedAt: string },
 ): EntryPromise {
-  const publicKey = createPublicKey(privateKey);
   const promised = {
     origin,
     position: entry.position,
@@ -47,7 +46,7 @@ export function signPromise(
   };
   return {
     ...promised,
-    key_id: keyId(publicKey),
+    key_id: signerKeyId(privateKey),
     signature: sign(null, promiseStatement(promised), privateKey).toString('base64'),
   };
 }

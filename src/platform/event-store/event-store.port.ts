@@ -40,10 +40,23 @@ export interface AppendOptions {
   inTransaction?: (tx: AppendTx, events: StoredEvent[]) => Promise<void>;
 }
 
-/** Rows of one kind that appends write beside their events, written for a whole batch by one call. */
+/**
+ * Rows of one kind that appends write beside their events: for a whole batch, a part of the
+ * statement that appends it (sql-event-store.ts).
+ */
 export interface BatchWriter<T> {
-  /** Throws when a row cannot be written: the batch is then written again append by append, so only its append fails. */
-  write(tx: Sql, rows: T[]): Promise<void>;
+  /**
+   * The SQL that writes `rows` and returns what `check` needs: a statement that can stand in a
+   * `with` (an insert … returning, or a select), its parameters pushed onto `params` and numbered
+   * after those already there, its writes held to the condition `when`. Its text must not change
+   * with the rows: it is part of a prepared statement.
+   */
+  statement(rows: T[], params: unknown[], when: string): string;
+  /**
+   * Throws when `returned` (the statement's rows, as JSON) says a row could not be written: the batch
+   * is then written again append by append, so only its append fails.
+   */
+  check(rows: T[], returned: unknown[]): void;
 }
 
 /** The append transaction as an append's step sees it. */

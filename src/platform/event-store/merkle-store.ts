@@ -19,11 +19,13 @@ export async function readNodes(sql: Sql, keys: NodeKey[]): Promise<TreeNode[]> 
 }
 
 /**
- * Writes nodes: levels, indices and hex hashes in three parameters numbered from `first`, so that
- * the event store can make it part of the statement that closes an append batch (sql-event-store.ts).
+ * Writes nodes: levels, indices and hex hashes in three parameters numbered from `first`, only
+ * `when` that holds, so that the event store can make it part of the statement that appends a batch
+ * (sql-event-store.ts).
  */
-export const insertNodes = (first: number): string => `insert into merkle_nodes (level, idx, hash)
+export const insertNodes = (first: number, when = 'true'): string => `insert into merkle_nodes (level, idx, hash)
   select level, idx, decode(hash, 'hex') from unnest($${first}::int[], $${first + 1}::bigint[], $${first + 2}::text[]) as n(level, idx, hash)
+  where ${when}
   on conflict (level, idx) do update set hash = excluded.hash`;
 
 export const nodeParams = (nodes: TreeNode[]): unknown[] => [

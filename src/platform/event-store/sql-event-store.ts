@@ -12,7 +12,7 @@ import {
 } from '@crcs/tlog';
 import type { Projector } from '../projections/projector';
 import { CoalescingQueue } from '../coalescing-queue';
-import { ADVANCE_CHECKPOINTS, applyBatch } from '../projections/runner';
+import { advanceCheckpoints, applyBatch } from '../projections/runner';
 import {
   EventStore,
   type AppendOptions,
@@ -56,29 +56,73 @@ const REVISIONS = `select s.stream_id, r.revision from unnest($1::text[]) as s(s
   cross join lateral (select max(stream_revision)::int as revision from events e where e.stream_id = s.stream_id) r
   where r.revision is not null`;
 const LAST_POSITION = prepared('select max(position) as last from events');
-/** The chain-head lock, with the log's last position and the streams' revisions in the same round trip (see writeBatch). */
+/** The chain-head lock, with the log's last position and the streams' revisions in the same round trip (see lockHead). */
 const LOCK_HEAD = prepared(`select h.position, h.hash, (select position from event_store_head where id) as seen,
   (select max(position) from events) as last, (select coalesce(json_agg(json_build_array(v.stream_id, v.revision)), '[]') from (${REVISIONS}) v) as revisions
   from event_store_head h where h.id for update`);
+
+/** What the rest of the append statement holds its writes to: the head moved (see appendStatement). */
+const MOVED = 'exists (select from moved)';
+
 /**
- * What closes a batch, in one round trip: the Merkle tree's new nodes (merkle-store.ts), the inline
- * projectors' checkpoints (projections/runner.ts) and the head. $1: the head's position, $2: the
- * inline projectors' names, $3: the head's hash, $4 to $6: the nodes. One text whatever the batch.
+ * A batch's append as one statement, a data-modifying CTE, its parameters pushed onto `params`
+ * after the caller's: $1, $2 the head the batch was chained on (position, hash), $3 its streams,
+ * $4 their revisions before it (0: none), $5 the new head's position, $6 the inline projectors'
+ * names, $7 the new head's hash, $8 to $10 the Merkle tree's new nodes (merkle-store.ts), then the
+ * entries. `moved` moves the head, and takes the chain-head lock doing so, only when the log is
+ * where the batch was chained on: the head at $1, $2, the log's last entry at $1 and each stream at
+ * its revision. Those checks read the statement's snapshot while the head row, once locked, is read
+ * as it stands: when another append committed while the lock was awaited, the head is not at $1
+ * any more and nothing is written; when it is, no append committed since the snapshot (every append
+ * moves the head), and the snapshot's log and revisions are the ones the lock protects. Every other
+ * part writes only when the head moved: the entries, the nodes, the inline projectors' checkpoints
+ * (projections/runner.ts) and the rows the appends' steps gathered, a part per writer (BatchWriter),
+ * whose returned rows the statement answers as `w0`, `w1`… Without `log`: the writers' parts alone,
+ * for a batch whose entries are already written. The text changes only with the set of writers, so
+ * it is `prepared`.
  */
-const CLOSE_BATCH = prepared(`with nodes as (${insertNodes(4)}), checkpoints as (${ADVANCE_CHECKPOINTS})
-  update event_store_head set position = $1, hash = $3 where id`);
+function appendStatement(writes: GatheredRows, params: unknown[], log?: { rows: Record<string, unknown>[] }): string {
+  const parts: string[] = [];
+  if (log) {
+    const entries = insertRows('events', log.rows, params);
+    parts.push(
+      `moved as (update event_store_head set position = $5, hash = $7
+        where id and position = $1 and hash = $2 and (select coalesce(max(position), 0) from events) = $1
+          and not exists (select from unnest($3::text[], $4::int[]) as s(stream_id, revision)
+            where (select coalesce(max(stream_revision), 0) from events e where e.stream_id = s.stream_id) <> s.revision)
+        returning id)`,
+      `entries as (${entries} where ${MOVED})`,
+      `nodes as (${insertNodes(8, MOVED)})`,
+      `checkpoints as (${advanceCheckpoints(5)} and ${MOVED})`,
+    );
+  }
+  const when = log ? MOVED : 'true';
+  const writers = [...writes.keys()];
+  writers.forEach((writer, i) =>
+    parts.push(`w${i} as (${writer.statement(writes.get(writer) as never[], params, when)})`),
+  );
+  const results = writers.map((_, i) => `(select coalesce(json_agg(w), '[]') from w${i} w) as w${i}`);
+  return prepared(
+    `with ${parts.join(',\n')}\nselect ${[log ? `${MOVED} as moved` : 'true as moved', ...results].join(', ')}`,
+  );
+}
+
+/** The rows gathered for each writer, in the order the writers were first handed one. */
+type GatheredRows = Map<BatchWriter<never>, unknown[]>;
 
 /**
  * The event store on one SQL dialect, through the `Database` port.
  *
- * Every append runs in a transaction that first locks the chain head row, so appends from any
- * number of processes are serialized on it: positions stay gap-free, the chain never forks and
- * commits become visible in position order. Appends arriving while a transaction is open are
- * queued and written in the next transaction together (group commit), by a fixed number of
- * set-based statements however many appends the batch holds: the head lock is held for as few round
- * trips as possible. When one append fails, the batch is written again append by append, each in
- * its own savepoint, so that it does not fail its neighbours. The Merkle tree's new nodes are
- * written in the same transaction, from a frontier kept in memory between batches.
+ * Every append moves the chain head row in its transaction, so appends from any number of
+ * processes are serialized on its lock: positions stay gap-free, the chain never forks and commits
+ * become visible in position order. Appends arriving while a transaction is open are queued and
+ * written in the next transaction together (group commit). A batch is chained on the head this
+ * process left, and written by one statement that takes the head lock and writes only if the log is
+ * still there (appendStatement): the entries, the Merkle tree's nodes, the inline projectors'
+ * checkpoints, the head and the rows the appends' steps gathered (their idempotency records);
+ * the inline projectors' own statements follow. When another process appended since, the batch
+ * is chained again under the lock, taken first. When one append fails, the batch is written again
+ * append by append, each in its own savepoint, so that it does not fail its neighbours.
  */
 export class SqlEventStore extends EventStore {
   /** Group commit: the appends that arrive while a batch commits are the next batch (`nextBatch` says how many). */
@@ -88,8 +132,8 @@ export class SqlEventStore extends EventStore {
   /** The last position this process committed: the head of a log never goes back below it. */
   private committedUpTo = 0;
   private readonly inlineProjectors: Projector[];
-  /** The tree's right edge as of the last commit here; reloaded when another process appended since. */
-  private tree: MerkleFrontier | undefined;
+  /** The head and the tree's right edge as this process's last commit left them: the next batch is chained on them first. */
+  private known: Known | undefined;
 
   /** `writerKey`: each entry is written with its authenticator under it (packages/tlog/src/writer-mac.ts); without it, none. */
   constructor(
@@ -142,30 +186,30 @@ export class SqlEventStore extends EventStore {
   }
 
   /**
-   * One transaction for the whole batch. First optimistically: every append's events in one
-   * INSERT, the checkpoints and the head written once. If anything in that fails (an inline
-   * projector, an `inTransaction` step such as a duplicate idempotency key), the batch is written
-   * again append by append, each in its own savepoint, so that only the failing append fails.
+   * One transaction for the whole batch. First optimistically: every append's entries, and the
+   * rows their steps gather, written once. If anything in that fails (an inline projector, an
+   * `inTransaction` step such as a duplicate idempotency key), the batch is written again append by
+   * append, each in its own savepoint, so that only the failing append fails.
    */
   private async commitBatch(batch: PendingAppend[]): Promise<Outcome[]> {
-    let written: { outcomes: Outcomes; tree: MerkleFrontier };
+    let written: BatchWritten;
     try {
-      written = await this.db.transaction((tx) => this.writeBatch(tx, batch, false));
+      written = await this.db.transaction((tx) => this.writeBatch(tx, batch));
     } catch (error) {
-      this.tree = undefined;
+      this.known = undefined;
       if (error instanceof ChainHeadError) for (const watcher of this.headWatchers) watcher(error.problem);
       if (batch.length === 1 || !(error instanceof BatchFailed))
         throw error instanceof BatchFailed ? error.cause : error;
       try {
-        written = await this.db.transaction((tx) => this.writeBatch(tx, batch, true));
+        written = await this.db.transaction((tx) => this.writeIsolated(tx, batch));
       } catch (retryError) {
-        this.tree = undefined;
+        this.known = undefined;
         throw retryError;
       }
     }
-    const { outcomes } = written;
-    this.tree = written.tree;
-    this.committedUpTo = written.tree.size;
+    const { outcomes, known } = written;
+    this.known = known;
+    this.committedUpTo = known.head.position;
     const results = batch.map((pending) => outcomes.get(pending)!);
     const committed = results.flatMap((outcome) => (Array.isArray(outcome) ? outcome : []));
     if (committed.length > 0) for (const listener of this.listeners) listener(committed);
@@ -173,27 +217,114 @@ export class SqlEventStore extends EventStore {
   }
 
   /**
-   * Under the head lock: checks every stream's revision (read in one query), chains the events and
-   * writes them. `isolated`: each append in its own savepoint, rolled back alone on failure and
-   * reported as its outcome. Otherwise any failure throws BatchFailed for the caller to retry isolated.
+   * The batch chained on the head this process left, in one statement that writes it only if the
+   * log is still there; when it is not (another process appended), or cannot be known, chained
+   * again under the head lock, taken first. A failure of the writes throws BatchFailed for the
+   * caller to retry append by append.
    */
-  private async writeBatch(
-    tx: Sql,
-    batch: PendingAppend[],
-    isolated: boolean,
-  ): Promise<{ outcomes: Outcomes; tree: MerkleFrontier }> {
+  private async writeBatch(tx: Sql, batch: PendingAppend[]): Promise<BatchWritten> {
+    const assumed = this.assumedChain(batch);
+    const written = assumed && (await this.writeChained(tx, batch, assumed));
+    if (written) return written;
+    const locked = await this.lockHead(tx, batch);
+    const relocked = await this.writeChained(tx, batch, locked);
+    // Under the lock the log is as read: only SQL behind the service's back changes it.
+    if (!relocked) throw new Error('the log changed under the chain-head lock');
+    return relocked;
+  }
+
+  /**
+   * The log as this process's last commit left it, with each stream at the revision its first
+   * append expects (which the statement checks). None when unknown: at the start, after a failure,
+   * for an append that expects any revision, or whose events depend on the log (which it reads under the lock).
+   */
+  private assumedChain(batch: PendingAppend[]): ChainedOn | undefined {
+    if (!this.known) return undefined;
+    const revisions = new Map<string, number>();
+    for (const { streamId, events, options } of batch) {
+      if (!Array.isArray(events) || (!revisions.has(streamId) && options.expectedRevision === 'any')) return undefined;
+      if (!revisions.has(streamId)) revisions.set(streamId, options.expectedRevision as number);
+    }
+    return { head: this.known.head, tree: this.known.tree.copy(), revisions };
+  }
+
+  /** Chains every append on `on` (each failing alone: a revision conflict) and writes those accepted; undefined when the log is not at `on`. */
+  private async writeChained(tx: Sql, batch: PendingAppend[], on: ChainedOn): Promise<BatchWritten | undefined> {
     const outcomes: Outcomes = new Map();
+    const revisions = new Map(on.revisions);
+    let head = on.head;
+    const accepted: Written[] = [];
+    for (const pending of batch) {
+      let append: Written;
+      try {
+        append = await this.chainedOn(tx, pending, head, revisions);
+      } catch (error) {
+        outcomes.set(pending, { error });
+        continue;
+      }
+      const last = append.stored[append.stored.length - 1];
+      outcomes.set(pending, append.stored);
+      head = last;
+      // A later append to the same stream in this batch must see this one's events.
+      revisions.set(pending.streamId, last.streamRevision);
+      accepted.push(append);
+    }
+    if (accepted.length > 0) {
+      const moved = await this.writeAppends(tx, accepted, on).catch((error: unknown) => {
+        throw new BatchFailed(error);
+      });
+      if (!moved) return undefined;
+    }
+    return { outcomes, known: { head, tree: on.tree } };
+  }
+
+  /** Under the head lock, taken first: each append in its own savepoint, rolled back alone on failure and reported as its outcome. */
+  private async writeIsolated(tx: Sql, batch: PendingAppend[]): Promise<BatchWritten> {
+    const outcomes: Outcomes = new Map();
+    const locked = await this.lockHead(tx, batch);
+    const revisions = new Map(locked.revisions);
+    let { head, tree } = locked;
+    for (const pending of batch) {
+      try {
+        const append = await this.chainedOn(tx, pending, head, revisions);
+        const on = { head, tree: tree.copy(), revisions: new Map(revisions) };
+        await tx.query('savepoint append');
+        try {
+          if (!(await this.writeAppends(tx, [append], on)))
+            throw new Error('the log changed under the chain-head lock');
+          await tx.query('release savepoint append');
+        } catch (error) {
+          await tx.query('rollback to savepoint append');
+          throw error;
+        }
+        const last = append.stored[append.stored.length - 1];
+        outcomes.set(pending, append.stored);
+        head = last;
+        revisions.set(pending.streamId, last.streamRevision);
+        tree = on.tree;
+      } catch (error) {
+        outcomes.set(pending, { error });
+      }
+    }
+    return { outcomes, known: { head, tree } };
+  }
+
+  /**
+   * Takes the head lock, and reads where the log stands under it: its head, the tree's right edge
+   * and the revisions of the batch's streams. Refuses a head that is not the log's last entry (checkHead).
+   */
+  private async lockHead(tx: Sql, batch: PendingAppend[]): Promise<ChainedOn> {
     const streams = [...new Set(batch.map((pending) => pending.streamId))];
-    const [head] = await tx.query<{
+    const [locked] = await tx.query<{
       position: string;
       hash: string;
       seen: string;
       last: string | null;
       revisions: [string, number][];
     }>(LOCK_HEAD, [streams]);
-    let chain: ChainHead = { position: Number(head.position), hash: head.hash };
-    let last = Number(head.last ?? 0);
-    let revisions = new Map(head.revisions);
+    const head: ChainHead = { position: Number(locked.position), hash: locked.hash };
+    let last = Number(locked.last ?? 0);
+    let revisions = new Map(locked.revisions);
     /*
      * LOCK_HEAD reads the log's last position and the streams' revisions from the snapshot its
      * statement began with, but the head row as it stands once locked: in READ COMMITTED a
@@ -209,49 +340,15 @@ export class SqlEventStore extends EventStore {
      * between it and the insert, and either way the insert runs into such a row on the primary key
      * or the next batch's check finds it.
      */
-    if (Number(head.seen) !== chain.position || last !== chain.position) {
+    if (Number(locked.seen) !== head.position || last !== head.position) {
       const [reread] = await tx.query<{ last: string | null }>(LAST_POSITION);
       last = Number(reread.last ?? 0);
       revisions = await currentRevisions(tx, streams);
     }
-    this.checkHead(chain.position, last);
-    const tree = this.tree?.size === chain.position ? this.tree.copy() : await loadFrontier(tx, chain.position);
-    const accepted: Written[] = [];
-    for (const pending of batch) {
-      const current = revisions.get(pending.streamId) ?? 0;
-      const { expectedRevision } = pending.options;
-      let chained: Chained;
-      try {
-        if (expectedRevision !== 'any' && expectedRevision !== current) {
-          throw new RevisionConflictError(pending.streamId, expectedRevision, current);
-        }
-        chained = await this.chained(tx, pending, chain, current);
-        if (isolated) await this.writeIsolated(tx, { pending, ...chained });
-      } catch (error) {
-        outcomes.set(pending, { error });
-        continue;
-      }
-      const { stored } = chained;
-      outcomes.set(pending, stored);
-      chain = stored[stored.length - 1];
-      // A later append to the same stream in this batch must see this one's events.
-      revisions.set(pending.streamId, current + stored.length);
-      accepted.push({ pending, ...chained });
-    }
-    if (accepted.length === 0) return { outcomes, tree };
-    if (!isolated) {
-      await this.writeAppends(tx, accepted).catch((error: unknown) => {
-        throw new BatchFailed(error);
-      });
-    }
-    const nodes = accepted.flatMap(({ stored }) => stored.flatMap((e) => tree.append(leafHash(e.hash))));
-    await tx.query(CLOSE_BATCH, [
-      chain.position,
-      this.inlineProjectors.map((p) => p.name),
-      chain.hash,
-      ...nodeParams(nodes),
-    ]);
-    return { outcomes, tree };
+    this.checkHead(head.position, last);
+    const tree =
+      this.known?.tree.size === head.position ? this.known.tree.copy() : await loadFrontier(tx, head.position);
+    return { head, tree, revisions };
   }
 
   /**
@@ -283,31 +380,68 @@ export class SqlEventStore extends EventStore {
     if (problem) throw new ChainHeadError(problem);
   }
 
-  private async writeIsolated(tx: Sql, append: Written): Promise<void> {
-    await tx.query('savepoint append');
-    try {
-      await this.writeAppends(tx, [append]);
-      await tx.query('release savepoint append');
-    } catch (error) {
-      await tx.query('rollback to savepoint append');
-      throw error;
+  /** The append chained after `head`, its stream at its revision in `revisions`; throws what it alone fails with (a revision conflict). */
+  private async chainedOn(
+    tx: Sql,
+    pending: PendingAppend,
+    head: ChainHead,
+    revisions: ReadonlyMap<string, number>,
+  ): Promise<Written> {
+    const current = revisions.get(pending.streamId) ?? 0;
+    const { expectedRevision } = pending.options;
+    if (expectedRevision !== 'any' && expectedRevision !== current) {
+      throw new RevisionConflictError(pending.streamId, expectedRevision, current);
     }
+    return { pending, ...(await this.chained(tx, pending, head, current)) };
   }
 
   /**
-   * The appends' events in one INSERT, the inline projections of all of them in one batch, then each
-   * append's own step, whose writes are gathered and written once for the batch: the statements do
-   * not grow with the number of appends. A step sees the read models with the whole batch applied;
-   * one that finds its append contradicted fails, and the isolated retry then writes each append
-   * after only those before it, as if written alone.
+   * Writes appends chained on `on` (its tree takes their leaves): false, having written nothing,
+   * when the log is not at `on`. The appends' steps run first, before their entries are written, so
+   * that the rows they gather go into the one statement (appendStatement); a step that reads the
+   * transaction (or fails) makes them run again once the entries and the inline projections are
+   * written, where its reads see them, and their rows are then written by a statement of their own.
+   * A step sees the read models with the whole batch applied; one that finds its append contradicted
+   * fails, and the isolated retry then writes each append after only those before it, as if written alone.
    */
-  private async writeAppends(tx: Sql, appends: Written[]): Promise<void> {
-    await insertEvents(tx, appends, this.writerKey);
+  private async writeAppends(tx: Sql, appends: Written[], on: ChainedOn): Promise<boolean> {
     const events = appends.flatMap(({ stored }) => stored);
+    const to = events[events.length - 1];
+    const streams = [...new Set(appends.map(({ pending }) => pending.streamId))];
+    const nodes = events.flatMap((e) => on.tree.append(leafHash(e.hash)));
+    const params: unknown[] = [
+      on.head.position,
+      on.head.hash,
+      streams,
+      streams.map((stream) => on.revisions.get(stream) ?? 0),
+      to.position,
+      this.inlineProjectors.map((p) => p.name),
+      to.hash,
+      ...nodeParams(nodes),
+    ];
+    const before = new GatheredWrites();
+    const stepsWrote = await runSteps(before, appends).then(
+      () => true,
+      () => false,
+    );
+    const writes: GatheredRows = stepsWrote ? before.rows : new Map<BatchWriter<never>, unknown[]>();
+    const [result] = await tx.query<AppendResult>(
+      appendStatement(writes, params, { rows: eventRows(appends, this.writerKey) }),
+      params,
+    );
+    if (!result.moved) return false;
+    checkWrites(writes, result);
     await applyBatch(tx, this.inlineProjectors, events);
-    const appendTx = new GatheredWrites(tx);
-    for (const { pending, stored } of appends) await pending.options.inTransaction?.(appendTx, stored);
-    await appendTx.flush();
+    if (!stepsWrote) {
+      const after = new GatheredWrites(tx);
+      await runSteps(after, appends);
+      if (after.rows.size > 0) {
+        const writerParams: unknown[] = [];
+        const [written] = await tx.query<AppendResult>(appendStatement(after.rows, writerParams), writerParams);
+        checkWrites(after.rows, written);
+      }
+    }
+    return true;
   }
 
   /** The append's events as they will be stored: the next positions after `chain`, hash-linked to it. */
@@ -360,13 +494,37 @@ interface Written extends Chained {
   pending: PendingAppend;
 }
 
-/** The append transaction with the rows the appends' steps hand to writers, written by `flush` once for all of them. */
-class GatheredWrites implements AppendTx {
-  private readonly rows = new Map<BatchWriter<never>, unknown[]>();
+/** Where a batch is chained on: the head, the tree's right edge there, and its streams' revisions (none: 0). */
+interface ChainedOn {
+  head: ChainHead;
+  tree: MerkleFrontier;
+  revisions: ReadonlyMap<string, number>;
+}
 
-  constructor(private readonly tx: Sql) {}
+interface Known {
+  head: ChainHead;
+  tree: MerkleFrontier;
+}
+
+interface BatchWritten {
+  outcomes: Outcomes;
+  known: Known;
+}
+
+/** What appendStatement answers: whether the head moved, and per writer `w<i>` the rows its part returned. */
+type AppendResult = { moved: boolean } & Record<string, unknown>;
+
+/**
+ * The append transaction as the appends' steps see it, gathering the rows they hand to writers.
+ * Without `tx`, the steps run before the entries are written, and a read fails.
+ */
+class GatheredWrites implements AppendTx {
+  readonly rows: GatheredRows = new Map();
+
+  constructor(private readonly tx?: Sql) {}
 
   query<R>(text: string, params?: unknown[]): Promise<R[]> {
+    if (!this.tx) return Promise.reject(new Error('a step read the log before the entries were written'));
     return this.tx.query<R>(text, params);
   }
 
@@ -375,10 +533,15 @@ class GatheredWrites implements AppendTx {
     rows.push(row);
     this.rows.set(writer, rows);
   }
+}
 
-  async flush(): Promise<void> {
-    for (const [writer, rows] of this.rows) await writer.write(this.tx, rows as never[]);
-  }
+async function runSteps(tx: GatheredWrites, appends: Written[]): Promise<void> {
+  for (const { pending, stored } of appends) await pending.options.inTransaction?.(tx, stored);
+}
+
+/** Each writer's check of the rows its part of the statement returned: throws when one could not be written. */
+function checkWrites(writes: GatheredRows, result: AppendResult): void {
+  [...writes].forEach(([writer, rows], i) => writer.check(rows as never[], result[`w${i}`] as unknown[]));
 }
 
 /** A failure of the optimistic batch write: the batch is written again append by append. */
@@ -393,9 +556,8 @@ async function currentRevisions(tx: Sql, streams: string[]): Promise<Map<string,
   return new Map(rows.map((row) => [row.stream_id, row.revision]));
 }
 
-async function insertEvents(tx: Sql, appends: Written[], writerKey: Buffer | undefined): Promise<void> {
-  const params: unknown[] = [];
-  const rows = appends.flatMap(({ stored, texts }) =>
+function eventRows(appends: Written[], writerKey: Buffer | undefined): Record<string, unknown>[] {
+  return appends.flatMap(({ stored, texts }) =>
     stored.map((e, i) => ({
       position: e.position,
       entry_id: e.entryId,
@@ -410,7 +572,6 @@ async function insertEvents(tx: Sql, appends: Written[], writerKey: Buffer | und
       writer_mac: writerKey ? writerMac(writerKey, e.hash) : null,
     })),
   );
-  await tx.query(prepared(insertRows('events', rows, params)), params);
 }
 
 /**

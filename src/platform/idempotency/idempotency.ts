@@ -1,7 +1,7 @@
 import { sha256Hex } from '@crcs/tlog';
 import { HttpStatus, Inject, Injectable } from '@nestjs/common';
 import canonicalize from 'canonicalize';
-import { DATABASE, insertRows, prepared, type Database } from '../event-store/sql';
+import { DATABASE, insertRows, type Database } from '../event-store/sql';
 import type { AppendTx, BatchWriter } from '../event-store/event-store.port';
 import { Clock } from '../clock';
 import { DomainError } from '../errors/domain-error';
@@ -97,14 +97,15 @@ export class IdempotencyStore {
   }
 
   /**
-   * One statement for a batch's records. The unique key makes a concurrent request with the same
-   * key lose here (another process's, or a twin in the same batch, which fails the statement), which
-   * rolls its events back.
+   * One statement part for a batch's records. The unique key makes a concurrent request with the
+   * same key lose here (another process's, or a twin in the same batch, which fails the statement),
+   * which rolls its events back.
    */
   private readonly records: BatchWriter<{ request: IdempotentRequest; body: unknown }> = {
-    write: async (tx, records) => {
+    statement: (records, params, when) => {
       const now = this.clock.now().toISOString();
-      const params: unknown[] = [this.windowStart()];
+      params.push(this.windowStart());
+      const windowStart = params.length;
       const rows = records.map(({ request, body }) => ({
         scope: request.scope,
         idempotency_key: request.key,
@@ -113,16 +114,19 @@ export class IdempotencyStore {
         response_body: JSON.stringify(body),
         created_at: now,
       }));
-      const saved = await tx.query<{ scope: string; idempotency_key: string }>(
-        prepared(`${insertRows('idempotency_keys', rows, params)}
+      return `${insertRows('idempotency_keys', rows, params)} where ${when}
          on conflict (scope, idempotency_key) do update
            set fingerprint = excluded.fingerprint, response_status = excluded.response_status,
                response_body = excluded.response_body, created_at = excluded.created_at
-           where idempotency_keys.created_at <= $1
-         returning scope, idempotency_key`),
-        params,
+           where idempotency_keys.created_at <= $${windowStart}
+         returning scope, idempotency_key`;
+    },
+    check: (records, saved) => {
+      const written = new Set(
+        (saved as { scope: string; idempotency_key: string }[]).map((row) =>
+          JSON.stringify([row.scope, row.idempotency_key]),
+        ),
       );
-      const written = new Set(saved.map((row) => JSON.stringify([row.scope, row.idempotency_key])));
       const taken = records.find(({ request }) => !written.has(JSON.stringify([request.scope, request.key])));
       if (taken) throw new IdempotencyKeyTakenError(taken.request);
     },

@@ -12,10 +12,13 @@ const LOCK_CHECKPOINTS = prepared(
   'select name, position from projection_checkpoints where name = any($1) order by name for update',
 );
 const EVENTS_AFTER = prepared(`select ${EVENT_COLUMNS} from events where position > $1 order by position limit $2`);
-/** Moves the checkpoints named in $2 to position $1: also part of the statement that closes an append batch (sql-event-store.ts). */
-export const ADVANCE_CHECKPOINTS =
-  'update projection_checkpoints set position = $1, updated_at = now() where name = any($2)';
-const ADVANCE = prepared(ADVANCE_CHECKPOINTS);
+/**
+ * Moves the checkpoints named in parameter `first + 1` to the position in parameter `first`: also
+ * part of the statement that appends a batch (sql-event-store.ts).
+ */
+export const advanceCheckpoints = (first: number): string =>
+  `update projection_checkpoints set position = $${first}, updated_at = now() where name = any($${first + 1})`;
+const ADVANCE = prepared(advanceCheckpoints(1));
 
 /** Feeds each projector the events of the batch it handles, all at once (inside the append transaction, for inline ones). */
 export async function applyBatch(

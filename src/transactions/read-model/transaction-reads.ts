@@ -44,21 +44,29 @@ export async function readTransaction(sql: Sql, id: string): Promise<Transaction
 }
 
 /**
- * One statement for a batch's new records: the first of them whose id the log holds under another
- * entry (one appended before, or another of the batch), if any.
+ * One statement part for a batch's new records: the first of them whose id the log holds under
+ * another entry (one appended before), or another of the batch claims, if any. In the statement that
+ * appends the batch, the log read is the one before it, so the batch's own claims are compared among
+ * themselves.
  */
-const TAKEN = prepared(`select u.id from unnest($1::text[], $2::bigint[]) as u(id, position)
-  where exists (select 1 from events e where e.data->>'transaction_id' = u.id and e.event_type = any($3) and e.position <> u.position)
-  limit 1`);
-
 const recordIds: BatchWriter<{ id: string; position: number }> = {
-  async write(tx, claims) {
-    const [taken] = await tx.query<{ id: string }>(TAKEN, [
+  statement(claims, params, when) {
+    params.push(
       claims.map((claim) => claim.id),
       claims.map((claim) => claim.position),
       RECORD_EVENTS,
-    ]);
-    if (taken) throw new RecordIdTakenError(taken.id);
+    );
+    const [ids, positions, types] = [params.length - 2, params.length - 1, params.length];
+    return `select u.id from unnest($${ids}::text[], $${positions}::bigint[]) as u(id, position)
+      where ${when} and (exists (select 1 from events e
+          where e.data->>'transaction_id' = u.id and e.event_type = any($${types}::text[]) and e.position <> u.position)
+        or exists (select 1 from unnest($${ids}::text[], $${positions}::bigint[]) as o(id, position)
+          where o.id = u.id and o.position <> u.position))
+      limit 1`;
+  },
+  check(_claims, taken) {
+    const [first] = taken as { id: string }[];
+    if (first) throw new RecordIdTakenError(first.id);
   },
 };
 
