@@ -67,8 +67,12 @@ export function portalSuite({
   return suite;
 }
 
-/** How long a browser gets to exit; Playwright kills one still running when the test process ends. */
-const BROWSER_CLOSE_MS = 10_000;
+/**
+ * How long a browser gets to exit: a ceiling for a loaded machine (two runs side by side here took more
+ * than 10 s, and Jest then force-exited the worker that still held it); Playwright kills one still
+ * running when the test process ends.
+ */
+const BROWSER_CLOSE_MS = 60_000;
 
 /**
  * Chromium now and then never acknowledges the close (once in a full run here, the suite's tests all
