@@ -113,6 +113,7 @@ describe('foundation over HTTP', () => {
             lag_ms: expect.any(Number),
           },
           expect.objectContaining({ name: 'merchants', mode: 'async' }),
+          expect.objectContaining({ name: 'tips', mode: 'async' }),
           expect.objectContaining({ name: 'api-keys', mode: 'inline' }),
         ]),
         uptime_seconds: expect.any(Number),

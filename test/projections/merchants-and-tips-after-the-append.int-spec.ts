@@ -2,6 +2,7 @@ import { DATABASE, type Database } from '../../src/platform/event-store/sql';
 import { call, issueKey, onboardMerchant, uniqueId } from '../support/auth';
 import { recordSale, saleBody } from '../support/sales';
 import { startTestApp, TEST_ADMIN_KEY, type TestApp } from '../support/test-app';
+import { recordTip } from '../support/tips';
 import { waitFor } from '../support/wait';
 
 /**
@@ -93,6 +94,82 @@ describe('merchants and tips built after the append', () => {
     expect(list.status).toBe(200);
     expect(position(list)).toBeGreaterThanOrEqual(position(sale));
     expect(list.body.transactions.map((t: { id: string }) => t.id)).toContain(sale.body.transaction.id);
+  });
+
+  it('pools tips once the tips read model holds every entry before the pool, or answers 503 after 2 s', async () => {
+    const { merchant_id: merchantId } = await onboardMerchant(app);
+    const { key } = await issueKey(app, { role: 'merchant', merchant_id: merchantId });
+    const sale = await recordSale(app, key, merchantId);
+    const pool = (tipIds: string[]) =>
+      call(app, 'POST', '/tip/pool/create', {
+        key,
+        body: {
+          tip_ids: tipIds,
+          pool_name: 'Friday',
+          distribution_method: 'equal',
+          participants: [
+            { employeeId: 'e-1', employeeName: 'Ana' },
+            { employeeId: 'e-2', employeeName: 'Ben' },
+          ],
+        },
+      });
+
+    let release = await hold('tips');
+    const tips: { id: string; chain_position: number }[] = [];
+    try {
+      // Recorded, and answered from the log, while the read model is held.
+      for (const amount of [4, 6]) tips.push(await recordTip(app, key, sale.id, { tip_amount: amount }));
+      expect(tips[1]).toMatchObject({ amount_cents: 600, pool_id: null, history: [{ event: 'TipRecorded' }] });
+      expect(await checkpoint('tips')).toBeLessThan(tips[0].chain_position);
+
+      const started = Date.now();
+      const refused = await pool([tips[0].id]);
+      expect(Date.now() - started).toBeGreaterThanOrEqual(2000);
+      expect(refused.status).toBe(503);
+      expect(refused.headers.get('retry-after')).toBe('1');
+      expect(refused.body.error).toBe('LOG_POSITION_NOT_REACHED');
+      expect(refused.headers.get('x-log-position')).toBeNull();
+
+      // Asked while the read model is behind, decided once it has caught up, over every tip.
+      const waiting = pool(tips.map((tip) => tip.id));
+      // A whole round trip on another connection: the waiting request has reached the service by then.
+      expect((await admin('GET', '/health')).status).toBe(200);
+      await release();
+      const pooled = await waiting;
+      expect({ status: pooled.status, error: pooled.body.error }).toEqual({ status: 201, error: undefined });
+      expect(pooled.body.pool).toMatchObject({ total_cents: 1000, tip_ids: tips.map((tip) => tip.id) });
+      expect(position(pooled)).toBe(pooled.body.pool.chain_position);
+    } finally {
+      await release();
+    }
+
+    // Two pools of one tip at once: the chain-head lock orders them, and the second sees the first's entry.
+    const third = await recordTip(app, key, sale.id, { tip_amount: 2 });
+    release = await hold('tips');
+    let answers: { status: number; body: { error?: string } }[];
+    try {
+      const racing = [pool([third.id]), pool([third.id])];
+      expect((await admin('GET', '/health')).status).toBe(200);
+      await release();
+      answers = await Promise.all(racing);
+    } finally {
+      await release();
+    }
+    expect(answers.map((answer) => answer.status).sort()).toEqual([201, 409]);
+    expect(answers.find((answer) => answer.status === 409)!.body.error).toBe('TIP_ALREADY_POOLED');
+    const adjusted = await call(app, 'POST', '/tip/adjust', {
+      key,
+      body: { tip_id: third.id, new_amount: 1, reason: 'typo' },
+    });
+    expect(adjusted.status).toBe(409);
+    expect(adjusted.body.error).toBe('TIP_POOLED');
+
+    const analytics = await admin(
+      'GET',
+      `/analytics/tips?merchant_id=${merchantId}&min_position=${third.chain_position}`,
+    );
+    expect(analytics.status).toBe(200);
+    expect(position(analytics)).toBeGreaterThanOrEqual(third.chain_position);
   });
 
   it('fans out no event before the merchants read model has applied its merchant', async () => {
