@@ -14,8 +14,8 @@ import { webhookFanOutProjector } from './webhooks/fan-out/webhook-fan-out.proje
 export const PROJECTORS: readonly Projector[] = [
   jurisdictionRulesProjector,
   apiKeysProjector,
+  // Async, and before the webhook fan-out, which reads their rows in the same batch to find an event's audience (its `reads`).
   merchantsProjector,
-  // Async, and before the webhook fan-out, which reads its rows in the same batch to find a rule change's audience.
   transactionListProjector,
   roundingPoliciesProjector,
   tipsProjector,

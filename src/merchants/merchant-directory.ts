@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Environment } from '../platform/identity/principal';
 import { DATABASE, type Database, type Sql } from '../platform/event-store/sql';
+import { merchantsProjector } from './read-model/merchants.projector';
 
 export interface MerchantRecord {
   merchantId: string;
@@ -24,28 +25,49 @@ interface MerchantRow {
   onboarded_at: Date;
 }
 
-/** Another merchant whose id is `merchantId` but for case, if any. Ids are ASCII (MERCHANT_ID_PATTERN), so `lower` folds them exactly. */
+/**
+ * Every merchant the log holds, as `merchants`: the rows of `rm_merchants` (read-model/merchants.projector.ts),
+ * which follows the log after the append, and the onboardings it has not applied yet, read from the
+ * entries after its checkpoint. One statement reads both in one snapshot, in which the checkpoint and
+ * the rows it covers were committed together: no merchant is missed, none counted twice. The entries
+ * after the checkpoint are the read model's lag, a short range of the log's primary key.
+ */
+const MERCHANTS = `with merchants as (
+  select merchant_id, name, environment, partner_id, onboarded_at from rm_merchants
+  union all
+  select e.data->>'merchantId', e.data->>'name', e.data->>'environment', e.data->>'partnerId', (e.data->>'onboardedAt')::timestamptz
+  from events e
+  where e.position > (select position from projection_checkpoints where name = '${merchantsProjector.name}')
+    and e.event_type = 'MerchantOnboarded'
+)`;
+
+/**
+ * Another merchant whose id is `merchantId` but for case, if any. Ids are ASCII (MERCHANT_ID_PATTERN), so `lower` folds them exactly.
+ * Inside the append transaction it sees the entries of the append itself too.
+ */
 export async function merchantDifferingInCase(sql: Sql, merchantId: string): Promise<string | undefined> {
   const [row] = await sql.query<{ merchant_id: string }>(
-    'select merchant_id from rm_merchants where lower(merchant_id) = lower($1) and merchant_id <> $1 order by merchant_id limit 1',
+    `${MERCHANTS} select merchant_id from merchants where lower(merchant_id) = lower($1) and merchant_id <> $1 order by merchant_id limit 1`,
     [merchantId],
   );
   return row?.merchant_id;
 }
 
-/** Reads `rm_merchants` (read-model/merchants.projector.ts). */
+/** Reads the merchants as the log holds them (MERCHANTS): a merchant is known from the moment its onboarding is committed. */
 @Injectable()
 export class MerchantDirectory {
   constructor(@Inject(DATABASE) private readonly db: Database) {}
 
   async find(merchantId: string): Promise<MerchantRecord | undefined> {
-    const [row] = await this.db.query<MerchantRow>('select * from rm_merchants where merchant_id = $1', [merchantId]);
+    const [row] = await this.db.query<MerchantRow>(`${MERCHANTS} select * from merchants where merchant_id = $1`, [
+      merchantId,
+    ]);
     return row && toRecord(row);
   }
 
   /** Every merchant at once, by id: what the fraud overview ranks. */
   async all(): Promise<MerchantRecord[]> {
-    const rows = await this.db.query<MerchantRow>('select * from rm_merchants order by merchant_id');
+    const rows = await this.db.query<MerchantRow>(`${MERCHANTS} select * from merchants order by merchant_id`);
     return rows.map(toRecord);
   }
 
@@ -54,12 +76,12 @@ export class MerchantDirectory {
     const order = 'order by onboarded_at, merchant_id';
     const rows =
       owner === 'all'
-        ? await this.db.query<MerchantRow>(`select * from rm_merchants ${order} limit $1 offset $2`, [
+        ? await this.db.query<MerchantRow>(`${MERCHANTS} select * from merchants ${order} limit $1 offset $2`, [
             page.limit,
             page.offset,
           ])
         : await this.db.query<MerchantRow>(
-            `select * from rm_merchants where partner_id = $1 and environment = $2 ${order} limit $3 offset $4`,
+            `${MERCHANTS} select * from merchants where partner_id = $1 and environment = $2 ${order} limit $3 offset $4`,
             [owner.partnerId, owner.environment, page.limit, page.offset],
           );
     return rows.map(toRecord);
@@ -68,7 +90,7 @@ export class MerchantDirectory {
   /** The merchants a partner onboarded in one environment. */
   async idsOfPartner(partnerId: string, environment: Environment): Promise<string[]> {
     const rows = await this.db.query<{ merchant_id: string }>(
-      'select merchant_id from rm_merchants where partner_id = $1 and environment = $2 order by merchant_id',
+      `${MERCHANTS} select merchant_id from merchants where partner_id = $1 and environment = $2 order by merchant_id`,
       [partnerId, environment],
     );
     return rows.map((row) => row.merchant_id);

@@ -1,5 +1,5 @@
 import { applyDecorators } from '@nestjs/common';
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiExtension, ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsOptional, Max, Min } from 'class-validator';
 import { MIN_POSITION_WAIT_MS } from './projections/log-position';
 import { QueryInteger } from './query-integer';
@@ -42,3 +42,13 @@ export class MinPositionRequest {
   @MinPosition()
   min_position?: number;
 }
+
+/** Where an operation of the OpenAPI document says that it appends to the log; the document takes the mark off once read. */
+export const APPENDS_EXTENSION = 'x-appends-to-log';
+
+/**
+ * On the route of a command that writes through CommandStep: its success answers carry X-Log-Position,
+ * the position of the last entry it appended (src/platform/command-step.ts), which the document
+ * gives them (src/platform/openapi/openapi-document.ts).
+ */
+export const AppendsToLog = () => ApiExtension(APPENDS_EXTENSION, true);

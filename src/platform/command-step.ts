@@ -3,6 +3,8 @@ import { decideAndAppend, type Decider, type DomainEvent } from './decider';
 import { EventStore, type AppendTx, type EventMetadata, type StoredEvent } from './event-store/event-store.port';
 import { IdempotencyStore, type IdempotentRequest } from './idempotency/idempotency';
 import { withNewRecordId } from './ids';
+import { setAnswerHeader } from './answer-context';
+import { LOG_POSITION_HEADER } from './projections/log-position';
 
 export interface Step<Command, State, Event extends DomainEvent> {
   stream: string;
@@ -26,20 +28,22 @@ export class CommandStep {
   /**
    * `answer` runs inside the append transaction, under the chain-head lock, where the log holds its
    * entries (and the inline read models their rows): it may read them, and check what other streams did meanwhile (throwing rolls the
-   * append back); its result is saved there for the Idempotency-Key.
+   * append back); its result is saved there for the Idempotency-Key. The answer says where its last
+   * entry is in the log (X-Log-Position): the `min_position` at which lists show the write.
    */
   async run<Command, State, Event extends DomainEvent, Response>(
     { stream, decider, command, metadata, idempotency, fresh }: Step<Command, State, Event>,
     answer: (tx: AppendTx, stored: StoredEvent[]) => Promise<Response> | Response,
   ): Promise<Response> {
     let response: Response | undefined;
-    await decideAndAppend(this.store, stream, decider, command, metadata, {
+    const { appended } = await decideAndAppend(this.store, stream, decider, command, metadata, {
       fresh,
       inTransaction: async (tx, stored) => {
         response = await answer(tx, stored);
         if (idempotency) this.idempotency.save(tx, idempotency, response);
       },
     });
+    if (appended.length > 0) setAnswerHeader(LOG_POSITION_HEADER, String(appended[appended.length - 1].position));
     return response!;
   }
 

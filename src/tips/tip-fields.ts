@@ -1,4 +1,5 @@
 import { applyDecorators } from '@nestjs/common';
+import { MinPosition } from '../platform/as-of-position';
 import { ApiProperty, ApiPropertyOptional, type ApiPropertyOptions } from '@nestjs/swagger';
 import { IsNumber, IsOptional, IsString, Length, Matches, Max, Min, type ValidationOptions } from 'class-validator';
 import { MERCHANT_ID_PATTERN, MERCHANT_ID_PROPERTY, MERCHANT_ID_RULE } from '../merchants/merchant-id';
@@ -91,4 +92,7 @@ export const OptionalMerchantId = (description: string) =>
 export class TipAnalyticsScope {
   @OptionalMerchantId('Narrows the answer to one merchant; without it, every merchant.')
   merchant_id?: string;
+
+  @MinPosition()
+  min_position?: number;
 }

@@ -4,6 +4,7 @@ import { call, issueKey, onboardMerchant, revokeKey } from '../support/auth';
 import { recordSale } from '../support/sales';
 import { cutEntry } from '../support/tampering';
 import { startTestApp, TEST_ADMIN_KEY, type TestApp } from '../support/test-app';
+import { readModelsCaughtUp } from '../support/read-models';
 import { recordTip, tipCreated } from '../support/tips';
 
 /**
@@ -31,6 +32,8 @@ describe('GET /admin/verify-read-models against an operator editing the read mod
       void_reason: 'pricing_error',
       voided_by: 'e-2',
     });
+    // The edits below are of rows the read models hold once they have applied these writes.
+    await readModelsCaughtUp(db);
   });
 
   afterEach(() => app?.close());

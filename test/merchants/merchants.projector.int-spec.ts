@@ -4,7 +4,7 @@ import type { Database } from '../../src/platform/event-store/sql';
 import type { MerchantOnboarded } from '../../src/merchants/merchant.events';
 import { FixedClock } from '../support/fixed-clock';
 import { DRIVERS, createTestDatabase, type TestDatabase } from '../support/test-database';
-import { applyBatch, prepareProjections, rebuildProjections } from '../../src/platform/projections/runner';
+import { applyBatch, catchUp, prepareProjections, rebuildProjections } from '../../src/platform/projections/runner';
 import { merchantsProjector } from '../../src/merchants/read-model/merchants.projector';
 
 const onboarded = (merchantId: string, partnerId: string | null): MerchantOnboarded => ({
@@ -35,6 +35,8 @@ describe.each(DRIVERS)('merchants projector on %s', (driver) => {
         expectedRevision: 0,
       });
     }
+    // Built after the append: brought up to the log as the async runner would.
+    await catchUp(db, [merchantsProjector]);
   });
 
   afterEach(() => testDb.drop());

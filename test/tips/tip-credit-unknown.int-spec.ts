@@ -13,6 +13,7 @@ import { issueKey, onboardMerchant } from '../support/auth';
 import { FixedClock } from '../support/fixed-clock';
 import { startTestApp, type TestApp } from '../support/test-app';
 import { tipCreated } from '../support/tips';
+import { readModelsCaughtUp } from '../support/read-models';
 
 const TODAY = '2026-11-29';
 
@@ -121,6 +122,7 @@ describe('POST /tip/validate-compliance where the rule data cannot settle the ch
       [`tipCreditCheck-${answer.id}`],
     );
     expect(event.data).toMatchObject({ status: 'unknown', compliant: null, reason: 'LOCAL_MINIMUM_UNKNOWN' });
+    await readModelsCaughtUp(db);
     const rows = await db.query<{ status: string; compliant: boolean | null }>(
       'select status, compliant from rm_tip_credit_checks where check_id = $1',
       [answer.id],

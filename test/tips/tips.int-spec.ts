@@ -6,6 +6,7 @@ import { FixedClock } from '../support/fixed-clock';
 import { recordSale } from '../support/sales';
 import { DRIVERS } from '../support/test-database';
 import { startTestApp, type TestApp } from '../support/test-app';
+import { readModelsCaughtUp } from '../support/read-models';
 import { recordTip, tipCreated } from '../support/tips';
 
 const NOW = '2026-11-21T12:00:00.000Z';
@@ -895,6 +896,8 @@ describe.each(DRIVERS)('tips over HTTP on %s', (driver) => {
       await created(bar, '/tip/pool/distribute', { pool_id: pool.id });
 
       const auditor = await issueKey(app, { role: 'auditor' });
+      // The tip analytics read a read model that follows the log after the append.
+      await readModelsCaughtUp(db);
       const { status, body } = await call(app, 'GET', `/analytics/tips?merchant_id=${bar.merchantId}`, {
         key: auditor.key,
       });
@@ -975,6 +978,8 @@ describe.each(DRIVERS)('tips over HTTP on %s', (driver) => {
       await recordTip(app, diner.key, coffee.id, { tip_amount: 15 });
 
       const auditor = await issueKey(app, { role: 'auditor' });
+      // The tip analytics read a read model that follows the log after the append.
+      await readModelsCaughtUp(db);
       const { status, body } = await call(app, 'GET', `/analytics/tips?merchant_id=${diner.merchantId}`, {
         key: auditor.key,
       });
@@ -1008,6 +1013,7 @@ describe.each(DRIVERS)('tips over HTTP on %s', (driver) => {
     });
 
     it('covers every merchant without a filter, and refuses a limit above 1,000 (400)', async () => {
+      await readModelsCaughtUp(db);
       const all = await call(app, 'GET', '/analytics/tips', { key: (await issueKey(app, { role: 'admin' })).key });
       expect(all.status).toBe(200);
       expect(all.body.merchant_id).toBeNull();
@@ -1090,6 +1096,8 @@ describe.each(DRIVERS)('tips over HTTP on %s', (driver) => {
       });
 
       const auditor = await issueKey(app, { role: 'auditor' });
+      // The tip analytics read a read model that follows the log after the append.
+      await readModelsCaughtUp(db);
       const flagsNow = async () =>
         (await call(app, 'GET', `/analytics/tip-wage-theft?merchant_id=${diner.merchantId}`, { key: auditor.key }))
           .body;

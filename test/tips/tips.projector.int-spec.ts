@@ -5,7 +5,7 @@ import { FixedClock } from '../support/fixed-clock';
 import { dumpReadModels } from '../support/read-models';
 import { DRIVERS, createTestDatabase, type TestDatabase } from '../support/test-database';
 import { tipHistory } from '../support/tips';
-import { applyBatch, prepareProjections, rebuildProjections } from '../../src/platform/projections/runner';
+import { applyBatch, catchUp, prepareProjections, rebuildProjections } from '../../src/platform/projections/runner';
 import { wageTheftFlags } from '../../src/tips/read-model/wage-theft-flags';
 import { tipAnalytics } from '../../src/tips/read-model/tip-summary';
 import { findTip, tipsProjector } from '../../src/tips/read-model/tips.projector';
@@ -26,6 +26,8 @@ describe.each(DRIVERS)('tips projector on %s', (driver) => {
     store = new SqlEventStore(db, new FixedClock(AT), [tipsProjector]);
     for (const { streamId, events } of tipHistory('m-1'))
       await store.append(streamId, events, { expectedRevision: 'any' });
+    // Built after the append: brought up to the log as the async runner would.
+    await catchUp(db, [tipsProjector]);
   });
 
   afterEach(() => testDb.drop());

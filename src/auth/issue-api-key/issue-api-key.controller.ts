@@ -7,6 +7,7 @@ import { CurrentCommandContext, type CommandContext } from '../../platform/ident
 import { IssueApiKeyCommand } from './issue-api-key.command';
 import { IssueApiKeyRequest } from './issue-api-key.request.dto';
 import { Roles } from '../../platform/identity/roles.decorator';
+import { AppendsToLog } from '../../platform/as-of-position';
 
 /** Admins manage every key; a partner manages the merchant keys of its own merchants. */
 @ApiTags('Merchants and keys')
@@ -16,6 +17,7 @@ export class IssueApiKeyController {
   constructor(private readonly commands: CommandBus) {}
 
   @Post()
+  @AppendsToLog()
   @ApiOperation({
     operationId: 'issueApiKey',
     summary: 'Issue an API key, shown once',

@@ -6,6 +6,7 @@ import { RevokedApiKey, toApiKeyResponse } from '../api-key.response.dto';
 import { CurrentCommandContext, type CommandContext } from '../../platform/identity/command-context';
 import { RevokeApiKeyCommand } from './revoke-api-key.command';
 import { Roles } from '../../platform/identity/roles.decorator';
+import { AppendsToLog } from '../../platform/as-of-position';
 
 /** Admins manage every key; a partner manages the merchant keys of its own merchants. */
 @ApiTags('Merchants and keys')
@@ -16,6 +17,7 @@ export class RevokeApiKeyController {
 
   /** Revoking a revoked key changes nothing and answers 200 with the record as it is. */
   @Delete(':id')
+  @AppendsToLog()
   @ApiOperation({
     operationId: 'revokeApiKey',
     summary: 'Revoke an API key at once',

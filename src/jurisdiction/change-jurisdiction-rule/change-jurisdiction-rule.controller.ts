@@ -7,6 +7,7 @@ import { Roles } from '../../platform/identity/roles.decorator';
 import { validationError } from '../../platform/errors/validation.pipe';
 import { ChangeJurisdictionRuleCommand } from './change-jurisdiction-rule.command';
 import { JurisdictionRuleChange, RuleChangeResponse } from './change-jurisdiction-rule.response.dto';
+import { AppendsToLog } from '../../platform/as-of-position';
 
 @ApiTags('Jurisdictions')
 @Controller()
@@ -20,6 +21,7 @@ export class ChangeJurisdictionRuleController {
    */
   @Put('admin/jurisdictions/:lookup_key')
   @Roles('admin')
+  @AppendsToLog()
   @ApiOperation({
     operationId: 'changeJurisdictionRule',
     summary: 'Record a version of a jurisdiction rule',

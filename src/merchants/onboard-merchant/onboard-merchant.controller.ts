@@ -7,6 +7,7 @@ import { ApiErrors } from '../../platform/openapi/api-errors.decorator';
 import { OnboardMerchantCommand } from './onboard-merchant.command';
 import { OnboardMerchantRequest } from './onboard-merchant.request.dto';
 import { OnboardedMerchant, toMerchantResponse } from '../merchant.response.dto';
+import { AppendsToLog } from '../../platform/as-of-position';
 
 @ApiTags('Merchants and keys')
 @Controller('admin/merchants')
@@ -15,6 +16,7 @@ export class OnboardMerchantController {
 
   @Post()
   @Roles('admin', 'partner')
+  @AppendsToLog()
   @ApiOperation({
     operationId: 'onboardMerchant',
     summary: 'Onboard a merchant',

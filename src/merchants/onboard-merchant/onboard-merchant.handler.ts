@@ -3,8 +3,8 @@ import { eventMetadata } from '../../platform/identity/command-context';
 import { CommandStep } from '../../platform/command-step';
 import { Clock } from '../../platform/clock';
 import { merchantDecider } from '../merchant.decider';
-import { merchantStream } from '../merchant.events';
-import { MerchantDirectory, merchantDifferingInCase, type MerchantRecord } from '../merchant-directory';
+import { merchantStream, type MerchantOnboarded } from '../merchant.events';
+import { merchantDifferingInCase, type MerchantRecord } from '../merchant-directory';
 import { MerchantAlreadyExistsError } from '../merchant.errors';
 import { OnboardMerchantCommand } from './onboard-merchant.command';
 
@@ -14,12 +14,11 @@ export class OnboardMerchantHandler implements ICommandHandler<OnboardMerchantCo
   constructor(
     private readonly step: CommandStep,
     private readonly clock: Clock,
-    private readonly merchants: MerchantDirectory,
   ) {}
 
   async execute({ merchant, context }: OnboardMerchantCommand): Promise<MerchantRecord> {
     const { role, environment, partnerId } = context.principal;
-    await this.step.run(
+    return this.step.run(
       {
         stream: merchantStream(merchant.merchantId),
         decider: merchantDecider,
@@ -31,12 +30,12 @@ export class OnboardMerchantHandler implements ICommandHandler<OnboardMerchantCo
         },
         metadata: eventMetadata(context, merchant.merchantId),
       },
-      // Under the chain-head lock, with this merchant's row already projected: of two ids differing only in case sent at once, the second is refused.
-      async (tx) => {
+      // Under the chain-head lock, where the log holds this onboarding: of two ids differing only in case sent at once, the second is refused.
+      async (tx, [onboarded]) => {
         const existing = await merchantDifferingInCase(tx, merchant.merchantId);
         if (existing !== undefined) throw new MerchantAlreadyExistsError(merchant.merchantId, existing);
+        return (onboarded as unknown as MerchantOnboarded).data;
       },
     );
-    return (await this.merchants.find(merchant.merchantId))!;
   }
 }

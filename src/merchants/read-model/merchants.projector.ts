@@ -3,11 +3,15 @@ import { insertRows, type Sql } from '../../platform/event-store/sql';
 import type { MerchantEvent } from '../merchant.events';
 import type { Projector } from '../../platform/projections/projector';
 
-/** `rm_merchants`: which merchants exist, their environment and the partner that may act for them. */
+/**
+ * `rm_merchants`: which merchants exist, their environment and the partner that may act for them.
+ * Built after the append: what decides whether a merchant exists reads it with the onboardings after
+ * its checkpoint (merchant-directory.ts), so that a merchant is known the moment it is onboarded.
+ */
 export const merchantsProjector: Projector = {
   name: 'merchants',
   version: 1,
-  mode: 'inline',
+  mode: 'async',
   handles: ['MerchantOnboarded'],
 
   async reset(tx: Sql) {

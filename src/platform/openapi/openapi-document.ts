@@ -8,6 +8,7 @@ import type {
 } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
 import { API_KEY_SCHEME, ROLES_EXTENSION } from '../identity/roles.decorator';
 import { READ_REPLICA_EXTENSION } from '../read-replica/api-data-as-of.decorator';
+import { APPENDS_EXTENSION } from '../as-of-position';
 import { ErrorBodyDto } from '../errors/error-body.response.dto';
 import { LOG_POSITION_HEADER, MIN_POSITION_WAIT_MS } from '../projections/log-position';
 import { errorDescription, errorExamples, errorResponse, type ErrorCodes } from './api-errors.decorator';
@@ -196,6 +197,11 @@ const HEADERS = {
       'The log position the read models of this answer reflect: every entry up to it, none after. A write answers with its `chain_position`; `min_position` waits for it',
     ),
   },
+  logPositionWritten: {
+    [LOG_POSITION_HEADER]: integer(
+      'The log position of the last entry this write appended (absent when it appended none, and on a replayed answer): send it as `min_position` to a list, analytics or export to read the write there',
+    ),
+  },
   retryLogPosition: {
     'Retry-After': integer('With `LOG_POSITION_NOT_REACHED` only: seconds to wait before reading again'),
   },
@@ -214,7 +220,7 @@ const HEADERS = {
  * away after the key was looked up, as a lost commit's does); Retry-After with 429, and with an idempotent
  * route's 409; the replay mark on the success of an idempotent route; X-Data-As-Of on the success of a
  * route whose answer may be read from the replica; X-Log-Position on the success of a route that
- * takes `min_position`, and Retry-After on its 503.
+ * takes `min_position` or appends to the log, and Retry-After on a 503 LOG_POSITION_NOT_REACHED.
  */
 function addHeaders(operation: OperationObject, { keyed }: { keyed: boolean }): void {
   const idempotent = operation.parameters?.some(
@@ -222,6 +228,10 @@ function addHeaders(operation: OperationObject, { keyed }: { keyed: boolean }): 
   );
   const fromReplica = (operation as { [READ_REPLICA_EXTENSION]?: boolean })[READ_REPLICA_EXTENSION] === true;
   const minPosition = takesMinPosition(operation);
+  const appends = (operation as { [APPENDS_EXTENSION]?: boolean })[APPENDS_EXTENSION] === true;
+  const waits = (operation.responses['503'] as ResponseObject | undefined)?.content?.['application/json']?.examples
+    ?.LOG_POSITION_NOT_REACHED;
+  delete (operation as { [APPENDS_EXTENSION]?: boolean })[APPENDS_EXTENSION];
   for (const [status, response] of Object.entries(operation.responses) as Array<[string, ResponseObject]>) {
     // Written on the socket before Fastify has a request: no header but the status line's.
     if (status === '431') continue;
@@ -234,7 +244,8 @@ function addHeaders(operation: OperationObject, { keyed }: { keyed: boolean }): 
       ...(fromReplica && /^2\d\d$/.test(status) && HEADERS.dataAsOf),
       ...(idempotent && status === '409' && HEADERS.retryInProgress),
       ...(minPosition && /^2\d\d$/.test(status) && HEADERS.logPosition),
-      ...(minPosition && status === '503' && HEADERS.retryLogPosition),
+      ...(appends && /^2\d\d$/.test(status) && HEADERS.logPositionWritten),
+      ...(waits && status === '503' && HEADERS.retryLogPosition),
     };
   }
 }

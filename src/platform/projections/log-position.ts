@@ -42,6 +42,33 @@ export async function readAsOf<T>(
   read: (tx: Sql) => Promise<T>,
   minPosition = 0,
 ): Promise<{ result: T; as_of_position: number }> {
+  const answer = await readOnceReached(db, projectors, read, minPosition);
+  setAnswerHeader(LOG_POSITION_HEADER, String(answer.as_of_position));
+  return answer;
+}
+
+/**
+ * For a command that decides over a set of a read model's rows (the tips of a pool, those in no
+ * pool): reads them once the read models have applied every entry the log held when the command
+ * started, waiting as `min_position` does (503 LOG_POSITION_NOT_REACHED after MIN_POSITION_WAIT_MS).
+ * What was appended after that is the command's to check inside its append transaction, under the
+ * chain-head lock, against the entries after `as_of_position`.
+ */
+export async function readCaughtUp<T>(
+  db: Database,
+  projectors: readonly Projector[],
+  read: (tx: Sql) => Promise<T>,
+): Promise<{ result: T; as_of_position: number }> {
+  const [head] = await db.query<{ position: string }>('select position from event_store_head where id');
+  return readOnceReached(db, projectors, read, Number(head?.position ?? 0));
+}
+
+async function readOnceReached<T>(
+  db: Database,
+  projectors: readonly Projector[],
+  read: (tx: Sql) => Promise<T>,
+  minPosition: number,
+): Promise<{ result: T; as_of_position: number }> {
   const names = projectors.map((p) => p.name);
   const deadline = Date.now() + MIN_POSITION_WAIT_MS;
   for (;;) {
@@ -56,10 +83,7 @@ export async function readAsOf<T>(
         return position < minPosition ? { reached: position } : { result: await read(tx), as_of_position: position };
       },
     );
-    if ('result' in answer) {
-      setAnswerHeader(LOG_POSITION_HEADER, String(answer.as_of_position));
-      return answer;
-    }
+    if ('result' in answer) return answer;
     if (Date.now() >= deadline) {
       setAnswerHeader('retry-after', String(MIN_POSITION_RETRY_AFTER_S));
       throw new LogPositionNotReachedError(minPosition, answer.reached);

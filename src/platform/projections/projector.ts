@@ -15,6 +15,12 @@ export interface Projector {
   /** inline: runs inside the append transaction (read-your-writes); async: from its checkpoint. */
   readonly mode: 'inline' | 'async';
   readonly handles: readonly string[];
+  /**
+   * The read models whose rows `apply` reads: it never runs ahead of them. With them in the same run
+   * (listed before it), each batch reaches it after them, in one transaction; alone, it stops at the
+   * least of their checkpoints.
+   */
+  readonly reads?: readonly string[];
   reset(tx: Sql): Promise<void>;
   apply(events: readonly StoredEvent[], tx: Sql): Promise<void>;
 }

@@ -11,7 +11,10 @@ const RUN_GAP_MS = 50;
 const LOCK_CHECKPOINTS = prepared(
   'select name, position from projection_checkpoints where name = any($1) order by name for update',
 );
-const EVENTS_AFTER = prepared(`select ${EVENT_COLUMNS} from events where position > $1 order by position limit $2`);
+const EVENTS_AFTER = prepared(
+  `select ${EVENT_COLUMNS} from events where position > $1 and ($2::bigint is null or position <= $2) order by position limit $3`,
+);
+const CHECKPOINTS = prepared('select min(position) as position from projection_checkpoints where name = any($1)');
 /**
  * Moves the checkpoints named in parameter `first + 1` to the position in parameter `first`: also
  * part of the statement that appends a batch (sql-event-store.ts).
@@ -68,6 +71,7 @@ export async function rebuildProjections(db: Database, projectors: readonly Proj
  * An inline projector is written by appends under the chain-head lock, so replaying it takes that
  * lock too; an async projector needs only its own checkpoint row, so it never holds up appends.
  * Checkpoint rows are locked in name order, so two processes' runners queue instead of deadlocking.
+ * A projector that reads other read models (`reads`) not in this run goes no further than they have.
  */
 export async function catchUp(db: Database, projectors: readonly Projector[]): Promise<number> {
   if (projectors.length === 0) return 0;
@@ -79,7 +83,11 @@ export async function catchUp(db: Database, projectors: readonly Projector[]): P
         await tx.query('select 1 from event_store_head where id for update');
       const locked = await tx.query<{ name: string; position: string }>(LOCK_CHECKPOINTS, [names]);
       const checkpoints = new Map(locked.map((row) => [row.name, Number(row.position)]));
-      const rows = await tx.query<EventRow>(EVENTS_AFTER, [Math.min(...checkpoints.values()), REPLAY_BATCH]);
+      const rows = await tx.query<EventRow>(EVENTS_AFTER, [
+        Math.min(...checkpoints.values()),
+        await readModelsReached(tx, projectors),
+        REPLAY_BATCH,
+      ]);
       if (rows.length === 0) return 0;
       const events = rows.map(toStoredEvent);
       for (const p of projectors) {
@@ -96,6 +104,18 @@ export async function catchUp(db: Database, projectors: readonly Projector[]): P
     total += read;
     if (read < REPLAY_BATCH) return total;
   }
+}
+
+/**
+ * How far the read models that the projectors read, outside this run, have come (unbounded when
+ * none): their rows up to it were committed with their checkpoints, so a later statement sees them.
+ */
+async function readModelsReached(tx: Sql, projectors: readonly Projector[]): Promise<number | null> {
+  const running = new Set(projectors.map((p) => p.name));
+  const outside = [...new Set(projectors.flatMap((p) => p.reads ?? []))].filter((name) => !running.has(name));
+  if (outside.length === 0) return null;
+  const [row] = await tx.query<{ position: string | null }>(CHECKPOINTS, [outside]);
+  return Number(row.position ?? 0);
 }
 
 /** The lock `catchUp` takes, for resetting a read model. */

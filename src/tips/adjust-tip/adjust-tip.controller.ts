@@ -8,7 +8,7 @@ import { ApiErrors } from '../../platform/openapi/api-errors.decorator';
 import { AdjustTipCommand } from './adjust-tip.command';
 import { AdjustTipResponse } from './adjust-tip.response.dto';
 import { AdjustTipRequest } from './adjust-tip.request.dto';
-import { TipPost } from '../tip-route';
+import { TipPost, TIPS_NOT_CAUGHT_UP } from '../tip-route';
 
 @Controller()
 export class AdjustTipController {
@@ -36,6 +36,7 @@ export class AdjustTipController {
         'The tip’s sale was voided or wholly refunded: a tip is adjusted only while its sale stands',
       CONCURRENT_MODIFICATION: 'The tip kept changing while this request was processed; retry it',
     },
+    503: { LOG_POSITION_NOT_REACHED: TIPS_NOT_CAUGHT_UP },
   })
   adjust(
     @Body() body: AdjustTipRequest,

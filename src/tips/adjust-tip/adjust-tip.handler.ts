@@ -7,7 +7,9 @@ import { Clock } from '../../platform/clock';
 import { newRecordId } from '../../platform/ids';
 import { dollarsToCents } from '../../rules/money';
 import { DATABASE, type Database } from '../../platform/event-store/sql';
-import { findTip } from '../read-model/tips.projector';
+import { findTip, tipsProjector } from '../read-model/tips.projector';
+import { tipChangesAfter, tipFromLog } from '../read-model/tip-reads';
+import { readCaughtUp } from '../../platform/projections/log-position';
 import { readTransaction } from '../../transactions/read-model/transaction-reads';
 import { assertTippable, tipDecider } from '../tip.decider';
 import { TipPooledError, TipRecordNotFoundError } from '../tip.errors';
@@ -28,8 +30,16 @@ export class AdjustTipHandler implements ICommandHandler<AdjustTipCommand, Adjus
     private readonly promises: EntryPromises,
   ) {}
 
+  /**
+   * Whether the tip sits in a pool is in the pools' streams, not the tip's: it is read from the tips
+   * read model once it has applied the log as it was when the command started (readCaughtUp), and
+   * checked again under the chain-head lock against the entries after that. The tip's own stream
+   * revision serializes two adjustments of it.
+   */
   async execute({ request, context, idempotency }: AdjustTipCommand): Promise<AdjustTipResponse> {
-    const tip = await findTip(this.db, request.tip_id);
+    const { result: tip, as_of_position: asOf } = await readCaughtUp(this.db, [tipsProjector], (tx) =>
+      findTip(tx, request.tip_id),
+    );
     const merchantId = await this.merchants.ownerOf(
       context.principal,
       request.merchant_id,
@@ -53,9 +63,10 @@ export class AdjustTipHandler implements ICommandHandler<AdjustTipCommand, Adjus
     return this.step.run(
       { stream, decider: tipDecider, command, metadata: eventMetadata(context, merchantId), idempotency },
       async (tx, [adjusted]) => {
-        const current = (await findTip(tx, request.tip_id))!;
-        // A pool may have taken the tip, or a void or refund its sale, since they were read; under the chain-head lock the log and the inline read models are current.
-        if (current.pool_id !== null) throw new TipPooledError(current.id, current.pool_id);
+        // A pool may have taken the tip, or a void or refund its sale, since they were read; under the chain-head lock the log is current.
+        const [pooled] = (await tipChangesAfter(tx, asOf, [request.tip_id])).pooled;
+        if (pooled) throw new TipPooledError(request.tip_id, pooled.pool_id);
+        const current = (await tipFromLog(tx, request.tip_id, null))!;
         assertTippable(current.transaction_id, (await readTransaction(tx, current.transaction_id))!);
         return {
           success: true,

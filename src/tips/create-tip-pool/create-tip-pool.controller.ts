@@ -8,7 +8,7 @@ import { ApiErrors } from '../../platform/openapi/api-errors.decorator';
 import { CreateTipPoolCommand } from './create-tip-pool.command';
 import { CreateTipPoolResponse } from './create-tip-pool.response.dto';
 import { CreateTipPoolRequest } from './create-tip-pool.request.dto';
-import { TipPost } from '../tip-route';
+import { TipPost, TIPS_NOT_CAUGHT_UP } from '../tip-route';
 
 @Controller()
 export class CreateTipPoolController {
@@ -34,6 +34,7 @@ export class CreateTipPoolController {
       TIP_ALREADY_POOLED: 'A tip is already in a pool; the message names it and its pool',
       CONCURRENT_MODIFICATION: 'A tip was adjusted while this request was processed; retry it',
     },
+    503: { LOG_POSITION_NOT_REACHED: TIPS_NOT_CAUGHT_UP },
   })
   createPool(
     @Body() body: CreateTipPoolRequest,

@@ -4,7 +4,7 @@ import { eventMetadata } from '../../platform/identity/command-context';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { Clock } from '../../platform/clock';
 import { DATABASE, type Database } from '../../platform/event-store/sql';
-import { findPoolMerchant } from '../read-model/tips.projector';
+import { poolMerchant } from '../read-model/tip-reads';
 import { tipPoolDecider } from '../tip-pool.decider';
 import { TipRecordNotFoundError } from '../tip.errors';
 import { tipPoolStream } from '../tip.events';
@@ -13,7 +13,7 @@ import { distributionView } from '../tip-views';
 import { DistributeTipPoolCommand } from './distribute-tip-pool.command';
 import type { DistributeTipPoolResponse } from './distribute-tip-pool.response.dto';
 
-/** Once per pool: the pool's stream revision makes a concurrent second distribution see the first and answer 409. */
+/** Once per pool: the pool's stream revision makes a concurrent second distribution see the first and answer 409. Decided from the pool's stream alone. */
 @CommandHandler(DistributeTipPoolCommand)
 export class DistributeTipPoolHandler implements ICommandHandler<DistributeTipPoolCommand, DistributeTipPoolResponse> {
   constructor(
@@ -25,7 +25,7 @@ export class DistributeTipPoolHandler implements ICommandHandler<DistributeTipPo
 
   async execute({ request, context, idempotency }: DistributeTipPoolCommand): Promise<DistributeTipPoolResponse> {
     const { pool_id: poolId } = request;
-    const owner = await findPoolMerchant(this.db, poolId);
+    const owner = await poolMerchant(this.db, poolId);
     const merchantId = await this.merchants.ownerOf(
       context.principal,
       request.merchant_id,

@@ -19,15 +19,15 @@ import type { Projector } from '../../platform/projections/projector';
 const TABLES = ['rm_tips', 'rm_tip_adjustments', 'rm_tip_pools', 'rm_tip_payouts', 'rm_tip_credit_checks'] as const;
 
 /**
- * Tips, adjustments, pools, payouts and tip-credit checks, one table each. Inline: pooling and
- * adjusting read `rm_tips` inside the append transaction (under the chain-head lock) to keep a tip
- * in one pool at most, and the analytics then read one consistent snapshot. Tip operations are few
- * next to sales, so the append pays little for it.
+ * Tips, adjustments, pools, payouts and tip-credit checks, one table each, built after the append.
+ * Pooling and adjusting read `rm_tips` once it has applied the log as it was when they started, and
+ * check the entries after that under the chain-head lock (tip-reads.ts), to keep a tip in one pool
+ * at most; the analytics read it as of a position (`min_position`).
  */
 export const tipsProjector: Projector = {
   name: 'tips',
   version: 3,
-  mode: 'inline',
+  mode: 'async',
   handles: ['TipRecorded', 'TipAdjusted', 'TipPooled', 'TipPoolDistributed', 'TipPaidOut', 'TipCreditChecked'],
 
   async reset(tx: Sql): Promise<void> {
@@ -237,8 +237,8 @@ export const tipsProjector: Projector = {
 /**
  * Folds adjustments and poolings into the tips they touch, in position order, as if applied one by
  * one: read in one query, written back in one. The position guard makes a replayed adjustment change
- * nothing; a pooling takes only a tip in no pool (the pooling handler checks, in the same
- * transaction, that it got every one).
+ * nothing; a pooling takes only a tip in no pool (the pooling handler made sure, under the chain-head
+ * lock, that no other pooling took one first).
  */
 async function changeTips(tx: Sql, changes: StoredEvent[]): Promise<void> {
   if (changes.length === 0) return;
@@ -374,11 +374,4 @@ export async function findTipsForPool(
     [tipIds],
   );
   return rows.map((row) => ({ ...row, amount_cents: Number(row.amount_cents) }));
-}
-
-export async function findPoolMerchant(sql: Sql, poolId: string): Promise<string | undefined> {
-  const [row] = await sql.query<{ merchant_id: string }>('select merchant_id from rm_tip_pools where pool_id = $1', [
-    poolId,
-  ]);
-  return row?.merchant_id;
 }

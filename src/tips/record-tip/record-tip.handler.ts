@@ -6,7 +6,7 @@ import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { Clock } from '../../platform/clock';
 import { dollarsToCents } from '../../rules/money';
 import { DATABASE, type Database } from '../../platform/event-store/sql';
-import { findTip } from '../read-model/tips.projector';
+import { tipFromLog } from '../read-model/tip-reads';
 import { readTransaction } from '../../transactions/read-model/transaction-reads';
 import { assertTippable, tipDecider } from '../tip.decider';
 import { TipRecordNotFoundError } from '../tip.errors';
@@ -64,7 +64,7 @@ export class RecordTipHandler implements ICommandHandler<RecordTipCommand, Recor
       async (tx, [recorded], tipId) => {
         // A void or refund may have taken the sale since it was read; under the chain-head lock the log is current.
         assertTippable(request.transaction_id, (await readTransaction(tx, request.transaction_id))!);
-        return { success: true, tip: (await findTip(tx, tipId))!, promise: this.promises.of(recorded) };
+        return { success: true, tip: (await tipFromLog(tx, tipId, null))!, promise: this.promises.of(recorded) };
       },
     );
   }

@@ -19,7 +19,7 @@ export class TipAnalyticsController {
     operationId: 'getTipAnalytics',
     summary: 'Tip totals by method, averages, payouts and pool distribution summaries',
     description:
-      'Read from the tips read model, which is updated in the same transaction as each tip operation. Tip amounts are after adjustments; averages are ' +
+      'Read from the tips read model, which follows the log after the append (`min_position`). Tip amounts are after adjustments; averages are ' +
       'rounded to the nearest cent. `pools.recent` lists the newest `limit` pools; every total covers all of them. `tips_beyond_sale` flags the sales ' +
       'whose tips together are more than the sale itself and more than $20.00 (the newest `limit`, and how many in all).',
   })
@@ -28,6 +28,6 @@ export class TipAnalyticsController {
     description: 'The totals, for the merchant asked for or for every merchant',
   })
   analytics(@Query() query: TipAnalyticsRequest): Promise<TipAnalyticsResponse> {
-    return this.queries.execute(new TipAnalyticsQuery(query.merchant_id ?? null, query.limit));
+    return this.queries.execute(new TipAnalyticsQuery(query.merchant_id ?? null, query.limit, query.min_position));
   }
 }

@@ -5,6 +5,7 @@ export class TipAnalyticsQuery extends Query<TipAnalyticsResponse> {
   constructor(
     readonly merchantId: string | null,
     readonly poolLimit: number,
+    readonly minPosition?: number,
   ) {
     super();
   }

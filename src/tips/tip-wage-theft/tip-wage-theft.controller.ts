@@ -26,6 +26,6 @@ export class TipWageTheftController {
   @ApiOkResponse({ type: TipWageTheftResponse, description: 'The flags, each with the records behind it' })
   @ApiExtraModels(...WAGE_THEFT_DETAILS)
   wageTheft(@Query() query: TipWageTheftRequest): Promise<TipWageTheftResponse> {
-    return this.queries.execute(new TipWageTheftQuery(query.merchant_id ?? null));
+    return this.queries.execute(new TipWageTheftQuery(query.merchant_id ?? null, query.min_position));
   }
 }

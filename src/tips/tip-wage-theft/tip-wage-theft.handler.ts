@@ -3,6 +3,8 @@ import { Clock } from '../../platform/clock';
 import { AppConfig } from '../../platform/config/config';
 import { QueryDatabases } from '../../platform/read-replica/query-databases';
 import { wageTheftFlags } from '../read-model/wage-theft-flags';
+import { tipsProjector } from '../read-model/tips.projector';
+import { readAsOf } from '../../platform/projections/log-position';
 import { TipWageTheftQuery } from './tip-wage-theft.query';
 import type { TipWageTheftResponse } from '../tip-wage-theft.response.dto';
 
@@ -26,7 +28,12 @@ export class TipWageTheftHandler implements IQueryHandler<TipWageTheftQuery, Tip
     const { db } = await this.databases.for(query);
     const now = this.clock.now();
     const dueBefore = new Date(now.getTime() - this.config.tipPayoutGraceDays * DAY_MS);
-    const flags = await wageTheftFlags(db, merchantId, dueBefore);
+    const { result: flags } = await readAsOf(
+      db,
+      [tipsProjector],
+      (tx) => wageTheftFlags(tx, merchantId, dueBefore),
+      query.minPosition,
+    );
     return {
       merchant_id: merchantId,
       as_of: now.toISOString(),

@@ -10,6 +10,7 @@ import { SALE_CHANGE_ERRORS } from '../transaction.errors';
 import { ApplyOverrideCommand } from './apply-override.command';
 import { ApplyOverrideResponse } from './apply-override.response.dto';
 import { ApplyOverrideRequest } from './apply-override.request.dto';
+import { AppendsToLog } from '../../platform/as-of-position';
 
 @ApiTags('Transactions')
 @Controller()
@@ -19,6 +20,7 @@ export class ApplyOverrideController {
   @Post('transaction/override')
   @Roles('merchant', 'partner')
   @Idempotent()
+  @AppendsToLog()
   @ApiOperation({
     operationId: 'overrideTransaction',
     summary: "Override a sale's cash total",

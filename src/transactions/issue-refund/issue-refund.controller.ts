@@ -10,6 +10,7 @@ import { ReversalResponse } from '../reversal.response.dto';
 import { SALE_CHANGE_ERRORS } from '../transaction.errors';
 import { IssueRefundCommand } from './issue-refund.command';
 import { IssueRefundRequest } from './issue-refund.request.dto';
+import { AppendsToLog } from '../../platform/as-of-position';
 
 @ApiTags('Transactions')
 @Controller()
@@ -19,6 +20,7 @@ export class IssueRefundController {
   @Post('transaction/refund')
   @Roles('merchant', 'partner')
   @Idempotent()
+  @AppendsToLog()
   @ApiOperation({
     operationId: 'issueRefund',
     summary: 'Refund a sale in full or in part',

@@ -8,6 +8,7 @@ import { CurrentIdempotentRequest, Idempotent } from '../../platform/idempotency
 import { RecordTransactionCommand } from './record-transaction.command';
 import { RecordTransactionResponse } from './record-transaction.response.dto';
 import { RecordTransactionRequest } from './record-transaction.request.dto';
+import { AppendsToLog } from '../../platform/as-of-position';
 
 @ApiTags('Transactions')
 @Controller()
@@ -17,6 +18,7 @@ export class RecordTransactionController {
   @Post('transaction')
   @Roles('merchant', 'partner')
   @Idempotent()
+  @AppendsToLog()
   @ApiOperation({
     operationId: 'recordTransaction',
     summary: "Record a sale, its cash total rounded under the location's rule",

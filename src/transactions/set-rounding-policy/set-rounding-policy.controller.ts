@@ -7,6 +7,7 @@ import { ApiErrors } from '../../platform/openapi/api-errors.decorator';
 import { SetRoundingPolicyCommand } from './set-rounding-policy.command';
 import { RoundingPolicyParams, SetRoundingPolicyRequest } from './set-rounding-policy.request.dto';
 import { RoundingPolicyAnswer } from './set-rounding-policy.response.dto';
+import { AppendsToLog } from '../../platform/as-of-position';
 
 @ApiTags('Transactions')
 @Controller()
@@ -15,6 +16,7 @@ export class SetRoundingPolicyController {
 
   @Put('merchant/:merchant_id/rounding-policy')
   @Roles('merchant', 'partner', 'admin')
+  @AppendsToLog()
   @ApiOperation({
     operationId: 'changeRoundingPolicy',
     summary: "Set how a merchant's cash sales round, within the law",

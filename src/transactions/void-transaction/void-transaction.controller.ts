@@ -10,6 +10,7 @@ import { ReversalResponse } from '../reversal.response.dto';
 import { SALE_CHANGE_ERRORS } from '../transaction.errors';
 import { VoidTransactionCommand } from './void-transaction.command';
 import { VoidTransactionRequest } from './void-transaction.request.dto';
+import { AppendsToLog } from '../../platform/as-of-position';
 
 @ApiTags('Transactions')
 @Controller()
@@ -19,6 +20,7 @@ export class VoidTransactionController {
   @Post('transaction/void')
   @Roles('merchant', 'partner')
   @Idempotent()
+  @AppendsToLog()
   @ApiOperation({
     operationId: 'voidTransaction',
     summary: 'Void a sale',

@@ -1,6 +1,8 @@
 import type { StoredEvent } from '../../platform/event-store/event-store.port';
 import { insertRows, type Sql } from '../../platform/event-store/sql';
 import type { Projector } from '../../platform/projections/projector';
+import { merchantsProjector } from '../../merchants/read-model/merchants.projector';
+import { transactionListProjector } from '../../transactions/read-model/transaction-list.projector';
 import {
   outboundEvents,
   SOURCE_EVENT_TYPES,
@@ -33,6 +35,8 @@ export const webhookFanOutProjector: Projector = {
   version: 1,
   mode: 'async',
   handles: SOURCE_EVENT_TYPES,
+  // A delivery's audience: the merchants, and for a rule change those with sales in its state.
+  reads: [merchantsProjector.name, transactionListProjector.name],
 
   async reset(tx: Sql): Promise<void> {
     await tx.query('drop table if exists rm_webhook_risk_levels');
