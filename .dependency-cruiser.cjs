@@ -90,6 +90,14 @@ module.exports = {
       to: { path: 'node_modules/(@nestjs|class-validator|class-transformer)/', dependencyTypesNot: ['type-only'] },
     },
     {
+      name: 'domain-files-name-dtos-as-types',
+      comment:
+        "A decider's commands carry the request DTOs (docs/adr/0030-one-declaration-per-request.md) as types only: a value import would load the DTO, and with it Swagger and the validator, wherever the decider runs.",
+      severity: 'error',
+      from: { path: '[.](events|errors|decider|commands)[.]ts$' },
+      to: { path: '[.]dto[.]ts$', dependencyTypesNot: ['type-only'] },
+    },
+    {
       name: 'use-cases-import-no-sibling',
       comment:
         "A use case's folder borrows from its feature's shared files (events, decider, DTOs, read-model/) or below, never from another use case's folder.",
