@@ -8,12 +8,6 @@ const FEATURE = '^src/([^/]+)/';
 const BELOW_FEATURES = '^src/(platform|rules)/';
 /** A file in a folder of a feature's: `$1` the feature, `$2` the folder (a use case, or read-model/). */
 const USE_CASE = '^src/([^/]+)/([^/]+)/';
-/** Files other features use that still sit in a use case's folder (feature-reaches-no-other-features-use-case). */
-const SHARED_FROM_A_USE_CASE = [
-  '^src/audit/record-checkpoint/(chain-checkpointer|signing-refused)[.]ts$',
-  '^src/audit/tree-proofs/tree-proofs([.]response[.]dto)?[.]ts$',
-  '^src/audit/verify-hash-chain/verify-hash-chain[.]response[.]dto[.]ts$',
-];
 
 module.exports = {
   forbidden: [
@@ -96,6 +90,14 @@ module.exports = {
       to: { path: 'node_modules/(@nestjs|class-validator|class-transformer)/', dependencyTypesNot: ['type-only'] },
     },
     {
+      name: 'domain-files-name-dtos-as-types',
+      comment:
+        "A decider's commands carry the request DTOs (docs/adr/0031-one-declaration-per-request.md) as types only: a value import would load the DTO, and with it Swagger and the validator, wherever the decider runs.",
+      severity: 'error',
+      from: { path: '[.](events|errors|decider|commands)[.]ts$' },
+      to: { path: '[.]dto[.]ts$', dependencyTypesNot: ['type-only'] },
+    },
+    {
       name: 'use-cases-import-no-sibling',
       comment:
         "A use case's folder borrows from its feature's shared files (events, decider, DTOs, read-model/) or below, never from another use case's folder.",
@@ -106,13 +108,18 @@ module.exports = {
     {
       name: 'feature-reaches-no-other-features-use-case',
       comment:
-        "A feature's use-case folders are its own: another feature imports only the files its own use cases may share (those at its root, its module, events, errors, services and shared DTOs, and read-model/), each from the file that defines it. The listed files are shared from a use case's folder until they move to their feature's root.",
+        "A feature's use-case folders are its own: another feature imports only the files its own use cases may share (those at its root, its module, events, errors, services and shared DTOs, and read-model/), each from the file that defines it.",
       severity: 'error',
       from: { path: FEATURE, pathNot: BELOW_FEATURES },
-      to: {
-        path: USE_CASE,
-        pathNot: ['^src/$1/', BELOW_FEATURES, '^src/[^/]+/read-model/', ...SHARED_FROM_A_USE_CASE],
-      },
+      to: { path: USE_CASE, pathNot: ['^src/$1/', BELOW_FEATURES, '^src/[^/]+/read-model/'] },
+    },
+    {
+      name: 'no-feature-barrel',
+      comment:
+        'No `src/<feature>/index.ts`: a barrel loads all it re-exports for one name (docs/adr/0029-narrow-imports-no-feature-barrels.md). Each import names the file that defines what it imports; a barrel re-exports, so an `index.ts` there that imports anything is refused.',
+      severity: 'error',
+      from: { path: '^src/[^/]+/index[.]ts$' },
+      to: {},
     },
   ],
   options: {

@@ -5,14 +5,14 @@ import { ExportAuditLogController } from './export-audit-log/export-audit-log.co
 import { ExportAuditLogHandler } from './export-audit-log/export-audit-log.handler';
 import { ListAuditLogsController } from './list-audit-logs/list-audit-logs.controller';
 import { ListAuditLogsHandler } from './list-audit-logs/list-audit-logs.handler';
-import { ChainCheckpointer } from './record-checkpoint/chain-checkpointer';
+import { ChainCheckpointer } from './chain-checkpointer';
 import { CheckpointKeyController } from './record-checkpoint/checkpoint-key.controller';
 import { CheckpointKeyHandler } from './record-checkpoint/checkpoint-key.handler';
 import { Witness } from './witness';
 import { WitnessController } from './record-checkpoint/witness.controller';
 import { WitnessHandler } from './record-checkpoint/witness.handler';
 import { EntryPromises } from './entry-promises';
-import { TreeProofs } from './tree-proofs/tree-proofs';
+import { TreeProofs } from './tree-proofs';
 import { CheckpointNotes } from './checkpoint-notes';
 import { TreeProofsController } from './tree-proofs/tree-proofs.controller';
 import { ConsistencyProofHandler, InclusionProofHandler, TreeHeadHandler } from './tree-proofs/tree-proofs.handler';

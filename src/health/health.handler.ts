@@ -1,7 +1,7 @@
 import { Inject } from '@nestjs/common';
 import { QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import { ChainAlarms } from '../audit/chain-alarms';
-import { ChainCheckpointer } from '../audit/record-checkpoint/chain-checkpointer';
+import { ChainCheckpointer } from '../audit/chain-checkpointer';
 import { JurisdictionRuleStore } from '../jurisdiction/rule-store';
 import { dataSummary } from '../jurisdiction/rule-views';
 import { EventStore } from '../platform/event-store/event-store.port';

@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { MissingPositions } from '../audit/verify-hash-chain/verify-hash-chain.response.dto';
+import { MissingPositions } from '../audit/verify-hash-chain.response.dto';
 import type { ChainAlarm } from '../audit/chain-alarm.events';
-import type { SignerAlarm } from '../audit/record-checkpoint/signing-refused';
+import type { SignerAlarm } from '../audit/signing-refused';
 import type { Database } from '../platform/event-store/sql';
 import { DataSummaryDto } from '../jurisdiction/jurisdiction.response.dto';
 import type { ReplicaState } from '../platform/read-replica/read-replica';

@@ -8,11 +8,12 @@ import { ROUNDING_MODES, roundCents, type RoundingMode } from '../rules/rounding
 import { isLawfulCashTotal, policyTerms, ruleTerms, type AppliedPolicy } from '../rules/rounding-policy';
 import type { CashTerms } from '../rules/cash-settlement';
 import type { TenderLine, TransactionRecordedData } from './transaction.events';
-import type { RecordTransaction, SaleRequest } from './sale.commands';
+import type { RecordTransaction } from './sale.commands';
+import type { RecordTransactionRequest } from './record-transaction/record-transaction.request.dto';
 import { complianceReasons, statusOf } from './sale-compliance';
 
 /** The spec leaves the split-tender fields open; these are the combinations that cannot be recorded truthfully. */
-function checkTenders(sale: SaleRequest): TenderLine[] {
+function checkTenders(sale: RecordTransactionRequest): TenderLine[] {
   const tenders = sale.tenders ?? [];
   if (sale.is_split_tender === true && tenders.length < 2) {
     throw new InvalidFieldError('tenders', 'a split tender needs at least two tenders');

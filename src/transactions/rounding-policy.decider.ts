@@ -1,6 +1,7 @@
 import type { Decider } from '../platform/decider';
 import type { RoundingPolicy } from '../rules/rounding-policy';
 import type { RoundingPolicyEvent } from './rounding-policy.events';
+import type { SetRoundingPolicyRequest } from './set-rounding-policy/set-rounding-policy.request.dto';
 
 /** A merchant that never set one rounds as the rule says. */
 export interface RoundingPolicyState {
@@ -10,7 +11,8 @@ export interface RoundingPolicyState {
 export interface SetRoundingPolicy {
   kind: 'SetRoundingPolicy';
   merchant_id: string;
-  rounding_policy: RoundingPolicy;
+  /** As the client sent it. */
+  request: SetRoundingPolicyRequest;
   now: string;
 }
 
@@ -18,12 +20,12 @@ export interface SetRoundingPolicy {
 export const roundingPolicyDecider: Decider<SetRoundingPolicy, RoundingPolicyState, RoundingPolicyEvent> = {
   initialState: () => ({ policy: 'rule' }),
   evolve: (_state, event) => ({ policy: event.data.rounding_policy }),
-  decide(command, state) {
-    if (command.rounding_policy === state.policy) return [];
+  decide({ merchant_id: merchantId, request, now }, state) {
+    if (request.rounding_policy === state.policy) return [];
     return [
       {
         type: 'RoundingPolicySet',
-        data: { merchant_id: command.merchant_id, rounding_policy: command.rounding_policy, set_at: command.now },
+        data: { merchant_id: merchantId, rounding_policy: request.rounding_policy, set_at: now },
       },
     ];
   },

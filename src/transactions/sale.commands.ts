@@ -1,31 +1,18 @@
-/** The commands of a sale's stream, as the handlers build them for the decider. */
+/**
+ * The commands of a sale's stream, as the handlers build them for the decider. The request a client
+ * sent is its use case's request DTO, named here as a type only: one declaration of each request's
+ * fields, and nothing of Swagger or the validator loaded with the decider (docs/adr/0031-one-declaration-per-request.md).
+ */
 
 import type { MerchantHistory } from '../rules/fraud-score';
 import type { JurisdictionResolution } from '../rules/jurisdiction-resolver';
-import type { RoundingMode, TenderType } from '../rules/rounding-engine';
 import type { RoundingPolicy } from '../rules/rounding-policy';
-import type { KeyEnvironment, OverrideReason, RefundReason, TenderLine, VoidReason } from './transaction.events';
+import type { KeyEnvironment } from './transaction.events';
+import type { ApplyOverrideRequest } from './apply-override/apply-override.request.dto';
+import type { IssueRefundRequest } from './issue-refund/issue-refund.request.dto';
+import type { RecordTransactionRequest } from './record-transaction/record-transaction.request.dto';
+import type { VoidTransactionRequest } from './void-transaction/void-transaction.request.dto';
 import type { EntryRef } from '@crcs/tlog';
-
-/** A sale as the caller sent it, after its fields have been validated one by one. */
-export interface SaleRequest {
-  merchant_id: string;
-  subtotal_cents: number;
-  tax_total_cents: number;
-  payment_method: TenderType;
-  zip_code?: string;
-  state?: string;
-  county?: string;
-  city?: string;
-  cash_rounding_mode?: RoundingMode;
-  store_id?: string;
-  terminal_id?: string;
-  cashier_id?: string;
-  is_split_tender?: boolean;
-  tenders?: TenderLine[];
-  /** The cash handed over for the cash leg. */
-  cash_tendered_cents?: number;
-}
 
 /** Time, id, rule and history come in through the command: `decide` reads no clock, database or configuration. */
 export interface RecordTransaction {
@@ -34,7 +21,7 @@ export interface RecordTransaction {
   /** ISO instant of the sale. */
   now: string;
   environment: KeyEnvironment;
-  sale: SaleRequest;
+  sale: RecordTransactionRequest;
   jurisdiction: JurisdictionResolution;
   history: MerchantHistory;
   /** The log position the history was read as of (the transaction-list read model's checkpoint). */
@@ -44,14 +31,6 @@ export interface RecordTransaction {
   /** The log entries of the resolved rule and of the merchant's policy (none: never set), which the sale names. */
   rule_entry: EntryRef;
   policy_entry: EntryRef | null;
-}
-
-export interface OverrideRequest {
-  transaction_id: string;
-  employee_id: string;
-  employee_name: string;
-  reason: OverrideReason;
-  new_cash_total_cents: number;
 }
 
 /** docs/design.md "Overrides are bounded"; the tolerance comes from the configuration, through the command. */
@@ -64,7 +43,7 @@ export interface ApplyOverride {
   kind: 'ApplyOverride';
   override_id: string;
   now: string;
-  override: OverrideRequest;
+  override: ApplyOverrideRequest;
   bounds: SaleChangeBounds;
 }
 
@@ -78,26 +57,13 @@ export interface VoidPolicy {
   changed_mind_minutes: number;
 }
 
-export interface VoidRequest {
-  original_transaction_id: string;
-  void_reason: VoidReason;
-  voided_by: string;
-}
-
 export interface VoidTransaction {
   kind: 'VoidTransaction';
   /** The VOID record's own id. */
   transaction_id: string;
   now: string;
-  void: VoidRequest;
+  void: VoidTransactionRequest;
   policy: VoidPolicy;
-}
-
-export interface RefundRequest {
-  original_transaction_id: string;
-  refund_amount: number;
-  void_reason: RefundReason;
-  voided_by: string;
 }
 
 export interface IssueRefund {
@@ -105,7 +71,7 @@ export interface IssueRefund {
   /** The REFUND record's own id. */
   transaction_id: string;
   now: string;
-  refund: RefundRequest;
+  refund: IssueRefundRequest;
   bounds: SaleChangeBounds;
 }
 

@@ -6,14 +6,8 @@ import { roundTender } from '../rules/cash-settlement';
 import { ROUNDING_MODES, roundCents } from '../rules/rounding-engine';
 import { transactionDecider } from './transaction.decider';
 import type { TransactionState } from './sale-state';
-import type {
-  ApplyOverride,
-  IssueRefund,
-  RecordTransaction,
-  SaleRequest,
-  VoidPolicy,
-  VoidTransaction,
-} from './sale.commands';
+import type { ApplyOverride, IssueRefund, RecordTransaction, VoidPolicy, VoidTransaction } from './sale.commands';
+import type { RecordTransactionRequest } from './record-transaction/record-transaction.request.dto';
 import {
   AlreadyRefundedError,
   AlreadyVoidedError,
@@ -361,7 +355,7 @@ const BOUNDS = { tolerance_cents: 4 };
 const later = (minutes: number) => new Date(Date.parse(NOW) + minutes * MINUTE).toISOString();
 
 /** A cash sale of $10.03 in Phoenix (swedish rounding): $10.05 in cash, delta +2. */
-const phoenixSale = (sale: Partial<SaleRequest> = {}) => recorded(record({ zip_code: PHOENIX, ...sale }));
+const phoenixSale = (sale: Partial<RecordTransactionRequest> = {}) => recorded(record({ zip_code: PHOENIX, ...sale }));
 
 function override(newCashTotalCents: number, fields: Partial<ApplyOverride['override']> = {}): ApplyOverride {
   const request = {

@@ -30,10 +30,12 @@ describe('dependency rules', () => {
     expect(found).toEqual(
       [
         'domain-files-import-no-framework: src/alpha/alpha.events.ts -> node_modules/@nestjs/swagger/dist/index.js',
+        'domain-files-name-dtos-as-types: src/alpha/alpha.decider.ts -> src/alpha/do-one/do-one.request.dto.ts',
         'use-cases-import-no-sibling: src/alpha/do-one/do-one.ts -> src/alpha/do-two/do-two.ts',
         'event-store-knows-no-verification: src/platform/event-store/reads-the-verifier.ts -> src/platform/verification/verifier.ts',
         'feature-reaches-no-other-features-use-case: src/alpha/reads-beta-internals.ts -> src/beta/do-it/do-it.handler.ts',
         'no-circular: src/alpha/cycle-one.ts -> src/alpha/cycle-two.ts',
+        'no-feature-barrel: src/beta/index.ts -> src/beta/beta.events.ts',
         'platform-imports-no-feature: src/platform/reads-a-feature.ts -> src/alpha/alpha.ts',
         'projectors-write-the-primary: src/alpha/read-model/alpha.projector.ts -> src/platform/read-replica/replica.ts',
         'rules-import-only-rules-and-platform: src/rules/imports-a-feature.ts -> src/beta/beta.events.ts',

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { KeyObject } from 'node:crypto';
-import { ChainCheckpointer } from '../../src/audit/record-checkpoint/chain-checkpointer';
+import { ChainCheckpointer } from '../../src/audit/chain-checkpointer';
 import { Cosignatures } from '../../src/audit/cosignatures';
 import { PgDatabase } from '../../src/platform/event-store/pg-database';
 import { DATABASE, type Database } from '../../src/platform/event-store/sql';

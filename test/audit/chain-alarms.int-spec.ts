@@ -1,5 +1,5 @@
 import { ChainAlarms } from '../../src/audit/chain-alarms';
-import { ChainCheckpointer } from '../../src/audit/record-checkpoint/chain-checkpointer';
+import { ChainCheckpointer } from '../../src/audit/chain-checkpointer';
 import type { StoredEvent } from '../../src/platform/event-store/event-store.port';
 import { migrate } from '../../src/platform/event-store/migrations';
 import { SqlEventStore } from '../../src/platform/event-store/sql-event-store';

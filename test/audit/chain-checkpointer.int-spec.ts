@@ -2,7 +2,7 @@ import { createPublicKey } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ChainCheckpointer } from '../../src/audit/record-checkpoint/chain-checkpointer';
+import { ChainCheckpointer } from '../../src/audit/chain-checkpointer';
 import { Witness } from '../../src/audit/witness';
 import { loadConfig } from '../../src/platform/config/config';
 import { CHECKPOINT_EVENT_TYPE, keyRing, type CheckpointData, ChainVerifier } from '@crcs/tlog';

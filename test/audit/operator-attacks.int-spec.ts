@@ -1,5 +1,5 @@
 import { mkdir, readFile, rm, stat, truncate, writeFile } from 'node:fs/promises';
-import { ChainCheckpointer } from '../../src/audit/record-checkpoint/chain-checkpointer';
+import { ChainCheckpointer } from '../../src/audit/chain-checkpointer';
 import { Witness } from '../../src/audit/witness';
 import { Clock } from '../../src/platform/clock';
 import { EventStore } from '../../src/platform/event-store/event-store.port';

@@ -11,7 +11,7 @@ import {
   type ChainVerification,
 } from '@crcs/tlog';
 import { join } from 'node:path';
-import { ChainCheckpointer } from '../../src/audit/record-checkpoint/chain-checkpointer';
+import { ChainCheckpointer } from '../../src/audit/chain-checkpointer';
 import type { StoredEvent } from '../../src/platform/event-store/event-store.port';
 import { call } from './auth';
 import { TEST_ADMIN_KEY, type TestApp } from './test-app';

@@ -5,13 +5,10 @@ import type { RoundingPolicy } from '../../src/rules/rounding-policy';
 import { seededRuleStore } from './jurisdiction-rules';
 import { transactionDecider } from '../../src/transactions/transaction.decider';
 import type { TransactionState } from '../../src/transactions/sale-state';
-import type {
-  OverrideRequest,
-  RecordTransaction,
-  SaleRequest,
-  TransactionCommand,
-  VoidRequest,
-} from '../../src/transactions/sale.commands';
+import type { RecordTransaction, TransactionCommand } from '../../src/transactions/sale.commands';
+import type { ApplyOverrideRequest } from '../../src/transactions/apply-override/apply-override.request.dto';
+import type { RecordTransactionRequest } from '../../src/transactions/record-transaction/record-transaction.request.dto';
+import type { VoidTransactionRequest } from '../../src/transactions/void-transaction/void-transaction.request.dto';
 import type { KeyEnvironment, TransactionEvent } from '../../src/transactions/transaction.events';
 
 const resolver = seededRuleStore();
@@ -21,7 +18,7 @@ const QUIET: MerchantHistory = { recent_symmetric_deltas: [], cashier_sales_in_w
 
 /** The command for a sale of $10.03 in cash by merchant m-1 (`sale` overrides any field), as the handler would build it. */
 export function recordCommand(
-  sale: Partial<SaleRequest>,
+  sale: Partial<RecordTransactionRequest>,
   options: {
     environment?: KeyEnvironment;
     history?: MerchantHistory;
@@ -29,7 +26,7 @@ export function recordCommand(
     roundingPolicy?: RoundingPolicy;
   } = {},
 ): RecordTransaction {
-  const full: SaleRequest = {
+  const full: RecordTransactionRequest = {
     merchant_id: 'm-1',
     subtotal_cents: 1000,
     tax_total_cents: 3,
@@ -84,7 +81,7 @@ const CHANGED_AT = new Date(Date.parse(SALE_AT) + 10 * 60_000).toISOString();
 export function saleStream(
   merchantId: string,
   saleId: string,
-  sale: Partial<SaleRequest> = {},
+  sale: Partial<RecordTransactionRequest> = {},
   then: (saleId: string) => TransactionCommand[] = () => [],
 ): { streamId: string; events: NewEvent[] } {
   const metadata = { schemaVersion: 1, actor: { keyId: `key-${merchantId}`, role: 'merchant' }, merchantId };
@@ -118,7 +115,7 @@ export const overrideCommand = (
   saleId: string,
   overrideId: string,
   newCashTotalCents: number,
-  fields: Partial<OverrideRequest> & { now?: string } = {},
+  fields: Partial<ApplyOverrideRequest> & { now?: string } = {},
 ): TransactionCommand => {
   const { now = CHANGED_AT, ...override } = fields;
   return {
@@ -141,7 +138,7 @@ export const overrideCommand = (
 export const voidCommand = (
   saleId: string,
   voidId: string,
-  fields: Partial<Pick<VoidRequest, 'void_reason' | 'voided_by'>> & { now?: string } = {},
+  fields: Partial<Pick<VoidTransactionRequest, 'void_reason' | 'voided_by'>> & { now?: string } = {},
 ): TransactionCommand => {
   const { now = CHANGED_AT, ...request } = fields;
   return {

@@ -17,7 +17,7 @@ import {
 import type { Database, Sql } from '../../platform/event-store/sql';
 import { matchesStoredHash, readStoredEntries } from '../../platform/verification/stored-entries';
 import { writersRequiredFrom } from '../../platform/event-store/writer-authentication';
-import { SigningRefused } from './signing-refused';
+import { SigningRefused } from '../signing-refused';
 
 /** A tree the signer has verified: `size` entries, the last with chain hash `chainHash`, signed at `signedAt` (ms). */
 export interface Verified {

@@ -8,7 +8,7 @@ import { writersRequiredFrom } from '../../platform/event-store/writer-authentic
 import type { Clock } from '../../platform/clock';
 import type { Cosignatures } from '../cosignatures';
 import { Witness, WitnessStateError } from '../witness';
-import { SigningRefused, type SignerAlarm } from './signing-refused';
+import { SigningRefused, type SignerAlarm } from '../signing-refused';
 
 /**
  * What the signer keeps with its witnesses: the witness file, its own state (started on an empty

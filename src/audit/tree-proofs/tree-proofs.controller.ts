@@ -4,7 +4,7 @@ import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Roles } from '../../platform/identity/roles.decorator';
 import { ApiErrors } from '../../platform/openapi/api-errors.decorator';
 import { ConsistencyProofQuery, InclusionProofQuery, TreeHeadQuery } from './tree-proofs.query';
-import { ConsistencyProofResponse, InclusionProofResponse, TreeHeadResponse } from './tree-proofs.response.dto';
+import { ConsistencyProofResponse, InclusionProofResponse, TreeHeadResponse } from '../tree-proofs.response.dto';
 import { InclusionProofRequest, ConsistencyProofRequest } from './tree-proofs.request.dto';
 
 const OUT_OF_RANGE = { VALIDATION_ERROR: 'A size beyond the log, a position beyond the tree, or first above second' };

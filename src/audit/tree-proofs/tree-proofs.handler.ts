@@ -1,7 +1,7 @@
 import { QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
-import { TreeProofs } from './tree-proofs';
+import { TreeProofs } from '../tree-proofs';
 import { ConsistencyProofQuery, InclusionProofQuery, TreeHeadQuery } from './tree-proofs.query';
-import type { ConsistencyProofResponse, InclusionProofResponse, TreeHeadResponse } from './tree-proofs.response.dto';
+import type { ConsistencyProofResponse, InclusionProofResponse, TreeHeadResponse } from '../tree-proofs.response.dto';
 
 @QueryHandler(TreeHeadQuery)
 export class TreeHeadHandler implements IQueryHandler<TreeHeadQuery, TreeHeadResponse> {

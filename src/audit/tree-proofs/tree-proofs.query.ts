@@ -1,6 +1,6 @@
 import { Query } from '@nestjs/cqrs';
 import type { ConsistencyProofRequest, InclusionProofRequest } from './tree-proofs.request.dto';
-import { ConsistencyProofResponse, InclusionProofResponse, TreeHeadResponse } from './tree-proofs.response.dto';
+import { ConsistencyProofResponse, InclusionProofResponse, TreeHeadResponse } from '../tree-proofs.response.dto';
 
 export class TreeHeadQuery extends Query<TreeHeadResponse> {}
 

@@ -7,7 +7,7 @@ import { Roles } from '../../platform/identity/roles.decorator';
 import { ApiDataAsOf } from '../../platform/read-replica/api-data-as-of.decorator';
 import { RETRY_AFTER_SECONDS, VerificationInProgressError } from '../verification-gate';
 import { VerifyHashChainQuery } from './verify-hash-chain.query';
-import { VerifyHashChainResponse } from './verify-hash-chain.response.dto';
+import { VerifyHashChainResponse } from '../verify-hash-chain.response.dto';
 import { VerifyHashChainRequest } from './verify-hash-chain.request.dto';
 
 @ApiTags('Audit')

@@ -15,7 +15,7 @@ import { ChainAlarms } from '../chain-alarms';
 import { Witness, WitnessStateError } from '../witness';
 import { VerificationGate } from '../verification-gate';
 import { VerifyHashChainQuery } from './verify-hash-chain.query';
-import type { VerifyHashChainResponse } from './verify-hash-chain.response.dto';
+import type { VerifyHashChainResponse } from '../verify-hash-chain.response.dto';
 
 /**
  * Hashes every entry of the range as stored, a batch at a time on worker threads, with the same

@@ -1,7 +1,7 @@
 import { Command } from '@nestjs/cqrs';
 import type { ApiKeyRecord } from '../api-key-directory';
 import type { CommandContext } from '../../platform/identity/command-context';
-import type { Environment, Role } from '../../platform/identity/principal';
+import type { IssueApiKey } from '../api-key.decider';
 
 export interface IssueApiKeyResult {
   /** The raw key: returned this once, stored nowhere. */
@@ -11,7 +11,8 @@ export interface IssueApiKeyResult {
 
 export class IssueApiKeyCommand extends Command<IssueApiKeyResult> {
   constructor(
-    readonly request: { role: Role; merchantId?: string; environment?: Environment; name?: string; partnerId?: string },
+    /** The request, converted at the edge to the decider's names (the key's events are camelCase). */
+    readonly request: Pick<IssueApiKey, 'role' | 'merchantId' | 'environment' | 'name' | 'partnerId'>,
     readonly context: CommandContext,
     /** Only the bootstrap names the id, so that two processes starting together issue one key between them. */
     readonly keyId?: string,

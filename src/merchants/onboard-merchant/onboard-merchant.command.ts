@@ -1,11 +1,12 @@
 import { Command } from '@nestjs/cqrs';
 import type { CommandContext } from '../../platform/identity/command-context';
-import type { Environment } from '../../platform/identity/principal';
+import type { OnboardMerchant } from '../merchant.decider';
 import type { MerchantRecord } from '../merchant-directory';
 
 export class OnboardMerchantCommand extends Command<MerchantRecord> {
   constructor(
-    readonly merchant: { merchantId: string; name: string; environment: Environment },
+    /** The request, converted at the edge to the decider's names (the merchant's events are camelCase). */
+    readonly merchant: Pick<OnboardMerchant, 'merchantId' | 'name' | 'environment'>,
     readonly context: CommandContext,
   ) {
     super();

@@ -1,5 +1,5 @@
 import { QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
-import { TreeProofs } from '../../audit/tree-proofs/tree-proofs';
+import { TreeProofs } from '../../audit/tree-proofs';
 import { TransactionDirectory } from '../transaction-directory';
 import { GetReceiptQuery, type GetReceiptResponse } from './get-receipt.query';
 import { receipt } from './receipt';

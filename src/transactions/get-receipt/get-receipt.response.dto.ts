@@ -1,6 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { EntryPromiseResponse } from '../../audit/entry-promise.response.dto';
-import { InclusionProofResponse, TreeHeadResponse } from '../../audit/tree-proofs/tree-proofs.response.dto';
+import { InclusionProofResponse, TreeHeadResponse } from '../../audit/tree-proofs.response.dto';
 import { DISCLOSURE_KINDS, type DisclosureKind } from '../../rules/jurisdiction-rule';
 import { TRANSACTION_ID_EXAMPLE } from '../transaction.request.dto';
 import { TRANSACTION_STATES, TRANSACTION_TYPES } from '../transaction.events';

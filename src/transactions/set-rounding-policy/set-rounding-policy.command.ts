@@ -1,12 +1,12 @@
 import { Command } from '@nestjs/cqrs';
 import type { CommandContext } from '../../platform/identity/command-context';
-import type { RoundingPolicy } from '../../rules/rounding-policy';
+import type { SetRoundingPolicyRequest } from './set-rounding-policy.request.dto';
 import type { RoundingPolicyAnswer } from './set-rounding-policy.response.dto';
 
 export class SetRoundingPolicyCommand extends Command<RoundingPolicyAnswer> {
   constructor(
     readonly merchantId: string,
-    readonly roundingPolicy: RoundingPolicy,
+    readonly request: SetRoundingPolicyRequest,
     readonly context: CommandContext,
   ) {
     super();

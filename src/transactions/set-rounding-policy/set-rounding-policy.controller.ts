@@ -32,6 +32,6 @@ export class SetRoundingPolicyController {
     @Body() body: SetRoundingPolicyRequest,
     @CurrentCommandContext() context: CommandContext,
   ): Promise<RoundingPolicyAnswer> {
-    return this.commands.execute(new SetRoundingPolicyCommand(merchantId, body.rounding_policy, context));
+    return this.commands.execute(new SetRoundingPolicyCommand(merchantId, body, context));
   }
 }

@@ -24,7 +24,7 @@ export class SetRoundingPolicyHandler implements ICommandHandler<SetRoundingPoli
     @Inject(DATABASE) private readonly db: Database,
   ) {}
 
-  async execute({ merchantId, roundingPolicy, context }: SetRoundingPolicyCommand): Promise<RoundingPolicyAnswer> {
+  async execute({ merchantId, request, context }: SetRoundingPolicyCommand): Promise<RoundingPolicyAnswer> {
     await this.scope.assertCanActFor(context.principal, merchantId);
     // Only an admin gets this far for a merchant that does not exist.
     if (!(await this.merchants.find(merchantId))) throw new MerchantNotFoundError(merchantId);
@@ -35,7 +35,7 @@ export class SetRoundingPolicyHandler implements ICommandHandler<SetRoundingPoli
         command: {
           kind: 'SetRoundingPolicy',
           merchant_id: merchantId,
-          rounding_policy: roundingPolicy,
+          request,
           now: this.clock.now().toISOString(),
         },
         metadata: eventMetadata(context, merchantId),

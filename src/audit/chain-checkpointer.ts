@@ -9,9 +9,9 @@ import {
 } from '@nestjs/common';
 import { createPublicKey, type KeyObject } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { EVENT_SCHEMA_VERSION } from '../../platform/identity/command-context';
-import { Clock } from '../../platform/clock';
-import { AppConfig } from '../../platform/config/config';
+import { EVENT_SCHEMA_VERSION } from '../platform/identity/command-context';
+import { Clock } from '../platform/clock';
+import { AppConfig } from '../platform/config/config';
 import {
   CHECKPOINT_EVENT_TYPE,
   checkSignature,
@@ -24,15 +24,15 @@ import {
   type SignedTreeHead,
   writerKey,
 } from '@crcs/tlog';
-import { RevisionConflictError } from '../../platform/event-store/event-store.errors';
-import { EventStore } from '../../platform/event-store/event-store.port';
-import { DATABASE, type Database } from '../../platform/event-store/sql';
-import { ChainAlarms } from '../chain-alarms';
-import { Cosignatures } from '../cosignatures';
-import { Witness } from '../witness';
-import { ChainReverifier, type Verified } from './chain-reverifier';
+import { RevisionConflictError } from '../platform/event-store/event-store.errors';
+import { EventStore } from '../platform/event-store/event-store.port';
+import { DATABASE, type Database } from '../platform/event-store/sql';
+import { ChainAlarms } from './chain-alarms';
+import { Cosignatures } from './cosignatures';
+import { Witness } from './witness';
+import { ChainReverifier, type Verified } from './record-checkpoint/chain-reverifier';
 import { SigningRefused, type SignerAlarm } from './signing-refused';
-import { WitnessClient } from './witness-client';
+import { WitnessClient } from './record-checkpoint/witness-client';
 
 /** A failed signing is tried again after this, doubling up to LAST_RETRY_MS while it keeps failing. */
 const FIRST_RETRY_MS = 500;

@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { HASH_PATTERN } from '../../platform/openapi/hash-property';
+import { HASH_PATTERN } from '../platform/openapi/hash-property';
 
 const HASH_EXAMPLE = '5a1e0f3c9b7d2e4f6a8c0b1d3e5f7a9c2b4d6e8f0a1c3e5b7d9f2a4c6e8b0d1f';
 

@@ -1,16 +1,16 @@
 import { HttpStatus, Inject, Injectable } from '@nestjs/common';
-import { Clock } from '../../platform/clock';
-import { DomainError } from '../../platform/errors/domain-error';
-import { AppConfig } from '../../platform/config/config';
+import { Clock } from '../platform/clock';
+import { DomainError } from '../platform/errors/domain-error';
+import { AppConfig } from '../platform/config/config';
 import { formatTlogProof, consistencyPath, inclusionPath, leafHash, treeRoot, type EntryPromise } from '@crcs/tlog';
-import { EventStore } from '../../platform/event-store/event-store.port';
-import { fromStoredTree } from '../../platform/event-store/merkle-store';
-import { DATABASE, type Database } from '../../platform/event-store/sql';
-import { ChainAlarms } from '../chain-alarms';
-import { chainTampered } from '../chain-tampered';
-import { EntryPromises } from '../entry-promises';
-import { CheckpointNotes, type LoggedHead } from '../checkpoint-notes';
-import { Cosignatures } from '../cosignatures';
+import { EventStore } from '../platform/event-store/event-store.port';
+import { fromStoredTree } from '../platform/event-store/merkle-store';
+import { DATABASE, type Database } from '../platform/event-store/sql';
+import { ChainAlarms } from './chain-alarms';
+import { chainTampered } from './chain-tampered';
+import { EntryPromises } from './entry-promises';
+import { CheckpointNotes, type LoggedHead } from './checkpoint-notes';
+import { Cosignatures } from './cosignatures';
 import { TreeHeadResponse, InclusionProofResponse, ConsistencyProofResponse } from './tree-proofs.response.dto';
 
 /** What `verify-chain inclusion` takes: the proof, and the head it leads to (saved as two files). */

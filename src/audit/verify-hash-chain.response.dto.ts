@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
-import { HASH_PATTERN } from '../../platform/openapi/hash-property';
+import { HASH_PATTERN } from '../platform/openapi/hash-property';
 import {
   BREAK_KINDS,
   type BreakKind,

@@ -1,0 +1,3 @@
+export class DoOneRequest {
+  name: string;
+}
