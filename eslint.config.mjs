@@ -59,15 +59,22 @@ export default tseslint.config(
     },
   },
   {
-    // The benches measure the built service: they load its modules from dist/, typed by their sources.
-    files: ['bench/**/*.ts'],
+    // The benches measure built code: they load the service's and the package's modules from dist/, typed by their sources.
+    files: ['bench/**/*.ts', 'packages/tlog/bench/**/*.ts'],
     rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
   {
     // Tests read answers as parsed JSON (`any`), which every end-to-end call checks against the OpenAPI
     // document, and Jest types its asymmetric matchers (`expect.any(String)`) as `any`: in tests the
     // `no-unsafe-*` rules would flag each assertion, not an unchecked value.
-    files: ['test/**/*.ts', '**/*.spec.ts', '**/*.int-spec.ts', '**/*.e2e-spec.ts', 'bench/**/*.ts'],
+    files: [
+      'test/**/*.ts',
+      '**/*.spec.ts',
+      '**/*.int-spec.ts',
+      '**/*.e2e-spec.ts',
+      'bench/**/*.ts',
+      'packages/tlog/bench/**/*.ts',
+    ],
     rules: {
       '@typescript-eslint/no-unsafe-assignment': 'off',
       '@typescript-eslint/no-unsafe-member-access': 'off',

@@ -7,7 +7,7 @@
  *
  * The log: the service starts once on an empty database (its witness file and log origin are made
  * as at any first start) and stops; the bench then appends ENTRIES cash-sale entries of about
- * 1.6 kB (bench/support/chain-entries.ts) after its head as the store's append writes them: chained,
+ * 1.6 kB (packages/tlog/bench/sale-entries.ts) after its head as the store's append writes them: chained,
  * each with its writer authenticator, and the Merkle tree's new nodes from the same MerkleFrontier
  * and writeNodes, a chunk of 1000 per transaction. The tables are unlogged (no write-ahead log for
  * two gigabytes of rows; reads are the same) and the read models' checkpoints are moved past the
@@ -40,7 +40,8 @@ import type autocannon from 'autocannon';
 import { ServiceProcess } from '../test/support/service-process';
 import { createTestDatabase } from '../test/support/test-database';
 import { WitnessProcess } from '../test/support/witness-process';
-import { insertEntries, saleEntries } from './support/chain-entries';
+import { saleEntries } from '../packages/tlog/bench/sale-entries';
+import { insertEntries } from './support/chain-entries';
 import { seededRandom } from './support/random';
 import { replaceSection } from './support/report';
 import { load } from './support/service-load';

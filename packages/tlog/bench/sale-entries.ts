@@ -1,9 +1,7 @@
 import { createHash } from 'node:crypto';
-import type { Sql } from '../../src/platform/event-store/sql';
 
-// The built modules, as the service runs them.
-const { GENESIS_HASH, canonicalJson, entryBytes } = require('@crcs/tlog') as typeof import('@crcs/tlog');
-const { writerMac } = require('@crcs/tlog') as typeof import('@crcs/tlog');
+// The package as built, as the service and the tools run it.
+const { GENESIS_HASH, canonicalJson, entryBytes } = require('..') as typeof import('../src');
 
 /** The data of a recorded cash sale, shaped as TransactionRecorded's (about 1.6 kB of canonical JSON per entry). */
 function saleData(i: number, createdAt: string): Record<string, unknown> {
@@ -108,30 +106,4 @@ export function saleEntries(
     }
     return chunk;
   };
-}
-
-/** One multi-row insert of the chunk into `events`; with `writerKey`, each row carries its writer authenticator, as the service writes it. */
-export async function insertEntries(sql: Sql, chunk: readonly ChainEntry[], writerKey?: Buffer): Promise<void> {
-  const params: unknown[] = [];
-  const tuples = chunk.map((e, i) => {
-    const f = e.fields;
-    params.push(
-      f.position,
-      f.entryId,
-      f.streamId,
-      f.streamRevision,
-      f.type,
-      e.dataJson,
-      e.metadataJson,
-      f.recordedAt,
-      f.prevHash,
-      e.hash,
-      writerKey ? writerMac(writerKey, e.hash) : null,
-    );
-    return `(${Array.from({ length: 11 }, (_, k) => `$${i * 11 + k + 1}`).join(', ')})`;
-  });
-  await sql.query(
-    `insert into events (position, entry_id, stream_id, stream_revision, event_type, data, metadata, recorded_at, prev_hash, hash, writer_mac) values ${tuples.join(', ')}`,
-    params,
-  );
 }
