@@ -24,6 +24,7 @@ import { recordSale, saleBody } from '../support/sales';
 import { entryAt, rewriteTail } from '../support/tampering';
 import { DRIVERS } from '../support/test-database';
 import { startTestApp, TEST_ADMIN_KEY, type TestApp } from '../support/test-app';
+import { readModelsCaughtUp } from '../support/read-models';
 
 const CASH_TOTAL = ['calculation', 'cash_total_cents'];
 const INTERVAL = 5;
@@ -252,6 +253,7 @@ describe.each(DRIVERS)('signed tree heads and proofs, on %s', (driver) => {
 
     // A sale the signed head covers: the proof leads to that signed head, whose signature verifies.
     const signed = (await get('/admin/audit/tree-head')).body;
+    await readModelsCaughtUp(app.app.get(DATABASE));
     const sale = (await call(app, 'GET', '/transactions?limit=1000', { key: merchant.key })).body.transactions.find(
       (t: { chain_position: number }) => t.chain_position <= signed.tree_size,
     );

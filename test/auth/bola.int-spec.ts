@@ -14,6 +14,8 @@ import {
 import { recordSale, saleBody } from '../support/sales';
 import { recordTip, tipCreated } from '../support/tips';
 import { startTestApp, TEST_ADMIN_KEY, type TestApp } from '../support/test-app';
+import { DATABASE } from '../../src/platform/event-store/sql';
+import { readModelsCaughtUp } from '../support/read-models';
 
 /**
  * Broken object-level authorization: merchant A's keys (and A's partner) must never reach B's
@@ -214,6 +216,8 @@ describe('merchant A cannot reach merchant B', () => {
     ])('%s cannot list them (403), nor record one for B (403, nothing appended)', async (_who, key) => {
       const list = await call(testApp, 'GET', `/transactions?merchant_id=${b.merchantId}`, { key: key() });
       expect(list.status).toBe(403);
+      // The list is built after the append: B's earlier sales are in it before it is counted.
+      await readModelsCaughtUp(testApp.app.get(DATABASE));
       const before = (await call(testApp, 'GET', `/transactions?merchant_id=${b.merchantId}`, { key: b.key })).body
         .total;
       const post = await call(testApp, 'POST', '/transaction', { key: key(), body: saleBody(b.merchantId) });

@@ -10,6 +10,7 @@ import { newSigningKey } from '../../packages/tlog/test/chain';
 import { changeData } from '../support/tampering';
 import { startTestApp, TEST_ADMIN_KEY, type TestApp } from '../support/test-app';
 import { childEnv } from '../support/child-env';
+import { readModelsCaughtUp } from '../support/read-models';
 
 const ROOT = join(__dirname, '../..');
 
@@ -86,7 +87,9 @@ describe('examples/ against a running service', () => {
     it('runs the day and exits 0', async () => {
       expect({ status: pos.status, stderr: pos.stderr }).toEqual({ status: 0, stderr: '' });
       merchantId = /Onboarded merchant (\S+);/.exec(pos.stdout)![1];
-      // The read model, as an auditor reads it: not through anything the client printed.
+      // The read model, as an auditor reads it: not through anything the client printed, once it
+      // has followed the log up to the client's last sale.
+      await readModelsCaughtUp(app.app.get<Database>(DATABASE));
       const { status, body } = await call(app, 'GET', `/transactions?merchant_id=${merchantId}&limit=1000`, {
         key: auditorKey,
       });
