@@ -548,6 +548,26 @@ describe.each(DRIVERS)('transactions over HTTP on %s', (driver) => {
       expect(events[0].hash).toBe(answers[0].body.transaction.auditHash);
     });
 
+    it('answers concurrent retries of different keys each with its own first answer, beside new keys', async () => {
+      const merchant = await newMerchant();
+      const bodies = Array.from({ length: 12 }, (_, i) => sale(merchant, { subtotal_cents: 1001 + i }));
+      const firsts = [];
+      for (const [i, body] of bodies.entries())
+        firsts.push(await post(merchant, body, { 'idempotency-key': `many-${i}` }));
+      // Looked up together (one statement serves the look-ups that wait for it), answered apart.
+      const [retries, fresh] = await Promise.all([
+        Promise.all(bodies.map((body, i) => post(merchant, body, { 'idempotency-key': `many-${i}` }))),
+        Promise.all(bodies.map((body, i) => post(merchant, body, { 'idempotency-key': `new-${i}` }))),
+      ]);
+      retries.forEach((retry, i) => {
+        expect([retry.status, retry.headers.get('idempotent-replayed')]).toEqual([201, 'true']);
+        expect(JSON.stringify(retry.body)).toBe(JSON.stringify(firsts[i].body));
+      });
+      for (const answer of fresh)
+        expect([answer.status, answer.headers.get('idempotent-replayed')]).toEqual([201, null]);
+      expect(await eventsOf(merchant.merchantId)).toHaveLength(24);
+    });
+
     it("shares the keys of one merchant's API keys: a second till's retry records nothing twice, another body is a 409", async () => {
       const merchant = await newMerchant();
       const second = {

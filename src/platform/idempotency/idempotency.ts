@@ -1,7 +1,8 @@
 import { sha256Hex } from '@crcs/tlog';
 import { HttpStatus, Inject, Injectable } from '@nestjs/common';
 import canonicalize from 'canonicalize';
-import { DATABASE, insertRows, type Database } from '../event-store/sql';
+import { CoalescingQueue } from '../coalescing-queue';
+import { DATABASE, insertRows, prepared, type Database } from '../event-store/sql';
 import type { AppendTx, BatchWriter } from '../event-store/event-store.port';
 import { Clock } from '../clock';
 import { DomainError } from '../errors/domain-error';
@@ -70,21 +71,46 @@ export class IdempotencyKeyTakenError extends Error {
   }
 }
 
+/** The records of the keys $1 (scopes) and $2 (keys) newer than $3, a row per key in their order (nulls where none). */
+const FIND = prepared(`select i.fingerprint, i.response_status, i.response_body
+  from unnest($1::text[], $2::text[]) with ordinality as k(scope, idempotency_key, n)
+  left join idempotency_keys i on i.scope = k.scope and i.idempotency_key = k.idempotency_key and i.created_at > $3
+  order by k.n`);
+
+interface KeyOf {
+  scope: string;
+  key: string;
+}
+
 /** The `idempotency_keys` table (migration 2). Older records than the window are ignored and overwritten on reuse. */
 @Injectable()
 export class IdempotencyStore {
+  /**
+   * Every request with a key looks it up before it runs: the look-ups that arrive while one is out
+   * are served together by the next statement, so under load a round trip serves many requests.
+   */
+  private readonly lookups = new CoalescingQueue((keys: KeyOf[]) => this.findAll(keys));
+
   constructor(
     @Inject(DATABASE) private readonly db: Database,
     private readonly clock: Clock,
   ) {}
 
-  async find(scope: string, key: string): Promise<RecordedResponse | undefined> {
-    const [row] = await this.db.query<{ fingerprint: string; response_status: number; response_body: string }>(
-      `select fingerprint, response_status, response_body from idempotency_keys
-       where scope = $1 and idempotency_key = $2 and created_at > $3`,
-      [scope, key, this.windowStart()],
+  find(scope: string, key: string): Promise<RecordedResponse | undefined> {
+    return this.lookups.push({ scope, key });
+  }
+
+  private async findAll(keys: KeyOf[]): Promise<(RecordedResponse | undefined)[]> {
+    const rows = await this.db.query<{
+      fingerprint: string | null;
+      response_status: number;
+      response_body: string;
+    }>(FIND, [keys.map(({ scope }) => scope), keys.map(({ key }) => key), this.windowStart()]);
+    return rows.map((row) =>
+      row.fingerprint === null
+        ? undefined
+        : { fingerprint: row.fingerprint, status: row.response_status, body: JSON.parse(row.response_body) as unknown },
     );
-    return row && { fingerprint: row.fingerprint, status: row.response_status, body: JSON.parse(row.response_body) };
   }
 
   /**
