@@ -9,8 +9,8 @@
  * figures side by side met about the same load from the rest of the machine. A row is a target's
  * median over the rounds. Each measurement also takes, for the service targets, the read models'
  * lag (p99 of /health's, sampled every 100 ms during it), and for every target the CPU it cost per
- * sale: its own process's and PostgreSQL's (see `cpuMs`). Writes the table into docs/benchmarks.md
- * between the bench:transactions markers.
+ * sale: its own process's and PostgreSQL's (see `cpuMs`), and PostgreSQL's part apart. Writes the
+ * table into docs/benchmarks.md between the bench:transactions markers.
  *
  * Run: npm run bench (builds first). BENCH_SECONDS (default 20) sets each measurement's length,
  * BENCH_ROUNDS (default 1) the rounds; BENCH_ONLY=<text> runs only the targets whose name
@@ -54,6 +54,8 @@ interface Row {
   lagP99Ms: number | undefined;
   /** CPU ms per sale, of the target's process and of the PostgreSQL processes serving it, together. */
   cpuMsPerSale: number;
+  /** The PostgreSQL processes' part of cpuMsPerSale. */
+  postgresCpuMsPerSale: number;
 }
 
 /** A row of the table: a target's median round, and its ratios to the baseline and the peer, each the median of the rounds' own. */
@@ -238,11 +240,15 @@ function embeddedServer(service: ServiceProcess): number[] {
  * (`postgresPids`), read from /proc (Linux) at the start and at the end. A backend that ends in
  * between takes its time with it; the service's pool keeps its connections under load.
  */
-async function cpuMs({ service, postgresPids }: Running, done: Promise<unknown>): Promise<number> {
+async function cpuMs(
+  { service, postgresPids }: Running,
+  done: Promise<unknown>,
+): Promise<{ own: number; postgres: number }> {
   const pid = service.child.pid!;
   const before = new Map([pid, ...postgresPids()].map((p) => [p, processCpuMs(p)]));
   await done.catch(() => undefined);
-  return [pid, ...postgresPids()].reduce((sum, p) => sum + processCpuMs(p) - (before.get(p) ?? 0), 0);
+  const spent = (p: number) => processCpuMs(p) - (before.get(p) ?? 0);
+  return { own: spent(pid), postgres: postgresPids().reduce((sum, p) => sum + spent(p), 0) };
 }
 
 /**
@@ -286,7 +292,8 @@ async function measure(name: string, running: Running, sales: BenchSale[], conne
     failed,
     peakRssMb: service.peakRssBytes() / 2 ** 20,
     lagP99Ms: lag,
-    cpuMsPerSale: cpu / result.requests.total,
+    cpuMsPerSale: (cpu.own + cpu.postgres) / result.requests.total,
+    postgresCpuMsPerSale: cpu.postgres / result.requests.total,
   };
   console.log(JSON.stringify({ ...row, load: loadavg()[0] }));
   if (failed > 0) console.error(`${name}: ${failed} requests failed\n${service.output.slice(-3000)}`);
@@ -321,13 +328,13 @@ function table(rows: Summary[], loads: number[]): string {
       `${ROUNDS > 1 ? `${ROUNDS} rounds (per row the median round, and the median of the rounds' ratios)` : 'one round'}, ` +
       `load generator in the same machine, load average ${loads.map((load) => fmt(load, 1)).join(' at the start, ')} at the end.`,
     '',
-    '| target | connections | req/s | p50 ms | p99 ms | vs baseline | vs peer | read-model lag p99 ms | CPU ms per sale | CPU vs peer | requests | failed | peak RSS MB |',
-    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+    '| target | connections | req/s | p50 ms | p99 ms | vs baseline | vs peer | read-model lag p99 ms | CPU ms per sale | PostgreSQL part | CPU vs peer | requests | failed | peak RSS MB |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
     ...rows.map(
       (row) =>
         `| ${row.target} | ${row.connections} | ${fmt(row.requestsPerSecond)} | ${fmt(row.p50)} | ${fmt(row.p99)} | ` +
         `${fmt(100 * row.vsBaseline)}% | ${fmt(row.vsPeer, 2)}× | ${row.lagP99Ms === undefined ? '–' : fmt(row.lagP99Ms)} | ` +
-        `${fmt(row.cpuMsPerSale, 2)} | ${fmt(row.cpuVsPeer, 2)}× | ` +
+        `${fmt(row.cpuMsPerSale, 2)} | ${fmt(row.postgresCpuMsPerSale, 2)} | ${fmt(row.cpuVsPeer, 2)}× | ` +
         `${fmt(row.sent)} | ${fmt(row.failed)} | ${fmt(row.peakRssMb)} |`,
     ),
   ];
