@@ -197,6 +197,20 @@ describe.each(DRIVERS)('event store contract on %s', (driver) => {
     expect(rows).toEqual(MIGRATIONS.map(({ version }) => ({ version })));
   });
 
+  it("compresses a large entry with lz4 where the server was built with it, else with PostgreSQL's default", async () => {
+    const [{ lz4 }] = await db.query<{ lz4: boolean }>(
+      `select 'lz4' = any(enumvals) as lz4 from pg_settings where name = 'default_toast_compression'`,
+    );
+    const [entry] = await store.append('large', [ev('Large', { notes: 'a rule with long notes. '.repeat(200) })], {
+      expectedRevision: 0,
+    });
+    const [row] = await db.query<{ method: string }>(
+      'select pg_column_compression(data) as method from events where position = $1',
+      [entry.position],
+    );
+    expect(row.method).toBe(lz4 ? 'lz4' : 'pglz');
+  });
+
   it('keeps one unbroken chain under 500 concurrent appends', async () => {
     const appends = Array.from({ length: 500 }, (_, i) =>
       store.append(`transaction-${i}`, [ev('Recorded', { i })], { expectedRevision: 0 }),

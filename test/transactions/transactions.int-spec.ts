@@ -551,7 +551,7 @@ describe.each(DRIVERS)('transactions over HTTP on %s', (driver) => {
     it('answers concurrent retries of different keys each with its own first answer, beside new keys', async () => {
       const merchant = await newMerchant();
       const bodies = Array.from({ length: 12 }, (_, i) => sale(merchant, { subtotal_cents: 1001 + i }));
-      const firsts = [];
+      const firsts: Awaited<ReturnType<typeof post>>[] = [];
       for (const [i, body] of bodies.entries())
         firsts.push(await post(merchant, body, { 'idempotency-key': `many-${i}` }));
       // Looked up together (one statement serves the look-ups that wait for it), answered apart.

@@ -1,4 +1,4 @@
-import type { Database } from './sql';
+import { lz4WhereSupported, type Database } from './sql';
 
 /**
  * Versioned, append-only list: a migration once released is never edited, only followed by another.
@@ -191,6 +191,11 @@ export const MIGRATIONS: { version: number; name: string; statements: string[] }
       // newly drawn record id is checked against the log, not a read model (src/transactions/read-model/transaction-reads.ts).
       `create index events_transaction_id_idx on events ((data->>'transaction_id'), position)`,
     ],
+  },
+  {
+    version: 12,
+    name: 'entries and kept answers compressed with lz4 where the server has it',
+    statements: [lz4WhereSupported('events', ['data']), lz4WhereSupported('idempotency_keys', ['response_body'])],
   },
 ];
 

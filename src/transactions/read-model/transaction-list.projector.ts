@@ -1,5 +1,5 @@
 import type { StoredEvent } from '../../platform/event-store/event-store.port';
-import { insertRows, prepared, type Sql } from '../../platform/event-store/sql';
+import { insertRows, lz4WhereSupported, prepared, type Sql } from '../../platform/event-store/sql';
 import type { TransactionType } from '../transaction.events';
 import { effectOf, historyEntry, type TransactionEffect, type TransactionRow } from './transaction-view';
 import type { HistoryEntry, TransactionDetail, TransactionView } from '../transaction.response.dto';
@@ -46,6 +46,7 @@ export const transactionListProjector: Projector = {
          history jsonb not null
        )`,
     );
+    await tx.query(lz4WhereSupported('rm_transactions', ['detail', 'history']));
     // Lists (always of named merchants) and fraud history read a merchant's newest transactions first.
     await tx.query(
       'create index rm_transactions_merchant_created on rm_transactions (merchant_id, created_at desc, position desc)',
