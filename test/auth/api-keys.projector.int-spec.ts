@@ -4,7 +4,7 @@ import { SqlEventStore } from '../../src/platform/event-store/sql-event-store';
 import type { Database } from '../../src/platform/event-store/sql';
 import { FixedClock } from '../support/fixed-clock';
 import { DRIVERS, createTestDatabase, type TestDatabase } from '../support/test-database';
-import { applyBatch, prepareProjections, rebuildProjections } from '../../src/platform/projections/runner';
+import { applyBatch, catchUp, prepareProjections, rebuildProjections } from '../../src/platform/projections/runner';
 import { apiKeysProjector } from '../../src/auth/read-model/api-keys.projector';
 
 const meta = { schemaVersion: 1 };
@@ -50,6 +50,8 @@ describe.each(DRIVERS)('api-keys projector on %s', (driver) => {
       0,
     );
     await append(revoked('key_a', '2026-11-21T13:00:00.000Z'), 1);
+    // Built after the append: brought up to the log as the async runner would.
+    await catchUp(db, [apiKeysProjector]);
   });
 
   afterEach(() => testDb.drop());

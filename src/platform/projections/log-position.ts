@@ -92,6 +92,21 @@ async function readOnceReached<T>(
   }
 }
 
+/**
+ * The entries a read model has not applied yet: those of the types its projector handles after its
+ * checkpoint, as a `from` item with `position`, `event_type` and `data`. A statement that reads the
+ * read model's rows with it reads both in one snapshot, in which the checkpoint and the rows it
+ * covers were committed together: no record is missed, none counted twice. The range is the read
+ * model's lag, a short stretch of the log's primary key. Names and types are the code's own, never
+ * a client's.
+ */
+export function entriesNotApplied(projector: Projector): string {
+  const types = projector.handles.map((type) => `'${type}'`).join(', ');
+  return `(select e.position, e.event_type, e.data from events e
+    where e.position > (select position from projection_checkpoints where name = '${projector.name}')
+      and e.event_type in (${types}))`;
+}
+
 /** How far one read model is behind the head of the log. */
 export interface ProjectionLag {
   name: string;
