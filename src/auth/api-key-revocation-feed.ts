@@ -45,7 +45,7 @@ const REVOCATION_HEARD_CHANNEL = 'api_key_revocation_heard';
 export const LISTENER_NAME_PREFIX = 'crcs-key-revocations:';
 
 /**
- * Keeps this process's key cache true to `rm_api_keys` through PostgreSQL LISTEN/NOTIFY, and lets
+ * Keeps this process's key cache true to the keys the log holds through PostgreSQL LISTEN/NOTIFY, and lets
  * a revocation wait until every process has dropped the key.
  *
  * NOTIFY alone leaves a window: the revoking transaction has committed, and its answer may reach a

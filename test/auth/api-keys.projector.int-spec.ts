@@ -41,7 +41,7 @@ describe.each(DRIVERS)('api-keys projector on %s', (driver) => {
     db = await testDb.open();
     await migrate(db);
     await prepareProjections(db, [apiKeysProjector]);
-    store = new SqlEventStore(db, new FixedClock(), [apiKeysProjector]);
+    store = new SqlEventStore(db, new FixedClock());
     const append = (event: ApiKeyEvent, revision: number) =>
       store.append(`apiKey-${event.data.keyId}`, [{ ...event, metadata: meta }], { expectedRevision: revision });
     await append(issued('key_a', { name: 'Till 1' }), 0);

@@ -11,7 +11,6 @@ import type { Projector } from '../../platform/projections/projector';
 export const apiKeysProjector: Projector = {
   name: 'api-keys',
   version: 1,
-  mode: 'async',
   handles: ['ApiKeyIssued', 'ApiKeyRevoked'],
 
   async reset(tx: Sql) {

@@ -110,7 +110,8 @@ export function entriesNotApplied(projector: Projector): string {
 /** How far one read model is behind the head of the log. */
 export interface ProjectionLag {
   name: string;
-  mode: Projector['mode'];
+  /** Every read model is built after the append; /health still says so, as it did beside `inline` in API 4.1.0. */
+  mode: 'async';
   position: number;
   lag_entries: number;
   /** How long the oldest entry it has not applied has been in the log; 0 when it applied them all. */
@@ -125,10 +126,9 @@ export async function projectionLag(db: Sql, projectors: readonly Projector[]): 
      from projection_checkpoints c cross join event_store_head h where h.id and c.name = any($1) order by c.name`,
     [projectors.map((p) => p.name)],
   );
-  const modes = new Map(projectors.map((p) => [p.name, p.mode]));
   return rows.map((row) => ({
     name: row.name,
-    mode: modes.get(row.name)!,
+    mode: 'async',
     position: Number(row.position),
     lag_entries: Number(row.lag_entries),
     lag_ms: Math.max(0, Math.round(row.lag_ms ?? 0)),
