@@ -37,7 +37,7 @@ async function measure(writers: number): Promise<Row> {
   const db = new PgDatabase(database.url);
   try {
     await migrate(db);
-    const store = new SqlEventStore(db, new SystemClock(), []);
+    const store = new SqlEventStore(db, new SystemClock());
     let commits = 0;
     let appended = 0;
     store.subscribe((events) => {

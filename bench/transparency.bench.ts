@@ -276,7 +276,7 @@ async function main(): Promise<void> {
     );
     const config = loadConfig({ ...env, LOG_POLICY_FILE: policyFile });
     const clock = new SystemClock();
-    const alarms = new ChainAlarms(new SqlEventStore(db, clock, [], macKey), clock);
+    const alarms = new ChainAlarms(new SqlEventStore(db, clock, macKey), clock);
     const origin = await LogOrigin.fix(db, ORIGIN);
     const cosignatures = new Cosignatures(db, config, origin, alarms, new CheckpointNotes(db, config, origin, alarms));
     const trips: number[] = [];

@@ -10,19 +10,19 @@ import { roundingPoliciesProjector } from './transactions/read-model/rounding-po
 import { transactionListProjector } from './transactions/read-model/transaction-list.projector';
 import { webhookFanOutProjector } from './webhooks/fan-out/webhook-fan-out.projector';
 
-/** Every read model of the service, each exported by its feature: the store, the async runner and the rebuild script read this list. */
+/** Every read model of the service, each exported by its feature, each built after the append: the runner and the rebuild script read this list. */
 export const PROJECTORS: readonly Projector[] = [
   jurisdictionRulesProjector,
   apiKeysProjector,
-  // Async, and before the webhook fan-out, which reads their rows in the same batch to find an event's audience (its `reads`).
+  // Before the webhook fan-out, which reads their rows in the same batch to find an event's audience (its `reads`).
   merchantsProjector,
   transactionListProjector,
   roundingPoliciesProjector,
   tipsProjector,
-  // Async: the merchant risk profiles, void analytics and override report.
+  // The merchant risk profiles, void analytics and override report.
   merchantRiskProjector,
   overrideReportProjector,
   voidAnalyticsProjector,
-  // Async: the webhook deliveries, written from the log (the log is the outbox).
+  // The webhook deliveries, written from the log (the log is the outbox).
   webhookFanOutProjector,
 ];

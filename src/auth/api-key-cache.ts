@@ -11,7 +11,7 @@ interface Entry<V> {
 }
 
 /**
- * Keys found in `rm_api_keys`, by key hash, so that a request with a known key costs no round trip.
+ * Keys found by the directory (api-key-directory.ts), by key hash, so that a request with a known key costs no round trip.
  * Only found keys are kept: an unknown key is a miss every time, so a key issued elsewhere works on
  * its first request and guessed keys cannot fill the cache. An entry is trusted only while revocations
  * are heard (between `listenerUp` and `listenerDown`); the TTL bounds how long a revocation that was never heard can go unseen.

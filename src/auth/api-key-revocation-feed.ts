@@ -2,8 +2,34 @@ import { performance } from 'node:perf_hooks';
 import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
 import { DATABASE, type Database } from '../platform/event-store/sql';
 import type { Principal } from '../platform/identity/principal';
+import type { AppendTx, BatchWriter } from '../platform/event-store/event-store.port';
 import { ApiKeyCache } from './api-key-cache';
-import { API_KEY_REVOKED_CHANNEL } from './read-model/api-keys.projector';
+
+/**
+ * Each key revoked is announced on this channel, its id the payload, by the transaction that
+ * appends its revocation: PostgreSQL delivers it only if, and once, that transaction commits, so
+ * every process's key cache drops a key no earlier than the log revokes it and no later than it
+ * hears of it. The id, not the hash: any session may LISTEN.
+ */
+const API_KEY_REVOKED_CHANNEL = 'api_key_revoked';
+
+/** One statement part for a batch's revocations: a NOTIFY each, sent only if the batch's entries are written. */
+const announcements: BatchWriter<string> = {
+  statement(keyIds, params, when) {
+    params.push(API_KEY_REVOKED_CHANNEL, keyIds);
+    return `select count(pg_notify($${params.length - 1}, u.id))::int as announced
+      from unnest($${params.length}::text[]) as u(id) where ${when}`;
+  },
+  check: () => undefined,
+};
+
+/**
+ * Inside the append transaction of a key's revocation: every process hears of it once it commits,
+ * from the append itself, whether or not the read model has applied it yet.
+ */
+export function announceRevocation(tx: AppendTx, keyId: string): void {
+  tx.writeLater(announcements, keyId);
+}
 
 /**
  * How long a cached key is trusted without hearing of it: the bound on a revocation missed while
@@ -19,7 +45,7 @@ const REVOCATION_HEARD_CHANNEL = 'api_key_revocation_heard';
 export const LISTENER_NAME_PREFIX = 'crcs-key-revocations:';
 
 /**
- * Keeps this process's key cache true to `rm_api_keys` through PostgreSQL LISTEN/NOTIFY, and lets
+ * Keeps this process's key cache true to the keys the log holds through PostgreSQL LISTEN/NOTIFY, and lets
  * a revocation wait until every process has dropped the key.
  *
  * NOTIFY alone leaves a window: the revoking transaction has committed, and its answer may reach a

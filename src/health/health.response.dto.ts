@@ -141,8 +141,8 @@ export class ProjectionHealth implements ProjectionLag {
   name: string;
 
   @ApiProperty({
-    enum: ['inline', 'async'],
-    description: '`inline`: written in the append transaction; `async`: from its checkpoint after the append',
+    enum: ['async'],
+    description: 'Always `async`: every read model is built from its checkpoint after the append',
   })
   mode: ProjectionLag['mode'];
 

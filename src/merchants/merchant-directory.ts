@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Environment } from '../platform/identity/principal';
 import { DATABASE, type Database, type Sql } from '../platform/event-store/sql';
+import { entriesNotApplied } from '../platform/projections/log-position';
 import { merchantsProjector } from './read-model/merchants.projector';
 
 export interface MerchantRecord {
@@ -27,18 +28,14 @@ interface MerchantRow {
 
 /**
  * Every merchant the log holds, as `merchants`: the rows of `rm_merchants` (read-model/merchants.projector.ts),
- * which follows the log after the append, and the onboardings it has not applied yet, read from the
- * entries after its checkpoint. One statement reads both in one snapshot, in which the checkpoint and
- * the rows it covers were committed together: no merchant is missed, none counted twice. The entries
- * after the checkpoint are the read model's lag, a short range of the log's primary key.
+ * which follows the log after the append, and the onboardings it has not applied yet (entriesNotApplied),
+ * read in the same statement.
  */
 const MERCHANTS = `with merchants as (
   select merchant_id, name, environment, partner_id, onboarded_at from rm_merchants
   union all
   select e.data->>'merchantId', e.data->>'name', e.data->>'environment', e.data->>'partnerId', (e.data->>'onboardedAt')::timestamptz
-  from events e
-  where e.position > (select position from projection_checkpoints where name = '${merchantsProjector.name}')
-    and e.event_type = 'MerchantOnboarded'
+  from ${entriesNotApplied(merchantsProjector)} e
 )`;
 
 /**

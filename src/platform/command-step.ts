@@ -27,7 +27,7 @@ export class CommandStep {
 
   /**
    * `answer` runs inside the append transaction, under the chain-head lock, where the log holds its
-   * entries (and the inline read models their rows): it may read them, and check what other streams did meanwhile (throwing rolls the
+   * entries: it may read them, and check what other streams did meanwhile (throwing rolls the
    * append back); its result is saved there for the Idempotency-Key. The answer says where its last
    * entry is in the log (X-Log-Position): the `min_position` at which lists show the write.
    */

@@ -23,7 +23,7 @@ import { ValidateTipCreditHandler } from './validate-tip-credit/validate-tip-cre
 /**
  * Cash and card tips on the merchant's sales, adjustments, payouts, tip pools, tip-credit checks
  * (FLSA and the state's rule from the seeds), and the tip analytics. Every write is an event in
- * the hash chain; reads come from the inline tips read model (read-model/).
+ * the hash chain; reads come from the tips read model (read-model/), built after the append.
  */
 @Module({
   imports: [AuthModule, CommandModule, AuditModule],

@@ -27,8 +27,8 @@ import { VerifyTransactionsController } from './verify-transactions/verify-trans
 import { VerifyTransactionsHandler } from './verify-transactions/verify-transactions.handler';
 
 /**
- * Sales (record, fetch, list), their overrides, voids and refunds, and receipts. Reads come from the
- * inline transaction-list read model (read-model/transaction-list.projector.ts), so a GET sees the POST before it.
+ * Sales (record, fetch, list), their overrides, voids and refunds, and receipts. A read by id answers
+ * from the transaction-list read model (read-model/transaction-list.projector.ts) or, while it lags, from the log, so a GET sees the POST before it.
  */
 @Module({
   imports: [AuthModule, CommandModule, AuditModule, MerchantsModule],

@@ -103,7 +103,7 @@ describe.each(DRIVERS)('a chain alarm the log refuses, on %s', (driver) => {
     await db.query(
       "create trigger refuse_alarm before insert on events for each row when (new.event_type = 'ChainAlarmRaised') execute function refuse_alarm()",
     );
-    const alarms = new ChainAlarms(new SqlEventStore(db, new FixedClock(), []), new FixedClock());
+    const alarms = new ChainAlarms(new SqlEventStore(db, new FixedClock()), new FixedClock());
     const alarm = { source: 'test', kind: 'modified', position: 7, detail: 'entry 7 does not match its hash' };
     // The first attempt fails; raise still resolves, as its callers are already handling a failure.
     await alarms.raise(alarm);

@@ -27,7 +27,7 @@ let processes = 0;
 
 async function startCheckpointing(
   db: Database,
-  store = new SqlEventStore(db, new FixedClock(), []),
+  store = new SqlEventStore(db, new FixedClock()),
   clock = new FixedClock(),
 ): Promise<{ store: SqlEventStore; checkpointer: ChainCheckpointer }> {
   const config = loadConfig({

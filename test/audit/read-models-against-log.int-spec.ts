@@ -93,6 +93,8 @@ describe('GET /admin/verify-read-models against an operator editing the read mod
     );
     await db.query('delete from rm_tips where tip_id = $1', [tipId]);
     expect((await revokeKey(app, merchant.keyId)).status).toBe(200);
+    // The keys are built after the append: the edit undoes a revocation they hold.
+    await readModelsCaughtUp(db);
     await db.query('update rm_api_keys set revoked_at = null where id = $1', [merchant.keyId]);
     // The void analytics are async: the edit waits until they hold the void.
     await voidsProjected();

@@ -114,7 +114,7 @@ describe('foundation over HTTP', () => {
           },
           expect.objectContaining({ name: 'merchants', mode: 'async' }),
           expect.objectContaining({ name: 'tips', mode: 'async' }),
-          expect.objectContaining({ name: 'api-keys', mode: 'inline' }),
+          expect.objectContaining({ name: 'api-keys', mode: 'async' }),
         ]),
         uptime_seconds: expect.any(Number),
         enforced_rules: expect.any(Array),

@@ -15,7 +15,6 @@ import { fromStoredTree } from '../../src/platform/event-store/merkle-store';
 import { MIGRATIONS, migrate } from '../../src/platform/event-store/migrations';
 import { SqlEventStore } from '../../src/platform/event-store/sql-event-store';
 import type { Database } from '../../src/platform/event-store/sql';
-import type { Projector } from '../../src/platform/projections/projector';
 import { FixedClock } from '../support/fixed-clock';
 import { newSigningKey, treeHeadCheckpoint } from '../../packages/tlog/test/chain';
 import { changeData, deleteEntry, entryAt, insertForgedEntry, rewriteTail, swapEntries } from '../support/tampering';
@@ -49,7 +48,7 @@ describe.each(DRIVERS)('event store contract on %s', (driver) => {
     testDb = await createTestDatabase(driver);
     db = await testDb.open();
     await migrate(db);
-    store = new SqlEventStore(db, clock, []);
+    store = new SqlEventStore(db, clock);
   });
 
   afterEach(() => testDb.drop());
@@ -172,23 +171,6 @@ describe.each(DRIVERS)('event store contract on %s', (driver) => {
     unsubscribe();
     await store.append('s-3', [ev('Created')], { expectedRevision: 0 });
     expect(seen.flat().map((e) => e.streamId)).toEqual(['s-2']);
-  });
-
-  it('runs inline projectors in the append transaction, so a failing projector writes nothing', async () => {
-    const projector: Projector = {
-      name: 'explodes',
-      version: 1,
-      mode: 'inline',
-      handles: ['Boom'],
-      reset: async () => undefined,
-      apply: async () => {
-        throw new Error('projector failed');
-      },
-    };
-    const guarded = new SqlEventStore(db, clock, [projector]);
-    await guarded.append('s-4', [ev('Fine')], { expectedRevision: 0 });
-    await expect(guarded.append('s-4', [ev('Boom')], { expectedRevision: 1 })).rejects.toThrow('projector failed');
-    expect((await guarded.readStream('s-4')).map((e) => e.type)).toEqual(['Fine']);
   });
 
   it('applies migrations once, however often it starts', async () => {
@@ -331,7 +313,7 @@ describe('two store instances on one PostgreSQL database', () => {
       const [dbA, dbB] = [await testDb.open(), await testDb.open()];
       await Promise.all([migrate(dbA), migrate(dbB)]);
       const clock = new FixedClock();
-      const stores = [new SqlEventStore(dbA, clock, []), new SqlEventStore(dbB, clock, [])];
+      const stores = [new SqlEventStore(dbA, clock), new SqlEventStore(dbB, clock)];
       await Promise.all(
         Array.from({ length: 500 }, (_, i) =>
           stores[i % 2].append(`transaction-${i}`, [ev('Recorded', { i, by: i % 2 })], { expectedRevision: 0 }),
@@ -353,7 +335,7 @@ describe('two store instances on one PostgreSQL database', () => {
       const [dbA, dbB] = [await testDb.open(), await testDb.open()];
       await migrate(dbA);
       const clock = new FixedClock();
-      const stores = [new SqlEventStore(dbA, clock, []), new SqlEventStore(dbB, clock, [])];
+      const stores = [new SqlEventStore(dbA, clock), new SqlEventStore(dbB, clock)];
       await Promise.all(
         Array.from({ length: 200 }, (_, i) =>
           stores[i % 2].append('transaction-shared', [ev('Recorded', { i })], { expectedRevision: 'any' }),

@@ -30,7 +30,7 @@ describe.each(DRIVERS)('a freshly drawn record id that is taken, on %s', (driver
     db = await testDb.open();
     await migrate(db);
     const clock = new FixedClock();
-    store = new SqlEventStore(db, clock, []);
+    store = new SqlEventStore(db, clock);
     step = new CommandStep(store, new IdempotencyStore(db, clock));
   });
 

@@ -29,7 +29,7 @@ describe.each(DRIVERS)('merchants projector on %s', (driver) => {
     db = await testDb.open();
     await migrate(db);
     await prepareProjections(db, [merchantsProjector]);
-    store = new SqlEventStore(db, new FixedClock(), [merchantsProjector]);
+    store = new SqlEventStore(db, new FixedClock());
     for (const event of [onboarded('m-1', null), onboarded('m-2', 'p-1')]) {
       await store.append(`merchant-${event.data.merchantId}`, [{ ...event, metadata: { schemaVersion: 1 } }], {
         expectedRevision: 0,

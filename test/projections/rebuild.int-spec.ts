@@ -11,11 +11,10 @@ import { DRIVERS, createTestDatabase } from '../support/test-database';
 import { transactionHistory } from '../support/sale-commands';
 import { tipHistory } from '../support/tips';
 
-/** Two small read models of the two kinds, so the mechanism is tested whatever the feature projectors are. */
+/** Two small read models, so the mechanism is tested whatever the feature projectors are. */
 const streamTotals: Projector = {
   name: 'test-stream-totals',
   version: 1,
-  mode: 'inline',
   handles: ['Charged', 'Refunded'],
   reset: async (tx) => {
     await tx.query('drop table if exists rm_test_stream_totals');
@@ -38,7 +37,6 @@ const streamTotals: Projector = {
 const typeCounts: Projector = {
   name: 'test-type-counts',
   version: 1,
-  mode: 'async',
   handles: ['Charged', 'Refunded'],
   reset: async (tx) => {
     await tx.query('drop table if exists rm_test_type_counts');
@@ -62,7 +60,7 @@ describe.each(DRIVERS)('projections:rebuild on %s', (driver) => {
       const projectors = [...PROJECTORS, streamTotals, typeCounts];
       await migrate(db);
       await prepareProjections(db, projectors);
-      const store = new SqlEventStore(db, new FixedClock(), projectors);
+      const store = new SqlEventStore(db, new FixedClock());
       const runner = new AsyncProjectionRunner(db, projectors, (name, error) => {
         throw new Error(`${name}: ${String(error)}`);
       });

@@ -112,7 +112,7 @@ export async function inspectLog(options: Omit<EventStoreOptions, 'projectors'>)
   try {
     const verifier = new ChainVerifier();
     const transactionIds = new Set<string>();
-    const events = new SqlEventStore(db, new SystemClock(), []);
+    const events = new SqlEventStore(db, new SystemClock());
     for (let from = 1; ;) {
       const batch = await events.readAll(from, 1000);
       if (batch.length === 0) break;

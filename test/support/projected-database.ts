@@ -28,7 +28,7 @@ export async function projectedDatabase(
   const db = await testDb.open();
   await migrate(db);
   await prepareProjections(db, projectors);
-  const store = new SqlEventStore(db, new FixedClock(), projectors);
+  const store = new SqlEventStore(db, new FixedClock());
   for (const { streamId, events } of streams) await store.append(streamId, events, { expectedRevision: 'any' });
   for (const p of projectors) await catchUp(db, [p]);
   return {

@@ -23,7 +23,7 @@ describe.each(DRIVERS)('tips projector on %s', (driver) => {
     db = await testDb.open();
     await migrate(db);
     await prepareProjections(db, [tipsProjector]);
-    store = new SqlEventStore(db, new FixedClock(AT), [tipsProjector]);
+    store = new SqlEventStore(db, new FixedClock(AT));
     for (const { streamId, events } of tipHistory('m-1'))
       await store.append(streamId, events, { expectedRevision: 'any' });
     // Built after the append: brought up to the log as the async runner would.

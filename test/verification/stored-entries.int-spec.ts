@@ -39,7 +39,7 @@ describe.each(DRIVERS)('the log as stored, on %s', (driver) => {
     testDb = await createTestDatabase(driver);
     db = await testDb.open();
     await migrate(db);
-    const store = new SqlEventStore(db, clock, []);
+    const store = new SqlEventStore(db, clock);
     for (let i = 1; i <= 40; i++) {
       await store.append(`transaction-${i % 7}`, [event(i)], { expectedRevision: 'any' });
       clock.advance(1234);
@@ -52,7 +52,7 @@ describe.each(DRIVERS)('the log as stored, on %s', (driver) => {
   async function rebuilt() {
     const verifier = new ChainVerifier();
     const rows = await db.query<{ position: string }>('select position from events order by position');
-    const store = new SqlEventStore(db, clock, []);
+    const store = new SqlEventStore(db, clock);
     for (const e of await store.readAll(1, rows.length + 10)) verifier.push(e);
     return verifier.result();
   }
@@ -84,7 +84,7 @@ describe.each(DRIVERS)('the log as stored, on %s', (driver) => {
 
   it('verifies a log of several ranges, read ahead on a worker thread, as on its own thread, tampered or not', async () => {
     // Past 1,000 entries a worker thread reads ranges of 500 while it checks the one before.
-    const store = new SqlEventStore(db, clock, []);
+    const store = new SqlEventStore(db, clock);
     for (let i = 0; i < 12; i++)
       await store.append(
         `transaction-bulk-${i}`,
@@ -112,7 +112,7 @@ describe.each(DRIVERS)('the log as stored, on %s', (driver) => {
   });
 
   it('verifies on a worker thread, without reading the log again, sales that name their rule entry', async () => {
-    const store = new SqlEventStore(db, clock, []);
+    const store = new SqlEventStore(db, clock);
     const [rule] = await store.append(
       'jurisdiction-AZ',
       [{ type: 'JurisdictionRuleImported', data: { rule: { lookup_key: 'AZ' } }, metadata: { schemaVersion: 1 } }],

@@ -25,7 +25,7 @@ describe.each(DRIVERS)('the webhook fan-out on %s', (driver) => {
       await migrate(db);
       await prepareProjections(db, PROJECTORS);
       const clock = new FixedClock();
-      const store = new SqlEventStore(db, clock, PROJECTORS);
+      const store = new SqlEventStore(db, clock);
       const runner = new AsyncProjectionRunner(db, PROJECTORS, (name, error) => {
         throw new Error(`${name}: ${String(error)}`);
       });

@@ -50,7 +50,7 @@ export class IssueApiKeyHandler implements ICommandHandler<IssueApiKeyCommand> {
       },
       () => undefined,
     );
-    // Written by the inline projector in the append's transaction.
+    // The directory reads the issuance from the log until the read model has applied it.
     return { key, apiKey: (await this.keys.findById(keyId))! };
   }
 

@@ -4,21 +4,13 @@ import { insertRows, type Sql } from '../../platform/event-store/sql';
 import type { Projector } from '../../platform/projections/projector';
 
 /**
- * Each key revoked is announced on this channel, its id the payload, by the transaction that
- * revokes it: PostgreSQL delivers it only if, and once, that transaction commits, so every
- * process's key cache (api-key-revocation-feed.ts) drops a key no earlier than the database
- * does and no later than it hears of it. The id, not the hash: any session may LISTEN.
- */
-export const API_KEY_REVOKED_CHANNEL = 'api_key_revoked';
-
-/**
- * `rm_api_keys`: what the auth guard looks a key up in, by its SHA-256. Inline, so that a key
- * works, and a revocation bites, on the very next request to any service process.
+ * `rm_api_keys`: what the auth guard looks a key up in, by its SHA-256. Built after the append: the
+ * guard reads it with the issuances and revocations after its checkpoint (api-key-directory.ts),
+ * so that a key works, and a revocation bites, on the very next request to any service process.
  */
 export const apiKeysProjector: Projector = {
   name: 'api-keys',
   version: 1,
-  mode: 'inline',
   handles: ['ApiKeyIssued', 'ApiKeyRevoked'],
 
   async reset(tx: Sql) {
@@ -66,13 +58,9 @@ export const apiKeysProjector: Projector = {
     }
     if (revoked.size > 0) {
       await tx.query(
-        `with revoked as (
-           update rm_api_keys k set revoked_at = coalesce(k.revoked_at, r.revoked_at)
-           from unnest($1::text[], $2::timestamptz[]) as r(id, revoked_at) where k.id = r.id
-           returning k.id
-         )
-         select count(pg_notify($3, id)) from revoked`,
-        [[...revoked.keys()], [...revoked.values()], API_KEY_REVOKED_CHANNEL],
+        `update rm_api_keys k set revoked_at = coalesce(k.revoked_at, r.revoked_at)
+         from unnest($1::text[], $2::timestamptz[]) as r(id, revoked_at) where k.id = r.id`,
+        [[...revoked.keys()], [...revoked.values()]],
       );
     }
   },

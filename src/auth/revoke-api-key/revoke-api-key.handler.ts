@@ -1,7 +1,7 @@
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { Clock } from '../../platform/clock';
 import { ApiKeyDirectory, type ApiKeyRecord } from '../api-key-directory';
-import { ApiKeyRevocationFeed } from '../api-key-revocation-feed';
+import { ApiKeyRevocationFeed, announceRevocation } from '../api-key-revocation-feed';
 import { apiKeyDecider } from '../api-key.decider';
 import { apiKeyStream } from '../api-key.events';
 import { ApiKeyNotFoundError } from '../auth.errors';
@@ -11,8 +11,9 @@ import { MerchantScope } from '../merchant-scope';
 import { RevokeApiKeyCommand } from './revoke-api-key.command';
 
 /**
- * Revoked in the log and, in the same transaction, in `rm_api_keys`; answered once every process
- * has dropped the key from its cache: the next request with the key is a 401, on every process.
+ * Revoked in the log, and announced to every process by the same transaction (announceRevocation);
+ * answered once every process has dropped the key from its cache: the next request with the key is
+ * a 401, on every process, as the look-ups read the revocations `rm_api_keys` has not applied yet.
  */
 @CommandHandler(RevokeApiKeyCommand)
 export class RevokeApiKeyHandler implements ICommandHandler<RevokeApiKeyCommand> {
@@ -39,7 +40,10 @@ export class RevokeApiKeyHandler implements ICommandHandler<RevokeApiKeyCommand>
           command: { kind: 'RevokeApiKey', keyId, revokedAt: this.clock.now().toISOString() },
           metadata: eventMetadata(context, key.merchantId),
         },
-        () => (revoked = true),
+        (tx) => {
+          announceRevocation(tx, keyId);
+          revoked = true;
+        },
       );
       return revoked;
     });

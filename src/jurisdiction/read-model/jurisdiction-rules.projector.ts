@@ -20,7 +20,6 @@ export interface RecordedRule {
 export const jurisdictionRulesProjector: Projector = {
   name: 'jurisdiction-rules',
   version: 2,
-  mode: 'async',
   handles: [...ROUNDING_RULE_EVENT_TYPES],
 
   async reset(tx: Sql): Promise<void> {

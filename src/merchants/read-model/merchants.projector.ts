@@ -11,7 +11,6 @@ import type { Projector } from '../../platform/projections/projector';
 export const merchantsProjector: Projector = {
   name: 'merchants',
   version: 1,
-  mode: 'async',
   handles: ['MerchantOnboarded'],
 
   async reset(tx: Sql) {

@@ -115,7 +115,7 @@ export class EventStoreModule implements OnApplicationBootstrap, OnApplicationSh
           provide: EventStore,
           inject: [DATABASE, Clock],
           useFactory: async (db: Database, clock: Clock) => {
-            const store = new SqlEventStore(db, clock, projectors, options.writerKey);
+            const store = new SqlEventStore(db, clock, options.writerKey);
             if (options.writerKey) await requireWriterAuthentication(store, db);
             return store;
           },

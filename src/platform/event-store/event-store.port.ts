@@ -33,7 +33,7 @@ export interface AppendOptions {
   expectedRevision: ExpectedRevision;
   /**
    * The append's own step inside the append transaction, e.g. building the answer and saving its
-   * idempotency record. It runs once the events and inline projections of the whole group commit
+   * idempotency record. It runs once the events of the whole group commit
    * are written, so its reads see them; throwing fails this append alone. Its writes go through
    * `tx.writeLater`, so that a batch of appends writes them in one statement.
    */

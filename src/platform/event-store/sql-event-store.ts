@@ -10,9 +10,7 @@ import {
   type MerkleFrontier,
   writerMac,
 } from '@crcs/tlog';
-import type { Projector } from '../projections/projector';
 import { CoalescingQueue } from '../coalescing-queue';
-import { advanceCheckpoints, applyBatch } from '../projections/runner';
 import {
   EventStore,
   type AppendOptions,
@@ -67,16 +65,14 @@ const MOVED = 'exists (select from moved)';
 /**
  * A batch's append as one statement, a data-modifying CTE, its parameters pushed onto `params`
  * after the caller's: $1, $2 the head the batch was chained on (position, hash), $3 its streams,
- * $4 their revisions before it (0: none), $5 the new head's position, $6 the inline projectors'
- * names, $7 the new head's hash, $8 to $10 the Merkle tree's new nodes (merkle-store.ts), then the
- * entries. `moved` moves the head, and takes the chain-head lock doing so, only when the log is
+ * $4 their revisions before it (0: none), $5 the new head's position, $6 the new head's hash, $7 to
+ * $9 the Merkle tree's new nodes (merkle-store.ts), then the entries. `moved` moves the head, and takes the chain-head lock doing so, only when the log is
  * where the batch was chained on: the head at $1, $2, the log's last entry at $1 and each stream at
  * its revision. Those checks read the statement's snapshot while the head row, once locked, is read
  * as it stands: when another append committed while the lock was awaited, the head is not at $1
  * any more and nothing is written; when it is, no append committed since the snapshot (every append
  * moves the head), and the snapshot's log and revisions are the ones the lock protects. Every other
- * part writes only when the head moved: the entries, the nodes, the inline projectors' checkpoints
- * (projections/runner.ts) and the rows the appends' steps gathered, a part per writer (BatchWriter),
+ * part writes only when the head moved: the entries, the nodes and the rows the appends' steps gathered, a part per writer (BatchWriter),
  * whose returned rows the statement answers as `w0`, `w1`… Without `log`: the writers' parts alone,
  * for a batch whose entries are already written. The text changes only with the set of writers, so
  * it is `prepared`.
@@ -86,14 +82,13 @@ function appendStatement(writes: GatheredRows, params: unknown[], log?: { rows: 
   if (log) {
     const entries = insertRows('events', log.rows, params);
     parts.push(
-      `moved as (update event_store_head set position = $5, hash = $7
+      `moved as (update event_store_head set position = $5, hash = $6
         where id and position = $1 and hash = $2 and (select coalesce(max(position), 0) from events) = $1
           and not exists (select from unnest($3::text[], $4::int[]) as s(stream_id, revision)
             where (select coalesce(max(stream_revision), 0) from events e where e.stream_id = s.stream_id) <> s.revision)
         returning id)`,
       `entries as (${entries} where ${MOVED})`,
-      `nodes as (${insertNodes(8, MOVED)})`,
-      `checkpoints as (${advanceCheckpoints(5)} and ${MOVED})`,
+      `nodes as (${insertNodes(7, MOVED)})`,
     );
   }
   const when = log ? MOVED : 'true';
@@ -118,9 +113,9 @@ type GatheredRows = Map<BatchWriter<never>, unknown[]>;
  * become visible in position order. Appends arriving while a transaction is open are queued and
  * written in the next transaction together (group commit). A batch is chained on the head this
  * process left, and written by one statement that takes the head lock and writes only if the log is
- * still there (appendStatement): the entries, the Merkle tree's nodes, the inline projectors'
- * checkpoints, the head and the rows the appends' steps gathered (their idempotency records);
- * the inline projectors' own statements follow. When another process appended since, the batch
+ * still there (appendStatement): the entries, the Merkle tree's nodes, the head and the rows the
+ * appends' steps gathered (their idempotency records). Read models are built after it, from their
+ * checkpoints (projections/runner.ts). When another process appended since, the batch
  * is chained again under the lock, taken first. When one append fails, the batch is written again
  * append by append, each in its own savepoint, so that it does not fail its neighbours.
  */
@@ -131,7 +126,6 @@ export class SqlEventStore extends EventStore {
   private readonly headWatchers = new Set<(problem: ChainHeadProblem) => void>();
   /** The last position this process committed: the head of a log never goes back below it. */
   private committedUpTo = 0;
-  private readonly inlineProjectors: Projector[];
   /** The head and the tree's right edge as this process's last commit left them: the next batch is chained on them first. */
   private known: Known | undefined;
 
@@ -139,11 +133,9 @@ export class SqlEventStore extends EventStore {
   constructor(
     private readonly db: Database,
     private readonly clock: Clock,
-    projectors: readonly Projector[],
     private readonly writerKey?: Buffer,
   ) {
     super();
-    this.inlineProjectors = projectors.filter((p) => p.mode === 'inline');
   }
 
   async append(streamId: string, events: NewEvent[] | EventsAfterHead, options: AppendOptions): Promise<StoredEvent[]> {
@@ -187,8 +179,7 @@ export class SqlEventStore extends EventStore {
 
   /**
    * One transaction for the whole batch. First optimistically: every append's entries, and the
-   * rows their steps gather, written once. If anything in that fails (an inline projector, an
-   * `inTransaction` step such as a duplicate idempotency key), the batch is written again append by
+   * rows their steps gather, written once. If anything in that fails (an `inTransaction` step such as a duplicate idempotency key), the batch is written again append by
    * append, each in its own savepoint, so that only the failing append fails.
    */
   private async commitBatch(batch: PendingAppend[]): Promise<Outcome[]> {
@@ -399,9 +390,9 @@ export class SqlEventStore extends EventStore {
    * Writes appends chained on `on` (its tree takes their leaves): false, having written nothing,
    * when the log is not at `on`. The appends' steps run first, before their entries are written, so
    * that the rows they gather go into the one statement (appendStatement); a step that reads the
-   * transaction (or fails) makes them run again once the entries and the inline projections are
-   * written, where its reads see them, and their rows are then written by a statement of their own.
-   * A step sees the read models with the whole batch applied; one that finds its append contradicted
+   * transaction (or fails) makes them run again once the entries are written, where its reads see
+   * them, and their rows are then written by a statement of their own. A step sees the log with the
+   * whole batch written; one that finds its append contradicted
    * fails, and the isolated retry then writes each append after only those before it, as if written alone.
    */
   private async writeAppends(tx: Sql, appends: Written[], on: ChainedOn): Promise<boolean> {
@@ -415,7 +406,6 @@ export class SqlEventStore extends EventStore {
       streams,
       streams.map((stream) => on.revisions.get(stream) ?? 0),
       to.position,
-      this.inlineProjectors.map((p) => p.name),
       to.hash,
       ...nodeParams(nodes),
     ];
@@ -431,7 +421,6 @@ export class SqlEventStore extends EventStore {
     );
     if (!result.moved) return false;
     checkWrites(writes, result);
-    await applyBatch(tx, this.inlineProjectors, events);
     if (!stepsWrote) {
       const after = new GatheredWrites(tx);
       await runSteps(after, appends);

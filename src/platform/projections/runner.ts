@@ -5,7 +5,7 @@ import { prepared, type Database, type Sql } from '../event-store/sql';
 import type { Projector } from './projector';
 
 const REPLAY_BATCH = 1000;
-/** The most a busy log makes the async read models lag behind the runs themselves. */
+/** The most a busy log makes the read models lag behind the runs themselves. */
 const RUN_GAP_MS = 50;
 
 const LOCK_CHECKPOINTS = prepared(
@@ -15,15 +15,9 @@ const EVENTS_AFTER = prepared(
   `select ${EVENT_COLUMNS} from events where position > $1 and ($2::bigint is null or position <= $2) order by position limit $3`,
 );
 const CHECKPOINTS = prepared('select min(position) as position from projection_checkpoints where name = any($1)');
-/**
- * Moves the checkpoints named in parameter `first + 1` to the position in parameter `first`: also
- * part of the statement that appends a batch (sql-event-store.ts).
- */
-export const advanceCheckpoints = (first: number): string =>
-  `update projection_checkpoints set position = $${first}, updated_at = now() where name = any($${first + 1})`;
-const ADVANCE = prepared(advanceCheckpoints(1));
+const ADVANCE = prepared('update projection_checkpoints set position = $1, updated_at = now() where name = any($2)');
 
-/** Feeds each projector the events of the batch it handles, all at once (inside the append transaction, for inline ones). */
+/** Feeds each projector the events of the batch it handles, all at once. */
 export async function applyBatch(
   tx: Sql,
   projectors: readonly Projector[],
@@ -68,8 +62,7 @@ export async function rebuildProjections(db: Database, projectors: readonly Proj
  * checkpoints saved in the same transaction as the writes: several projectors share each read of
  * the log and each commit. Returns how many events it read.
  *
- * An inline projector is written by appends under the chain-head lock, so replaying it takes that
- * lock too; an async projector needs only its own checkpoint row, so it never holds up appends.
+ * A projector needs only its own checkpoint row, so it never holds up appends.
  * Checkpoint rows are locked in name order, so two processes' runners queue instead of deadlocking.
  * A projector that reads other read models (`reads`) not in this run goes no further than they have.
  */
@@ -79,8 +72,6 @@ export async function catchUp(db: Database, projectors: readonly Projector[]): P
   let total = 0;
   for (;;) {
     const read = await db.transaction(async (tx) => {
-      if (projectors.some((p) => p.mode === 'inline'))
-        await tx.query('select 1 from event_store_head where id for update');
       const locked = await tx.query<{ name: string; position: string }>(LOCK_CHECKPOINTS, [names]);
       const checkpoints = new Map(locked.map((row) => [row.name, Number(row.position)]));
       const rows = await tx.query<EventRow>(EVENTS_AFTER, [
@@ -120,17 +111,13 @@ async function readModelsReached(tx: Sql, projectors: readonly Projector[]): Pro
 
 /** The lock `catchUp` takes, for resetting a read model. */
 async function lockFor(tx: Sql, p: Projector): Promise<void> {
-  if (p.mode === 'inline') {
-    await tx.query('select 1 from event_store_head where id for update');
-  } else {
-    // Version 0 marks a read model whose tables do not exist yet, so that prepareProjections builds it.
-    await tx.query(
-      `insert into projection_checkpoints (name, version, position, updated_at) values ($1, 0, 0, now())
-       on conflict (name) do nothing`,
-      [p.name],
-    );
-    await tx.query('select 1 from projection_checkpoints where name = $1 for update', [p.name]);
-  }
+  // Version 0 marks a read model whose tables do not exist yet, so that prepareProjections builds it.
+  await tx.query(
+    `insert into projection_checkpoints (name, version, position, updated_at) values ($1, 0, 0, now())
+     on conflict (name) do nothing`,
+    [p.name],
+  );
+  await tx.query('select 1 from projection_checkpoints where name = $1 for update', [p.name]);
 }
 
 async function resetIn(tx: Sql, p: Projector): Promise<void> {
@@ -143,7 +130,7 @@ async function resetIn(tx: Sql, p: Projector): Promise<void> {
 }
 
 /**
- * Keeps the async projectors current: woken by local commits, and by a poll for events other
+ * Keeps the read models current: woken by local commits, and by a poll for events other
  * service processes appended. A failing projector is retried on the next wake, never skipped.
  */
 export class AsyncProjectionRunner {
@@ -151,15 +138,11 @@ export class AsyncProjectionRunner {
   private again = false;
   private timer: NodeJS.Timeout | undefined;
   private next: NodeJS.Timeout | undefined;
-  private readonly asyncProjectors: readonly Projector[];
-
   constructor(
     private readonly db: Database,
-    projectors: readonly Projector[],
+    private readonly projectors: readonly Projector[],
     private readonly onError: (projector: string, error: unknown) => void,
-  ) {
-    this.asyncProjectors = projectors.filter((p) => p.mode === 'async');
-  }
+  ) {}
 
   start(pollMs: number): void {
     this.timer = setInterval(() => this.wake(), pollMs);
@@ -204,9 +187,9 @@ export class AsyncProjectionRunner {
   /** All together, one transaction per batch; when that fails, each alone, so that one failing projector holds up no other. */
   private async runAll(): Promise<void> {
     try {
-      await catchUp(this.db, this.asyncProjectors);
+      await catchUp(this.db, this.projectors);
     } catch {
-      for (const p of this.asyncProjectors) {
+      for (const p of this.projectors) {
         try {
           await catchUp(this.db, [p]);
         } catch (error) {

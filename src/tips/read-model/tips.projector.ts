@@ -27,7 +27,6 @@ const TABLES = ['rm_tips', 'rm_tip_adjustments', 'rm_tip_pools', 'rm_tip_payouts
 export const tipsProjector: Projector = {
   name: 'tips',
   version: 3,
-  mode: 'async',
   handles: ['TipRecorded', 'TipAdjusted', 'TipPooled', 'TipPoolDistributed', 'TipPaidOut', 'TipCreditChecked'],
 
   async reset(tx: Sql): Promise<void> {

@@ -11,7 +11,6 @@ import type { RoundingPolicyEvent } from '../rounding-policy.events';
 export const roundingPoliciesProjector: Projector = {
   name: 'rounding-policies',
   version: 1,
-  mode: 'async',
   handles: ['RoundingPolicySet'],
 
   async reset(tx: Sql) {

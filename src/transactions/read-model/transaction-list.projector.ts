@@ -16,7 +16,6 @@ import type { Projector } from '../../platform/projections/projector';
 export const transactionListProjector: Projector = {
   name: 'transaction-list',
   version: 4,
-  mode: 'async',
   handles: ['TransactionRecorded', 'OverrideApplied', 'TransactionVoided', 'RefundIssued'],
 
   async reset(tx: Sql): Promise<void> {

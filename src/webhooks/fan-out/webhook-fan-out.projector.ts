@@ -33,7 +33,6 @@ interface Subscriber {
 export const webhookFanOutProjector: Projector = {
   name: 'webhook-fan-out',
   version: 1,
-  mode: 'async',
   handles: SOURCE_EVENT_TYPES,
   // A delivery's audience: the merchants, and for a rule change those with sales in its state.
   reads: [merchantsProjector.name, transactionListProjector.name],

@@ -9,13 +9,12 @@ import type { Projector } from '../../../platform/projections/projector';
 /**
  * Per merchant, what its rounding analysis needs: sale counters, and its cash sales counted by the
  * rule mode in force, the penny ending of the cash before rounding and the way it was rounded, from
- * which both honest expectations follow (src/risk/rounding-analysis.ts). Async: scoring a sale
- * reads the inline transaction list, so nothing waits on these counts.
+ * which both honest expectations follow (src/risk/rounding-analysis.ts). Scoring a sale reads
+ * the transaction list, not these counts.
  */
 export const merchantRiskProjector: Projector = {
   name: 'merchant-risk',
   version: 1,
-  mode: 'async',
   handles: ['TransactionRecorded'],
 
   async reset(tx: Sql): Promise<void> {

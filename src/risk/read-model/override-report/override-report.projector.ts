@@ -13,7 +13,6 @@ import type { Projector } from '../../../platform/projections/projector';
 export const overrideReportProjector: Projector = {
   name: 'override-report',
   version: 1,
-  mode: 'async',
   handles: ['OverrideApplied'],
 
   async reset(tx: Sql): Promise<void> {

@@ -23,7 +23,6 @@ const DAY_MS = 86_400_000;
 export const voidAnalyticsProjector: Projector = {
   name: 'void-analytics',
   version: 1,
-  mode: 'async',
   handles: ['TransactionRecorded', 'TransactionVoided', 'RefundIssued'],
 
   async reset(tx: Sql): Promise<void> {
