@@ -40,7 +40,7 @@ export class CommandStep {
       fresh,
       inTransaction: async (tx, stored) => {
         response = await answer(tx, stored);
-        if (idempotency) this.idempotency.save(tx, idempotency, response);
+        if (idempotency) this.idempotency.save(tx, idempotency, response, stored.at(-1)?.position ?? null);
       },
     });
     if (appended.length > 0) setAnswerHeader(LOG_POSITION_HEADER, String(appended[appended.length - 1].position));

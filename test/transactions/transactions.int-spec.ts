@@ -523,6 +523,9 @@ describe.each(DRIVERS)('transactions over HTTP on %s', (driver) => {
       expect(JSON.stringify(again.body)).toBe(JSON.stringify(first.body));
       expect(first.headers.get('idempotent-replayed')).toBeNull();
       expect(again.headers.get('idempotent-replayed')).toBe('true');
+      // The retry can read its write where the first answer could: the position is the sale's entry.
+      expect(first.headers.get('x-log-position')).toBe(String(first.body.transaction.chain_position));
+      expect(again.headers.get('x-log-position')).toBe(first.headers.get('x-log-position'));
       expect(await eventsOf(merchant.merchantId)).toHaveLength(1);
     });
 

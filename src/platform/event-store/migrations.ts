@@ -197,6 +197,12 @@ export const MIGRATIONS: { version: number; name: string; statements: string[] }
     name: 'entries and kept answers compressed with lz4 where the server has it',
     statements: [lz4WhereSupported('events', ['data']), lz4WhereSupported('idempotency_keys', ['response_body'])],
   },
+  {
+    version: 13,
+    name: "a kept answer's log position, for its replays",
+    // Null for the answers kept before it, whose replays carry no X-Log-Position.
+    statements: ['alter table idempotency_keys add column log_position bigint'],
+  },
 ];
 
 /** A fixed key: two service processes starting on one database apply each migration once. */

@@ -15,6 +15,7 @@ import { principalOf } from '../identity/current-principal.decorator';
 import { ApiErrors } from '../openapi/api-errors.decorator';
 import { DomainError } from '../errors/domain-error';
 import { validationError } from '../errors/validation.pipe';
+import { LOG_POSITION_HEADER } from '../projections/log-position';
 import {
   IdempotencyKeyInProgressError,
   IdempotencyKeyReusedError,
@@ -150,6 +151,7 @@ function inProgress(idempotent: IdempotentRequest, reply: FastifyReply): Idempot
 function replay(idempotent: IdempotentRequest, recorded: RecordedResponse, reply: FastifyReply): unknown {
   if (recorded.fingerprint !== idempotent.fingerprint) throw new IdempotencyKeyReusedError(idempotent.key);
   void reply.status(recorded.status).header(REPLAYED_HEADER, 'true');
+  if (recorded.logPosition !== null) void reply.header(LOG_POSITION_HEADER, String(recorded.logPosition));
   return recorded.body;
 }
 

@@ -26,6 +26,8 @@ export interface RecordedResponse {
   fingerprint: string;
   status: number;
   body: unknown;
+  /** Where the write's last entry is in the log (its X-Log-Position); null when it appended none, or was kept before the position was. */
+  logPosition: number | null;
 }
 
 /**
@@ -72,7 +74,7 @@ export class IdempotencyKeyTakenError extends Error {
 }
 
 /** The records of the keys $1 (scopes) and $2 (keys) newer than $3, a row per key in their order (nulls where none). */
-const FIND = prepared(`select i.fingerprint, i.response_status, i.response_body
+const FIND = prepared(`select i.fingerprint, i.response_status, i.response_body, i.log_position
   from unnest($1::text[], $2::text[]) with ordinality as k(scope, idempotency_key, n)
   left join idempotency_keys i on i.scope = k.scope and i.idempotency_key = k.idempotency_key and i.created_at > $3
   order by k.n`);
@@ -105,11 +107,17 @@ export class IdempotencyStore {
       fingerprint: string | null;
       response_status: number;
       response_body: string;
+      log_position: string | null;
     }>(FIND, [keys.map(({ scope }) => scope), keys.map(({ key }) => key), this.windowStart()]);
     return rows.map((row) =>
       row.fingerprint === null
         ? undefined
-        : { fingerprint: row.fingerprint, status: row.response_status, body: JSON.parse(row.response_body) as unknown },
+        : {
+            fingerprint: row.fingerprint,
+            status: row.response_status,
+            body: JSON.parse(row.response_body) as unknown,
+            logPosition: row.log_position === null ? null : Number(row.log_position),
+          },
     );
   }
 
@@ -118,8 +126,8 @@ export class IdempotencyStore {
    * cannot keep the events and lose the record or the reverse; the records of a group commit are
    * written together, by `records`.
    */
-  save(tx: AppendTx, request: IdempotentRequest, body: unknown): void {
-    tx.writeLater(this.records, { request, body });
+  save(tx: AppendTx, request: IdempotentRequest, body: unknown, logPosition: number | null): void {
+    tx.writeLater(this.records, { request, body, logPosition });
   }
 
   /**
@@ -127,23 +135,25 @@ export class IdempotencyStore {
    * same key lose here (another process's, or a twin in the same batch, which fails the statement),
    * which rolls its events back.
    */
-  private readonly records: BatchWriter<{ request: IdempotentRequest; body: unknown }> = {
+  private readonly records: BatchWriter<{ request: IdempotentRequest; body: unknown; logPosition: number | null }> = {
     statement: (records, params, when) => {
       const now = this.clock.now().toISOString();
       params.push(this.windowStart());
       const windowStart = params.length;
-      const rows = records.map(({ request, body }) => ({
+      const rows = records.map(({ request, body, logPosition }) => ({
         scope: request.scope,
         idempotency_key: request.key,
         fingerprint: request.fingerprint,
         response_status: request.status,
         response_body: JSON.stringify(body),
+        log_position: logPosition,
         created_at: now,
       }));
       return `${insertRows('idempotency_keys', rows, params)} where ${when}
          on conflict (scope, idempotency_key) do update
            set fingerprint = excluded.fingerprint, response_status = excluded.response_status,
-               response_body = excluded.response_body, created_at = excluded.created_at
+               response_body = excluded.response_body, log_position = excluded.log_position,
+               created_at = excluded.created_at
            where idempotency_keys.created_at <= $${windowStart}
          returning scope, idempotency_key`;
     },

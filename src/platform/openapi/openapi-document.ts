@@ -199,7 +199,7 @@ const HEADERS = {
   },
   logPositionWritten: {
     [LOG_POSITION_HEADER]: integer(
-      'The log position of the last entry this write appended (absent when it appended none, and on a replayed answer): send it as `min_position` to a list, analytics or export to read the write there',
+      "The log position of the last entry this write appended (absent when it appended none): send it as `min_position` to a list, analytics or export to read the write there. A replayed answer carries the first answer's",
     ),
   },
   retryLogPosition: {
