@@ -53,7 +53,11 @@ describe.each(DRIVERS)('tampering with the database of a running service, on %s'
    */
   async function verifyBothWays(): Promise<ChainVerification> {
     const exported = await exportLog(app);
-    const { status, body } = await call(app, 'GET', '/admin/verify-hash-chain', { key: TEST_ADMIN_KEY });
+    // Up to the export's end: the signer's timer may append an alarm or a checkpoint in between.
+    const end = parseExport(exported).at(-1)!.position;
+    const { status, body } = await call(app, 'GET', `/admin/verify-hash-chain?to_position=${end}`, {
+      key: TEST_ADMIN_KEY,
+    });
     expect(status).toBe(200);
     const { from_position: fromPosition, to_position: toPosition, ...result } = body;
     expect(verifyExport(exported, [publicKey], await app.app.get(Witness).heads(), signingKey)).toEqual(result);
