@@ -3,7 +3,7 @@
  * can be compared on a machine too busy for req/s figures. The app runs in this process (the
  * test harness's startTestApp, PostgreSQL when DATABASE_URL is set, else its own embedded server)
  * and every statement its `pg` clients send is tallied while sales go in one at a time, each
- * with its own Idempotency-Key as a POS sends them. The async projectors' catch-up is counted
+ * with its own Idempotency-Key as a POS sends them (BENCH_IN_FLIGHT=<n>: n at a time, as n tills would). The async projectors' catch-up is counted
  * apart: how many sales it takes at once depends on timing, so its share per sale varies from run to run.
  *
  *   node -r ts-node/register/transpile-only bench/statements-per-sale.bench.ts
@@ -15,6 +15,8 @@ import { onboardMerchants } from './support/service-load';
 import { benchSales } from './support/sales';
 
 const SALES = 200;
+/** Sales sent at once (BENCH_IN_FLIGHT, default 1): with more, the coalesced statements serve several sales each. */
+const IN_FLIGHT = Number(process.env.BENCH_IN_FLIGHT ?? 1);
 const WARM_UP = 20;
 
 type Kind =
@@ -72,14 +74,20 @@ async function main(): Promise<void> {
     for (let i = 0; i < WARM_UP; i++) await send(sales[i].body, i);
     await sleep(1500);
     counting = true;
-    for (let i = WARM_UP; i < WARM_UP + SALES; i++) await send(sales[i].body, i);
+    let next = WARM_UP;
+    const lane = async () => {
+      for (let i = next++; i < WARM_UP + SALES; i = next++) await send(sales[i].body, i);
+    };
+    await Promise.all(Array.from({ length: IN_FLIGHT }, lane));
     // The async projectors' catch-up for the last sales.
     await sleep(1500);
     counting = false;
   } finally {
     await app.close();
   }
-  console.log(`driver ${process.env.DATABASE_URL ? 'postgres' : 'embedded'}: ${SALES} sales, statements per sale`);
+  console.log(
+    `driver ${process.env.DATABASE_URL ? 'postgres' : 'embedded'}: ${SALES} sales, ${IN_FLIGHT} at a time, statements per sale`,
+  );
   for (const [kind, labels] of counts) {
     const total = [...labels.values()].reduce((sum, n) => sum + n, 0);
     console.log(`${(total / SALES).toFixed(2).padStart(6)}  ${kind}`);
