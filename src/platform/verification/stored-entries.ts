@@ -115,8 +115,9 @@ export async function readHashedRange(
   >(
     `select position, entry_id, stream_id, stream_revision, event_type, ${RECORDED_AT} as recorded_at, prev_hash, hash, writer_mac, ` +
       `encode(pg_catalog.sha256(convert_to(${STORED_BYTES}, 'UTF8')), 'hex') = hash::text as hashed, ` +
-      `case when ${TEXTS_WANTED} then data::text end as data, case when ${TEXTS_WANTED} then metadata::text end as metadata ` +
-      'from events where position >= $1 and position <= $2 order by position',
+      'case when wanted then data::text end as data, case when wanted then metadata::text end as metadata ' +
+      // Decided once a row for both texts: `offset 0` keeps the subquery from being folded into each.
+      `from events, lateral (select ${TEXTS_WANTED} as wanted offset 0) as texts where position >= $1 and position <= $2 order by position`,
     [from, to, textsOfTypes, SALE_ENTRY_TYPE],
   );
   // Rows that do not match are rare (edited, or older than canonical texts): their texts in one more query.
