@@ -19,12 +19,15 @@ import { ENTRY_REFERENCES, RULES_IN_LOG_TYPE, RULE_ENTRY_TYPES, SALE_ENTRY_TYPE,
  * `leafHash`: its Merkle leaf hash, when the caller computed it there too. `treeNodes`: the roots of
  * the subtrees over its leaf and the leaves of the entries before it in its batch, as `runNodes`
  * gives them: only for entries of a batch pushed whole, in order, and nothing between.
+ * `references`: of a sale, the members of its data that name entries, as `entryReferences` cuts
+ * them, when the caller did: the verifier then reads nothing else of its data.
  */
 export type VerifiableEntry = LogEntry & {
   entryHash?: string;
   leafHash?: Buffer;
   treeNodes?: Buffer;
   writerMac?: string | null;
+  references?: string;
 };
 
 export const BREAK_KINDS = [
@@ -435,8 +438,9 @@ export class ChainVerifier {
    */
   private ruleReferenceProblem(e: VerifiableEntry): string | undefined {
     if (e.type !== SALE_ENTRY_TYPE) return undefined;
+    const data = e.references === undefined ? e.data : (JSON.parse(e.references) as LogEntry['data']);
     for (const { field, names } of ENTRY_REFERENCES) {
-      const given = e.data[field];
+      const given = data[field];
       if (given === undefined) continue;
       const ref = asEntryRef(given);
       if (ref === undefined) return `its ${field} is not a position and a hash`;
@@ -449,7 +453,7 @@ export class ChainVerifier {
       if (hash !== ref.hash)
         return `${named} with hash ${ref.hash}, but that entry's fields hash to ${hash}: the ${names} it was priced under was changed`;
     }
-    if (e.data.rule_entry === undefined && this.rulesInLogFrom !== undefined)
+    if (data.rule_entry === undefined && this.rulesInLogFrom !== undefined)
       return `it names no rule entry, though the rules are in the log from position ${this.rulesInLogFrom}`;
     return undefined;
   }

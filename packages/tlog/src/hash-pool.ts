@@ -37,6 +37,8 @@ export interface CheckedEntries {
   entryHashes: (string | null)[];
   /** Each entry's writer authenticator, null where it has none. */
   writerMacs: (string | null)[];
+  /** Of each sale, the members of its data that name entries (`entryReferences`); null for other entries, or where not cut. */
+  references: (string | null)[];
   /** Each entry's Merkle leaf hash, 32 bytes after 32 bytes: the tree's share of the hashing done here too. */
   leaves: Uint8Array;
   /**
@@ -61,7 +63,7 @@ export interface CheckedLines extends CheckedEntries {
 
 /** The entries of a batch a thread checked, each with its objects as `json(i)` gives them (see LazyEntry). */
 export function entriesOf(
-  { texts, numbers, entryHashes, writerMacs, leaves, nodes, nodeCounts }: CheckedEntries,
+  { texts, numbers, entryHashes, writerMacs, references, leaves, nodes, nodeCounts }: CheckedEntries,
   json: (i: number) => ConstructorParameters<typeof LazyEntry>[1],
 ): LazyEntry[] {
   const leafBytes = Buffer.from(leaves.buffer, leaves.byteOffset, leaves.byteLength);
@@ -86,13 +88,21 @@ export function entriesOf(
       leafHash: leafBytes.subarray(32 * i, 32 * i + 32),
       treeNodes,
       writerMac: writerMacs[i],
+      references: references[i] ?? undefined,
     };
     return new LazyEntry(fields, json(i));
   });
 }
 
+/** Entries read and hashed on a thread, as the columns it sends back (`entriesOf` makes entries of them again). */
+export function checkedEntries(entries: readonly CheckedLine[]): CheckedEntries {
+  const into = columns();
+  for (const e of entries) add(into, e, e.entryHash);
+  return finish(into, {});
+}
+
 function columns(): Omit<CheckedEntries, 'leaves' | 'nodes' | 'nodeCounts'> & { leafList: Buffer[] } {
-  return { texts: [], numbers: [], entryHashes: [], writerMacs: [], leafList: [] };
+  return { texts: [], numbers: [], entryHashes: [], writerMacs: [], references: [], leafList: [] };
 }
 
 function add(into: ReturnType<typeof columns>, e: Omit<CheckedLine, 'entryHash'>, entryHash: string): void {
@@ -100,6 +110,7 @@ function add(into: ReturnType<typeof columns>, e: Omit<CheckedLine, 'entryHash'>
   into.numbers.push(e.position, e.streamRevision);
   into.entryHashes.push(entryHash === e.hash ? null : entryHash);
   into.writerMacs.push(e.writerMac ?? null);
+  into.references.push(e.references ?? null);
   into.leafList.push(leafHash(e.hash));
 }
 
@@ -196,8 +207,10 @@ export class HashPool<T extends TaskTable = typeof HASH_TASKS> {
    * `parallel`: one thread per core. Else the tasks run inline: for a small log, starting workers
    * costs more than it saves (the service's tests verify small logs by the hundred). `background`:
    * a verification inside the service, beside its sales: a core is left to the event loop and the
-   * threads run at the lowest priority, so a sale's request is scheduled before them. `threads`:
-   * fewer, for work that is one thread's (a whole verification, the service's `verify`).
+   * threads run at the lowest priority once the service takes a request (`serveTasks`), so a
+   * sale's request is scheduled before them. `threads`:
+   * fewer, for work that is one thread's (a whole verification, the service's `verify`), or every
+   * core's, for threads that a background pool gives work only while the service is quiet (`active`).
    */
   static start<T extends TaskTable>(
     { tasks, workerFile }: PoolTasks<T>,
@@ -214,7 +227,7 @@ export class HashPool<T extends TaskTable = typeof HASH_TASKS> {
     if (this.workers.length === 0)
       return Promise.resolve((this.tasks[task] as (input: Input<T, K>) => Output<T, K> | Promise<Output<T, K>>)(input));
     const id = this.nextId++;
-    const worker = this.workers[this.turn++ % this.workers.length];
+    const worker = this.workers[this.turn++ % this.active()];
     return new Promise((resolve, reject) => {
       this.pending.set(id, { resolve: resolve as (output: unknown) => void, reject });
       worker.postMessage({ id, task, input }, move);
@@ -229,7 +242,6 @@ export class HashPool<T extends TaskTable = typeof HASH_TASKS> {
     batches: AsyncIterable<B>,
     work: (batch: B) => Promise<O>,
     take: (batch: B, output: O) => void,
-    readAhead = 1,
   ): Promise<void> {
     const inFlight: Promise<[B, O]>[] = [];
     for await (const batch of batches) {
@@ -237,23 +249,32 @@ export class HashPool<T extends TaskTable = typeof HASH_TASKS> {
       // Awaited in turn below; until then a failure must not count as unhandled.
       done.catch(() => undefined);
       inFlight.push(done);
-      while (inFlight.length >= this.depth(readAhead)) await this.taken(take, await inFlight.shift()!);
+      while (inFlight.length >= this.depth()) await this.taken(take, await inFlight.shift()!);
     }
     for (const done of inFlight) await this.taken(take, await done);
   }
 
   /**
-   * How many batches to keep in flight. With threads, enough to keep every one busy while the next
-   * is read. Inline, `readAhead`: a whole verification on a worker thread has the database read
-   * and hash the next ranges, on connections of their own, while it checks one. In the background,
-   * only once the service has taken no request for QUIET_MS: beside its sales, one at a time as
-   * before, so that those backends, which no nice value of ours reaches, take no more than a core
-   * from them (see `taken`).
+   * How many batches to keep in flight: with threads, enough to keep the active ones busy while
+   * the next is read; inline, one.
    */
-  private depth(readAhead: number): number {
-    if (this.workers.length > 0) return this.workers.length * 2;
-    const quiet = requestsTaken() === this.requestsBefore && performance.now() - this.lastRequestsSeen >= QUIET_MS;
-    return !this.background || quiet ? readAhead : 1;
+  private depth(): number {
+    return this.workers.length > 0 ? this.active() * 2 : 1;
+  }
+
+  /** Whether the service has taken no request for QUIET_MS. */
+  private quiet(): boolean {
+    return requestsTaken() === this.requestsBefore && performance.now() - this.lastRequestsSeen >= QUIET_MS;
+  }
+
+  /**
+   * The threads given work: all of them, unless a background pool's service has taken requests in
+   * the last QUIET_MS: then one, so that a verification (its thread, and the database backends
+   * reading for it, which no nice value of ours reaches) takes about a core at most from the sales
+   * beside it, and less as it rests (see `taken`).
+   */
+  private active(): number {
+    return !this.background || this.quiet() ? this.workers.length : 1;
   }
 
   /**
@@ -296,7 +317,7 @@ export function movable(bytes: Uint8Array): ArrayBuffer[] {
     : [];
 }
 
-/** How long a background pool waits after the service's last request before it reads ahead. */
+/** How long a background pool waits after the service's last request before it takes every thread again. */
 const QUIET_MS = 1000;
 
 function startWorker(file: string, background: boolean): Worker {

@@ -34,6 +34,7 @@ export class LazyEntry implements VerifiableEntry {
   leafHash?: Buffer;
   treeNodes?: Buffer;
   readonly writerMac?: string | null;
+  readonly references?: string;
   private parsed: Objects | undefined;
 
   constructor(
@@ -52,6 +53,7 @@ export class LazyEntry implements VerifiableEntry {
     this.leafHash = fields.leafHash;
     this.treeNodes = fields.treeNodes;
     this.writerMac = fields.writerMac;
+    this.references = fields.references;
   }
 
   get data(): LogEntry['data'] {

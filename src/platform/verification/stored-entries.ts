@@ -1,4 +1,18 @@
-import { sha256Hex, type VerifiableEntry, entryBytes, entryHash, entryOf, type EventRow, LazyEntry } from '@crcs/tlog';
+import {
+  checkedEntries,
+  type CheckedEntries,
+  type CheckedLine,
+  entriesOf,
+  sha256Hex,
+  type VerifiableEntry,
+  entryBytes,
+  entryHash,
+  entryOf,
+  entryReferences,
+  type EventRow,
+  LazyEntry,
+  SALE_ENTRY_TYPE,
+} from '@crcs/tlog';
 import type { Sql } from '../event-store/sql';
 
 /** An entry as the log stores it, for verification and export. */
@@ -74,29 +88,37 @@ export async function* storedRanges(
 }
 
 /**
+ * Whether a row's texts are read: an event of one of the types asked for (`$3`), or a sale whose
+ * data may name an entry (`$4`): a key of that name, or an escape that could spell one.
+ */
+const TEXTS_WANTED = `(event_type = any($3::text[]) or (event_type = $4 and (strpos(data::text, '_entry"') > 0 or strpos(data::text, '\\') > 0)))`;
+
+/**
  * The log from `from` to `to`, each row's stored bytes hashed by the database server as it reads
  * them: it sends a few hundred bytes per row instead of the texts, whose decoding into strings
  * was most of a verification's time. The SHA-256 is PostgreSQL's, over the very bytes the row
  * holds: the service trusts its server for the rows already, and a match still has to be the
  * row's own hash. Each entry comes with its `entryHash`; its texts only where its bytes do not
  * hash to its hash, or for an event of one of `textsOfTypes` (reading any other's objects throws
- * `ObjectsNotReadError`).
+ * `ObjectsNotReadError`). A sale comes with the members of its data that name entries
+ * (`references`), cut from its data text, which is read only when it may hold one (TEXTS_WANTED):
+ * the rest of a sale's data, most of a verification's time when it was parsed, is never built.
  */
 export async function readHashedRange(
   db: Sql,
   from: number,
   to: number,
   textsOfTypes: readonly string[],
-): Promise<VerifiableEntry[]> {
+): Promise<HashedRange> {
   const rows = await db.query<
     Omit<TextRow, 'data' | 'metadata'> & { hashed: boolean; data: string | null; metadata: string | null }
   >(
     `select position, entry_id, stream_id, stream_revision, event_type, ${RECORDED_AT} as recorded_at, prev_hash, hash, writer_mac, ` +
       `encode(pg_catalog.sha256(convert_to(${STORED_BYTES}, 'UTF8')), 'hex') = hash::text as hashed, ` +
-      'case when event_type = any($3::text[]) then data::text end as data, ' +
-      'case when event_type = any($3::text[]) then metadata::text end as metadata ' +
-      'from events where position >= $1 and position <= $2 order by position',
-    [from, to, textsOfTypes],
+      'case when wanted then data::text end as data, case when wanted then metadata::text end as metadata ' +
+      // Decided once a row for both texts: `offset 0` keeps the subquery from being folded into each.
+      `from events, lateral (select ${TEXTS_WANTED} as wanted offset 0) as texts where position >= $1 and position <= $2 order by position`,
+    [from, to, textsOfTypes, SALE_ENTRY_TYPE],
   );
   // Rows that do not match are rare (edited, or older than canonical texts): their texts in one more query.
   const unmatched = rows.filter((row) => !row.hashed && row.data === null).map((row) => row.position);
@@ -108,19 +130,49 @@ export async function readHashedRange(
     );
     for (const row of found) texts.set(row.position, { data: row.data, metadata: row.metadata });
   }
-  return rows.map((row) => {
-    const own = row.data === null ? texts.get(row.position) : { data: row.data, metadata: row.metadata! };
-    const event = new LazyEntry({ ...entryOf(row, row.recorded_at), writerMac: row.writer_mac }, own);
-    if (row.hashed) event.entryHash = event.hash;
-    else if (own) {
-      // As the verifier would do it: the stored bytes, else the canonical JSON rebuilt (a row written before the texts were kept canonical).
-      const stored = sha256Hex(entryBytes(event, own.data, own.metadata));
-      event.entryHash = stored === event.hash ? stored : entryHash(event);
-    }
-    // Gone between the two queries: a hash that cannot match sends the verifier for the texts, and the log is read again.
-    else event.entryHash = '';
-    return event;
+  const objects = rows.map((row) =>
+    row.data === null ? (texts.get(row.position) ?? null) : { data: row.data, metadata: row.metadata! },
+  );
+  const entries = rows.map((row, i): CheckedLine => {
+    const own = objects[i];
+    const fields = entryOf(row, row.recorded_at);
+    // Its data not read, a sound sale names no entry: it has no key that could.
+    const references =
+      row.event_type !== SALE_ENTRY_TYPE || !row.hashed
+        ? undefined
+        : own === null
+          ? '{}'
+          : entryReferences(Buffer.from(own.data));
+    return {
+      ...fields,
+      writerMac: row.writer_mac ?? undefined,
+      references,
+      entryHash: row.hashed ? row.hash : hashedAsStored(new LazyEntry(fields, own ?? undefined), own),
+    };
   });
+  return { entries: checkedEntries(entries), objects };
+}
+
+/** A range of the log as `readHashedRange` read it: its entries, and the texts of those whose texts were read. */
+export interface HashedRange {
+  entries: CheckedEntries;
+  objects: ({ data: string; metadata: string } | null)[];
+}
+
+/** The entries of a range read by `readHashedRange`, on whichever thread it was read. */
+export const hashedEntries = ({ entries, objects }: HashedRange): VerifiableEntry[] =>
+  entriesOf(entries, (i) => objects[i] ?? undefined);
+
+/**
+ * The hash of a row whose bytes, as the database wrote them, do not match its hash: as the verifier
+ * would take it, the stored bytes, else the canonical JSON rebuilt (a row written before the texts
+ * were kept canonical). Gone between the two queries, it has no texts: a hash that cannot match
+ * sends the verifier for them, and the log is read again.
+ */
+function hashedAsStored(event: LazyEntry, own: { data: string; metadata: string } | null): string {
+  if (!own) return '';
+  const stored = sha256Hex(entryBytes(event, own.data, own.metadata));
+  return stored === event.hash ? stored : entryHash(event);
 }
 
 function toStoredEntry(row: TextRow): StoredEntry {

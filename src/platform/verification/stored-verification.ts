@@ -7,14 +7,14 @@ import {
   HashPool,
   MerkleFrontier,
   ObjectsNotReadError,
-  SALE_ENTRY_TYPE,
   type ChainVerification,
   type PoolTasks,
   type VerifierOptions,
 } from '@crcs/tlog';
 import { projectRoot } from '../project-root';
 import type { Database, Sql } from '../event-store/sql';
-import { readHashedRange, readStoredEntries, storedRanges } from './stored-entries';
+import { availableParallelism } from 'node:os';
+import { hashedEntries, readHashedRange, readStoredEntries, storedRanges, type HashedRange } from './stored-entries';
 
 /** From this many entries the verification runs on worker threads. */
 const PARALLEL_FROM = 20_000;
@@ -90,9 +90,6 @@ async function withTexts(
  */
 const RANGE = 500;
 
-/** Ranges in flight while the service takes no requests: READ_AHEAD - 1 read by database backends while this thread checks one. */
-const READ_AHEAD = 3;
-
 /**
  * A verification as a worker thread is given it: the options as they cross threads (a KeyObject
  * does; a Buffer arrives as a Uint8Array, and a frontier is sent as its state).
@@ -108,38 +105,45 @@ export interface ThreadVerification {
 }
 
 /**
- * The `verify` task of a worker thread: has the database read and hash range after range
- * (`readHashedRange`), and checks each in turn, on this thread: the entries need not cross to
- * another. Null when the verifier wants an entry's texts that were not read (around a break): the
- * caller then verifies with every entry's texts.
+ * The `verify` task of a worker thread: has threads of its own read range after range, each row
+ * hashed by the database (`readHashedRange`), and checks each in turn on this thread, the one that
+ * holds the chain. Null when the verifier wants an entry's texts that were not read (around a
+ * break): the caller then verifies with every entry's texts.
  */
 async function verifyStored(
   db: Sql,
-  { from, to, options: { treeBefore, writerKey, ...options } }: ThreadVerification,
+  { url, from, to, options: { treeBefore, writerKey, ...options } }: ThreadVerification,
 ): Promise<ChainVerification | null> {
   const verifier = new ChainVerifier({
     ...options,
     treeBefore: treeBefore && MerkleFrontier.of(treeBefore.size, (level) => Buffer.from(treeBefore.peaks[level]!)),
     writerKey: writerKey && Buffer.from(writerKey),
   });
-  // Inline on this thread, it still rests while the service takes requests (HashPool.taken).
-  const pool = HashPool.start(HASH_POOL, false, true);
+  // Threads of their own read and hash the ranges, every core's while the service takes no
+  // requests, one beside its sales, and rest while it takes them (HashPool.active, .taken).
+  const pool = HashPool.start(STORED_POOL, true, true, availableParallelism());
   try {
     await pool.each(
       storedRanges(db, from, to, RANGE),
-      (range) => readHashedRange(db, range.from, range.to, TEXTS_READ),
-      (_, entries) => entries.forEach((e) => verifier.push(e)),
-      READ_AHEAD,
+      (range) => pool.run('range', { url, ...range }),
+      (_, range) => hashedEntries(range).forEach((e) => verifier.push(e)),
     );
   } catch (error) {
     if (error instanceof ObjectsNotReadError) return null;
     throw error;
+  } finally {
+    await pool.close();
   }
   return verifier.result();
 }
 
-/** The entries whose data a verifier reads in a sound log: checkpoints, and sales for the rule entries they name. */
-const TEXTS_READ = [CHECKPOINT_EVENT_TYPE, SALE_ENTRY_TYPE];
+/** The `range` task: the log from `from` to `to` read and hashed on this thread's connection, as its columns. */
+async function readRange({ url, from, to }: { url: string; from: number; to: number }): Promise<HashedRange> {
+  return readHashedRange(await connection(url), from, to, TEXTS_READ);
+}
+
+/** The entries whose data a verifier reads in a sound log: checkpoints (a sale's references come with it). */
+const TEXTS_READ = [CHECKPOINT_EVENT_TYPE];
 
 /** This thread's connection to the log, opened by the first task that reads it. */
 const connections = new Map<string, Promise<Sql>>();
@@ -161,6 +165,7 @@ function connection(url: string): Promise<Sql> {
 export const STORED_TASKS = {
   ...HASH_TASKS,
   verify: async (input: ThreadVerification) => verifyStored(await connection(input.url), input),
+  range: readRange,
 };
 
 /**
