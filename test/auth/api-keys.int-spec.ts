@@ -4,6 +4,7 @@ import { EventStore, type StoredEvent } from '../../src/platform/event-store/eve
 import { DATABASE, type Database } from '../../src/platform/event-store/sql';
 import { WhoAmIController, call, issueKey, onboardMerchant, revokeKey, uniqueId } from '../support/auth';
 import { startTestApp, TEST_ADMIN_KEY, type TestApp } from '../support/test-app';
+import { readModelsCaughtUp } from '../support/read-models';
 import { DRIVERS } from '../support/test-database';
 
 const sha256 = (raw: string) => createHash('sha256').update(raw).digest('hex');
@@ -378,6 +379,8 @@ describe.each(DRIVERS)('keys and merchants on %s', (driver) => {
     const secrets = [...issued.map(({ key }) => key), TEST_ADMIN_KEY];
 
     const db = testApp.app.get<Database>(DATABASE);
+    // rm_api_keys is built after the append: every key's row is there once the projectors caught up.
+    await readModelsCaughtUp(db);
     const tables = await db.query<{ table_name: string }>(
       `select table_name from information_schema.tables where table_schema = current_schema() and table_type = 'BASE TABLE'`,
     );

@@ -4,7 +4,7 @@ import { LISTENER_NAME_PREFIX } from '../../src/auth/api-key-revocation-feed';
 import { ServiceProcess } from '../support/service-process';
 import { DRIVERS, createTestDatabase, type TestDatabase } from '../support/test-database';
 import { ADMIN_KEY, post, serviceEnv } from './support';
-import { WAIT_LIMIT_MS } from '../support/wait';
+import { WAIT_LIMIT_MS, waitFor } from '../support/wait';
 
 const ROUNDS = 20;
 
@@ -91,7 +91,12 @@ describe.each(DRIVERS)('a revoked key on two service processes sharing one datab
     ).status;
 
   /** Behind the log's back, so no notification: what only a process that did not cache the key sees. */
-  const revokeInTableOnly = (id: string) => pool.query('update rm_api_keys set revoked_at = now() where id = $1', [id]);
+  const revokeInTableOnly = (id: string) =>
+    // The key's row is written after the append: wait for it, so the update has a row to change.
+    waitFor(`key ${id} revoked in rm_api_keys`, async () => {
+      const { rowCount } = await pool.query('update rm_api_keys set revoked_at = now() where id = $1', [id]);
+      return rowCount === 1;
+    });
 
   it('B answers a key it has seen from its cache: a revocation written in the table alone goes unseen there, not on A', async () => {
     const { id, key } = await issueKey();
