@@ -2,6 +2,7 @@ import { Client } from 'pg';
 import { DATABASE, type Database } from '../../src/platform/event-store/sql';
 import { WhoAmIController, call, issueKey, onboardMerchant, revokeKey } from '../support/auth';
 import { startTestApp, TEST_ADMIN_KEY, type TestApp } from '../support/test-app';
+import { checkpointOf, holdProjectors } from '../support/read-models';
 import { waitFor } from '../support/wait';
 
 /**
@@ -29,29 +30,7 @@ describe('API keys while their read model follows the log', () => {
     await first?.close();
   });
 
-  /** Holds the api-keys projector, in both apps, until the returned function is called. */
-  async function holdKeys(): Promise<() => Promise<void>> {
-    let release!: () => void;
-    const released = new Promise<void>((resolve) => (release = resolve));
-    let locked!: () => void;
-    const holding = new Promise<void>((resolve) => (locked = resolve));
-    const held = db.transaction(async (tx) => {
-      await tx.query("select 1 from projection_checkpoints where name = 'api-keys' for update");
-      locked();
-      await released;
-    });
-    await holding;
-    return async () => {
-      release();
-      await held;
-    };
-  }
-
-  const checkpoint = async () =>
-    Number(
-      (await db.query<{ position: string }>("select position from projection_checkpoints where name = 'api-keys'"))[0]
-        .position,
-    );
+  const checkpoint = () => checkpointOf(db, 'api-keys');
   const head = async () =>
     Number((await db.query<{ position: string }>('select position from event_store_head where id'))[0].position);
   const whoami = async (app: TestApp, key: string) => (await call(app, 'GET', '/test-only/whoami', { key })).status;
@@ -69,7 +48,7 @@ describe('API keys while their read model follows the log', () => {
     const announced: string[] = [];
     listener.on('notification', ({ channel, payload }) => channel === 'api_key_revoked' && announced.push(payload!));
     await listener.query('listen api_key_revoked');
-    const release = await holdKeys();
+    const release = await holdProjectors(db, 'api-keys');
     try {
       const fresh = await issueMerchantKey();
       const held = await checkpoint();
@@ -105,7 +84,7 @@ describe('API keys while their read model follows the log', () => {
   });
 
   it('refuses a key issued and revoked while held, and the read model then holds each key once, as the log does', async () => {
-    const release = await holdKeys();
+    const release = await holdProjectors(db, 'api-keys');
     let keys: Awaited<ReturnType<typeof issueMerchantKey>>[];
     try {
       keys = [await issueMerchantKey(), await issueMerchantKey(), await issueMerchantKey()];

@@ -3,6 +3,7 @@ import { call, issueKey, onboardMerchant, uniqueId } from '../support/auth';
 import { recordSale, saleBody } from '../support/sales';
 import { startTestApp, TEST_ADMIN_KEY, type TestApp } from '../support/test-app';
 import { recordTip } from '../support/tips';
+import { checkpointOf, holdProjectors } from '../support/read-models';
 import { waitFor } from '../support/wait';
 
 /**
@@ -23,36 +24,14 @@ describe('merchants and tips built after the append', () => {
 
   afterAll(() => app?.close());
 
-  /** Holds the named projectors until the returned function is called. */
-  async function hold(...names: string[]): Promise<() => Promise<void>> {
-    let release!: () => void;
-    const released = new Promise<void>((resolve) => (release = resolve));
-    let locked!: () => void;
-    const holding = new Promise<void>((resolve) => (locked = resolve));
-    const held = db.transaction(async (tx) => {
-      await tx.query('select 1 from projection_checkpoints where name = any($1) order by name for update', [names]);
-      locked();
-      await released;
-    });
-    await holding;
-    return async () => {
-      release();
-      await held;
-    };
-  }
-
-  const checkpoint = async (name: string) =>
-    Number(
-      (await db.query<{ position: string }>('select position from projection_checkpoints where name = $1', [name]))[0]
-        .position,
-    );
+  const checkpoint = (name: string) => checkpointOf(db, name);
   const admin = (method: string, path: string, body?: unknown) =>
     call(app, method, path, { key: TEST_ADMIN_KEY, body });
   const position = (answer: { headers: Headers }) => Number(answer.headers.get('x-log-position'));
 
   it('knows a merchant the moment it is onboarded: its key, its sales, its list, a duplicate refused', async () => {
     const merchantId = uniqueId('m-async');
-    const release = await hold('merchants');
+    const release = await holdProjectors(db, 'merchants');
     let key = '';
     let sale: { status: number; headers: Headers; body: { transaction: { id: string; chain_position: number } } };
     try {
@@ -114,7 +93,7 @@ describe('merchants and tips built after the append', () => {
         },
       });
 
-    let release = await hold('tips');
+    let release = await holdProjectors(db, 'tips');
     const tips: { id: string; chain_position: number }[] = [];
     try {
       // Recorded, and answered from the log, while the read model is held.
@@ -145,7 +124,7 @@ describe('merchants and tips built after the append', () => {
 
     // Two pools of one tip at once: the chain-head lock orders them, and the second sees the first's entry.
     const third = await recordTip(app, key, sale.id, { tip_amount: 2 });
-    release = await hold('tips');
+    release = await holdProjectors(db, 'tips');
     let answers: { status: number; body: { error?: string } }[];
     try {
       const racing = [pool([third.id]), pool([third.id])];

@@ -3,6 +3,7 @@ import { DATABASE, type Database } from '../../src/platform/event-store/sql';
 import { call, issueKey, onboardMerchant } from '../support/auth';
 import { recordSale, saleBody } from '../support/sales';
 import { startTestApp, TEST_ADMIN_KEY, type TestApp } from '../support/test-app';
+import { checkpointOf, holdProjectors } from '../support/read-models';
 import { waitFor } from '../support/wait';
 
 /**
@@ -27,38 +28,13 @@ describe('reading your own writes while the read models follow the log', () => {
 
   afterAll(() => app?.close());
 
-  /** Holds the transaction-list projector until the returned function is called. */
-  async function holdTransactionList(): Promise<() => Promise<void>> {
-    let release!: () => void;
-    const released = new Promise<void>((resolve) => (release = resolve));
-    let locked!: () => void;
-    const holding = new Promise<void>((resolve) => (locked = resolve));
-    const held = db.transaction(async (tx) => {
-      await tx.query("select 1 from projection_checkpoints where name = 'transaction-list' for update");
-      locked();
-      await released;
-    });
-    await holding;
-    return async () => {
-      release();
-      await held;
-    };
-  }
-
-  const checkpoint = async () =>
-    Number(
-      (
-        await db.query<{ position: string }>(
-          "select position from projection_checkpoints where name = 'transaction-list'",
-        )
-      )[0].position,
-    );
+  const checkpoint = () => checkpointOf(db, 'transaction-list');
   const get = (path: string) => call(app, 'GET', path, { key: shop.key });
   const post = (path: string, body: unknown) => call(app, 'POST', path, { key: shop.key, body });
   const health = async () => (await call(app, 'GET', '/health')).body;
 
   it('answers reads by id, voids, overrides and refunds from the log while the read model is held back', async () => {
-    const release = await holdTransactionList();
+    const release = await holdProjectors(db, 'transaction-list');
     try {
       const sale = await recordSale(app, shop.key, shop.merchantId, { zip_code: '85004' });
       expect(await checkpoint()).toBeLessThan(sale.chain_position);
@@ -119,7 +95,7 @@ describe('reading your own writes while the read models follow the log', () => {
   });
 
   it('waits for min_position, and answers 503 with Retry-After when it is not reached within 2 s', async () => {
-    const release = await holdTransactionList();
+    const release = await holdProjectors(db, 'transaction-list');
     let sale: { id: string; chain_position: number } = { id: '', chain_position: 0 };
     try {
       sale = await recordSale(app, shop.key, shop.merchantId);
